@@ -1,0 +1,749 @@
+'use strict';
+/**
+ * Start, drive and stop a real n8n (installed by ./n8n-install.js) on 127.0.0.1.
+ *
+ *   const { startN8n, setupOwner, installPackageTarball } = require('./n8n-instance');
+ *   await installPackageTarball(userFolder, '/abs/pkg.tgz', '2.41.1');   // before start
+ *   const n8n = await startN8n({ version: '2.41.1', userFolder, port: 5678 });
+ *   const client = await setupOwner(n8n.url);                             // owner + login + API key
+ *   const cred = await client.createCredential({ name, type, data });
+ *   const wf = await client.createWorkflow(workflowJson);
+ *   await client.activate(wf.id);
+ *   ...
+ *   await n8n.stop();
+ *
+ * Every process started here runs in its own process group and the whole group
+ * is killed on stop() (and on exit/SIGINT/SIGTERM of this process).
+ *
+ * Plain Node (CommonJS, built-ins only).
+ */
+const fs = require('fs');
+const path = require('path');
+const http = require('http');
+const net = require('net');
+const { spawn } = require('child_process');
+const { ensureN8n, majorOf, planFor, ensureRuntime } = require('./n8n-install');
+
+const ENCRYPTION_KEY = 'cis-autocall-e2e-fixed-encryption-key';
+const DEFAULT_OWNER = {
+	email: 'owner@example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Passw0rd!',
+};
+const BROWSER_ID = 'cis-e2e-browser';
+
+function sleep(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/* ------------------------------------------------------------------ processes */
+
+const liveGroups = new Set();
+let hooksInstalled = false;
+
+function killGroup(pid, signal) {
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch (_) {
+		return false;
+	}
+}
+
+function groupAlive(pid) {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch (e) {
+		return e.code === 'EPERM';
+	}
+}
+
+function installExitHooks() {
+	if (hooksInstalled) return;
+	hooksInstalled = true;
+	process.on('exit', () => {
+		for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+	});
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+		const handler = () => {
+			for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+			liveGroups.clear();
+			process.removeListener(sig, handler);
+			// only re-raise when nobody else handles the signal
+			if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+		};
+		process.on(sig, handler);
+	}
+}
+
+/** Resolves a free TCP port on 127.0.0.1. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+function portInUse(port) {
+	return new Promise((resolve) => {
+		const sock = net.connect({ host: '127.0.0.1', port });
+		sock.once('connect', () => {
+			sock.destroy();
+			resolve(true);
+		});
+		sock.once('error', () => resolve(false));
+	});
+}
+
+/* ------------------------------------------------------------------ HTTP */
+
+/**
+ * Minimal HTTP client (no keep-alive, so no "socket hang up" from idle sockets).
+ * Resolves { status, headers, body, text } and never rejects on HTTP status.
+ */
+function httpRequest(method, url, { headers = {}, body, timeoutMs = 60000 } = {}) {
+	return new Promise((resolve, reject) => {
+		const u = new URL(url);
+		let payload;
+		const h = { accept: 'application/json', ...headers };
+		if (body !== undefined) {
+			payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+			if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
+			h['content-length'] = payload.length;
+		}
+		const req = http.request(
+			{ method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers: h, agent: false },
+			(res) => {
+				const chunks = [];
+				res.on('data', (c) => chunks.push(c));
+				res.on('end', () => {
+					const text = Buffer.concat(chunks).toString('utf8');
+					let parsed = text;
+					try {
+						parsed = text ? JSON.parse(text) : undefined;
+					} catch (_) {
+						/* not JSON */
+					}
+					resolve({ status: res.statusCode, headers: res.headers, body: parsed, text });
+				});
+				res.on('error', reject);
+			},
+		);
+		req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs}ms`)));
+		req.on('error', reject);
+		if (payload) req.write(payload);
+		req.end();
+	});
+}
+
+class HttpError extends Error {
+	constructor(method, url, res) {
+		const detail = typeof res.body === 'object' ? JSON.stringify(res.body) : String(res.text || '').slice(0, 500);
+		super(`${method} ${url} -> HTTP ${res.status}: ${detail}`);
+		this.status = res.status;
+		this.body = res.body;
+	}
+}
+
+/* ------------------------------------------------------------------ environment */
+
+/** The environment of a quiet, offline, loopback-only n8n. */
+function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel, env }) {
+	const base = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		// do not leak the caller's n8n/db settings or debugger/test-runner flags into n8n
+		if (/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|NODE_OPTIONS$|NODE_ENV$|GENERIC_TIMEZONE$)/.test(k)) continue;
+		base[k] = v;
+	}
+	const e = {
+		...base,
+		PATH: `${runtimeBinDir}${path.delimiter}${process.env.PATH || ''}`,
+		NO_PROXY: '127.0.0.1,localhost',
+		no_proxy: '127.0.0.1,localhost',
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+		N8N_LOG_LEVEL: logLevel,
+		N8N_LOG_OUTPUT: 'console',
+		// task runners (Code node only): internal mode, broker on a free loopback port
+		N8N_RUNNERS_ENABLED: 'true',
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: process.env.TZ || 'UTC',
+	};
+	// n8n 1.x refuses to start with "Unknown module" for this
+	if (majorOf(version) >= 2) e.N8N_DISABLED_MODULES = 'mcp-registry';
+	for (const [k, v] of Object.entries(env || {})) {
+		if (v === undefined || v === null) delete e[k];
+		else e[k] = String(v);
+	}
+	return e;
+}
+
+/* ------------------------------------------------------------------ package install */
+
+async function resolveRuntime(runtime) {
+	if (!runtime) runtime = '2.41.1';
+	if (typeof runtime === 'string') {
+		// an n8n version: use the runtime that version runs on
+		return ensureRuntime(planFor(runtime).nodeVersion);
+	}
+	if (runtime.nodeBin && runtime.runtimeDir) return runtime;
+	if (runtime.nodeBin) return { nodeBin: runtime.nodeBin, runtimeDir: path.resolve(path.dirname(runtime.nodeBin), '..') };
+	throw new Error('runtime must be an n8n version string or { nodeBin, runtimeDir }');
+}
+
+function npmCliPath() {
+	const { execFileSync } = require('child_process');
+	const p = fs.realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim());
+	if (!p.endsWith('.js')) throw new Error(`unexpected npm entry ${p}`);
+	return p;
+}
+
+function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		liveGroups.add(child.pid);
+		installExitHooks();
+		let out = '';
+		let err = '';
+		child.stdout.on('data', (c) => (out += c));
+		child.stderr.on('data', (c) => (err += c));
+		const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), timeoutMs);
+		child.on('error', (e) => {
+			clearTimeout(timer);
+			liveGroups.delete(child.pid);
+			reject(e);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			killGroup(child.pid, 'SIGKILL'); // leave nothing behind
+			liveGroups.delete(child.pid);
+			resolve({ code, signal, stdout: out, stderr: err });
+		});
+	});
+}
+
+/**
+ * Installs a packed community package the way a user does:
+ * `npm install --omit=dev --omit=peer --ignore-scripts <tarball>` inside
+ * $N8N_USER_FOLDER/.n8n/nodes/ (created with a minimal package.json).
+ * `runtime` is an n8n version string (its Node runtime is used) or { nodeBin, runtimeDir }.
+ * Returns { name, version, dir } of the installed package. Call it before startN8n (or restart).
+ */
+async function installPackageTarball(userFolder, tarballPath, runtime) {
+	const rt = await resolveRuntime(runtime);
+	const tarball = path.resolve(tarballPath);
+	if (!fs.existsSync(tarball)) throw new Error(`tarball not found: ${tarball}`);
+	const nodesDir = path.join(path.resolve(userFolder), '.n8n', 'nodes');
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const pj = path.join(nodesDir, 'package.json');
+	if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+	const env = { ...process.env, PATH: `${path.join(rt.runtimeDir, 'bin')}${path.delimiter}${process.env.PATH || ''}` };
+	env.npm_config_nodedir = rt.runtimeDir;
+	env.npm_config_audit = 'false';
+	env.npm_config_fund = 'false';
+	env.npm_config_update_notifier = 'false';
+	const res = await runToEnd(
+		rt.nodeBin,
+		[npmCliPath(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
+		{ cwd: nodesDir, env },
+	);
+	if (res.code !== 0) throw new Error(`npm install ${tarball} failed (exit ${res.code}):\n${res.stdout}\n${res.stderr}`);
+	// read the installed package's name from the tarball's package.json via the dependencies entry
+	const deps = JSON.parse(fs.readFileSync(pj, 'utf8')).dependencies || {};
+	const name = Object.keys(deps).find((k) => String(deps[k]).includes(path.basename(tarball))) || Object.keys(deps)[0];
+	const dir = path.join(nodesDir, 'node_modules', name);
+	const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+	return { name, version, dir };
+}
+
+/* ------------------------------------------------------------------ start / stop */
+
+/**
+ * Starts `n8n start` for `version` with N8N_USER_FOLDER=userFolder on 127.0.0.1:port
+ * and waits for GET /healthz/readiness = 200.
+ *
+ * Options: version (default 2.41.1), userFolder (required), port (default: a free one),
+ * env (extra/overriding env vars; a null value removes one), logLevel ('info'),
+ * readyTimeoutMs (240000), echo (also print n8n's output to stderr; or env CIS_E2E_ECHO=1).
+ *
+ * Returns a handle { url, port, version, userFolder, process, logs, logFile,
+ *   stop(), restart(), startedInMs, waitForLog(re, timeoutMs) }.
+ * logs is an array of n8n's output lines (last 5000) and is kept across restarts.
+ */
+async function startN8n(opts = {}) {
+	const version = String(opts.version || '2.41.1');
+	if (!opts.userFolder) throw new Error('startN8n: userFolder is required');
+	const userFolder = path.resolve(opts.userFolder);
+	fs.mkdirSync(userFolder, { recursive: true });
+	const install = await ensureN8n(version);
+	const port = opts.port || (await freePort());
+	const url = `http://127.0.0.1:${port}`;
+	const logLevel = opts.logLevel || 'info';
+	const echo = opts.echo || process.env.CIS_E2E_ECHO === '1';
+	const readyTimeoutMs = opts.readyTimeoutMs || 240000;
+	const logFile = path.join(userFolder, 'n8n-output.log');
+	const logs = [];
+
+	const handle = {
+		url,
+		port,
+		version,
+		major: majorOf(version),
+		userFolder,
+		install,
+		logs,
+		logFile,
+		process: null,
+		startedInMs: null,
+	};
+
+	let exitPromise = null;
+
+	async function launch() {
+		if (await portInUse(port)) throw new Error(`port ${port} on 127.0.0.1 is already in use`);
+		const brokerPort = await freePort();
+		const env = n8nEnv({
+			version,
+			userFolder,
+			port,
+			brokerPort,
+			runtimeBinDir: path.dirname(install.nodeBin),
+			logLevel,
+			env: opts.env,
+		});
+		const t0 = Date.now();
+		const out = fs.openSync(logFile, 'a');
+		fs.writeSync(out, `\n===== n8n ${version} start ${new Date().toISOString()} port ${port}\n`);
+		const child = spawn(install.nodeBin, [install.n8nBin, 'start'], {
+			cwd: userFolder,
+			env,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		handle.process = child;
+		liveGroups.add(child.pid);
+		installExitHooks();
+		const onData = (chunk) => {
+			const text = chunk.toString('utf8');
+			try {
+				fs.writeSync(out, text);
+			} catch (_) {
+				/* closed */
+			}
+			for (const line of text.split('\n')) {
+				if (!line) continue;
+				logs.push(line);
+				if (echo) process.stderr.write(`[n8n ${version}] ${line}\n`);
+			}
+			if (logs.length > 5000) logs.splice(0, logs.length - 5000);
+		};
+		child.stdout.on('data', onData);
+		child.stderr.on('data', onData);
+		exitPromise = new Promise((resolve) => {
+			child.on('exit', (code, signal) => {
+				try {
+					fs.closeSync(out);
+				} catch (_) {
+					/* ignore */
+				}
+				resolve({ code, signal });
+			});
+		});
+		let exited = null;
+		exitPromise.then((r) => (exited = r));
+
+		for (;;) {
+			if (exited) {
+				liveGroups.delete(child.pid);
+				killGroup(child.pid, 'SIGKILL');
+				throw new Error(`n8n ${version} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
+			}
+			if (Date.now() - t0 > readyTimeoutMs) {
+				await stopProcess();
+				throw new Error(`n8n ${version} not ready after ${readyTimeoutMs}ms. Last output:\n${logs.slice(-40).join('\n')}`);
+			}
+			try {
+				const res = await httpRequest('GET', `${url}/healthz/readiness`, { timeoutMs: 2000 });
+				if (res.status === 200) break;
+			} catch (_) {
+				/* not listening yet */
+			}
+			await sleep(250);
+		}
+		handle.startedInMs = Date.now() - t0;
+	}
+
+	async function stopProcess(graceMs = 20000) {
+		const child = handle.process;
+		if (!child) return;
+		const pid = child.pid;
+		if (groupAlive(pid)) {
+			killGroup(pid, 'SIGTERM');
+			const deadline = Date.now() + graceMs;
+			while (groupAlive(pid) && Date.now() < deadline) await sleep(200);
+			if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
+			while (groupAlive(pid)) await sleep(100);
+		}
+		if (exitPromise) await exitPromise;
+		liveGroups.delete(pid);
+		handle.process = null;
+	}
+
+	handle.stop = () => stopProcess();
+	handle.restart = async () => {
+		await stopProcess();
+		await launch();
+		return handle;
+	};
+	/** Resolves with the first log line (from now, or since index `from`) matching `re`. */
+	handle.waitForLog = async (re, timeoutMs = 30000, from = 0) => {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const hit = logs.slice(from).find((l) => re.test(l));
+			if (hit) return hit;
+			if (Date.now() > deadline) throw new Error(`no n8n log line matching ${re} within ${timeoutMs}ms`);
+			await sleep(200);
+		}
+	};
+
+	await launch();
+	return handle;
+}
+
+/**
+ * Runs a one-off n8n CLI command (e.g. ['execute', '--id', '1'], ['import:workflow', '--input=x.json'])
+ * with the same environment as startN8n. Run it while no server uses the same userFolder.
+ * Resolves { code, stdout, stderr }.
+ */
+async function runN8nCli({ version = '2.41.1', userFolder, args, env, logLevel = 'info', timeoutMs = 5 * 60 * 1000 }) {
+	const install = await ensureN8n(version);
+	const e = n8nEnv({
+		version,
+		userFolder: path.resolve(userFolder),
+		port: await freePort(),
+		brokerPort: await freePort(),
+		runtimeBinDir: path.dirname(install.nodeBin),
+		logLevel,
+		env,
+	});
+	return runToEnd(install.nodeBin, [install.n8nBin, ...args], { cwd: path.resolve(userFolder), env: e }, timeoutMs);
+}
+
+/* ------------------------------------------------------------------ client */
+
+const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
+
+function isFinished(ex) {
+	return Boolean(ex && (TERMINAL.has(ex.status) || (ex.finished && ex.status !== 'running' && ex.status !== 'waiting')));
+}
+
+/**
+ * A client for one n8n instance: `rest` uses the owner's cookie session (editor API,
+ * /rest/...), `api` uses the public API key (/api/v1/...). Both throw HttpError
+ * (with .status and .body) on a non-2xx answer; `raw*` variants never throw.
+ */
+function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER, version } = {}) {
+	const state = { cookie, apiKey, publishStyle: null };
+
+	function storeCookie(res) {
+		const sc = res.headers['set-cookie'];
+		if (!sc) return;
+		for (const c of sc) {
+			const [pair] = c.split(';');
+			if (pair.startsWith('n8n-auth=')) state.cookie = pair;
+		}
+	}
+
+	async function rawRest(method, p, body) {
+		const res = await httpRequest(method, `${baseUrl}/rest${p}`, {
+			headers: { cookie: state.cookie, 'browser-id': BROWSER_ID },
+			body,
+		});
+		storeCookie(res);
+		return res;
+	}
+
+	async function rest(method, p, body) {
+		const res = await rawRest(method, p, body);
+		if (res.status < 200 || res.status >= 300) throw new HttpError(method, `/rest${p}`, res);
+		return res.body && typeof res.body === 'object' && 'data' in res.body ? res.body.data : res.body;
+	}
+
+	async function rawApi(method, p, body) {
+		return httpRequest(method, `${baseUrl}/api/v1${p}`, { headers: { 'X-N8N-API-KEY': state.apiKey }, body });
+	}
+
+	async function api(method, p, body) {
+		const res = await rawApi(method, p, body);
+		if (res.status < 200 || res.status >= 300) throw new HttpError(method, `/api/v1${p}`, res);
+		return res.body;
+	}
+
+	const client = {
+		url: baseUrl,
+		version,
+		owner,
+		get cookie() {
+			return state.cookie;
+		},
+		get apiKey() {
+			return state.apiKey;
+		},
+		rest,
+		rawRest,
+		api,
+		rawApi,
+
+		/** POST /rest/login; the body field is emailOrLdapLoginId (2.x) or email (1.x): both are tried. */
+		async login(email = owner.email, password = owner.password) {
+			let last;
+			for (const body of [{ emailOrLdapLoginId: email, password }, { email, password }]) {
+				last = await rawRest('POST', '/login', body);
+				if (last.status === 200) return last.body && last.body.data;
+			}
+			throw new HttpError('POST', '/rest/login', last);
+		},
+
+		/**
+		 * Creates a public API key with every scope the owner may grant and keeps it.
+		 * New shape {label, scopes, expiresAt:null} when GET /rest/api-keys/scopes exists, else {label}.
+		 */
+		async createApiKey(label = `e2e-${Date.now()}`) {
+			const scopesRes = await rawRest('GET', '/api-keys/scopes');
+			const attempts = [];
+			if (scopesRes.status === 200) {
+				const scopes = scopesRes.body && scopesRes.body.data ? scopesRes.body.data : scopesRes.body;
+				attempts.push({ label, scopes, expiresAt: null });
+			}
+			attempts.push({ label });
+			let last;
+			for (const body of attempts) {
+				last = await rawRest('POST', '/api-keys', body);
+				if (last.status === 200) {
+					const d = last.body.data || last.body;
+					state.apiKey = d.rawApiKey || d.apiKey;
+					return { ...d, apiKey: state.apiKey, scopes: body.scopes };
+				}
+			}
+			throw new HttpError('POST', '/rest/api-keys', last);
+		},
+
+		/** POST /api/v1/credentials; returns { id, name, type, ... }. */
+		async createCredential({ name, type, data }) {
+			return api('POST', '/credentials', { name, type, data });
+		},
+
+		/**
+		 * POST /api/v1/workflows with only the fields the public API accepts
+		 * (name, nodes, connections, settings, staticData, pinData).
+		 */
+		async createWorkflow(json) {
+			const body = {
+				name: json.name || `e2e ${Date.now()}`,
+				nodes: json.nodes,
+				connections: json.connections || {},
+				settings: json.settings || { executionOrder: 'v1' },
+			};
+			if (json.staticData) body.staticData = json.staticData;
+			if (json.pinData && Object.keys(json.pinData).length) body.pinData = json.pinData;
+			return api('POST', '/workflows', body);
+		},
+
+		async getWorkflow(id) {
+			return api('GET', `/workflows/${id}`);
+		},
+
+		async deleteWorkflow(id) {
+			return api('DELETE', `/workflows/${id}`);
+		},
+
+		/** Activates (1.x) / publishes (2.x): POST /publish, falling back to /activate on 404. */
+		async activate(id) {
+			const order = state.publishStyle === 'activate' ? ['activate'] : ['publish', 'activate'];
+			let last;
+			for (const verb of order) {
+				last = await rawApi('POST', `/workflows/${id}/${verb}`, verb === 'publish' ? {} : undefined);
+				if (last.status >= 200 && last.status < 300) {
+					state.publishStyle = verb;
+					return last.body;
+				}
+				if (last.status !== 404 && last.status !== 405) break;
+			}
+			throw new HttpError('POST', `/api/v1/workflows/${id}/${state.publishStyle || 'publish|activate'}`, last);
+		},
+
+		/** Deactivates (1.x) / unpublishes (2.x). */
+		async deactivate(id) {
+			const order = state.publishStyle === 'activate' ? ['deactivate'] : ['unpublish', 'deactivate'];
+			let last;
+			for (const verb of order) {
+				last = await rawApi('POST', `/workflows/${id}/${verb}`);
+				if (last.status >= 200 && last.status < 300) return last.body;
+				if (last.status !== 404 && last.status !== 405) break;
+			}
+			throw new HttpError('POST', `/api/v1/workflows/${id}/unpublish|deactivate`, last);
+		},
+
+		/** GET /api/v1/executions?workflowId=… (newest first); all pages. */
+		async listExecutions(workflowId, { includeData = false, status, limit = 250 } = {}) {
+			const out = [];
+			let cursor;
+			for (;;) {
+				const q = new URLSearchParams({ limit: String(limit) });
+				if (workflowId) q.set('workflowId', String(workflowId));
+				if (includeData) q.set('includeData', 'true');
+				if (status) q.set('status', status);
+				if (cursor) q.set('cursor', cursor);
+				const res = await api('GET', `/executions?${q}`);
+				out.push(...(res.data || []));
+				if (!res.nextCursor || !(res.data || []).length) break;
+				cursor = res.nextCursor;
+			}
+			return out;
+		},
+
+		async getExecution(id, { includeData = true } = {}) {
+			return api('GET', `/executions/${id}?includeData=${includeData ? 'true' : 'false'}`);
+		},
+
+		/**
+		 * Polls until at least n executions of the workflow are finished; resolves them
+		 * (with data, oldest first). Rejects after timeoutMs listing what was seen.
+		 */
+		async waitForExecutions(workflowId, n = 1, timeoutMs = 30000, { includeData = true } = {}) {
+			const deadline = Date.now() + timeoutMs;
+			let seen = [];
+			for (;;) {
+				seen = await client.listExecutions(workflowId, { includeData });
+				const done = seen.filter(isFinished);
+				if (done.length >= n) return done.sort((a, b) => Number(a.id) - Number(b.id));
+				if (Date.now() > deadline) {
+					const e = new Error(
+						`expected ${n} finished execution(s) of workflow ${workflowId} within ${timeoutMs}ms, saw ${seen.length}: ${JSON.stringify(seen.map((x) => ({ id: x.id, status: x.status, finished: x.finished })))}`,
+					);
+					e.executions = seen;
+					throw e;
+				}
+				await sleep(300);
+			}
+		},
+
+		/**
+		 * Runs a stored workflow through the editor's manual-run endpoint
+		 * (POST /rest/workflows/:id/run), starting at its trigger node (default: the first
+		 * Manual Trigger), waits for it and returns the execution (public API, with data).
+		 * Works on 1.123.x and 2.41.x (see test/e2e/lib/README.md for the body shapes).
+		 */
+		async runWorkflowManually(id, { triggerName, timeoutMs = 60000 } = {}) {
+			const wf = await rest('GET', `/workflows/${id}`);
+			const trigger = triggerName
+				? wf.nodes.find((nd) => nd.name === triggerName)
+				: wf.nodes.find((nd) => nd.type === 'n8n-nodes-base.manualTrigger') || wf.nodes.find((nd) => /trigger/i.test(nd.type));
+			if (!trigger) throw new Error(`workflow ${id} has no trigger node to start from`);
+			const bodies = [
+				// 2.x: the stored workflow is used; only the start is given
+				{ triggerToStartFrom: { name: trigger.name } },
+				// 1.x: the editor sends the workflow itself
+				{ workflowData: wf, triggerToStartFrom: { name: trigger.name } },
+				{ workflowData: wf, startNodes: [{ name: trigger.name, sourceData: null }] },
+			];
+			let last;
+			let result;
+			for (const body of bodies) {
+				last = await rawRest('POST', `/workflows/${id}/run`, body);
+				if (last.status === 200) {
+					result = last.body.data || last.body;
+					break;
+				}
+			}
+			if (!result) throw new HttpError('POST', `/rest/workflows/${id}/run`, last);
+			if (result.waitingForWebhook) throw new Error(`workflow ${id}: n8n is waiting for a test webhook call, not a manual run`);
+			const execId = result.executionId;
+			if (!execId) throw new Error(`workflow ${id}: unexpected run answer ${JSON.stringify(result)}`);
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const r = await rawApi('GET', `/executions/${execId}?includeData=true`);
+				if (r.status === 200 && isFinished(r.body)) return r.body;
+				if (Date.now() > deadline) throw new Error(`execution ${execId} of workflow ${id} not finished within ${timeoutMs}ms (last: ${r.status} ${r.body && r.body.status})`);
+				await sleep(250);
+			}
+		},
+
+		/**
+		 * Tests a stored credential like the editor's "Retry"/save test:
+		 * POST /rest/credentials/test { credentials: { id, name, type, data } }.
+		 * 2.x needs the id of a saved credential (stored data is merged with `data`);
+		 * 1.x accepts the data alone. Resolves { status: 'OK'|'Error', message }.
+		 */
+		async testCredential({ id, name = '', type, data }) {
+			const credentials = { id: id === undefined ? '' : String(id), name, type };
+			if (data) credentials.data = data;
+			return rest('POST', '/credentials/test', { credentials });
+		},
+
+		/** POST to a production webhook of an active workflow: /webhook/<path>. */
+		async callWebhook(webhookPath, body, { method = 'POST', headers = {}, test = false } = {}) {
+			return httpRequest(method, `${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\//, '')}`, { headers, body });
+		},
+	};
+	return client;
+}
+
+/**
+ * Sets up the instance owner (POST /rest/owner/setup; skipped when one already exists),
+ * logs in (keeping the cookie), creates a public API key with all scopes, and returns
+ * the client (see createClient).
+ */
+async function setupOwner(url, owner = DEFAULT_OWNER, { version } = {}) {
+	owner = { ...DEFAULT_OWNER, ...owner };
+	const client = createClient(url, { owner, version });
+	const res = await client.rawRest('POST', '/owner/setup', {
+		email: owner.email,
+		firstName: owner.firstName,
+		lastName: owner.lastName,
+		password: owner.password,
+	});
+	if (res.status !== 200 && !(res.status === 400 && /already/i.test(res.text))) {
+		throw new HttpError('POST', '/rest/owner/setup', res);
+	}
+	await client.login(owner.email, owner.password);
+	await client.createApiKey();
+	return client;
+}
+
+module.exports = {
+	startN8n,
+	setupOwner,
+	createClient,
+	installPackageTarball,
+	runN8nCli,
+	httpRequest,
+	freePort,
+	HttpError,
+	DEFAULT_OWNER,
+	ENCRYPTION_KEY,
+};
