@@ -1,0 +1,118 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class CisAutoCallLoginApi implements ICredentialType {
+	name = 'cisAutoCallLoginApi';
+
+	displayName = 'CIS Auto-Call Login API';
+
+	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall#credentials';
+
+	icon = {
+		light: 'file:../nodes/CisAutoCall/cisAutoCall.svg',
+		dark: 'file:../nodes/CisAutoCall/cisAutoCall.dark.svg',
+	} as const;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://twin24.ai',
+			placeholder: 'e.g. https://twin24.ai',
+			description: 'Address of the service without the API path; the node adds /cis/api/v1/...',
+			required: true,
+		},
+		{
+			displayName: 'Login URL',
+			name: 'loginUrl',
+			type: 'string',
+			default: 'https://iam.twin24.ai/api/v1/auth/login',
+			description: 'Where n8n logs in to get a token (and logs in again when the token expires)',
+			required: true,
+		},
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'e.g. nathan@example.com',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Token Lifetime (Seconds)',
+			name: 'ttl',
+			type: 'number',
+			typeOptions: { minValue: 60 },
+			default: 86400,
+			description: 'Lifetime asked for each token; n8n logs in again when the service says the token expired',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const loginUrl = String(credentials.loginUrl);
+		let response: { token?: unknown };
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url: loginUrl,
+				body: {
+					email: credentials.email,
+					password: credentials.password,
+					ttl: credentials.ttl,
+				},
+				json: true,
+			})) as { token?: unknown };
+		} catch (error) {
+			// Rebuilt so that the request (which holds the password) never travels with the error.
+			const status = (error as { httpCode?: string; response?: { status?: number } }).httpCode ??
+				(error as { response?: { status?: number } }).response?.status;
+			throw new Error(
+				`Login at ${loginUrl} failed${status ? ` (HTTP ${status})` : ''}: check the email and password of the credential`,
+			);
+		}
+		if (typeof response?.token !== 'string' || response.token === '') {
+			throw new Error(`Login at ${loginUrl} answered without a token`);
+		}
+		return { token: response.token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.token}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/cis/api/v1/telephony/autoCall',
+			qs: { limit: 1 },
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,28 @@
+import { requestOptions } from '../../../shared/requestOptions';
+import { requireString } from '../../../shared/validation';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation, PreparedRequest } from '../operation';
+import { callId } from './depersonalize.operation';
+
+export const description = forOperation('call', 'deleteRecording', [
+	callId,
+	requestOptions({ creates: false, batch: false }),
+]);
+
+export const deleteRecording: ItemOperation<PreparedRequest> = {
+	kind: 'item',
+	description,
+	prepare({ context }) {
+		return (itemIndex) => {
+			const id = requireString('callId', context.getNodeParameter('callId', itemIndex));
+			return {
+				request: { method: 'DELETE', path: `calls/${encodeURIComponent(id)}/record`, repeatability: 'safe' },
+				echo: { deleted: true, callId: id },
+			};
+		};
+	},
+	async execute({ client }, { request, echo }, itemIndex) {
+		await client.request(request, itemIndex);
+		return echo;
+	},
+};

@@ -1,0 +1,99 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { buildCallTaskBody, callTaskFields } from '../../../shared/callTaskFields';
+import { EVENTS, toEventsMap } from '../../../shared/events';
+import { requestOptions } from '../../../shared/requestOptions';
+import type { ApiRequest } from '../../../shared/transport';
+import { identityOf, InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation } from '../operation';
+
+const webhookTargets: INodeProperties = {
+	displayName: 'Webhook Targets',
+	name: 'webhookUrls',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Webhook Target',
+	default: {},
+	description:
+		'Addresses that receive the task\'s events. To start a workflow on them, use the CIS Auto-Call Trigger node, which can create the task with itself as target.',
+	options: [
+		{
+			displayName: 'Target',
+			name: 'target',
+			values: [
+				{
+					displayName: 'URL',
+					name: 'url',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. https://example.com/hooks/calls',
+				},
+				...EVENTS.map(
+					(event): INodeProperties => ({
+						displayName: event.name,
+						name: event.value,
+						type: 'boolean',
+						default: false,
+						description: `Whether to send "${event.name}": ${event.description.toLowerCase()}`,
+					}),
+				),
+				{
+					displayName: 'Partial Results',
+					name: 'partialResults',
+					type: 'boolean',
+					default: false,
+					description: 'Whether intermediate results are sent',
+				},
+				{
+					displayName: 'Delay (Seconds)',
+					name: 'delay',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 0,
+					description: 'Delay before each webhook is sent',
+				},
+			],
+		},
+	],
+};
+
+export const description = forOperation('callTask', 'create', [
+	...callTaskFields,
+	webhookTargets,
+	requestOptions({ creates: true, batch: false }),
+]);
+
+export function readWebhookTargets(value: unknown): IDataObject[] {
+	const targets = ((value as IDataObject | undefined)?.target ?? []) as IDataObject[];
+	return targets.map((target, index) => {
+		const chosen = EVENTS.map((event) => event.value).filter((name) => target[name] === true);
+		if (chosen.length === 0) {
+			throw new InputError(`webhookUrls[${index}]`, target.url, 'has no event turned on; turn on at least one event');
+		}
+		return {
+			url: requireHttpUrl(`webhookUrls[${index}].url`, target.url),
+			partialResults: target.partialResults === true,
+			delay: requireInteger(`webhookUrls[${index}].delay`, target.delay ?? 0, { min: 0 }),
+			events: toEventsMap(chosen),
+		};
+	});
+}
+
+export const create: ItemOperation<ApiRequest> = {
+	kind: 'item',
+	description,
+	prepare({ context }) {
+		const timeZone = context.getTimezone();
+		return (itemIndex) => {
+			const body = buildCallTaskBody((name, fallback) => context.getNodeParameter(name, itemIndex, fallback), timeZone);
+			const targets = readWebhookTargets(context.getNodeParameter('webhookUrls', itemIndex, {}));
+			if (targets.length > 0 && body.webhookUrls === undefined) body.webhookUrls = targets;
+			return { method: 'POST', path: 'telephony/autoCall', body, repeatability: 'create' };
+		};
+	},
+	async execute({ client }, request, itemIndex) {
+		const response = await client.request<IDataObject>(request, itemIndex);
+		return { autoCallId: identityOf(response?.id) ?? identityOf(response), response };
+	},
+};

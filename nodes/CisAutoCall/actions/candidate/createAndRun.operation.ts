@@ -1,0 +1,53 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { candidateFields, candidateReader, requireRunParameter } from '../../../shared/candidateFields';
+import { requestOptions } from '../../../shared/requestOptions';
+import type { ApiRequest } from '../../../shared/transport';
+import { identityOf } from '../../../shared/validation';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation } from '../operation';
+
+const botSettingsId: INodeProperties = {
+	displayName: 'Bot Script ID',
+	name: 'botSettingsId',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'Bot script that talks to the candidate. All other settings come from the default call-task template.',
+};
+
+export const description = forOperation('candidate', 'createAndRun', [
+	botSettingsId,
+	...candidateFields('single'),
+	requestOptions({ creates: true, batch: false }),
+]);
+
+export const createAndRun: ItemOperation<ApiRequest> = {
+	kind: 'item',
+	description,
+	prepare({ context, items }) {
+		const readCandidate = candidateReader(context, items, 'single');
+		const perItem = context.getNodeParameter('inputMode', 0, 'define') === 'define';
+		const runBotSettingsId = perItem ? undefined : requireRunParameter('botSettingsId', context.getNodeParameter('botSettingsId', 0));
+		return (itemIndex) => {
+			const candidate = readCandidate(itemIndex);
+			const body: IDataObject = {
+				phone: candidate.phone,
+				botSettingsId:
+					runBotSettingsId ?? requireRunParameter('botSettingsId', context.getNodeParameter('botSettingsId', itemIndex)),
+			};
+			if (candidate.variables) body.variables = candidate.variables;
+			if (candidate.timezone !== undefined) body.timezone = candidate.timezone;
+			if (candidate.callbackData) body.callbackData = candidate.callbackData;
+			return { method: 'POST', path: 'telephony/autoCallCandidate/single', body, repeatability: 'create' };
+		};
+	},
+	async execute({ client }, request, itemIndex) {
+		const response = await client.request<IDataObject>(request, itemIndex);
+		return {
+			autoCallCandidateId: identityOf(response?.id) ?? identityOf(response),
+			phone: (request.body as IDataObject).phone,
+			response,
+		};
+	},
+};

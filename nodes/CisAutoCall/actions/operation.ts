@@ -1,0 +1,40 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { RunSettings } from '../../shared/requestOptions';
+import type { ApiClient, ApiRequest } from '../../shared/transport';
+
+/** What every operation gets once per node run. */
+export interface Run {
+	context: IExecuteFunctions;
+	items: INodeExecutionData[];
+	client: ApiClient;
+	settings: RunSettings;
+}
+
+/**
+ * One request (or one short sequence) per input item. `prepare` reads and checks an item's
+ * parameters without I/O, so that bad input stops the run before any request is sent.
+ */
+export interface ItemOperation<Prepared = unknown> {
+	kind: 'item';
+	description: INodeProperties[];
+	prepare(run: Run): (itemIndex: number) => Prepared;
+	execute(run: Run, prepared: Prepared, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+}
+
+/** All input items of the run are sent together, `settings.batchSize` entries per request. */
+export interface BatchOperation {
+	kind: 'batch';
+	description: INodeProperties[];
+	prepare(run: Run): (itemIndex: number) => IDataObject;
+	/** Sends one chunk and returns one output per entry, in the entries' order. */
+	sendChunk(run: Run, entries: IDataObject[], itemIndexes: number[]): Promise<IDataObject[]>;
+}
+
+export type Operation = ItemOperation | BatchOperation;
+
+/** A request plus the fields that the output echoes back (e.g. the id the request was about). */
+export interface PreparedRequest {
+	request: ApiRequest;
+	echo: IDataObject;
+}

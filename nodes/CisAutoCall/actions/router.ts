@@ -1,0 +1,209 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { readRunSettings } from '../../shared/requestOptions';
+import { createApiClient, mapWithConcurrency } from '../../shared/transport';
+import { InputError } from '../../shared/validation';
+import type { BatchOperation, ItemOperation, Run } from './operation';
+import { operations } from './resources';
+
+type Outcome = { ok: true; json: IDataObject | IDataObject[] } | { ok: false; error: Error } | undefined;
+
+/**
+ * The one place that walks the items: checks every item first (no request is sent while any
+ * input is bad, unless Continue On Fail turns bad items into error items), then sends with the
+ * run's concurrency, and returns one output per item (or an error item) with pairedItem.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operations[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+	}
+	const continueOnFail = this.continueOnFail();
+	let settings;
+	try {
+		settings = readRunSettings(this.getNodeParameter('options', 0, {}) as IDataObject);
+	} catch (error) {
+		throw inputError(this, error, 0);
+	}
+	const client = await createApiClient(this, settings);
+	const run: Run = { context: this, items, client, settings };
+
+	const outcomes: Outcome[] = new Array(items.length);
+	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
+
+	if (operation.kind === 'item') {
+		await sendPerItem(run, operation, prepared, outcomes, continueOnFail);
+	} else {
+		await sendBatches(run, operation, prepared as Map<number, IDataObject>, outcomes, continueOnFail);
+	}
+
+	const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
+	if (failed !== -1 && !continueOnFail) throw summarizeFailure(this, outcomes, failed);
+
+	const output: INodeExecutionData[] = [];
+	outcomes.forEach((outcome, itemIndex) => {
+		if (!outcome) return;
+		if (outcome.ok) {
+			for (const json of Array.isArray(outcome.json) ? outcome.json : [outcome.json]) {
+				output.push({ json, pairedItem: { item: itemIndex } });
+			}
+		} else {
+			output.push({ json: errorJson(outcome.error), pairedItem: { item: itemIndex } });
+		}
+	});
+	return [output];
+}
+
+function prepareAll(
+	run: Run,
+	operation: ItemOperation | BatchOperation,
+	outcomes: Outcome[],
+	continueOnFail: boolean,
+): Map<number, unknown> {
+	const prepared = new Map<number, unknown>();
+	let prepareItem: (itemIndex: number) => unknown;
+	try {
+		prepareItem = operation.prepare(run);
+	} catch (error) {
+		throw inputError(run.context, error, 0);
+	}
+	for (let itemIndex = 0; itemIndex < run.items.length; itemIndex++) {
+		try {
+			prepared.set(itemIndex, prepareItem(itemIndex));
+		} catch (error) {
+			const failure = inputError(run.context, error, itemIndex);
+			if (!continueOnFail) throw failure;
+			outcomes[itemIndex] = { ok: false, error: failure };
+		}
+	}
+	return prepared;
+}
+
+async function sendPerItem(
+	run: Run,
+	operation: ItemOperation,
+	prepared: Map<number, unknown>,
+	outcomes: Outcome[],
+	continueOnFail: boolean,
+): Promise<void> {
+	let stopped = false;
+	await mapWithConcurrency([...prepared.keys()], run.settings.concurrency, async (itemIndex) => {
+		if (stopped) return;
+		try {
+			outcomes[itemIndex] = { ok: true, json: await operation.execute(run, prepared.get(itemIndex), itemIndex) };
+		} catch (error) {
+			outcomes[itemIndex] = { ok: false, error: asNodeError(run.context, error, itemIndex) };
+			if (!continueOnFail) stopped = true;
+		}
+	});
+}
+
+async function sendBatches(
+	run: Run,
+	operation: BatchOperation,
+	prepared: Map<number, IDataObject>,
+	outcomes: Outcome[],
+	continueOnFail: boolean,
+): Promise<void> {
+	const itemIndexes = [...prepared.keys()];
+	const chunks: number[][] = [];
+	for (let start = 0; start < itemIndexes.length; start += run.settings.batchSize) {
+		chunks.push(itemIndexes.slice(start, start + run.settings.batchSize));
+	}
+	let stopped = false;
+	await mapWithConcurrency(chunks, run.settings.concurrency, async (chunk) => {
+		if (stopped) return;
+		try {
+			const results = await operation.sendChunk(
+				run,
+				chunk.map((itemIndex) => prepared.get(itemIndex) as IDataObject),
+				chunk,
+			);
+			chunk.forEach((itemIndex, position) => {
+				outcomes[itemIndex] = { ok: true, json: results[position] };
+			});
+		} catch (error) {
+			const failure = asNodeError(run.context, error, chunk[0]);
+			for (const itemIndex of chunk) outcomes[itemIndex] = { ok: false, error: failure };
+			if (!continueOnFail) stopped = true;
+		}
+	});
+}
+
+function inputError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof InputError) {
+		return new NodeOperationError(context.getNode(), `${error.message} [item ${itemIndex}]`, {
+			itemIndex,
+			description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.`,
+		});
+	}
+	return asNodeError(context, error, itemIndex);
+}
+
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	if (error instanceof InputError) return inputError(context, error, itemIndex);
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+function errorJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	const description = (error as NodeApiError).description;
+	if (description) json.description = description;
+	const httpCode = (error as NodeApiError).httpCode;
+	if (httpCode) json.httpCode = httpCode;
+	return json;
+}
+
+const ID_KEYS = ['autoCallCandidateId', 'autoCallId', 'callId', 'id'];
+
+function idOf(json: IDataObject | IDataObject[]): string | undefined {
+	const first = Array.isArray(json) ? json[0] : json;
+	const key = first && ID_KEYS.find((name) => typeof first[name] === 'string');
+	return key ? `${key} ${String(first[key])}` : undefined;
+}
+
+function listItems(indexes: number[]): string {
+	return indexes.length > 50 ? `${indexes.slice(0, 50).join(', ')} and ${indexes.length - 50} more` : indexes.join(', ');
+}
+
+/**
+ * n8n discards a failed node's output, so the error itself says what was already done (with ids)
+ * and what was not, for the user to resume without creating anything twice.
+ */
+function summarizeFailure(context: IExecuteFunctions, outcomes: Outcome[], firstFailed: number): Error {
+	const first = (outcomes[firstFailed] as { error: Error }).error;
+	const done: string[] = [];
+	const failed: number[] = [];
+	const notSent: number[] = [];
+	outcomes.forEach((outcome, itemIndex) => {
+		if (!outcome) notSent.push(itemIndex);
+		else if (outcome.ok) done.push(`${itemIndex}${idOf(outcome.json) ? ` (${idOf(outcome.json)})` : ''}`);
+		else failed.push(itemIndex);
+	});
+	if (done.length === 0 && notSent.length === 0 && failed.length === 1) return first;
+	const lines = [
+		(first as NodeApiError).description ?? '',
+		`Succeeded before the stop: ${done.length === 0 ? 'none' : done.length > 50 ? `${done.slice(0, 50).join(', ')} and ${done.length - 50} more` : done.join(', ')}.`,
+		`Failed: items ${listItems(failed)}.`,
+		notSent.length > 0 ? `Not sent: items ${listItems(notSent)}.` : '',
+		'n8n discards the output of a failed node: to resume without duplicates, run again only the failed and unsent items, or turn on "Continue On Fail" to get one output per item.',
+	].filter(Boolean);
+	const message = `${first.message} [item ${firstFailed}]`;
+	if (first instanceof NodeApiError) {
+		return new NodeApiError(context.getNode(), { httpCode: first.httpCode, message }, {
+			message,
+			description: lines.join('\n'),
+			httpCode: first.httpCode ?? undefined,
+			itemIndex: firstFailed,
+		});
+	}
+	return new NodeOperationError(context.getNode(), message, { itemIndex: firstFailed, description: lines.join('\n') });
+}

@@ -1,0 +1,506 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { toCps, timeOfDayToSeconds, toStartMoment, type CpsMode } from './convert';
+import { InputError, isPlainObject, optionalString, requireInteger, requireString, toObject } from './validation';
+
+/**
+ * The fields of a call task (spec 4.6), shared by the action node (Call Task → Create) and by the
+ * trigger (New Call Task). Webhook targets are not here: each node sets them its own way.
+ */
+
+const REDIAL_RULES = [
+	{ name: 'busy', displayName: 'Busy' },
+	{ name: 'noAnswer', displayName: 'No Answer' },
+	{ name: 'answerMash', displayName: 'Answering Machine' },
+	{ name: 'congestion', displayName: 'Call Error (Congestion)' },
+	{ name: 'answerNoList', displayName: 'Unsuccessful Call' },
+] as const;
+
+const limitValues: INodeProperties[] = [
+	{
+		displayName: 'Enabled',
+		name: 'redial',
+		type: 'boolean',
+		default: true,
+		description: 'Whether this limit applies',
+	},
+	{
+		displayName: 'Count',
+		name: 'count',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 3,
+		displayOptions: { show: { redial: [true] } },
+		description: 'Maximum number of calls',
+	},
+];
+
+export const callTaskFields: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. November leads',
+		description: 'Name of the call task',
+	},
+	{
+		displayName: 'Bot Script ID',
+		name: 'defaultExecData',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Identifier of the bot script that talks to the candidates',
+	},
+	{
+		displayName: 'On Transfer',
+		name: 'secondExec',
+		type: 'options',
+		options: [
+			{ name: 'End Call', value: 'end' },
+			{ name: 'Do Nothing', value: 'ignore' },
+			{ name: 'Forward to Channel', value: 'ch' },
+		],
+		default: 'end',
+		description: 'What happens when the script forwards the call',
+	},
+	{
+		displayName: 'Channel ID',
+		name: 'secondExecData',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: { secondExec: ['ch'] } },
+		description: 'Identifier of the channel the call is forwarded to',
+	},
+	{
+		displayName: 'Caller Number',
+		name: 'cidType',
+		type: 'options',
+		options: [
+			{ name: 'Default for the Trunk', value: 'default' },
+			{ name: 'Single Number', value: 'gornum' },
+			{ name: 'Pool of Numbers', value: 'pool' },
+		],
+		default: 'default',
+		description: 'Which number the candidates see',
+	},
+	{
+		displayName: 'Caller Number or Pool ID',
+		name: 'cidData',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: { cidType: ['gornum', 'pool'] } },
+		description: 'Identifier of the number or of the pool of numbers',
+	},
+	{
+		displayName: 'Start',
+		name: 'startType',
+		type: 'options',
+		options: [
+			{ name: 'Manually', value: 'manual' },
+			{ name: 'At a Time', value: 'time' },
+		],
+		default: 'manual',
+		description: 'When the task starts calling',
+	},
+	{
+		displayName: 'Start Moment',
+		name: 'startMoment',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show: { startType: ['time'] } },
+		description: 'When the task starts; sent as YYYY-MM-DD HH:MM in the workflow\'s time zone',
+	},
+	{
+		displayName: 'Call Intensity',
+		name: 'cpsMode',
+		type: 'options',
+		options: [
+			{ name: 'N Calls per Second', value: 'perSecond' },
+			{ name: 'One Call Every N Seconds', value: 'everyNSeconds' },
+			{ name: 'Raw Value (Cps)', value: 'raw' },
+		],
+		default: 'perSecond',
+		description: 'How fast the task dials',
+	},
+	{
+		displayName: 'Calls per Second',
+		name: 'callsPerSecond',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 100 },
+		default: 1,
+		displayOptions: { show: { cpsMode: ['perSecond'] } },
+		description: 'Sent as cps = 1 + N/100 (3 calls per second → 1.03)',
+	},
+	{
+		displayName: 'Seconds Between Calls',
+		name: 'secondsBetweenCalls',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 99 },
+		default: 5,
+		displayOptions: { show: { cpsMode: ['everyNSeconds'] } },
+		description: 'Sent as cps = 1 − N/100 (one call every 3 seconds → 0.97)',
+	},
+	{
+		displayName: 'Cps',
+		name: 'cps',
+		type: 'number',
+		typeOptions: { numberPrecision: 4 },
+		default: 1.01,
+		displayOptions: { show: { cpsMode: ['raw'] } },
+		description: 'The platform\'s own intensity value, sent as it is',
+	},
+	{
+		displayName: 'Successful After (Seconds)',
+		name: 'fullListTime',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 30,
+		description: 'Seconds of conversation after which a call counts as successful',
+	},
+	{
+		displayName: 'Record Calls',
+		name: 'recordCall',
+		type: 'boolean',
+		default: true,
+		description: 'Whether calls are recorded',
+	},
+	{
+		displayName: 'Trim Recording Start (Seconds)',
+		name: 'recTrimLeft',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		displayOptions: { show: { recordCall: [true] } },
+		description: 'Seconds cut from the beginning of each recording',
+	},
+	{
+		displayName: 'Use Redial Rules',
+		name: 'redialStrategyEn',
+		type: 'boolean',
+		default: false,
+		description: 'Whether unsuccessful calls are redialled by the rules below',
+	},
+	{
+		displayName: 'Redial Rules',
+		name: 'redialRules',
+		type: 'fixedCollection',
+		placeholder: 'Add Rule',
+		default: {},
+		displayOptions: { show: { redialStrategyEn: [true] } },
+		options: REDIAL_RULES.map(({ name, displayName }) => ({
+			displayName,
+			name,
+			values: [
+				{
+					displayName: 'Redial',
+					name: 'redial',
+					type: 'boolean',
+					default: true,
+					description: `Whether to call again after "${displayName}"`,
+				},
+				{
+					displayName: 'Delay (Seconds)',
+					name: 'time',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 600,
+					displayOptions: { show: { redial: [true] } },
+					description: 'Wait before calling again',
+				},
+				{
+					displayName: 'Redials',
+					name: 'count',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 2,
+					displayOptions: { show: { redial: [true] } },
+					description: 'How many times to call again',
+				},
+			],
+		})),
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Call Strategy',
+				name: 'callStrategy',
+				type: 'options',
+				options: [
+					{
+						name: 'Step by Step',
+						value: 'STEP_2_STEP',
+						description: 'All attempts on the first number, then all on the next',
+					},
+					{
+						name: 'Parallel',
+						value: 'PARALLEL',
+						description: 'Next number when one cannot be reached (needs more than one call per second for several candidates)',
+					},
+				],
+				default: 'STEP_2_STEP',
+			},
+			{
+				displayName: 'Call Window From',
+				name: 'allowCallTimeFrom',
+				type: 'string',
+				default: '09:00',
+				placeholder: 'e.g. 09:00',
+				displayOptions: { show: { useTr: [true] } },
+				description: 'Start of the time of day when calls are allowed (candidate\'s time), as HH:MM',
+			},
+			{
+				displayName: 'Call Window To',
+				name: 'allowCallTimeTo',
+				type: 'string',
+				default: '21:00',
+				placeholder: 'e.g. 21:00',
+				displayOptions: { show: { useTr: [true] } },
+				description: 'End of the time of day when calls are allowed (candidate\'s time), as HH:MM',
+			},
+			{
+				displayName: 'Caller Time Zone Window',
+				name: 'useTr',
+				type: 'boolean',
+				default: false,
+				description: 'Whether calls are only made inside a time-of-day window in the candidate\'s time zone',
+			},
+			{
+				displayName: 'Candidate Limit',
+				name: 'candidateLimit',
+				type: 'fixedCollection',
+				default: {},
+				options: [{ displayName: 'Limit', name: 'limit', values: limitValues }],
+				description: 'Maximum number of calls to one candidate',
+			},
+			{
+				displayName: 'Check Phones',
+				name: 'checkPhone',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the service checks that numbers are valid',
+			},
+			{
+				displayName: 'Comment',
+				name: 'taskComment',
+				type: 'string',
+				default: '',
+			},
+			{
+				displayName: 'Detect Robots',
+				name: 'detectRobot',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the service detects answering machines and robots',
+			},
+			{
+				displayName: 'Detection Greeting Audio ID',
+				name: 'detectRobotGreeting',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { detectRobot: [true], detectRobotMode: ['block'] } },
+				description: 'Identifier of the audio file played at the start of the call while detecting',
+			},
+			{
+				displayName: 'Detection Mode',
+				name: 'detectRobotMode',
+				type: 'options',
+				options: [
+					{ name: 'Background', value: 'back' },
+					{ name: 'Blocking', value: 'block' },
+				],
+				default: 'back',
+				displayOptions: { show: { detectRobot: [true] } },
+			},
+			{
+				displayName: 'Extra Body Fields (JSON)',
+				name: 'extraFields',
+				type: 'json',
+				default: '{}',
+				description: 'Fields merged into the request last, for options the node does not show yet (for example {"additionalOptions": {"fz230": true}})',
+			},
+			{
+				displayName: 'Lifetime (Seconds)',
+				name: 'lifetime',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 86400,
+				description: 'After this time the task is halted; leave the field out to run indefinitely',
+			},
+			{
+				displayName: 'Normalization Error Action',
+				name: 'normalizationErrorAction',
+				type: 'options',
+				options: [
+					{ name: 'Skip the Number', value: 'IGNORE_NORMALIZATION_ERROR' },
+					{ name: 'Keep It, Marked as Not Normalizable', value: 'SET_NORMALIZATION_ERROR_FLAG' },
+				],
+				default: 'IGNORE_NORMALIZATION_ERROR',
+				displayOptions: { show: { phoneNormalization: ['RU'] } },
+			},
+			{
+				displayName: 'Number Limit',
+				name: 'numberLimit',
+				type: 'fixedCollection',
+				default: {},
+				options: [{ displayName: 'Limit', name: 'limit', values: limitValues }],
+				description: 'Maximum number of calls to one number',
+			},
+			{
+				displayName: 'Phone Normalization',
+				name: 'phoneNormalization',
+				type: 'options',
+				options: [
+					{ name: 'Disabled', value: 'none' },
+					{ name: 'RU Number Format', value: 'RU' },
+				],
+				default: 'none',
+			},
+			{
+				displayName: 'Provider (Trunk) ID',
+				name: 'providerId',
+				type: 'string',
+				default: '',
+				description: 'Trunk UUID; only with a custom trunk',
+			},
+			{
+				displayName: 'Schedule ID',
+				name: 'scheduleId',
+				type: 'string',
+				default: '',
+				description: 'Identifier of a call schedule',
+			},
+			{
+				displayName: 'Send Report After Finish',
+				name: 'sendReportAfterFinish',
+				type: 'boolean',
+				default: false,
+				description: 'Whether a report is e-mailed when the task finishes',
+			},
+		],
+	},
+];
+
+export type ReadParameter = (name: string, fallback?: unknown) => unknown;
+
+function nonNegative(field: string, value: unknown): number {
+	return requireInteger(field, value, { min: 0 });
+}
+
+function readLimit(field: string, value: unknown): IDataObject | undefined {
+	const limit = isPlainObject(value) ? (value.limit as IDataObject | undefined) : undefined;
+	if (!limit) return undefined;
+	const redial = limit.redial !== false;
+	return redial ? { redial, count: nonNegative(`${field}.count`, limit.count) } : { redial };
+}
+
+/** Builds the body of spec 4.6 from the fields above; checks everything before a request is sent. */
+export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataObject {
+	const secondExec = read('secondExec', 'end') as string;
+	const cidType = read('cidType', 'default') as string;
+	const startType = read('startType', 'manual') as string;
+	const cpsMode = read('cpsMode', 'perSecond') as CpsMode;
+	const recordCall = read('recordCall', true) as boolean;
+	const redialStrategyEn = read('redialStrategyEn', false) as boolean;
+	const extra = read('additionalFields', {}) as IDataObject;
+
+	const body: IDataObject = {
+		name: requireString('name', read('name')),
+		defaultExec: 'robot',
+		defaultExecData: requireString('defaultExecData', read('defaultExecData')),
+		secondExec,
+		cidType,
+		startType,
+		cps: toCps(
+			cpsMode,
+			read(cpsMode === 'perSecond' ? 'callsPerSecond' : cpsMode === 'everyNSeconds' ? 'secondsBetweenCalls' : 'cps'),
+		),
+	};
+	if (secondExec === 'ch') body.secondExecData = requireString('secondExecData', read('secondExecData'));
+	if (cidType === 'gornum' || cidType === 'pool') body.cidData = requireString('cidData', read('cidData'));
+	if (startType === 'time') body.startMoment = toStartMoment('startMoment', read('startMoment'), timeZone);
+
+	for (const key of ['taskComment', 'callStrategy', 'scheduleId'] as const) {
+		const value = optionalString(extra[key]);
+		if (value !== undefined) body[key] = value;
+	}
+	for (const key of ['checkPhone', 'sendReportAfterFinish'] as const) {
+		if (typeof extra[key] === 'boolean') body[key] = extra[key];
+	}
+	if (extra.lifetime !== undefined && extra.lifetime !== '') {
+		body.lifetime = requireInteger('lifetime', extra.lifetime, { min: 1 });
+	}
+	if (extra.phoneNormalization === 'RU') {
+		body.phoneNormalization = 'RU';
+		body.normalizationErrorAction = extra.normalizationErrorAction ?? 'IGNORE_NORMALIZATION_ERROR';
+	} else if (extra.phoneNormalization !== undefined) {
+		body.phoneNormalization = null;
+	}
+
+	const additionalOptions: IDataObject = {
+		fullListMethod: 'reject',
+		fullListTime: nonNegative('fullListTime', read('fullListTime', 30)),
+		recordCall,
+	};
+	if (recordCall) additionalOptions.recTrimLeft = nonNegative('recTrimLeft', read('recTrimLeft', 0));
+	if (extra.useTr === true) {
+		additionalOptions.useTr = true;
+		const from = timeOfDayToSeconds('allowCallTimeFrom', extra.allowCallTimeFrom ?? '09:00');
+		const to = timeOfDayToSeconds('allowCallTimeTo', extra.allowCallTimeTo ?? '21:00');
+		if (from >= to) {
+			throw new InputError('allowCallTimeTo', extra.allowCallTimeTo, `is not after the window start (${String(extra.allowCallTimeFrom)})`);
+		}
+		additionalOptions.allowCallTimeFrom = from;
+		additionalOptions.allowCallTimeTo = to;
+	} else if (extra.useTr === false) {
+		additionalOptions.useTr = false;
+	}
+	if (extra.detectRobot === true) {
+		additionalOptions.detectRobot = true;
+		const mode = (extra.detectRobotMode as string | undefined) ?? 'back';
+		additionalOptions.detectRobotMode = mode;
+		if (mode === 'block') {
+			additionalOptions.detectRobotGreeting = requireString('detectRobotGreeting', extra.detectRobotGreeting);
+		}
+	} else if (extra.detectRobot === false) {
+		additionalOptions.detectRobot = false;
+	}
+	const providerId = optionalString(extra.providerId);
+	if (providerId) additionalOptions.providerId = providerId;
+	body.additionalOptions = additionalOptions;
+
+	const rules = (redialStrategyEn ? read('redialRules', {}) : {}) as IDataObject;
+	const redialStrategyOptions: IDataObject = { redialStrategyEn };
+	for (const { name } of REDIAL_RULES) {
+		const rule = rules[name] as IDataObject | undefined;
+		redialStrategyOptions[name] =
+			rule && rule.redial !== false
+				? { redial: true, time: nonNegative(`${name}.time`, rule.time), count: nonNegative(`${name}.count`, rule.count) }
+				: { redial: false };
+	}
+	const candidateLimit = readLimit('candidateLimit', extra.candidateLimit);
+	if (candidateLimit) redialStrategyOptions.candidateLimit = candidateLimit;
+	const numberLimit = readLimit('numberLimit', extra.numberLimit);
+	if (numberLimit) redialStrategyOptions.numberLimit = numberLimit;
+	body.redialStrategyOptions = redialStrategyOptions;
+
+	return mergeExtraFields(body, toObject('extraFields', extra.extraFields));
+}
+
+/** The escape hatch: objects merge one level deep, everything else replaces. */
+export function mergeExtraFields(body: IDataObject, extra: IDataObject | undefined): IDataObject {
+	if (!extra) return body;
+	for (const [key, value] of Object.entries(extra)) {
+		body[key] = isPlainObject(value) && isPlainObject(body[key]) ? { ...(body[key] as IDataObject), ...value } : value;
+	}
+	return body;
+}

@@ -1,0 +1,91 @@
+import { InputError, requireInteger } from './validation';
+
+export const TIMEZONE_LIMIT_SECONDS = 43200;
+
+/**
+ * A candidate's time zone in seconds from UTC. Accepts seconds (10800), or an offset
+ * such as "+03:00", "UTC+3", "-05:30".
+ */
+export function parseTimezone(field: string, value: unknown): number {
+	if (typeof value === 'string') {
+		const offset = /^\s*(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?\s*$/i.exec(value);
+		if (offset) {
+			const seconds = Number(offset[2]) * 3600 + Number(offset[3] ?? 0) * 60;
+			const signed = offset[1] === '-' ? -seconds : seconds;
+			return requireInteger(field, signed, { min: -TIMEZONE_LIMIT_SECONDS, max: TIMEZONE_LIMIT_SECONDS });
+		}
+	}
+	return requireInteger(field, value, { min: -TIMEZONE_LIMIT_SECONDS, max: TIMEZONE_LIMIT_SECONDS });
+}
+
+export type CpsMode = 'perSecond' | 'everyNSeconds' | 'raw';
+
+/** The platform's intensity value: N calls per second → 1 + N/100; one call every N seconds → 1 − N/100. */
+export function toCps(mode: CpsMode, value: unknown): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number)) {
+		throw new InputError('cps', value, 'is not a number');
+	}
+	if (mode === 'perSecond') {
+		if (number < 1 || number > 100) throw new InputError('callsPerSecond', value, 'is outside 1..100');
+		return round(1 + number / 100);
+	}
+	if (mode === 'everyNSeconds') {
+		if (number < 1 || number > 99) throw new InputError('secondsBetweenCalls', value, 'is outside 1..99');
+		return round(1 - number / 100);
+	}
+	if (number <= 0 || number > 2) throw new InputError('cps', value, 'is outside the range 0 (exclusive) to 2');
+	return number;
+}
+
+function round(value: number): number {
+	return Math.round(value * 10000) / 10000;
+}
+
+/** "09:00" or "9:30:15" → seconds since midnight; a whole number is taken as seconds already. */
+export function timeOfDayToSeconds(field: string, value: unknown): number {
+	if (typeof value === 'string') {
+		const time = /^\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*$/.exec(value);
+		if (time) {
+			const [hours, minutes, seconds] = [Number(time[1]), Number(time[2]), Number(time[3] ?? 0)];
+			if (hours > 23 || minutes > 59 || seconds > 59) {
+				throw new InputError(field, value, 'is not a time of day (00:00 to 23:59)');
+			}
+			return hours * 3600 + minutes * 60 + seconds;
+		}
+		if (!/^\s*\d+\s*$/.test(value)) {
+			throw new InputError(field, value, 'is not a time of day such as 09:00');
+		}
+	}
+	return requireInteger(field, value, { min: 0, max: 86399 });
+}
+
+/**
+ * The platform's `YYYY-MM-DD HH:MM`. A date-time without offset is taken as wall time;
+ * one with an offset (or Z) is shown in the workflow's time zone.
+ */
+export function toStartMoment(field: string, value: unknown, timeZone: string): string {
+	const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value.trim() : String(value ?? '');
+	const wallTime = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(text);
+	if (wallTime && !Number.isNaN(Date.parse(`${wallTime[1]}T${wallTime[2]}:00Z`))) {
+		return `${wallTime[1]} ${wallTime[2]}`;
+	}
+	const instant = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : new Date(NaN);
+	if (Number.isNaN(instant.getTime())) {
+		throw new InputError(field, value, 'is not a valid date and time; pick one or use the form 2026-12-31 09:00');
+	}
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-CA', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			hourCycle: 'h23',
+		})
+			.formatToParts(instant)
+			.map((part) => [part.type, part.value]),
+	);
+	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}

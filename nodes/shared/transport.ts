@@ -1,0 +1,334 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { isPlainObject } from './validation';
+
+export const API_PATH = '/cis/api/v1/';
+
+export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions;
+
+/**
+ * How safe a request is to send again when its outcome is unknown (timeout, dropped
+ * connection, 502/503/504):
+ * - `safe`: repeating changes nothing more (depersonalize, delete a recording, reads);
+ * - `create`: a repeat may create a second task or dial a person twice;
+ * - `createOnce`: a creation that the service de-duplicates (a candidate with `clientExternalId`).
+ */
+export type Repeatability = 'safe' | 'create' | 'createOnce';
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Relative to /cis/api/v1/, e.g. `telephony/autoCall`. */
+	path: string;
+	body?: IDataObject | IDataObject[];
+	qs?: IDataObject;
+	repeatability: Repeatability;
+	/** Words for errors, e.g. "this operation is not available on that server" for a 404 of an optional endpoint. */
+	notFoundMeans?: string;
+	/** Set for endpoints that are not in the spec: a 404/405 then means the server does not offer them. */
+	beyondSpec?: boolean;
+}
+
+export interface TransportSettings {
+	/** Requests in flight at once (used by the callers' pools; kept here so all share one setting). */
+	concurrency: number;
+	/** Empty/0 = no limit. Shared by every request made through one client. */
+	maxRequestsPerSecond: number;
+	maxRetries: number;
+	timeoutMs: number;
+	/** Whether creating requests may be repeated after an unknown outcome (risk of duplicate calls). */
+	retryUncertainCreates: boolean;
+}
+
+export const DEFAULT_TRANSPORT_SETTINGS: TransportSettings = {
+	concurrency: 5,
+	maxRequestsPerSecond: 0,
+	maxRetries: 3,
+	timeoutMs: 30000,
+	retryUncertainCreates: false,
+};
+
+export const CREDENTIAL_BY_AUTHENTICATION: Record<string, string> = {
+	accessToken: 'cisAutoCallApi',
+	login: 'cisAutoCallLoginApi',
+};
+
+/** What went wrong with one attempt, read from whatever error shape n8n's HTTP helper produced. */
+export interface Failure {
+	status?: number;
+	/** Network error code such as ECONNREFUSED, ECONNRESET, ETIMEDOUT. */
+	code?: string;
+	body?: unknown;
+	retryAfterMs?: number;
+	message: string;
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNKNOWN_OUTCOME_CODES = new Set([
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EPIPE',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_SOCKET',
+	'ERR_CANCELED',
+]);
+const UNKNOWN_OUTCOME_STATUSES = new Set([502, 503, 504]);
+
+export function readFailure(error: unknown): Failure {
+	const outer = (error ?? {}) as IDataObject & { cause?: IDataObject; message?: string };
+	const candidates = [outer, outer.cause as IDataObject | undefined].filter(isPlainObjectLike);
+	let status: number | undefined;
+	let code: string | undefined;
+	let body: unknown;
+	let headers: IDataObject | undefined;
+	for (const source of candidates) {
+		const response = source.response as IDataObject | undefined;
+		status ??= toStatus(response?.status) ?? toStatus(source.httpCode) ?? toStatus(source.statusCode);
+		code ??= typeof source.code === 'string' ? source.code : undefined;
+		body ??= response?.data ?? response?.body;
+		headers ??= response?.headers as IDataObject | undefined;
+	}
+	if (body === undefined) {
+		const context = (outer as { context?: IDataObject }).context;
+		body = context?.data;
+	}
+	const messageText = String(outer.message ?? '');
+	if (!code && /timeout|timed out/i.test(messageText)) code = 'ETIMEDOUT';
+	if (!code && /socket hang up|other side closed|ECONNRESET/i.test(messageText)) code = 'ECONNRESET';
+	if (!code && /ECONNREFUSED/.test(messageText)) code = 'ECONNREFUSED';
+	return {
+		status,
+		code: status ? undefined : code,
+		body: parseBody(body),
+		retryAfterMs: parseRetryAfter(readHeader(headers, 'retry-after')),
+		message: messageText,
+	};
+}
+
+function isPlainObjectLike(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null;
+}
+
+function toStatus(value: unknown): number | undefined {
+	const number = typeof value === 'string' ? Number(value) : value;
+	return typeof number === 'number' && Number.isInteger(number) && number >= 100 && number < 600
+		? number
+		: undefined;
+}
+
+function parseBody(body: unknown): unknown {
+	if (typeof body === 'string') {
+		try {
+			return JSON.parse(body);
+		} catch {
+			return body;
+		}
+	}
+	if (typeof Buffer !== 'undefined' && Buffer.isBuffer(body)) return parseBody(body.toString('utf8'));
+	return body;
+}
+
+function readHeader(headers: IDataObject | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const getter = (headers as { get?: (key: string) => unknown }).get;
+	const value = typeof getter === 'function' ? getter.call(headers, name) : headers[name] ?? headers[name.toLowerCase()];
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** `Retry-After` in seconds or as an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.round(Number(value) * 1000);
+	const date = Date.parse(value);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+export type RetryDecision = { retry: true; delayMs?: number } | { retry: false; uncertain: boolean };
+
+/** The retry rules; pure, so they can be tested case by case. */
+export function decideRetry(failure: Failure, repeatability: Repeatability, retryUncertainCreates: boolean): RetryDecision {
+	if (failure.status === 429) return { retry: true, delayMs: failure.retryAfterMs };
+	if (failure.code && NOT_SENT_CODES.has(failure.code)) return { retry: true };
+	const uncertain =
+		(failure.status !== undefined && UNKNOWN_OUTCOME_STATUSES.has(failure.status)) ||
+		(failure.status === undefined && (failure.code === undefined || UNKNOWN_OUTCOME_CODES.has(failure.code)));
+	if (!uncertain) return { retry: false, uncertain: false };
+	if (repeatability === 'safe' || repeatability === 'createOnce' || retryUncertainCreates) return { retry: true };
+	return { retry: false, uncertain: true };
+}
+
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+	const ceiling = Math.min(30000, 500 * 2 ** attempt);
+	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Spaces requests so that no more than `perSecond` start in any second; shared by one node run. */
+export class RateLimiter {
+	private nextSlot = 0;
+
+	constructor(private readonly perSecond: number) {}
+
+	async take(): Promise<void> {
+		if (!(this.perSecond > 0)) return;
+		const interval = 1000 / this.perSecond;
+		const now = Date.now();
+		const slot = Math.max(now, this.nextSlot);
+		this.nextSlot = slot + interval;
+		if (slot > now) await sleep(slot - now);
+	}
+}
+
+/** Runs `task` for every index with at most `limit` in flight; results keep the input order. */
+export async function mapWithConcurrency<T, R>(
+	inputs: readonly T[],
+	limit: number,
+	task: (input: T, index: number) => Promise<R>,
+): Promise<R[]> {
+	const results = new Array<R>(inputs.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < inputs.length) {
+			const index = next++;
+			results[index] = await task(inputs[index], index);
+		}
+	};
+	const workers = Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, worker);
+	await Promise.all(workers);
+	return results;
+}
+
+export class ApiClient {
+	private readonly limiter: RateLimiter;
+
+	constructor(
+		private readonly context: RequestContext,
+		private readonly credentialType: string,
+		private readonly baseUrl: string,
+		readonly settings: TransportSettings,
+	) {
+		this.limiter = new RateLimiter(settings.maxRequestsPerSecond);
+	}
+
+	/** Sends one request with the retry rules; throws a NodeApiError that carries no secret. */
+	async request<T = unknown>(request: ApiRequest, itemIndex?: number): Promise<T> {
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: `${this.baseUrl}${API_PATH}${request.path}`,
+			qs: request.qs,
+			body: request.body,
+			json: true,
+			headers: { accept: 'application/json', 'content-type': 'application/json' },
+			timeout: this.settings.timeoutMs,
+		};
+		if (request.body === undefined) delete options.body;
+		let attempt = 0;
+		for (;;) {
+			await this.limiter.take();
+			try {
+				return (await this.context.helpers.httpRequestWithAuthentication.call(
+					this.context,
+					this.credentialType,
+					{ ...options },
+				)) as T;
+			} catch (error) {
+				const failure = readFailure(error);
+				const decision = decideRetry(failure, request.repeatability, this.settings.retryUncertainCreates);
+				if (decision.retry && attempt < this.settings.maxRetries) {
+					await sleep(decision.delayMs ?? backoffDelay(attempt));
+					attempt++;
+					continue;
+				}
+				throw toNodeApiError(this.context, request, failure, {
+					attempts: attempt + 1,
+					uncertain: !decision.retry && decision.uncertain,
+					itemIndex,
+				});
+			}
+		}
+	}
+}
+
+export async function createApiClient(
+	context: RequestContext,
+	settings: TransportSettings = DEFAULT_TRANSPORT_SETTINGS,
+	itemIndex = 0,
+): Promise<ApiClient> {
+	const authentication = context.getNodeParameter('authentication', itemIndex, 'accessToken') as string;
+	const credentialType = CREDENTIAL_BY_AUTHENTICATION[authentication] ?? 'cisAutoCallApi';
+	const credentials = await context.getCredentials(credentialType);
+	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return new ApiClient(context, credentialType, baseUrl, settings);
+}
+
+const HINT_BY_STATUS: Record<number, string> = {
+	401: 'The access token is invalid or expired. Check the credential; the "CIS Auto-Call Login API" credential renews tokens by itself.',
+	402: 'The service refused for a payment reason; check the account balance.',
+	403: 'The token is not allowed to do this; check the permissions of the account.',
+	404: 'That id does not exist on the service; check the id (a call, candidate or task id).',
+	405: 'The service does not accept this request method here.',
+	429: 'The service is receiving too many requests; lower "Max Requests per Second" or "Concurrency" in the options.',
+};
+
+function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() === '' ? undefined : body.slice(0, 500);
+	if (!isPlainObject(body)) return undefined;
+	const error = body.error ?? body.message;
+	const text = typeof error === 'string' ? error : error !== undefined ? JSON.stringify(error) : undefined;
+	const details = body.details === undefined || body.details === null ? undefined : JSON.stringify(body.details);
+	return [text, details].filter(Boolean).join(' ') || undefined;
+}
+
+export function toNodeApiError(
+	context: RequestContext,
+	request: ApiRequest,
+	failure: Failure,
+	{ attempts, uncertain, itemIndex }: { attempts: number; uncertain: boolean; itemIndex?: number },
+): NodeApiError {
+	const endpoint = `${request.method} ${API_PATH}${request.path.split('?')[0]}`;
+	const fromService = serviceMessage(failure.body);
+	const tried = attempts > 1 ? ` after ${attempts} attempts` : '';
+	let message: string;
+	let description: string;
+	if (failure.status) {
+		message = `The service answered ${failure.status} to ${endpoint}${tried}${fromService ? `: ${fromService}` : ''}`;
+		if (request.beyondSpec && (failure.status === 404 || failure.status === 405)) {
+			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
+			description =
+				'It uses an endpoint of the platform\'s public integrations that is not part of the CIS API spec, and this server does not offer it.';
+		} else if (failure.status === 400 || failure.status === 422) {
+			description = `The service refused the request: ${fromService ?? 'no reason given'}`;
+		} else {
+			description = HINT_BY_STATUS[failure.status] ?? (failure.status >= 500 ? 'The service failed; try again later.' : 'See the service\'s answer above.');
+		}
+	} else {
+		const reason = failure.code ?? failure.message ?? 'no answer';
+		message = `No answer from the service for ${endpoint}${tried} (${reason})`;
+		description = 'Check the Base URL of the credential and that the service is reachable from n8n.';
+	}
+	if (uncertain) {
+		message = `Outcome unknown for ${endpoint}: ${failure.status ? `the service answered ${failure.status}` : `the connection failed (${failure.code ?? 'no answer'})`} after the request was sent`;
+		description =
+			'The request may or may not have been carried out. It was not repeated because repeating a creating request can call a person twice. Check the service before sending it again, or turn on "Retry Creating Requests" in the options if duplicates are acceptable.';
+	}
+	const errorBody: JsonObject = {
+		httpCode: failure.status ? String(failure.status) : null,
+		error: fromService ?? null,
+	};
+	if (failure.body !== undefined) errorBody.body = failure.body as JsonObject;
+	return new NodeApiError(context.getNode(), errorBody, {
+		message,
+		description,
+		httpCode: failure.status ? String(failure.status) : undefined,
+		itemIndex,
+	});
+}
