@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+
+/**
+ * Runs the simulator as its own process:
+ *   node test/simulator/cli.js --port 5680 --token sim-token --time-scale 0.05 [--latency 0]
+ *        [--user email:password ...] [--max-batch-size N]
+ * Prints "CIS simulator listening on http://127.0.0.1:<port>" and runs until SIGINT/SIGTERM.
+ */
+
+const { createSimulator } = require('./index');
+
+function parseArgs(argv) {
+  /** @type {Record<string, any>} */
+  const options = {};
+  /** @type {Array<{email: string, password: string}>} */
+  const users = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = () => (inline !== undefined ? inline : argv[++i]);
+    switch (flag) {
+      case '--port':
+        options.port = Number(value());
+        break;
+      case '--token':
+        options.token = value();
+        break;
+      case '--time-scale':
+        options.timeScale = Number(value());
+        break;
+      case '--latency':
+        options.latencyMs = Number(value());
+        break;
+      case '--max-batch-size':
+        options.maxBatchSize = Number(value());
+        break;
+      case '--user': {
+        const text = String(value());
+        const colon = text.indexOf(':');
+        users.push({ email: text.slice(0, colon), password: text.slice(colon + 1) });
+        break;
+      }
+      case '--help':
+        process.stdout.write('usage: cli.js [--port N] [--token T] [--time-scale X] [--latency MS] [--user email:password]\n');
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}`);
+    }
+  }
+  if (users.length) options.users = users;
+  return options;
+}
+
+async function main() {
+  const sim = await createSimulator(parseArgs(process.argv.slice(2)));
+  process.stdout.write(`CIS simulator listening on ${sim.url}\n`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await sim.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  process.stderr.write(`cis simulator: ${error && error.message}\n`);
+  process.exit(1);
+});
