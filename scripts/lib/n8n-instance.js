@@ -307,6 +307,7 @@ async function startN8n(opts = {}) {
 	const readyTimeoutMs = opts.readyTimeoutMs || 240000;
 	const logFile = path.join(userFolder, 'n8n-output.log');
 	const logs = [];
+	const waitsForEditorLine = ['info', 'verbose', 'debug'].includes(logLevel);
 
 	const handle = {
 		url,
@@ -336,6 +337,7 @@ async function startN8n(opts = {}) {
 			env: opts.env,
 		});
 		const t0 = Date.now();
+		const logStart = logs.length;
 		const out = fs.openSync(logFile, 'a');
 		fs.writeSync(out, `\n===== n8n ${version} start ${new Date().toISOString()} port ${port}\n`);
 		const child = spawn(install.nodeBin, [install.n8nBin, 'start'], {
@@ -388,7 +390,9 @@ async function startN8n(opts = {}) {
 			}
 			try {
 				const res = await httpRequest('GET', `${url}/healthz/readiness`, { timeoutMs: 2000 });
-				if (res.status === 200) break;
+				// readiness only means "DB migrated, HTTP up"; n8n activates the stored active
+				// workflows after that and then logs "Editor is now accessible via:" (info level)
+				if (res.status === 200 && (!waitsForEditorLine || logs.slice(logStart).some((l) => /Editor is now accessible/.test(l)))) break;
 			} catch (_) {
 				/* not listening yet */
 			}
@@ -467,7 +471,7 @@ function isFinished(ex) {
  * (with .status and .body) on a non-2xx answer; `raw*` variants never throw.
  */
 function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER, version } = {}) {
-	const state = { cookie, apiKey, publishStyle: null };
+	const state = { cookie, apiKey, publishStyle: null, serverVersion: version || null };
 
 	function storeCookie(res) {
 		const sc = res.headers['set-cookie'];
@@ -581,31 +585,100 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			return api('DELETE', `/workflows/${id}`);
 		},
 
-		/** Activates (1.x) / publishes (2.x): POST /publish, falling back to /activate on 404. */
-		async activate(id) {
+		/**
+		 * 2.x only: GET /rest/workflows/:id/publication-status ->
+		 * { status: 'in_progress'|'not_published'|'published'|'partial'|'failed', triggers: [{nodeId,status,errorMessage}] }.
+		 * Resolves null on 1.x (no such endpoint: activation there is synchronous).
+		 */
+		async publicationStatus(id) {
+			if ((await client.serverMajor()) < 2) return null;
+			return rest('GET', `/workflows/${id}/publication-status`);
+		},
+
+		/** The n8n version the server reports (GET /rest/settings -> versionCli), cached. */
+		async serverVersion() {
+			if (!state.serverVersion) {
+				const settings = await rest('GET', '/settings');
+				state.serverVersion = settings.versionCli || version;
+			}
+			return state.serverVersion;
+		},
+
+		async serverMajor() {
+			return Number(String(await client.serverVersion()).split('.')[0]);
+		},
+
+		/**
+		 * 2.x publishes through an outbox: the publish call returns before the triggers are
+		 * registered (webhooks answer 404 for ~0.2 s, a trigger's create() runs later). This
+		 * waits until the publication settled. want: 'published' or 'not_published'.
+		 * Rejects when the publication failed (err.publication holds the status and the
+		 * triggers' errorMessage). Resolves the status (null on 1.x).
+		 */
+		async waitForPublication(id, want = 'published', timeoutMs = 30000) {
+			const deadline = Date.now() + timeoutMs;
+			let st;
+			for (;;) {
+				st = await client.publicationStatus(id);
+				if (st === null) return null;
+				if (st.status !== 'in_progress') {
+					if (st.status === want) return st;
+					if (want === 'published' && (st.status === 'failed' || st.status === 'partial')) {
+						const msgs = (st.triggers || []).filter((tr) => tr.errorMessage).map((tr) => `${tr.nodeId}: ${tr.errorMessage}`);
+						const e = new Error(`publishing workflow ${id} ${st.status}: ${msgs.join('; ') || JSON.stringify(st)}`);
+						e.publication = st;
+						throw e;
+					}
+				}
+				if (Date.now() > deadline) {
+					const e = new Error(`workflow ${id} publication not "${want}" within ${timeoutMs}ms: ${JSON.stringify(st)}`);
+					e.publication = st;
+					throw e;
+				}
+				await sleep(100);
+			}
+		},
+
+		/**
+		 * Activates (1.x: POST /activate) / publishes (2.x: POST /publish, falling back to
+		 * /activate on 404) and, unless wait === false, waits until the triggers are live
+		 * (see waitForPublication). 1.x reports activation errors as HTTP 400 right away.
+		 * Resolves the workflow returned by the public API.
+		 */
+		async activate(id, { wait = true, timeoutMs = 30000 } = {}) {
 			const order = state.publishStyle === 'activate' ? ['activate'] : ['publish', 'activate'];
 			let last;
+			let ok = null;
 			for (const verb of order) {
 				last = await rawApi('POST', `/workflows/${id}/${verb}`, verb === 'publish' ? {} : undefined);
 				if (last.status >= 200 && last.status < 300) {
 					state.publishStyle = verb;
-					return last.body;
+					ok = last.body;
+					break;
 				}
 				if (last.status !== 404 && last.status !== 405) break;
 			}
-			throw new HttpError('POST', `/api/v1/workflows/${id}/${state.publishStyle || 'publish|activate'}`, last);
+			if (!ok) throw new HttpError('POST', `/api/v1/workflows/${id}/${state.publishStyle || 'publish|activate'}`, last);
+			if (wait) await client.waitForPublication(id, 'published', timeoutMs);
+			return ok;
 		},
 
-		/** Deactivates (1.x) / unpublishes (2.x). */
-		async deactivate(id) {
+		/** Deactivates (1.x) / unpublishes (2.x) and, unless wait === false, waits until the triggers are gone. */
+		async deactivate(id, { wait = true, timeoutMs = 30000 } = {}) {
 			const order = state.publishStyle === 'activate' ? ['deactivate'] : ['unpublish', 'deactivate'];
 			let last;
+			let ok = null;
 			for (const verb of order) {
 				last = await rawApi('POST', `/workflows/${id}/${verb}`);
-				if (last.status >= 200 && last.status < 300) return last.body;
+				if (last.status >= 200 && last.status < 300) {
+					ok = last.body;
+					break;
+				}
 				if (last.status !== 404 && last.status !== 405) break;
 			}
-			throw new HttpError('POST', `/api/v1/workflows/${id}/unpublish|deactivate`, last);
+			if (!ok) throw new HttpError('POST', `/api/v1/workflows/${id}/unpublish|deactivate`, last);
+			if (wait) await client.waitForPublication(id, 'not_published', timeoutMs);
+			return ok;
 		},
 
 		/** GET /api/v1/executions?workflowId=… (newest first); all pages. */
@@ -694,14 +767,24 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		},
 
 		/**
-		 * Tests a stored credential like the editor's "Retry"/save test:
+		 * Tests a credential the way the editor does (its "Retry" / save-time test):
 		 * POST /rest/credentials/test { credentials: { id, name, type, data } }.
-		 * 2.x needs the id of a saved credential (stored data is merged with `data`);
-		 * 1.x accepts the data alone. Resolves { status: 'OK'|'Error', message }.
+		 * - 2.x requires the id of a stored credential, and `data` must be sent: the server
+		 *   merges it with the stored data (redacted values are swapped back) and tests that;
+		 *   without data the test fails with 'Node "Temp-Node" does not have any credentials…'.
+		 * - When `data` is omitted the stored data is fetched first (GET /rest/credentials/:id?includeData=true)
+		 *   and sent back, which tests exactly what is stored, on both versions.
+		 * - 1.x also accepts unsaved data (id may be omitted).
+		 * Resolves { status: 'OK'|'Error', message }.
 		 */
-		async testCredential({ id, name = '', type, data }) {
-			const credentials = { id: id === undefined ? '' : String(id), name, type };
-			if (data) credentials.data = data;
+		async testCredential({ id, name, type, data }) {
+			if (id !== undefined && (!data || !type || name === undefined)) {
+				const stored = await rest('GET', `/credentials/${id}?includeData=true`);
+				type = type || stored.type;
+				name = name === undefined ? stored.name : name;
+				data = data || stored.data || {};
+			}
+			const credentials = { id: id === undefined ? '' : String(id), name: name || '', type, data: data || {} };
 			return rest('POST', '/credentials/test', { credentials });
 		},
 
