@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
 import { operationDescriptions, operationProperties, resourceProperty } from './actions/resources';
 import { router } from './actions/router';
+import { searchCallTasks } from './methods/listSearch';
 
 export class CisAutoCall implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,6 +23,8 @@ export class CisAutoCall implements INodeType {
 		credentials: credentialDescriptions,
 		properties: [authenticationProperty, resourceProperty, ...operationProperties, ...operationDescriptions],
 	};
+
+	methods = { listSearch: { searchCallTasks } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -261,9 +261,13 @@ export class ApiClient {
 export async function createApiClient(
 	context: RequestContext,
 	settings: TransportSettings = DEFAULT_TRANSPORT_SETTINGS,
-	itemIndex = 0,
 ): Promise<ApiClient> {
-	const authentication = context.getNodeParameter('authentication', itemIndex, 'accessToken') as string;
+	// Execute functions take an item index; hook and load-options functions do not.
+	const authentication = (
+		'getInputData' in context
+			? context.getNodeParameter('authentication', 0, 'accessToken')
+			: context.getNodeParameter('authentication', 'accessToken')
+	) as string;
 	const credentialType = CREDENTIAL_BY_AUTHENTICATION[authentication] ?? 'cisAutoCallApi';
 	const credentials = await context.getCredentials(credentialType);
 	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
@@ -301,10 +305,12 @@ export function toNodeApiError(
 	let description: string;
 	if (failure.status) {
 		message = `The service answered ${failure.status} to ${endpoint}${tried}${fromService ? `: ${fromService}` : ''}`;
-		if (request.beyondSpec && (failure.status === 404 || failure.status === 405)) {
+		if (request.beyondSpec && (failure.status === 405 || (failure.status === 404 && !request.notFoundMeans))) {
 			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
 			description =
 				'It uses an endpoint of the platform\'s public integrations that is not part of the CIS API spec, and this server does not offer it.';
+		} else if (failure.status === 404 && request.notFoundMeans) {
+			description = request.notFoundMeans;
 		} else if (failure.status === 400 || failure.status === 422) {
 			description = `The service refused the request: ${fromService ?? 'no reason given'}`;
 		} else {

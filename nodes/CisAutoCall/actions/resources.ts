@@ -1,8 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { BEYOND_SPEC_NOTE } from '../../shared/callTaskLocator';
 import { create as createCallTask } from './callTask/create.operation';
+import { get as getCallTask } from './callTask/get.operation';
+import { getMany as getManyCallTasks } from './callTask/getMany.operation';
+import { pause, start, stop } from './callTask/setStatus.operation';
 import { deleteRecording } from './call/deleteRecording.operation';
 import { depersonalize as depersonalizeCall } from './call/depersonalize.operation';
+import { addManyToTask } from './candidate/addManyToTask.operation';
+import { addToTask } from './candidate/addToTask.operation';
+import { cancel } from './candidate/cancel.operation';
 import { createAndRun } from './candidate/createAndRun.operation';
 import { createBatch } from './candidate/createBatch.operation';
 import { depersonalize as depersonalizeCandidate } from './candidate/depersonalize.operation';
@@ -10,8 +17,8 @@ import type { Operation } from './operation';
 
 /** resource → operation → implementation; the one table the router dispatches on. */
 export const operations: Record<string, Record<string, Operation>> = {
-	callTask: { create: createCallTask },
-	candidate: { createAndRun, createBatch, depersonalize: depersonalizeCandidate },
+	callTask: { create: createCallTask, get: getCallTask, getMany: getManyCallTasks, start, pause, stop },
+	candidate: { createAndRun, createBatch, depersonalize: depersonalizeCandidate, addToTask, addManyToTask, cancel },
 	call: { depersonalize: depersonalizeCall, deleteRecording },
 };
 
@@ -42,6 +49,36 @@ export const operationProperties: INodeProperties[] = [
 				description: 'Create a call task (campaign) with its dialling settings',
 				action: 'Create a call task',
 			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: `Get one call task with its statistics. ${BEYOND_SPEC_NOTE}.`,
+				action: 'Get a call task',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: `List call tasks, with filters. ${BEYOND_SPEC_NOTE}.`,
+				action: 'Get many call tasks',
+			},
+			{
+				name: 'Pause',
+				value: 'pause',
+				description: `Pause a running call task. ${BEYOND_SPEC_NOTE}.`,
+				action: 'Pause a call task',
+			},
+			{
+				name: 'Start',
+				value: 'start',
+				description: `Start or resume a call task. ${BEYOND_SPEC_NOTE}.`,
+				action: 'Start a call task',
+			},
+			{
+				name: 'Stop',
+				value: 'stop',
+				description: `Stop a call task for good (it cannot be started again). ${BEYOND_SPEC_NOTE}.`,
+				action: 'Stop a call task',
+			},
 		],
 		default: 'create',
 	},
@@ -52,6 +89,24 @@ export const operationProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['candidate'] } },
 		options: [
+			{
+				name: 'Add Many to Task',
+				value: 'addManyToTask',
+				description: `Add all input items as candidates to an existing call task, in batches. ${BEYOND_SPEC_NOTE}.`,
+				action: 'Add many candidates to a call task',
+			},
+			{
+				name: 'Add to Task',
+				value: 'addToTask',
+				description: `Add one candidate per input item to an existing call task. ${BEYOND_SPEC_NOTE}.`,
+				action: 'Add a candidate to a call task',
+			},
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				description: `Cancel a candidate of a call task by phone number. ${BEYOND_SPEC_NOTE}.`,
+				action: 'Cancel a candidate',
+			},
 			{
 				name: 'Create and Run',
 				value: 'createAndRun',

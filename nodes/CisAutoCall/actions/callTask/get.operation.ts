@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { autoCallIdLocator, taskIdOf } from '../../../shared/callTaskLocator';
+import { requestOptions } from '../../../shared/requestOptions';
+import { requireString } from '../../../shared/validation';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation, PreparedRequest } from '../operation';
+
+export const description = forOperation('callTask', 'get', [
+	autoCallIdLocator,
+	requestOptions({ creates: false, batch: false }),
+]);
+
+export function readTaskId(context: { getNodeParameter: (name: string, itemIndex: number, fallback: undefined, options: { extractValue: boolean }) => unknown }, itemIndex: number): string {
+	return requireString('autoCallId', context.getNodeParameter('autoCallId', itemIndex, undefined, { extractValue: true }));
+}
+
+export const get: ItemOperation<PreparedRequest> = {
+	kind: 'item',
+	description,
+	prepare({ context }) {
+		return (itemIndex) => {
+			const id = readTaskId(context, itemIndex);
+			return {
+				request: {
+					method: 'GET',
+					path: `telephony/autoCall/${encodeURIComponent(id)}`,
+					repeatability: 'safe',
+					beyondSpec: true,
+					notFoundMeans: `No call task with the ID "${id}" exists, or this server does not offer this operation (it is not in the CIS API spec).`,
+				},
+				echo: { autoCallId: id },
+			};
+		};
+	},
+	async execute({ client }, { request, echo }, itemIndex) {
+		const response = await client.request<IDataObject>(request, itemIndex);
+		const task = (response?.item ?? response) as IDataObject;
+		return { ...echo, ...task, autoCallId: taskIdOf(task) ?? echo.autoCallId };
+	},
+};

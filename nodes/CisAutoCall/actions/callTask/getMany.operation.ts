@@ -1,0 +1,130 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { taskIdOf, taskListOf } from '../../../shared/callTaskLocator';
+import { requestOptions } from '../../../shared/requestOptions';
+import { requireInteger } from '../../../shared/validation';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation } from '../operation';
+
+const MAX_PAGE = 1000;
+const TASK_STATUSES = ['BLANK', 'READY', 'PROCESS', 'PAUSED', 'HALTED'];
+
+export const description = forOperation('callTask', 'getMany', [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Created From',
+				name: 'from',
+				type: 'dateTime',
+				default: '',
+				description: 'Only tasks created at or after this moment',
+			},
+			{
+				displayName: 'Created To',
+				name: 'to',
+				type: 'dateTime',
+				default: '',
+				description: 'Only tasks created at or before this moment',
+			},
+			{
+				displayName: 'Keyword',
+				name: 'keyword',
+				type: 'string',
+				default: '',
+				description: 'Only tasks whose name contains this text',
+			},
+			{
+				displayName: 'Sort',
+				name: 'sort',
+				type: 'options',
+				options: [
+					{ name: 'Created (Newest First)', value: '-createdAt' },
+					{ name: 'Created (Oldest First)', value: 'createdAt' },
+					{ name: 'Name (A to Z)', value: 'name' },
+					{ name: 'Name (Z to A)', value: '-name' },
+					{ name: 'Updated (Newest First)', value: '-updatedAt' },
+					{ name: 'Updated (Oldest First)', value: 'updatedAt' },
+				],
+				default: '-updatedAt',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				options: TASK_STATUSES.map((status) => ({ name: status, value: status })),
+				default: [],
+				description: 'Only tasks in these statuses',
+			},
+		],
+	},
+	requestOptions({ creates: false, batch: false }),
+]);
+
+interface ListQuery {
+	qs: IDataObject;
+	max: number;
+}
+
+function isoOrUndefined(value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const date = new Date(String(value));
+	return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+}
+
+export const getMany: ItemOperation<ListQuery> = {
+	kind: 'item',
+	description,
+	prepare({ context }) {
+		return (itemIndex) => {
+			const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+			const max = returnAll ? Infinity : requireInteger('limit', context.getNodeParameter('limit', itemIndex, 50), { min: 1 });
+			const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const qs: IDataObject = {};
+			if (filters.keyword) qs.keyword = filters.keyword;
+			if (Array.isArray(filters.status) && filters.status.length > 0) qs.status = filters.status.join(',');
+			const from = isoOrUndefined(filters.from);
+			if (from) qs.from = from;
+			const to = isoOrUndefined(filters.to);
+			if (to) qs.to = to;
+			if (filters.sort) qs.sort = filters.sort;
+			return { qs, max };
+		};
+	},
+	async execute({ client }, { qs, max }, itemIndex) {
+		const tasks: IDataObject[] = [];
+		for (let offset = 0; tasks.length < max; ) {
+			const limit = Math.min(MAX_PAGE, max - tasks.length);
+			const page = taskListOf(
+				await client.request(
+					{ method: 'GET', path: 'telephony/autoCall', qs: { ...qs, limit, offset }, repeatability: 'safe', beyondSpec: true },
+					itemIndex,
+				),
+			);
+			tasks.push(...page.slice(0, max - tasks.length));
+			if (page.length < limit) break;
+			offset += page.length;
+		}
+		return tasks.map((task) => ({ autoCallId: taskIdOf(task), ...task }));
+	},
+};

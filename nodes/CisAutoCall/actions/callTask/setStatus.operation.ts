@@ -1,0 +1,50 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { autoCallIdLocator } from '../../../shared/callTaskLocator';
+import { requestOptions } from '../../../shared/requestOptions';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation, PreparedRequest } from '../operation';
+import { readTaskId } from './get.operation';
+
+const stopNotice: INodeProperties = {
+	displayName: 'Stopping is final: a stopped (halted) task cannot be started again',
+	name: 'stopNotice',
+	type: 'notice',
+	default: '',
+};
+
+/** Start (`play`), Pause (`pause`) and Stop (`halted`) differ only in the path's last word. */
+function statusOperation(operation: 'start' | 'pause' | 'stop', action: 'play' | 'pause' | 'halted'): ItemOperation<PreparedRequest> {
+	const description = forOperation('callTask', operation, [
+		...(operation === 'stop' ? [stopNotice] : []),
+		autoCallIdLocator,
+		requestOptions({ creates: false, batch: false }),
+	]);
+	return {
+		kind: 'item',
+		description,
+		prepare({ context }) {
+			return (itemIndex) => {
+				const id = readTaskId(context, itemIndex);
+				return {
+					request: {
+						method: 'POST',
+						path: `telephony/autoCall/${encodeURIComponent(id)}/${action}`,
+						repeatability: 'safe',
+						beyondSpec: true,
+						notFoundMeans: `No call task with the ID "${id}" exists, or this server does not offer this operation (it is not in the CIS API spec).`,
+					},
+					echo: { success: true, autoCallId: id, action },
+				};
+			};
+		},
+		async execute({ client }, { request, echo }, itemIndex) {
+			const response = await client.request<IDataObject | string | undefined>(request, itemIndex);
+			return response && typeof response === 'object' ? { ...echo, response } : echo;
+		},
+	};
+}
+
+export const start = statusOperation('start', 'play');
+export const pause = statusOperation('pause', 'pause');
+export const stop = statusOperation('stop', 'halted');

@@ -1,0 +1,61 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { candidateFields, candidateReader } from '../../../shared/candidateFields';
+import { autoCallIdLocator } from '../../../shared/callTaskLocator';
+import { requestOptions } from '../../../shared/requestOptions';
+import type { ApiRequest } from '../../../shared/transport';
+import { identityOf } from '../../../shared/validation';
+import { readTaskId } from '../callTask/get.operation';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation } from '../operation';
+
+export const forceStart: INodeProperties = {
+	displayName: 'Start the Task Too',
+	name: 'forceStart',
+	type: 'boolean',
+	default: false,
+	description: 'Whether the task is started (if it is not running yet) once the candidate is added',
+};
+
+export const description = forOperation('candidate', 'addToTask', [
+	autoCallIdLocator,
+	...candidateFields('addToTask'),
+	forceStart,
+	requestOptions({ creates: true, batch: false }),
+]);
+
+export const addToTask: ItemOperation<ApiRequest> = {
+	kind: 'item',
+	description,
+	prepare({ context, items }) {
+		const readCandidate = candidateReader(context, items, 'addToTask');
+		const perItem = context.getNodeParameter('inputMode', 0, 'define') === 'define';
+		const runTaskId = perItem ? undefined : readTaskId(context, 0);
+		const runForceStart = perItem ? undefined : (context.getNodeParameter('forceStart', 0, false) as boolean);
+		return (itemIndex) => {
+			const candidate = readCandidate(itemIndex);
+			const body: IDataObject = {
+				autoCallId: runTaskId ?? readTaskId(context, itemIndex),
+				...candidate,
+				forceStart: runForceStart ?? (context.getNodeParameter('forceStart', itemIndex, false) as boolean),
+			};
+			return {
+				method: 'POST',
+				path: 'telephony/autoCallCandidate',
+				body,
+				repeatability: candidate.clientExternalId ? 'createOnce' : 'create',
+				beyondSpec: true,
+			};
+		};
+	},
+	async execute({ client }, request, itemIndex) {
+		const response = await client.request<IDataObject>(request, itemIndex);
+		const body = request.body as IDataObject;
+		return {
+			autoCallCandidateId: identityOf(response?.id) ?? identityOf(response),
+			autoCallId: body.autoCallId,
+			phone: body.phone,
+			response,
+		};
+	},
+};

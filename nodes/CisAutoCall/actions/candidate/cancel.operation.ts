@@ -1,0 +1,48 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { autoCallIdLocator } from '../../../shared/callTaskLocator';
+import { requestOptions } from '../../../shared/requestOptions';
+import { toPhones } from '../../../shared/validation';
+import { readTaskId } from '../callTask/get.operation';
+import { forOperation } from '../displayOptions';
+import type { ItemOperation, PreparedRequest } from '../operation';
+
+export const description = forOperation('candidate', 'cancel', [
+	autoCallIdLocator,
+	{
+		displayName: 'Phone Number',
+		name: 'phone',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 79876543210',
+		description: 'Number of the candidate to cancel in that task',
+	},
+	requestOptions({ creates: false, batch: false }),
+]);
+
+export const cancel: ItemOperation<PreparedRequest> = {
+	kind: 'item',
+	description,
+	prepare({ context }) {
+		return (itemIndex) => {
+			const autoCallId = readTaskId(context, itemIndex);
+			const [phone] = toPhones('phone', context.getNodeParameter('phone', itemIndex));
+			return {
+				request: {
+					method: 'POST',
+					path: 'telephony/autoCallCandidate/cancel',
+					qs: { autoCallId, phone },
+					repeatability: 'safe',
+					beyondSpec: true,
+					notFoundMeans: `No candidate with the number ${phone} in the task "${autoCallId}", or this server does not offer this operation (it is not in the CIS API spec).`,
+				},
+				echo: { success: true, autoCallId, phone },
+			};
+		};
+	},
+	async execute({ client }, { request, echo }, itemIndex) {
+		const response = await client.request<IDataObject | undefined>(request, itemIndex);
+		return response && typeof response === 'object' ? { ...echo, response } : echo;
+	},
+};

@@ -1,0 +1,41 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { identityOf } from './validation';
+
+export const BEYOND_SPEC_NOTE = 'From the platform\'s public integrations, not in the CIS API spec';
+
+/** The call task an operation targets: picked from a searchable list, or given by ID. */
+export const autoCallIdLocator: INodeProperties = {
+	displayName: 'Call Task',
+	name: 'autoCallId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The call task (campaign)',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a call task...',
+			typeOptions: { searchListMethod: 'searchCallTasks', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 0195b6f0-5f3c-7e3a-9a51-1c2d3e4f5a6b',
+		},
+	],
+};
+
+/** A task of `GET telephony/autoCall`: its id may come wrapped as {identity} or plain. */
+export function taskIdOf(task: IDataObject): string | undefined {
+	return identityOf(task.id) ?? identityOf(task.uuid) ?? identityOf(task.autoCallId);
+}
+
+export function taskListOf(response: unknown): IDataObject[] {
+	if (Array.isArray(response)) return response as IDataObject[];
+	const items = (response as IDataObject | undefined)?.items;
+	return Array.isArray(items) ? (items as IDataObject[]) : [];
+}
