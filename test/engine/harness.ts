@@ -23,13 +23,11 @@
  * in-process tournament evaluator, n8n-workflow's default): the `vm` engine needs the
  * isolated-vm native module, which is not built here (Node 20, ignore-scripts).
  */
-import { Container } from '@n8n/di';
+import './engine-env';
+
 import { parseIncomingMessage } from '@n8n/backend-network';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 import {
 	ExecuteContext,
@@ -84,6 +82,7 @@ import type {
 } from 'n8n-workflow';
 import {
 	createRunExecutionData,
+	ExecutionBaseError as ExecutionBaseErrorClass,
 	Expression,
 	getCredentialOwnRequestAllowedDomains,
 	ICredentialsHelper,
@@ -113,35 +112,18 @@ export const DEFAULT_WEBHOOK_ID = '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a40';
 const START_NODE_TYPE = 'n8n-nodes-harness.harnessStart';
 
 let engineReady = false;
-let harnessUserFolder: string | undefined;
 
 /**
- * Prepares n8n-core once per jest worker: a throw-away user folder for `InstanceSettings`
- * (created lazily from the DI container when a code path needs it) and the `legacy`
- * expression engine.
+ * Prepares n8n-core once per jest worker. The environment (user folder for
+ * `InstanceSettings`, log level) is set by ./engine-env before n8n-core loads; here the
+ * expression engine is pinned to `legacy`.
  */
 export function setupEngine(): void {
 	if (engineReady) return;
 	engineReady = true;
-	if (!process.env.N8N_USER_FOLDER) {
-		harnessUserFolder = mkdtempSync(path.join(tmpdir(), 'n8n-engine-harness-'));
-		process.env.N8N_USER_FOLDER = harnessUserFolder;
-		process.once('exit', () => {
-			try {
-				if (harnessUserFolder) rmSync(harnessUserFolder, { recursive: true, force: true });
-			} catch {
-				/* best effort */
-			}
-		});
-	}
-	// Quiet, deterministic settings for an n8n instance that is only a library here.
-	process.env.N8N_DIAGNOSTICS_ENABLED ??= 'false';
-	process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS ??= 'false';
 	// `legacy` = tournament in the same V8 isolate (n8n-workflow's default engine). The `vm`
 	// engine would need isolated-vm's native addon (not built; wants Node 24).
 	Expression.setExpressionEngine('legacy');
-	// Touch the container so a broken DI setup fails here with a clear stack.
-	void Container;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,10 +165,42 @@ function defaultTypeVersion(node: AnyNodeType): number {
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
+/** Receives the error the node's execute() threw (the engine only keeps a flattened copy). */
+interface ErrorSink {
+	thrown?: unknown;
+}
+
+/**
+ * The same node type, with execute() observed: the error it throws is noted and rethrown
+ * unchanged. Everything else (description, methods, prototype chain) is the original.
+ */
+function observeExecute(type: INodeType, sink: ErrorSink): INodeType {
+	const original = type.execute;
+	if (typeof original !== 'function') return type;
+	const observed = Object.create(type) as INodeType;
+	observed.execute = async function (this: IExecuteFunctions, ...args: unknown[]) {
+		try {
+			return await (original as (...a: unknown[]) => Promise<INodeExecutionData[][] | null>).apply(
+				this,
+				args,
+			);
+		} catch (error) {
+			sink.thrown = error;
+			throw error;
+		}
+	} as INodeType['execute'];
+	return observed;
+}
+
 class HarnessNodeTypes implements INodeTypes {
 	private readonly types: Record<string, AnyNodeType> = {};
 
-	constructor(nodes: AnyNodeType[]) {
+	private readonly observed = new Map<string, INodeType>();
+
+	constructor(
+		nodes: AnyNodeType[],
+		private readonly sink?: ErrorSink,
+	) {
 		this.types[START_NODE_TYPE] = new HarnessStart();
 		for (const node of nodes) this.types[nodeTypeName(node)] = node;
 	}
@@ -198,7 +212,15 @@ class HarnessNodeTypes implements INodeTypes {
 	}
 
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+		const type = NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+		if (!this.sink || nodeType === START_NODE_TYPE) return type;
+		const key = `${nodeType}@${String(version)}`;
+		let observed = this.observed.get(key);
+		if (!observed) {
+			observed = observeExecute(type, this.sink);
+			this.observed.set(key, observed);
+		}
+		return observed;
 	}
 
 	getKnownTypes(): IDataObject {
@@ -752,8 +774,16 @@ export interface RunResult {
 	items: INodeExecutionData[];
 	/** All outputs of the node under test (the error output too). */
 	outputs: INodeExecutionData[][];
-	/** The node's error if the run failed, as the engine recorded it. */
+	/**
+	 * The node's error if the run failed. n8n 2.x records a flattened copy in run data
+	 * (`recordedError`); when the node's execute() threw an n8n error instance
+	 * (NodeApiError, NodeOperationError, ...) that instance is given here, so
+	 * `instanceof`, `httpCode`, `description`, `context.itemIndex` can be checked.
+	 * Otherwise (raw errors, which the engine wraps; declarative nodes) it is `recordedError`.
+	 */
 	error?: ExecutionBaseError | Error;
+	/** The error exactly as the engine stored it in run data (a plain object in n8n 2.x). */
+	recordedError?: ExecutionBaseError;
 	/** `executionTime` of the node under test, from run data. */
 	executionTimeMs: number;
 	runData: IRunData;
@@ -794,7 +824,8 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 			main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]],
 		},
 	};
-	const nodeTypes = new HarnessNodeTypes([opts.node]);
+	const sink: ErrorSink = {};
+	const nodeTypes = new HarnessNodeTypes([opts.node], sink);
 	const workflow = new Workflow({
 		id: HARNESS_WORKFLOW_ID,
 		name: 'Engine harness',
@@ -839,11 +870,16 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 	const runData = run.data.resultData.runData;
 	const task: ITaskData | undefined = runData[nodeUnderTest.name]?.[0];
 	const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
-	const error = task?.error ?? run.data.resultData.error;
+	const recordedError = task?.error ?? run.data.resultData.error;
+	const error =
+		recordedError && sink.thrown instanceof ExecutionBaseErrorClass
+			? (sink.thrown as ExecutionBaseError)
+			: recordedError;
 	return {
 		items: outputs[0] ?? [],
 		outputs,
 		error,
+		recordedError,
 		executionTimeMs: task?.executionTime ?? 0,
 		runData,
 		credentialStore: store,
