@@ -1,0 +1,50 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
+import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
+import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
+import { runNode, type RunOptions, type RunResult } from '../engine/harness';
+import { createSimulator, type Simulator } from '../simulator';
+
+export const TOKEN = 'sim-token-7f3a9c';
+export const EMAIL = 'robot@example.com';
+export const PASSWORD = 'pa55-word-91x';
+
+export async function startSimulator(options: Parameters<typeof createSimulator>[0] = {}): Promise<Simulator> {
+	return await createSimulator({ token: TOKEN, users: [{ email: EMAIL, password: PASSWORD }], timeScale: 0.001, ...options });
+}
+
+/** Runs the action node through n8n-core's engine against the simulator, with the token credential. */
+export async function runAction(
+	sim: Simulator,
+	parameters: INodeParameters,
+	items: IDataObject[] = [{}],
+	extra: Partial<RunOptions> = {},
+): Promise<RunResult> {
+	return await runNode({
+		node: new CisAutoCall(),
+		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
+		credentials: {
+			cisAutoCallApi: { baseUrl: sim.url, accessToken: TOKEN },
+			cisAutoCallLoginApi: {
+				baseUrl: sim.url,
+				loginUrl: `${sim.url}/api/v1/auth/login`,
+				email: EMAIL,
+				password: PASSWORD,
+				ttl: 3600,
+			},
+		},
+		parameters,
+		items,
+		...extra,
+	});
+}
+
+/** API requests the simulator received (control calls excluded). */
+export function apiRequests(sim: Simulator) {
+	return sim.requests.filter((request) => request.path.startsWith('/cis/api/v1/'));
+}
+
+export function jsonOf(result: RunResult): IDataObject[] {
+	return result.items.map((item) => item.json);
+}
