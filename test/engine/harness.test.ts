@@ -240,6 +240,21 @@ describe('runNode', () => {
 		expect(result.error?.message).toBe('The phone number is invalid');
 	});
 
+	test('binary data: prepareBinaryData works (inline, like n8n without a binary data manager)', async () => {
+		const result = await runNode({
+			node: new FixtureAction(),
+			credentialTypes,
+			parameters: { path: '/recording', binaryProperty: 'data' },
+			credentials: tokenCredentials(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({ bytes: 6 });
+		const binary = result.items[0].binary!.data;
+		expect(binary).toMatchObject({ mimeType: 'audio/mpeg', fileName: 'recording.mp3', fileExtension: 'mp3' });
+		expect(Buffer.from(binary.data, 'base64')).toEqual(Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0xff]));
+		expect(remote.requests[0].headers.authorization).toBe('Bearer tok-1');
+	});
+
 	test('missing credential data is an error, not a silent pass', async () => {
 		const result = await runNode({
 			node: new FixtureAction(),
@@ -502,6 +517,28 @@ describe('startWebhookServer', () => {
 		expect(response.status).toBe(422);
 		expect(JSON.parse(response.text)).toMatchObject({ code: 422, message: 'Failed to parse request body' });
 		expect(s.calls).toBe(0);
+	});
+
+	test('req.ip is the socket address unless proxyHops trusts X-Forwarded-For (N8N_PROXY_HOPS)', async () => {
+		const direct = await start({}, { checkSecret: false });
+		const forwarded = { 'content-type': 'application/json', 'x-forwarded-for': '87.251.83.190' };
+		await post(direct.url, '{}', forwarded);
+		expect(direct.started[0][0][0].json).toMatchObject({ ip: '127.0.0.1', remoteAddress: '127.0.0.1' });
+		await direct.close();
+
+		server = await startWebhookServer({
+			node: new FixtureTrigger(),
+			credentialTypes,
+			credentials: tokenCredentials(),
+			parameters: { checkSecret: false },
+			staticData: {},
+			proxyHops: 1,
+		});
+		await post(server.url, '{}', { ...forwarded, 'x-forwarded-for': '10.0.0.9, 87.251.83.190' });
+		expect(server.started[0][0][0].json).toMatchObject({
+			ip: '87.251.83.190',
+			remoteAddress: '127.0.0.1',
+		});
 	});
 
 	test('unknown path or method gets 404', async () => {

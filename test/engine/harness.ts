@@ -763,6 +763,11 @@ export interface RunOptions {
 	credentialStore?: CredentialStore;
 	/** Optional: the node's static data (`getWorkflowStaticData('node')`), mutated in place. */
 	staticData?: IDataObject;
+	/**
+	 * Execution mode (default `manual`, what "Execute workflow" uses). Production runs
+	 * started by a trigger use `trigger` / `webhook`.
+	 */
+	mode?: WorkflowExecuteMode;
 	/** Optional: retryOnFail settings of the node, as in workflow JSON. */
 	retryOnFail?: boolean;
 	maxTries?: number;
@@ -848,7 +853,8 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
-	const hooks = new ExecutionLifecycleHooks('manual', '1', workflowData);
+	const mode: WorkflowExecuteMode = opts.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, '1', workflowData);
 	const additionalData = buildAdditionalData(store, defaultBaseUrls, hooks);
 
 	const items = (opts.items ?? [{}]).map((json) => ({ json: deepCopy(json) }));
@@ -858,7 +864,7 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 		},
 	});
 
-	const run = await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
+	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
 		workflow,
 	);
 
@@ -1261,6 +1267,12 @@ export interface WebhookServerOptions {
 	 * mutated in place, so `staticData` shows what webhook() wrote.
 	 */
 	persistStaticData?: boolean;
+	/**
+	 * Like n8n's N8N_PROXY_HOPS (express `trust proxy` = hops): with N > 0, `req.ip` /
+	 * `req.ips` come from `X-Forwarded-For`, trusting N proxies. Default 0: `req.ip` is the
+	 * socket address (127.0.0.1 in tests).
+	 */
+	proxyHops?: number;
 	typeVersion?: number;
 	credentialStore?: CredentialStore;
 }
@@ -1337,7 +1349,28 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
-function decorateRequest(raw: IncomingMessage): HarnessRequest {
+/** Express's `req.ip` / `req.ips` with `trust proxy` set to a hop count (proxy-addr semantics). */
+function clientAddresses(raw: IncomingMessage, hops: number): { ip?: string; ips: string[] } {
+	const socketAddress = raw.socket.remoteAddress;
+	if (!hops || hops <= 0) return { ip: socketAddress, ips: [] };
+	const forwarded = String(raw.headers['x-forwarded-for'] ?? '')
+		.split(',')
+		.map((part) => part.trim())
+		.filter(Boolean)
+		.reverse();
+	const addresses = [socketAddress ?? '', ...forwarded];
+	let trustedLength = addresses.length;
+	for (let i = 0; i < addresses.length - 1; i++) {
+		if (i >= hops) {
+			trustedLength = i + 1;
+			break;
+		}
+	}
+	const trusted = addresses.slice(0, trustedLength);
+	return { ip: trusted[trusted.length - 1], ips: trusted.slice(1).reverse() };
+}
+
+function decorateRequest(raw: IncomingMessage, proxyHops = 0): HarnessRequest {
 	const req = raw as HarnessRequest;
 	const url = new URL(raw.url ?? '/', 'http://127.0.0.1');
 	const query: IDataObject = {};
@@ -1348,8 +1381,9 @@ function decorateRequest(raw: IncomingMessage): HarnessRequest {
 	req.params = {};
 	req.path = url.pathname;
 	req.originalUrl = raw.url ?? '/';
-	req.ip = raw.socket.remoteAddress;
-	req.ips = [];
+	const { ip, ips } = clientAddresses(raw, proxyHops);
+	req.ip = ip;
+	req.ips = ips;
 	req.hostname = String(raw.headers.host ?? '127.0.0.1').replace(/:\d+$/, '');
 	req.protocol = 'http';
 	req.secure = false;
@@ -1501,7 +1535,7 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
 	const state = { calls: 0 };
 
 	const handle = async (rawReq: IncomingMessage, rawRes: ServerResponse) => {
-		const req = decorateRequest(rawReq);
+		const req = decorateRequest(rawReq, opts.proxyHops ?? 0);
 		const res = decorateResponse(rawRes, req);
 		const method = (req.method ?? 'GET').toUpperCase();
 		const prefix = new URL(baseUrl).pathname + '/';
@@ -1591,7 +1625,7 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
 		}
 
 		if (result.workflowData !== undefined) {
-			started.push(deepCopy(result.workflowData));
+			started.push(result.workflowData);
 			if (result.noWebhookResponse !== true) {
 				let body: unknown;
 				if (responseData === 'noData') body = undefined;
