@@ -737,13 +737,11 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 				? wf.nodes.find((nd) => nd.name === triggerName)
 				: wf.nodes.find((nd) => nd.type === 'n8n-nodes-base.manualTrigger') || wf.nodes.find((nd) => /trigger/i.test(nd.type));
 			if (!trigger) throw new Error(`workflow ${id} has no trigger node to start from`);
-			const bodies = [
-				// 2.x: the stored workflow is used; only the start is given
-				{ triggerToStartFrom: { name: trigger.name } },
-				// 1.x: the editor sends the workflow itself
-				{ workflowData: wf, triggerToStartFrom: { name: trigger.name } },
-				{ workflowData: wf, startNodes: [{ name: trigger.name, sourceData: null }] },
-			];
+			// 2.x runs the stored workflow, the body only says where to start;
+			// 1.x wants the workflow itself in the body (as its editor sends it)
+			const v2Body = { triggerToStartFrom: { name: trigger.name } };
+			const v1Body = { workflowData: wf, triggerToStartFrom: { name: trigger.name } };
+			const bodies = (await client.serverMajor()) >= 2 ? [v2Body, v1Body] : [v1Body, v2Body];
 			let last;
 			let result;
 			for (const body of bodies) {
@@ -774,7 +772,8 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		 *   without data the test fails with 'Node "Temp-Node" does not have any credentials…'.
 		 * - When `data` is omitted the stored data is fetched first (GET /rest/credentials/:id?includeData=true)
 		 *   and sent back, which tests exactly what is stored, on both versions.
-		 * - 1.x also accepts unsaved data (id may be omitted).
+		 * - Unsaved data (no id, sent as id '') is accepted by 2.41.1 for the owner (who has
+ *   credential:manageInstance) but refused with 403 by 1.123.81: store the credential first.
 		 * Resolves { status: 'OK'|'Error', message }.
 		 */
 		async testCredential({ id, name, type, data }) {

@@ -16,7 +16,41 @@ const os = require('os');
 const path = require('path');
 const assert = require('assert');
 const { ensureN8n } = require('../../../scripts/lib/n8n-install');
-const { startN8n, setupOwner } = require('../../../scripts/lib/n8n-instance');
+const { execFileSync } = require('child_process');
+const { startN8n, setupOwner, installPackageTarball, runN8nCli } = require('../../../scripts/lib/n8n-instance');
+
+/** Packs a tiny community package (one programmatic node) and returns the tarball path. */
+function packProbePackage(dir) {
+	const pkg = path.join(dir, 'pkg');
+	fs.mkdirSync(path.join(pkg, 'dist'), { recursive: true });
+	fs.writeFileSync(
+		path.join(pkg, 'package.json'),
+		JSON.stringify({
+			name: 'n8n-nodes-e2e-probe', version: '0.0.1', license: 'MIT', keywords: ['n8n-community-node-package'],
+			files: ['dist'], n8n: { n8nNodesApiVersion: 1, credentials: [], nodes: ['dist/ProbeNode.node.js'] },
+			peerDependencies: { 'n8n-workflow': '*' },
+		}, null, 2),
+	);
+	fs.writeFileSync(
+		path.join(pkg, 'dist', 'ProbeNode.node.js'),
+		`'use strict';
+class ProbeNode {
+	constructor() {
+		this.description = {
+			displayName: 'E2E Probe', name: 'probeNode', group: ['transform'], version: 1, description: 'probe',
+			defaults: { name: 'E2E Probe' }, inputs: ['main'], outputs: ['main'], properties: [],
+		};
+	}
+	async execute() {
+		return [this.getInputData().map((item, i) => ({ json: { ...item.json, probed: true }, pairedItem: { item: i } }))];
+	}
+}
+module.exports = { ProbeNode };
+`,
+	);
+	const out = execFileSync('npm', ['pack', '--pack-destination', dir, '--ignore-scripts', '--silent'], { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	return path.join(dir, out.trim().split('\n').pop());
+}
 
 const WEBHOOK_ID = '6f1c0f7e-2d7a-4c59-9a55-0c7f7f0e0a01';
 
@@ -66,6 +100,11 @@ async function main() {
 	timings.ensureN8nMs = Date.now() - t;
 
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `cis-probe-${version}-`));
+	t = Date.now();
+	const tarball = packProbePackage(userFolder);
+	const installed = await installPackageTarball(userFolder, tarball, version);
+	timings.packAndInstallTarballMs = Date.now() - t;
+	console.log(`installed ${installed.name}@${installed.version} into ${installed.dir}`);
 	t = Date.now();
 	const n8n = await startN8n({ version, userFolder });
 	timings.firstStartMs = Date.now() - t;
@@ -146,6 +185,37 @@ async function main() {
 		const exs = await client.waitForExecutions(wf.id, 2, 20000);
 		assert.strictEqual(exs.length, 2);
 		console.log(`restart in ${timings.restartMs} ms; webhook still active after restart; API key still valid`);
+
+		// --- the installed community package's node, in a manual workflow
+		const pwf = await client.createWorkflow({
+			name: 'probe package node',
+			nodes: [
+				{ parameters: {}, id: 'c1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+				{ parameters: {}, id: 'c2', name: 'E2E Probe', type: 'n8n-nodes-e2e-probe.probeNode', typeVersion: 1, position: [200, 0] },
+			],
+			connections: { Start: { main: [[{ node: 'E2E Probe', type: 'main', index: 0 }]] } },
+		});
+		const pex = await client.runWorkflowManually(pwf.id);
+		assert.strictEqual(pex.status, 'success', JSON.stringify(pex.data && pex.data.resultData.error));
+		assert.strictEqual(lastNodeJson(pex, 'E2E Probe')[0].probed, true);
+		console.log(`package node n8n-nodes-e2e-probe.probeNode ran (execution ${pex.id})`);
+
+		// --- the CLI way: stop the server, `n8n execute --id` on the same user folder
+		await n8n.stop();
+		t = Date.now();
+		const cli = await runN8nCli({ version, userFolder, args: ['execute', `--id=${mwf.id}`, '--rawOutput'] });
+		timings.cliExecuteMs = Date.now() - t;
+		const jsonStart = cli.stdout.indexOf('{');
+		let parsed = null;
+		try {
+			parsed = JSON.parse(cli.stdout.slice(jsonStart));
+		} catch (_) {
+			/* reported below */
+		}
+		console.log(`n8n execute --id ${mwf.id} --rawOutput: exit ${cli.code}, ${parsed ? 'JSON ok' : 'no JSON'} in ${timings.cliExecuteMs} ms`);
+		if (!parsed) console.log(`  stdout: ${cli.stdout.slice(0, 400)}\n  stderr: ${cli.stderr.slice(-400)}`);
+		assert.strictEqual(cli.code, 0);
+		assert.ok(parsed && JSON.stringify(parsed).includes('"hello":42'));
 
 		console.log(`OK n8n ${version} ${JSON.stringify(timings)}`);
 	} catch (err) {
