@@ -78,6 +78,31 @@ function installExitHooks() {
 	}
 }
 
+/**
+ * A tiny supervisor run as the leader of each process group we start: it runs the real
+ * command in the same group and, should this (parent) process die without cleaning up
+ * (e.g. SIGKILL of a test runner), kills the whole group within a second.
+ * SIGTERM/SIGINT are passed on to the command so n8n can shut down cleanly.
+ */
+const WATCHDOG = `
+const [ppid, cmd, ...args] = process.argv.slice(1);
+const { spawn } = require('child_process');
+const child = spawn(cmd, args, { stdio: 'inherit' });
+for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => child.kill(s));
+const timer = setInterval(() => {
+	try { process.kill(Number(ppid), 0); } catch (e) {
+		if (e.code === 'ESRCH') { try { process.kill(-process.pid, 'SIGKILL'); } catch (_) {} }
+	}
+}, 1000);
+child.on('error', (e) => { process.stderr.write(String(e) + '\\n'); process.exit(127); });
+child.on('exit', (code, signal) => { clearInterval(timer); process.exit(code === null ? 128 : code); });
+`;
+
+/** spawn() of `cmd args` as a new process group, supervised by WATCHDOG. */
+function spawnGroup(nodeBin, cmd, args, opts) {
+	return spawn(nodeBin, ['-e', WATCHDOG, String(process.pid), cmd, ...args], { ...opts, detached: true });
+}
+
 /** Resolves a free TCP port on 127.0.0.1. */
 function freePort() {
 	return new Promise((resolve, reject) => {
@@ -224,7 +249,7 @@ function npmCliPath() {
 
 function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawnGroup(opts.nodeBin || process.execPath, cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
 		liveGroups.add(child.pid);
 		installExitHooks();
 		let out = '';
@@ -340,10 +365,9 @@ async function startN8n(opts = {}) {
 		const logStart = logs.length;
 		const out = fs.openSync(logFile, 'a');
 		fs.writeSync(out, `\n===== n8n ${version} start ${new Date().toISOString()} port ${port}\n`);
-		const child = spawn(install.nodeBin, [install.n8nBin, 'start'], {
+		const child = spawnGroup(install.nodeBin, install.nodeBin, [install.n8nBin, 'start'], {
 			cwd: userFolder,
 			env,
-			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		handle.process = child;
