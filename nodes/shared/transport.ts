@@ -102,7 +102,10 @@ export function readFailure(error: unknown): Failure {
 		body = context?.data;
 	}
 	const messageText = String(outer.message ?? '');
-	if (!code && /timeout|timed out/i.test(messageText)) code = 'ETIMEDOUT';
+	// n8n replaces the message of a network error; axios' own words stay on the cause.
+	const causeText = typeof outer.cause?.message === 'string' ? outer.cause.message : '';
+	// axios reports its `timeout` as ECONNABORTED "timeout of 1000ms exceeded".
+	if ((!code || code === 'ECONNABORTED') && /timeout|timed out/i.test(`${messageText} ${causeText}`)) code = 'ETIMEDOUT';
 	if (!code && /socket hang up|other side closed|ECONNRESET/i.test(messageText)) code = 'ECONNRESET';
 	if (!code && /ECONNREFUSED/.test(messageText)) code = 'ECONNREFUSED';
 	return {
@@ -110,7 +113,7 @@ export function readFailure(error: unknown): Failure {
 		code: status ? undefined : code,
 		body: parseBody(body),
 		retryAfterMs: parseRetryAfter(readHeader(headers, 'retry-after')),
-		message: messageText,
+		message: causeText || messageText,
 	};
 }
 
@@ -317,12 +320,11 @@ export function toNodeApiError(
 			description = HINT_BY_STATUS[failure.status] ?? (failure.status >= 500 ? 'The service failed; try again later.' : 'See the service\'s answer above.');
 		}
 	} else {
-		const reason = failure.code ?? failure.message ?? 'no answer';
-		message = `No answer from the service for ${endpoint}${tried} (${reason})`;
+		message = `No answer from the service for ${endpoint}${tried}: ${networkReason(failure)}`;
 		description = 'Check the Base URL of the credential and that the service is reachable from n8n.';
 	}
 	if (uncertain) {
-		message = `Outcome unknown for ${endpoint}: ${failure.status ? `the service answered ${failure.status}` : `the connection failed (${failure.code ?? 'no answer'})`} after the request was sent`;
+		message = `Outcome unknown for ${endpoint}: ${failure.status ? `the service answered ${failure.status}` : networkReason(failure)} after the request was sent`;
 		description =
 			'The request may or may not have been carried out. It was not repeated because repeating a creating request can call a person twice. Check the service before sending it again, or turn on "Retry Creating Requests" in the options if duplicates are acceptable.';
 	}
@@ -331,10 +333,32 @@ export function toNodeApiError(
 		error: fromService ?? null,
 	};
 	if (failure.body !== undefined) errorBody.body = failure.body as JsonObject;
-	return new NodeApiError(context.getNode(), errorBody, {
+	const error = new NodeApiError(context.getNode(), errorBody, {
 		message,
 		description,
 		httpCode: failure.status ? String(failure.status) : undefined,
 		itemIndex,
 	});
+	// NodeApiError swaps a message that contains a network code (ECONNRESET, ...) for a generic
+	// sentence, which would drop the endpoint, the attempts and "outcome unknown".
+	error.message = message;
+	return error;
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	ETIMEDOUT: 'the request timed out',
+	ECONNRESET: 'the connection was dropped',
+	ECONNABORTED: 'the connection was aborted',
+	EPIPE: 'the connection was dropped',
+};
+
+function networkReason(failure: Failure): string {
+	const words = failure.code ? NETWORK_REASONS[failure.code] : undefined;
+	if (words) return `${words} (${failure.code})`;
+	return failure.code ?? (failure.message || 'no answer');
 }
