@@ -1,0 +1,344 @@
+// The trigger's checkExists / create / delete, run in n8n-core's real HookContext (engine
+// harness) against the service simulator.
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
+import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
+import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
+import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
+import { createSimulator, type Simulator } from '../simulator';
+
+const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
+const BASE = 'http://127.0.0.1:5678/webhook/';
+const URL_OF_NODE = `http://127.0.0.1:5678/webhook/${DEFAULT_WEBHOOK_ID}/webhook`;
+const ALL_EVENTS = [
+	'CALL_ENDED',
+	'CANDIDATE_CHANGED',
+	'CALL_REDIRECTED',
+	'RECALL_SCHEDULED',
+	'EFFICIENCY_REACHED',
+	'AUTOCALL_STATUS_CHANGED',
+];
+
+let sim: Simulator;
+const node = new CisAutoCallTrigger();
+const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
+
+beforeAll(async () => {
+	sim = await createSimulator({ port: 0, timeScale: 0.001 });
+});
+afterEach(async () => {
+	await sim.idle();
+	sim.reset();
+	sim.requests.length = 0;
+});
+afterAll(async () => {
+	await sim.close();
+});
+
+const newTaskParameters = (overrides: INodeParameters = {}): INodeParameters => ({
+	connectTo: 'newTask',
+	authentication: 'accessToken',
+	events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
+	name: 'Trigger campaign',
+	defaultExecData: 'bot-1',
+	partialResults: true,
+	delay: 2,
+	...overrides,
+});
+
+function run(
+	method: 'checkExists' | 'create' | 'delete',
+	staticData: IDataObject,
+	parameters: INodeParameters = newTaskParameters(),
+	extra: { webhookBaseUrl?: string; webhookId?: string; mode?: 'trigger' | 'internal' | 'manual' } = {},
+) {
+	return runWebhookMethod({
+		node,
+		credentialTypes,
+		credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: 'sim-token' } },
+		parameters,
+		method,
+		staticData,
+		webhookBaseUrl: extra.webhookBaseUrl ?? BASE,
+		webhookId: extra.webhookId,
+		mode: extra.mode,
+	});
+}
+
+const createRequests = () => sim.requests.filter((r) => r.method === 'POST' && r.path === CREATE_PATH);
+
+describe('New Call Task: create', () => {
+	test('sends exactly one POST telephony/autoCall with this trigger as webhook target, and stores the registration', async () => {
+		const staticData: IDataObject = {};
+		const created = await run('create', staticData);
+		expect(created.error).toBeUndefined();
+		expect(created.result).toBe(true);
+		expect(created.webhookUrl).toBe(URL_OF_NODE);
+
+		const requests = createRequests();
+		expect(requests).toHaveLength(1);
+		const body = requests[0].body;
+		expect(requests[0].status).toBe(200);
+		expect(body).toMatchObject({ name: 'Trigger campaign', defaultExec: 'robot', defaultExecData: 'bot-1' });
+		expect(body.webhookUrls).toHaveLength(1);
+		const [target] = body.webhookUrls;
+		const registration = staticData.registration as IDataObject;
+		expect(typeof registration.secret).toBe('string');
+		expect((registration.secret as string).length).toBeGreaterThanOrEqual(32);
+		expect(target.url).toBe(`${URL_OF_NODE}?secret=${registration.secret as string}`);
+		expect(target.partialResults).toBe(true);
+		expect(target.delay).toBe(2);
+		expect(Object.keys(target.events).sort()).toEqual([...ALL_EVENTS].sort());
+		for (const name of ALL_EVENTS) {
+			expect(target.events[name]).toEqual({ name, value: name === 'CALL_ENDED' || name === 'CANDIDATE_CHANGED' });
+		}
+
+		const task = sim.state.tasks.get(registration.autoCallId as string);
+		expect(task).toBeDefined();
+		expect(task?.source).toBe('autoCall');
+		expect(registration).toEqual({
+			autoCallId: task?.id,
+			webhookUrl: URL_OF_NODE,
+			fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+			secret: registration.secret,
+			createdAt: expect.any(String),
+		});
+	});
+
+	test('the task settings are the ones of Call Task → Create (shared fields)', async () => {
+		const staticData: IDataObject = {};
+		const created = await run(
+			'create',
+			staticData,
+			newTaskParameters({
+				secondExec: 'ch',
+				secondExecData: 'channel-7',
+				cpsMode: 'perSecond',
+				callsPerSecond: 3,
+				redialStrategyEn: true,
+				redialRules: { noAnswer: { redial: true, time: 600, count: 2 } },
+				additionalFields: { lifetime: 3600, useTr: true, allowCallTimeFrom: '09:00', allowCallTimeTo: '20:00' },
+			}),
+		);
+		expect(created.error).toBeUndefined();
+		const { body } = createRequests()[0];
+		expect(body).toMatchObject({
+			secondExec: 'ch',
+			secondExecData: 'channel-7',
+			cps: 1.03,
+			lifetime: 3600,
+			additionalOptions: { useTr: true, allowCallTimeFrom: 32400, allowCallTimeTo: 72000 },
+			redialStrategyOptions: { redialStrategyEn: true, noAnswer: { redial: true, time: 600, count: 2 } },
+		});
+	});
+
+	test('a failing create throws and stores nothing', async () => {
+		sim.injectFault({ method: 'POST', path: CREATE_PATH, status: 500, body: { error: 'boom' } });
+		const staticData: IDataObject = {};
+		const created = await run('create', staticData);
+		expect(created.error).toBeInstanceOf(NodeApiError);
+		expect(created.error?.message).toMatch(/500/);
+		expect(created.result).toBeUndefined();
+		expect(staticData.registration).toBeUndefined();
+		expect(sim.state.tasks.size).toBe(0);
+		// and the next activation tries again
+		expect((await run('checkExists', staticData)).result).toBe(false);
+	});
+
+	test('an unreachable service throws and stores nothing', async () => {
+		const staticData: IDataObject = {};
+		const created = await runWebhookMethod({
+			node,
+			credentialTypes,
+			credentials: { cisAutoCallApi: { baseUrl: 'http://127.0.0.1:9', accessToken: 'sim-token' } },
+			parameters: newTaskParameters(),
+			method: 'create',
+			staticData,
+			webhookBaseUrl: BASE,
+		});
+		expect(created.error).toBeInstanceOf(NodeApiError);
+		expect(staticData.registration).toBeUndefined();
+	}, 20000);
+
+	test('a rejected token throws and stores nothing; the error carries no secret', async () => {
+		const staticData: IDataObject = {};
+		const created = await runWebhookMethod({
+			node,
+			credentialTypes,
+			credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: 'wrong-token' } },
+			parameters: newTaskParameters(),
+			method: 'create',
+			staticData,
+			webhookBaseUrl: BASE,
+		});
+		expect(created.error).toBeInstanceOf(NodeApiError);
+		expect(created.error?.message).toMatch(/401/);
+		expect(JSON.stringify(created.error)).not.toContain('wrong-token');
+		const sent = createRequests()[0]?.body?.webhookUrls?.[0]?.url as string;
+		const secret = new URL(sent).searchParams.get('secret') as string;
+		expect(JSON.stringify(created.error)).not.toContain(secret);
+		expect(created.error?.message).not.toContain(secret);
+		expect(staticData.registration).toBeUndefined();
+	});
+
+	test('bad input is refused before any request, naming the field', async () => {
+		const staticData: IDataObject = {};
+		const created = await run('create', staticData, newTaskParameters({ name: '' }));
+		expect(created.error).toBeInstanceOf(NodeOperationError);
+		expect(created.error?.message).toMatch(/name/);
+		expect(createRequests()).toHaveLength(0);
+		expect(staticData.registration).toBeUndefined();
+	});
+
+	test('settings that make the trigger unusable fail the activation', async () => {
+		const noEvents = await run('checkExists', {}, newTaskParameters({ events: [] }));
+		expect(noEvents.error).toBeInstanceOf(NodeOperationError);
+		expect(noEvents.error?.message).toMatch(/No event/);
+		const badList = await run('create', {}, newTaskParameters({ options: { allowedAddresses: '87.251.83.160/27, nope' } }));
+		expect(badList.error?.message).toMatch(/nope/);
+		expect(createRequests()).toHaveLength(0);
+	});
+});
+
+describe('New Call Task: checkExists', () => {
+	async function createdRegistration(parameters = newTaskParameters()) {
+		const staticData: IDataObject = {};
+		const created = await run('create', staticData, parameters);
+		expect(created.error).toBeUndefined();
+		return staticData;
+	}
+
+	test('false without a stored registration', async () => {
+		expect((await run('checkExists', {})).result).toBe(false);
+		expect(createRequests()).toHaveLength(0);
+	});
+
+	test('true after create with the same URL and configuration; re-activation creates no second task', async () => {
+		const staticData = await createdRegistration();
+		const before = JSON.stringify(staticData);
+		// n8n's createWebhookIfNotExists: checkExists, and create only when it is false.
+		const exists = await run('checkExists', staticData);
+		expect(exists.error).toBeUndefined();
+		expect(exists.result).toBe(true);
+		expect(createRequests()).toHaveLength(1);
+		expect(sim.state.tasks.size).toBe(1);
+		expect(JSON.stringify(staticData)).toBe(before);
+	});
+
+	test('false after a change of the task settings, events, partial results or delay', async () => {
+		const staticData = await createdRegistration();
+		const changes: INodeParameters[] = [
+			{ name: 'Another name' },
+			{ defaultExecData: 'bot-2' },
+			{ events: ['CALL_ENDED'] },
+			{ events: ['CANDIDATE_CHANGED', 'CALL_ENDED', 'CALL_REDIRECTED'] },
+			{ partialResults: false },
+			{ delay: 5 },
+			{ additionalFields: { lifetime: 60 } },
+		];
+		for (const change of changes) {
+			const result = await run('checkExists', { ...staticData }, newTaskParameters(change));
+			expect([change, result.result]).toEqual([change, false]);
+		}
+		// the order of the selected events does not matter
+		const reordered = await run('checkExists', staticData, newTaskParameters({ events: ['CANDIDATE_CHANGED', 'CALL_ENDED'] }));
+		expect(reordered.result).toBe(true);
+		// options (allow-list, repeats) are not part of the remote registration
+		const optionsOnly = await run('checkExists', staticData, newTaskParameters({ options: { ignoreRepeats: false } }));
+		expect(optionsOnly.result).toBe(true);
+	});
+
+	test('false when the webhook URL changed (other n8n address or other webhook id)', async () => {
+		const staticData = await createdRegistration();
+		expect((await run('checkExists', staticData, undefined, { webhookBaseUrl: 'https://n8n.example.com/webhook/' })).result).toBe(false);
+		expect((await run('checkExists', staticData, undefined, { webhookId: 'another-webhook-id' })).result).toBe(false);
+	});
+
+	test('a changed configuration then registers anew: a second task with a new secret', async () => {
+		const staticData = await createdRegistration();
+		const first = staticData.registration as IDataObject;
+		const changed = newTaskParameters({ events: ['CALL_ENDED'] });
+		expect((await run('checkExists', staticData, changed)).result).toBe(false);
+		expect((await run('create', staticData, changed)).error).toBeUndefined();
+		const second = staticData.registration as IDataObject;
+		expect(second.autoCallId).not.toBe(first.autoCallId);
+		expect(second.secret).not.toBe(first.secret);
+		expect(createRequests()).toHaveLength(2);
+		expect((await run('checkExists', staticData, changed)).result).toBe(true);
+	});
+});
+
+describe('New Call Task: delete', () => {
+	test('clears the stored registration; nothing is sent (the spec cannot detach a webhook)', async () => {
+		const staticData: IDataObject = {};
+		await run('create', staticData);
+		const requestsBefore = sim.requests.length;
+		const deleted = await run('delete', staticData);
+		expect(deleted.error).toBeUndefined();
+		expect(deleted.result).toBe(true);
+		expect(staticData.registration).toBeUndefined();
+		expect(sim.requests.length).toBe(requestsBefore);
+		expect((await run('checkExists', staticData)).result).toBe(false);
+	});
+
+	test('succeeds without a registration (n8n calls it after a failed create)', async () => {
+		const deleted = await run('delete', {});
+		expect(deleted.result).toBe(true);
+		expect(deleted.error).toBeUndefined();
+	});
+});
+
+describe('test listens (manual mode)', () => {
+	test('create no task: checkExists false, create true, nothing sent, nothing stored', async () => {
+		const staticData: IDataObject = {};
+		const exists = await run('checkExists', staticData, undefined, { mode: 'manual', webhookBaseUrl: 'http://127.0.0.1:5678/webhook-test/' });
+		expect(exists.result).toBe(false);
+		const created = await run('create', staticData, undefined, { mode: 'manual', webhookBaseUrl: 'http://127.0.0.1:5678/webhook-test/' });
+		expect(created.error).toBeUndefined();
+		expect(created.result).toBe(true);
+		expect(sim.requests).toHaveLength(0);
+		expect(staticData.registration).toBeUndefined();
+	});
+});
+
+describe('Existing Task or Template', () => {
+	const existing = (overrides: INodeParameters = {}): INodeParameters => ({
+		connectTo: 'existing',
+		secret: 'a-secret-of-my-own-choice',
+		events: ['CALL_ENDED'],
+		...overrides,
+	});
+
+	test('registers nothing remotely: checkExists true, create true, delete true, no request', async () => {
+		const staticData: IDataObject = {};
+		expect((await run('checkExists', staticData, existing())).result).toBe(true);
+		expect((await run('create', staticData, existing())).result).toBe(true);
+		expect((await run('delete', staticData, existing())).result).toBe(true);
+		expect(sim.requests).toHaveLength(0);
+		expect(staticData).toEqual({});
+	});
+
+	test('needs no credentials', async () => {
+		const result = await runWebhookMethod({
+			node,
+			credentialTypes,
+			credentials: {},
+			parameters: existing(),
+			method: 'checkExists',
+			staticData: {},
+			webhookBaseUrl: BASE,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.result).toBe(true);
+	});
+
+	test('a missing or short secret fails the activation', async () => {
+		for (const secret of ['', 'short', '   ']) {
+			const result = await run('checkExists', {}, existing({ secret }));
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error?.message).toMatch(/secret/);
+		}
+	});
+});
