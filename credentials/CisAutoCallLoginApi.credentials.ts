@@ -88,12 +88,13 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			// Rebuilt so that the request (which holds the password) never travels with the error.
 			const status = (error as { httpCode?: string; response?: { status?: number } }).httpCode ??
 				(error as { response?: { status?: number } }).response?.status;
-			throw new Error(
-				`Login at ${loginUrl} failed${status ? ` (HTTP ${status})` : ''}: check the email and password of the credential`,
+			throw Object.assign(
+				new Error(`Login at ${loginUrl} failed${status ? ` (HTTP ${status})` : ''}: check the email and password of the credential`),
+				{ code: 'CIS_LOGIN_FAILED' },
 			);
 		}
 		if (typeof response?.token !== 'string' || response.token === '') {
-			throw new Error(`Login at ${loginUrl} answered without a token`);
+			throw Object.assign(new Error(`Login at ${loginUrl} answered without a token`), { code: 'CIS_LOGIN_FAILED' });
 		}
 		return { token: response.token };
 	}

@@ -71,6 +71,9 @@ export interface Failure {
 	message: string;
 }
 
+/** Set by the login credential on its own failures: no request was sent, nothing to repeat. */
+export const LOGIN_FAILED_CODE = 'CIS_LOGIN_FAILED';
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const UNKNOWN_OUTCOME_CODES = new Set([
 	'ECONNRESET',
@@ -160,6 +163,7 @@ export type RetryDecision = { retry: true; delayMs?: number } | { retry: false; 
 
 /** The retry rules; pure, so they can be tested case by case. */
 export function decideRetry(failure: Failure, repeatability: Repeatability, retryUncertainCreates: boolean): RetryDecision {
+	if (failure.code === LOGIN_FAILED_CODE) return { retry: false, uncertain: false };
 	if (failure.status === 429) return { retry: true, delayMs: failure.retryAfterMs };
 	if (failure.code && NOT_SENT_CODES.has(failure.code)) return { retry: true };
 	const uncertain =
@@ -319,6 +323,9 @@ export function toNodeApiError(
 		} else {
 			description = HINT_BY_STATUS[failure.status] ?? (failure.status >= 500 ? 'The service failed; try again later.' : 'See the service\'s answer above.');
 		}
+	} else if (failure.code === LOGIN_FAILED_CODE) {
+		message = failure.message;
+		description = 'n8n could not get a token; nothing was sent to the service. Check the Login URL, email and password of the credential.';
 	} else {
 		message = `No answer from the service for ${endpoint}${tried}: ${networkReason(failure)}`;
 		description = 'Check the Base URL of the credential and that the service is reachable from n8n.';

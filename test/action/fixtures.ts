@@ -15,6 +15,20 @@ export async function startSimulator(options: Parameters<typeof createSimulator>
 }
 
 /** Runs the action node through n8n-core's engine against the simulator, with the token credential. */
+export function credentialsFor(sim: Simulator) {
+	return {
+		cisAutoCallApi: { baseUrl: sim.url, accessToken: TOKEN },
+		cisAutoCallLoginApi: {
+			baseUrl: sim.url,
+			loginUrl: `${sim.url}/api/v1/auth/login`,
+			email: EMAIL,
+			password: PASSWORD,
+			ttl: 3600,
+		},
+	};
+}
+
+/** Runs the action node through n8n-core's engine against the simulator. */
 export async function runAction(
 	sim: Simulator,
 	parameters: INodeParameters,
@@ -24,16 +38,8 @@ export async function runAction(
 	return await runNode({
 		node: new CisAutoCall(),
 		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-		credentials: {
-			cisAutoCallApi: { baseUrl: sim.url, accessToken: TOKEN },
-			cisAutoCallLoginApi: {
-				baseUrl: sim.url,
-				loginUrl: `${sim.url}/api/v1/auth/login`,
-				email: EMAIL,
-				password: PASSWORD,
-				ttl: 3600,
-			},
-		},
+		// A reused store keeps the token a login saved; writing the credentials again would clear it.
+		credentials: extra.credentialStore ? undefined : credentialsFor(sim),
 		parameters,
 		items,
 		...extra,

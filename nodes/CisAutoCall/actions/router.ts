@@ -91,7 +91,7 @@ async function sendPerItem(
 	continueOnFail: boolean,
 ): Promise<void> {
 	let stopped = false;
-	await mapWithConcurrency([...prepared.keys()], run.settings.concurrency, async (itemIndex) => {
+	await sendFirstAlone([...prepared.keys()], run.settings.concurrency, async (itemIndex) => {
 		if (stopped) return;
 		try {
 			outcomes[itemIndex] = { ok: true, json: await operation.execute(run, prepared.get(itemIndex), itemIndex) };
@@ -115,7 +115,7 @@ async function sendBatches(
 		chunks.push(itemIndexes.slice(start, start + run.settings.batchSize));
 	}
 	let stopped = false;
-	await mapWithConcurrency(chunks, run.settings.concurrency, async (chunk) => {
+	await sendFirstAlone(chunks, run.settings.concurrency, async (chunk) => {
 		if (stopped) return;
 		try {
 			const results = await operation.sendChunk(
@@ -132,6 +132,16 @@ async function sendBatches(
 			if (!continueOnFail) stopped = true;
 		}
 	});
+}
+
+/**
+ * The first request goes alone: with the login credential it obtains the token that all others
+ * then reuse (concurrent first requests would each log in).
+ */
+async function sendFirstAlone<T>(inputs: T[], concurrency: number, task: (input: T) => Promise<void>): Promise<void> {
+	if (inputs.length === 0) return;
+	await task(inputs[0]);
+	await mapWithConcurrency(inputs.slice(1), concurrency, task);
 }
 
 function inputError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
