@@ -580,9 +580,21 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			throw new HttpError('POST', '/rest/api-keys', last);
 		},
 
-		/** POST /api/v1/credentials; returns { id, name, type, ... }. */
+		/**
+		 * POST /api/v1/credentials; returns { id, name, type, ... }.
+		 * n8n adds the fields allowedHttpRequestDomains/allowedDomains to credential types that
+		 * authenticate HTTP requests. Its public-API JSON schema on 1.123.x then wrongly demands
+		 * allowedDomains when allowedHttpRequestDomains is absent ("requires property
+		 * allowedDomains"); on that answer the call is retried once with
+		 * allowedHttpRequestDomains: 'all' (the default the editor would store).
+		 */
 		async createCredential({ name, type, data }) {
-			return api('POST', '/credentials', { name, type, data });
+			const res = await rawApi('POST', '/credentials', { name, type, data });
+			if (res.status >= 200 && res.status < 300) return res.body;
+			if (res.status === 400 && /allowedDomains/.test(res.text) && data && data.allowedHttpRequestDomains === undefined) {
+				return api('POST', '/credentials', { name, type, data: { ...data, allowedHttpRequestDomains: 'all' } });
+			}
+			throw new HttpError('POST', '/api/v1/credentials', res);
 		},
 
 		/**
