@@ -423,7 +423,8 @@ export class CisAutoCallTrigger implements INodeType {
 		}
 
 		// 3. Body.
-		const parsed = parseEventBody(this.getBodyData(), request.rawBody);
+		const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();
+		const parsed = parseEventBody(this.getBodyData(), request.rawBody, contentType.startsWith('application/json'));
 		if (!parsed.ok) return refuse(400, `Not an event: ${parsed.reason}`);
 
 		// 4. Event filter: answered 200 so that the service does not re-send it.

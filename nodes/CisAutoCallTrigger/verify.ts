@@ -223,10 +223,11 @@ function isBytes(value: unknown): value is Uint8Array {
 /**
  * Reads an event from what n8n parsed (`body`) or, when n8n left it unparsed (a content type
  * other than JSON), from the raw bytes. The event must be a JSON object with a text `event`.
+ * `parsedAsJson`: n8n already parsed the body as JSON (a string `body` is then a JSON string value).
  */
-export function parseEventBody(body: unknown, rawBody?: unknown): ParsedBody {
+export function parseEventBody(body: unknown, rawBody?: unknown, parsedAsJson = false): ParsedBody {
 	let value: unknown = body;
-	if (typeof value === 'string') value = parseJsonText(value);
+	if (typeof value === 'string' && !parsedAsJson) value = parseJsonText(value);
 	else if (isBytes(value)) value = parseJsonText(Buffer.from(value).toString('utf8'));
 	else if ((value === undefined || value === null || (isPlainObject(value) && Object.keys(value).length === 0)) && isBytes(rawBody) && rawBody.length > 0) {
 		value = parseJsonText(Buffer.from(rawBody).toString('utf8'));

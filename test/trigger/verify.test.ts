@@ -128,6 +128,7 @@ describe('parseEventBody', () => {
 		expect(parseEventBody(undefined)).toEqual({ ok: false, reason: 'the body is empty' });
 		expect(parseEventBody([{ event: 'CALL_ENDED' }])).toEqual({ ok: false, reason: 'the body is not a JSON object' });
 		expect(parseEventBody('42')).toEqual({ ok: false, reason: 'the body is not a JSON object' });
+		expect(parseEventBody('{"event":"X"}', undefined, true)).toEqual({ ok: false, reason: 'the body is not a JSON object' });
 		expect(parseEventBody({})).toEqual({ ok: false, reason: 'the body has no "event" field' });
 		expect(parseEventBody({ event: 5 })).toEqual({ ok: false, reason: 'the body has no "event" field' });
 		expect(parseEventBody({ event: '  ' })).toEqual({ ok: false, reason: 'the body has no "event" field' });
