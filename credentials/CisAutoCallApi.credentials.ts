@@ -57,5 +57,9 @@ export class CisAutoCallApi implements ICredentialType {
 			qs: { limit: 1 },
 			method: 'GET',
 		},
+		rules: [
+			{ type: 'responseCode', properties: { value: 401, message: 'Token rejected (HTTP 401): it is invalid or expired' } },
+			{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): the account may not use the API' } },
+		],
 	};
 }

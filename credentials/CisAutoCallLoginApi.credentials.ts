@@ -90,11 +90,11 @@ export class CisAutoCallLoginApi implements ICredentialType {
 				(error as { response?: { status?: number } }).response?.status;
 			throw Object.assign(
 				new Error(`Login at ${loginUrl} failed${status ? ` (HTTP ${status})` : ''}: check the email and password of the credential`),
-				{ code: 'CIS_LOGIN_FAILED' },
+				{ cisLoginFailed: true },
 			);
 		}
 		if (typeof response?.token !== 'string' || response.token === '') {
-			throw Object.assign(new Error(`Login at ${loginUrl} answered without a token`), { code: 'CIS_LOGIN_FAILED' });
+			throw Object.assign(new Error(`Login at ${loginUrl} answered without a token`), { cisLoginFailed: true });
 		}
 		return { token: response.token };
 	}
@@ -115,5 +115,9 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			qs: { limit: 1 },
 			method: 'GET',
 		},
+		rules: [
+			{ type: 'responseCode', properties: { value: 401, message: 'Token rejected (HTTP 401): it is invalid or expired' } },
+			{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): the account may not use the API' } },
+		],
 	};
 }

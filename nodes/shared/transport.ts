@@ -71,7 +71,7 @@ export interface Failure {
 	message: string;
 }
 
-/** Set by the login credential on its own failures: no request was sent, nothing to repeat. */
+/** The login credential marks its own failures (`cisLoginFailed`): no request was sent, nothing to repeat. */
 export const LOGIN_FAILED_CODE = 'CIS_LOGIN_FAILED';
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -104,6 +104,7 @@ export function readFailure(error: unknown): Failure {
 		const context = (outer as { context?: IDataObject }).context;
 		body = context?.data;
 	}
+	if (outer.cause?.cisLoginFailed === true) code = LOGIN_FAILED_CODE;
 	const messageText = String(outer.message ?? '');
 	// n8n replaces the message of a network error; axios' own words stay on the cause.
 	const causeText = typeof outer.cause?.message === 'string' ? outer.cause.message : '';

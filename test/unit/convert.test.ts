@@ -1,0 +1,71 @@
+import { parseTimezone, timeOfDayToSeconds, toCps, toStartMoment } from '../../nodes/shared/convert';
+import { toPhones, toVariables } from '../../nodes/shared/validation';
+import { backoffDelay, decideRetry, parseRetryAfter } from '../../nodes/shared/transport';
+
+test('cps: the platform formula', () => {
+	expect(toCps('perSecond', 3)).toBe(1.03);
+	expect(toCps('perSecond', 100)).toBe(2);
+	expect(toCps('everyNSeconds', 3)).toBe(0.97);
+	expect(toCps('raw', 1.5)).toBe(1.5);
+	expect(() => toCps('perSecond', 0)).toThrow(/callsPerSecond: 0 is outside 1..100/);
+	expect(() => toCps('everyNSeconds', 100)).toThrow(/secondsBetweenCalls/);
+	expect(() => toCps('raw', 0)).toThrow(/cps: 0/);
+});
+
+test('time of day to seconds', () => {
+	expect(timeOfDayToSeconds('from', '09:00')).toBe(32400);
+	expect(timeOfDayToSeconds('from', '23:59:59')).toBe(86399);
+	expect(timeOfDayToSeconds('from', 3600)).toBe(3600);
+	expect(() => timeOfDayToSeconds('from', '24:00')).toThrow(/from: "24:00" is not a time of day/);
+	expect(() => timeOfDayToSeconds('from', 'noon')).toThrow(/from: "noon"/);
+});
+
+test('timezone: seconds or UTC offsets, within ±43200', () => {
+	expect(parseTimezone('timezone', 25200)).toBe(25200);
+	expect(parseTimezone('timezone', '+03:00')).toBe(10800);
+	expect(parseTimezone('timezone', 'UTC-5:30')).toBe(-19800);
+	expect(parseTimezone('timezone', '-10800')).toBe(-10800);
+	expect(() => parseTimezone('timezone', '+14:00')).toThrow(/50400 is above 43200/);
+	expect(() => parseTimezone('timezone', 1.5)).toThrow(/not a whole number/);
+});
+
+test('startMoment: wall time kept, instants shown in the workflow time zone', () => {
+	expect(toStartMoment('startMoment', '2026-12-01T09:30:00', 'Europe/Moscow')).toBe('2026-12-01 09:30');
+	expect(toStartMoment('startMoment', '2026-12-01 09:30', 'UTC')).toBe('2026-12-01 09:30');
+	expect(toStartMoment('startMoment', '2026-12-01T06:30:00.000Z', 'Europe/Moscow')).toBe('2026-12-01 09:30');
+	expect(toStartMoment('startMoment', '2026-12-01T09:30:00+07:00', 'Asia/Novosibirsk')).toBe('2026-12-01 09:30');
+	expect(() => toStartMoment('startMoment', '2026-13-01T09:30:00', 'UTC')).toThrow(/not a valid date/);
+});
+
+test('phones and variables', () => {
+	expect(toPhones('phone', '79990000001, +7 999 000-00-02')).toEqual(['79990000001', '+7', '999', '000-00-02']);
+	expect(toPhones('phone', ['79990000001', 79990000002])).toEqual(['79990000001', '79990000002']);
+	expect(() => toPhones('phone', [])).toThrow(/holds no phone number/);
+	expect(toVariables('variables', { name: 'Ann', age: 30, vip: true })).toEqual({ name: 'Ann', age: '30', vip: 'true' });
+	expect(() => toVariables('variables', { nested: { a: 1 } })).toThrow(/variables.nested/);
+});
+
+test('Retry-After in seconds or as an HTTP date', () => {
+	expect(parseRetryAfter('2')).toBe(2000);
+	const now = Date.parse('2026-11-22T10:00:00Z');
+	expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+	expect(parseRetryAfter('soon')).toBeUndefined();
+});
+
+test('retry rules', () => {
+	expect(decideRetry({ status: 429, message: '', retryAfterMs: 1000 }, 'create', false)).toEqual({ retry: true, delayMs: 1000 });
+	expect(decideRetry({ code: 'ECONNREFUSED', message: '' }, 'create', false)).toEqual({ retry: true });
+	expect(decideRetry({ status: 503, message: '' }, 'safe', false)).toEqual({ retry: true });
+	expect(decideRetry({ status: 503, message: '' }, 'create', false)).toEqual({ retry: false, uncertain: true });
+	expect(decideRetry({ status: 503, message: '' }, 'create', true)).toEqual({ retry: true });
+	expect(decideRetry({ code: 'ECONNRESET', message: '' }, 'createOnce', false)).toEqual({ retry: true });
+	expect(decideRetry({ status: 400, message: '' }, 'safe', true)).toEqual({ retry: false, uncertain: false });
+	expect(decideRetry({ code: 'CIS_LOGIN_FAILED', message: '' }, 'safe', true)).toEqual({ retry: false, uncertain: false });
+});
+
+test('backoff grows exponentially with jitter, capped', () => {
+	expect(backoffDelay(0, () => 0)).toBe(250);
+	expect(backoffDelay(0, () => 1)).toBe(500);
+	expect(backoffDelay(3, () => 1)).toBe(4000);
+	expect(backoffDelay(20, () => 1)).toBe(30000);
+});
