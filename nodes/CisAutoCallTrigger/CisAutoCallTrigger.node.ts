@@ -86,7 +86,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Activating the workflow creates a call task with the settings below and this trigger\'s production URL (with a generated secret) as its webhook target. Add candidates to that task with the CIS Auto-Call node. The service has no call to detach a webhook from a task: after the workflow is deactivated or re-published, a new task is created on the next activation and events of the old task are refused (401). "Listen for test event" creates no task.',
+			'Activating the workflow creates a call task with the settings below and this trigger\'s production URL (with a generated secret) as its webhook target. Add candidates to that task with the CIS Auto-Call node. The service has no call to detach a webhook from a task: after the workflow is deactivated or re-published, a new task is created on the next activation and events of the old task are refused (401). "Listen for test event" creates no task (it could never be removed), so it receives nothing: activate the workflow and look at its executions, or try the events with "Existing Task or Template".',
 		name: 'newTaskNotice',
 		type: 'notice',
 		default: '',
