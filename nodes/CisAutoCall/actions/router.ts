@@ -32,7 +32,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const client = await createApiClient(this, settings);
 	const run: Run = { context: this, items, client, settings };
 
-	const outcomes: Outcome[] = new Array(items.length);
+	// Not sparse: summarizeFailure walks it with forEach, which would skip never-sent items.
+	const outcomes: Outcome[] = Array.from({ length: items.length }, () => undefined);
 	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
 
 	if (operation.kind === 'item') {

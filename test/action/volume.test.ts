@@ -1,0 +1,540 @@
+/**
+ * Issue "CRM-scale volume": concurrency, batching, rate limit, retries with backoff, timeouts,
+ * nothing lost, input by field name. Every test runs the node through n8n-core's engine with
+ * real HTTP to the simulator.
+ */
+import { createServer } from 'node:net';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { FaultSpec, LoggedRequest, Simulator } from '../simulator';
+import { createTaskInState } from './simState';
+import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+
+jest.setTimeout(60_000);
+
+const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
+const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => {
+	await sim.close();
+});
+beforeEach(() => sim.reset());
+
+const phoneOf = (index: number) => `7999${String(index).padStart(7, '0')}`;
+const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+
+const createAndRun = (options: INodeParameters = {}, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'createAndRun',
+	botSettingsId: 'bot-1',
+	phone: '={{ $json.phone }}',
+	options,
+	...extra,
+});
+
+const createBatch = (options: INodeParameters = {}, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'createBatch',
+	inputMode: 'fromItems',
+	phoneField: 'phone',
+	options,
+	...extra,
+});
+
+const depersonalizeCall = (options: INodeParameters = {}): INodeParameters => ({
+	resource: 'call',
+	operation: 'depersonalize',
+	callId: '={{ $json.callId }}',
+	options,
+});
+
+/** The candidate the simulator created for a phone (exactly one expected). */
+function candidateIdFor(phone: string): string {
+	const found = [...sim.state.candidates.values()].filter((candidate) => candidate.phone.includes(phone));
+	expect(found).toHaveLength(1);
+	return found[0].id;
+}
+
+/**
+ * A lower bound of the requests the simulator held at once: each request is held at least
+ * `holdMs` (the latency) from its arrival.
+ */
+function minOverlap(requests: LoggedRequest[], holdMs: number): number {
+	let max = 0;
+	for (const request of requests) {
+		const holding = requests.filter((other) => other.at <= request.at && request.at < other.at + holdMs).length;
+		max = Math.max(max, holding);
+	}
+	return max;
+}
+
+/** Most arrivals within any window of `windowMs`. */
+function maxInWindow(requests: LoggedRequest[], windowMs: number): number {
+	const times = requests.map((request) => request.at).sort((a, b) => a - b);
+	let max = 0;
+	for (let start = 0; start < times.length; start++) {
+		let end = start;
+		while (end < times.length && times[end] < times[start] + windowMs) end++;
+		max = Math.max(max, end - start);
+	}
+	return max;
+}
+
+async function closedPortUrl(): Promise<string> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return `http://127.0.0.1:${port}`;
+}
+
+function expectInOrder(result: Awaited<ReturnType<typeof runAction>>, count: number) {
+	expect(result.items).toHaveLength(count);
+	result.items.forEach((item, index) => expect(item.pairedItem).toEqual({ item: index }));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('concurrency (per-item operations)', () => {
+	test('requests in flight never exceed the concurrency: the simulator\'s in-flight limit of 3 refuses nothing, the bound is reached, order and pairedItem follow the input', async () => {
+		sim.setLatency(40);
+		sim.setRateLimit({ inFlight: 3 });
+		const result = await runAction(sim, createAndRun({ concurrency: 3, maxRetries: 0 }), phoneItems(20));
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests).toHaveLength(20);
+		expect(requests.filter((request) => request.status !== 200)).toEqual([]);
+		expect(minOverlap(requests, 35)).toBe(3);
+		expectInOrder(result, 20);
+		jsonOf(result).forEach((json, index) => {
+			expect(json.phone).toEqual([phoneOf(index)]);
+			expect(json.autoCallCandidateId).toBe(candidateIdFor(phoneOf(index)));
+		});
+	});
+
+	test('the default concurrency is 5', async () => {
+		sim.setLatency(40);
+		sim.setRateLimit({ inFlight: 5 });
+		const result = await runAction(sim, createAndRun({ maxRetries: 0 }), phoneItems(20));
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests.filter((request) => request.status !== 200)).toEqual([]);
+		expect(minOverlap(requests, 35)).toBe(5);
+	});
+
+	test('the bound is real: concurrency 5 against an in-flight limit of 3 gets 429s (each one an error item in place)', async () => {
+		sim.setLatency(40);
+		sim.setRateLimit({ inFlight: 3 });
+		const result = await runAction(sim, createAndRun({ concurrency: 5, maxRetries: 0 }), phoneItems(20), {
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		const refused = apiRequests(sim).filter((request) => request.status === 429);
+		expect(refused.length).toBeGreaterThan(0);
+		expectInOrder(result, 20);
+		const errors = jsonOf(result).filter((json) => json.error !== undefined);
+		expect(errors).toHaveLength(refused.length);
+		for (const json of errors) expect(json).toMatchObject({ httpCode: '429', error: expect.stringMatching(/429/) });
+	});
+
+	test('a safe operation (call → depersonalize) uses the same bound', async () => {
+		const calls = Array.from({ length: 12 }, () => sim.addCall());
+		sim.setLatency(40);
+		sim.setRateLimit({ inFlight: 4 });
+		const result = await runAction(
+			sim,
+			depersonalizeCall({ concurrency: 4, maxRetries: 0 }),
+			calls.map((call) => ({ callId: call.id })),
+		);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim).filter((request) => request.status !== 200)).toEqual([]);
+		expect(minOverlap(apiRequests(sim), 35)).toBe(4);
+		expect(jsonOf(result).map((json) => json.callId)).toEqual(calls.map((call) => call.id));
+		expect(calls.every((call) => sim.state.calls.get(call.id)?.depersonalized)).toBe(true);
+	});
+});
+
+describe('Create Batch From Template: batch size and bounded concurrency', () => {
+	test('25 items, batch size 10: requests of 10, 10 and 5 candidates; each output carries the simulator\'s candidate for its phone', async () => {
+		const result = await runAction(sim, createBatch({ batchSize: 10 }), phoneItems(25));
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests.map((request) => request.path)).toEqual([TEMPLATE_BATCH, TEMPLATE_BATCH, TEMPLATE_BATCH]);
+		const sent = requests.map((request) => request.body.batch.map((entry: IDataObject) => (entry.phone as string[])[0]));
+		expect(sent.map((batch) => batch.length).sort()).toEqual([10, 10, 5]);
+		expect(sent.flat().sort()).toEqual(phoneItems(25).map((item) => item.phone));
+		expectInOrder(result, 25);
+		jsonOf(result).forEach((json, index) => {
+			expect(json.phone).toEqual([phoneOf(index)]);
+			const candidate = sim.state.candidates.get(json.autoCallCandidateId as string);
+			expect(candidate?.phone).toEqual([phoneOf(index)]);
+			expect(json.autoCallId).toBe(candidate?.taskId);
+		});
+		expect(sim.counts()).toMatchObject({ total: 25, duplicates: 0 });
+	});
+
+	test('chunks are sent with the bounded concurrency: 4 at once against an in-flight limit of 4, never more', async () => {
+		sim.setLatency(40);
+		sim.setRateLimit({ inFlight: 4 });
+		const result = await runAction(sim, createBatch({ batchSize: 5, concurrency: 4, maxRetries: 0 }), phoneItems(60));
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests).toHaveLength(12);
+		expect(requests.filter((request) => request.status !== 200)).toEqual([]);
+		expect(minOverlap(requests, 35)).toBe(4);
+		jsonOf(result).forEach((json, index) => expect(json.autoCallCandidateId).toBe(candidateIdFor(phoneOf(index))));
+	});
+
+	test('concurrency above the limit gets 429s: the bound is the option, not luck', async () => {
+		sim.setLatency(40);
+		sim.setRateLimit({ inFlight: 2 });
+		const result = await runAction(sim, createBatch({ batchSize: 5, concurrency: 4, maxRetries: 0 }), phoneItems(40), {
+			continueOnFail: true,
+		});
+		expect(apiRequests(sim).filter((request) => request.status === 429).length).toBeGreaterThan(0);
+		expectInOrder(result, 40);
+	});
+});
+
+describe('Max Requests per Second', () => {
+	test('30 items at 10/s take about 3 s, and the simulator\'s limit of 10 per second refuses none', async () => {
+		sim.setRateLimit({ perSecond: 10 });
+		const started = Date.now();
+		const result = await runAction(sim, createAndRun({ maxRequestsPerSecond: 10, concurrency: 10, maxRetries: 0 }), phoneItems(30));
+		const elapsed = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests.filter((request) => request.status !== 200)).toEqual([]);
+		expect(elapsed).toBeGreaterThanOrEqual(2800);
+		expect(maxInWindow(requests, 1000)).toBeLessThanOrEqual(10);
+		expectInOrder(result, 30);
+	});
+
+	test('the limit is shared by all requests of the run, retries included', async () => {
+		// The first attempt for each of 5 calls is answered 503 and retried (a safe operation).
+		const calls = Array.from({ length: 10 }, () => sim.addCall());
+		for (const call of calls.slice(0, 5)) sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 503 });
+		const started = Date.now();
+		const result = await runAction(
+			sim,
+			depersonalizeCall({ maxRequestsPerSecond: 5, concurrency: 5, maxRetries: 2 }),
+			calls.map((call) => ({ callId: call.id })),
+		);
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests).toHaveLength(15);
+		expect(maxInWindow(requests, 1000)).toBeLessThanOrEqual(5);
+		// 15 request starts at 5 per second: 14 intervals of 200 ms.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2700);
+	});
+});
+
+describe('retries', () => {
+	test('429 is retried after Retry-After given in seconds', async () => {
+		const [call] = [sim.addCall()];
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': '1' } });
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 1 }), [{ callId: call.id }]);
+		expect(result.error).toBeUndefined();
+		const [first, second] = apiRequests(sim);
+		expect([first.status, second.status]).toEqual([429, 200]);
+		expect(second.at - first.at).toBeGreaterThanOrEqual(990);
+		expect(second.at - first.at).toBeLessThan(1900);
+	});
+
+	test('429 is retried after Retry-After given as an HTTP date', async () => {
+		const call = sim.addCall();
+		const retryAt = Math.ceil(Date.now() / 1000) * 1000 + 2000;
+		sim.injectFault({
+			path: `/cis/api/v1/calls/${call.id}/depersonalization`,
+			status: 429,
+			headers: { 'retry-after': new Date(retryAt).toUTCString() },
+		});
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 1 }), [{ callId: call.id }]);
+		expect(result.error).toBeUndefined();
+		const [first, second] = apiRequests(sim);
+		expect([first.status, second.status]).toEqual([429, 200]);
+		// Longer than any first backoff (at most 500 ms): the date was honoured.
+		expect(second.at).toBeGreaterThanOrEqual(retryAt - 15);
+		expect(second.at - first.at).toBeGreaterThan(1000);
+	});
+
+	test('429 is retried for a creating operation too (nothing was created), without duplicates', async () => {
+		sim.injectFault({ path: SINGLE, status: 429, headers: { 'retry-after': '0' }, times: 2 });
+		const result = await runAction(sim, createAndRun({ maxRetries: 2 }), [{ phone: phoneOf(1) }]);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim).map((request) => request.status)).toEqual([429, 429, 200]);
+		expect(jsonOf(result)[0].autoCallCandidateId).toBe(candidateIdFor(phoneOf(1)));
+	});
+
+	test('429 beyond Max Retries: the item fails after maxRetries + 1 attempts and says so', async () => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': '0' }, times: 10 });
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 2 }), [{ callId: call.id }]);
+		expect(apiRequests(sim)).toHaveLength(3);
+		const error = result.error as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/429.*after 3 attempts/);
+		expect(error.description).toMatch(/too many requests/i);
+	});
+
+	test('connection refused is retried; the failure names the cause and maxRetries + 1 attempts', async () => {
+		const url = await closedPortUrl();
+		const started = Date.now();
+		const result = await runAction(
+			{ ...sim, url } as Simulator,
+			createAndRun({ maxRetries: 2 }),
+			[{ phone: phoneOf(1) }],
+		);
+		const elapsed = Date.now() - started;
+		const error = result.error as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/refused/i);
+		expect(error.message).toMatch(/ECONNREFUSED/);
+		expect(error.message).toMatch(/after 3 attempts/);
+		expect(error.message).not.toMatch(/outcome unknown/i);
+		expect(error.description).toMatch(/Base URL/);
+		// Two backoffs with jitter: 250..500 ms, then 500..1000 ms.
+		expect(elapsed).toBeGreaterThanOrEqual(740);
+	});
+
+	test.each([
+		['502', { status: 502 }],
+		['503', { status: 503 }],
+		['504', { status: 504 }],
+		['a dropped connection', { drop: true }],
+	])('%s is retried for a safe operation (call → depersonalize)', async (_name, fault) => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, times: 2, ...fault });
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 2 }), [{ callId: call.id }]);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(3);
+		expect(jsonOf(result)).toEqual([{ success: true, callId: call.id, recordingKept: false }]);
+		expect(sim.state.calls.get(call.id)?.depersonalized).toBe(true);
+	});
+
+	test('503 is retried for Call → Delete Recording and Candidate → Depersonalize', async () => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/record`, status: 503 });
+		const deleted = await runAction(sim, { resource: 'call', operation: 'deleteRecording', callId: call.id });
+		expect(deleted.error).toBeUndefined();
+		expect(sim.state.calls.get(call.id)?.record).toBeNull();
+
+		const created = await runAction(sim, createAndRun(), [{ phone: phoneOf(5) }]);
+		const candidateId = jsonOf(created)[0].autoCallCandidateId as string;
+		sim.injectFault({ path: /\/autoCallCandidate\/[^/]+\/depersonalization$/, drop: true });
+		const result = await runAction(sim, {
+			resource: 'candidate',
+			operation: 'depersonalize',
+			autoCallCandidateId: candidateId,
+		});
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 200, 200, 0, 200]);
+		expect(sim.state.candidates.get(candidateId)?.depersonalized).toBe(true);
+	});
+
+	const creating: Array<[string, INodeParameters, IDataObject[], string]> = [
+		['Candidate → Create and Run', createAndRun({ maxRetries: 3 }), [{ phone: phoneOf(1) }], SINGLE],
+		['Candidate → Create Batch From Template', createBatch({ maxRetries: 3 }), [{ phone: phoneOf(1) }], TEMPLATE_BATCH],
+		[
+			'Call Task → Create',
+			{ resource: 'callTask', operation: 'create', name: 'Leads', defaultExecData: 'bot-1', options: { maxRetries: 3 } },
+			[{}],
+			'/cis/api/v1/telephony/autoCall',
+		],
+	];
+	const uncertainFaults: Array<[string, FaultSpec, RegExp]> = [
+		['502', { status: 502 }, /the service answered 502/],
+		['503 after handling', { status: 503, afterHandling: true }, /the service answered 503/],
+		['504', { status: 504 }, /the service answered 504/],
+		['a dropped connection after handling', { drop: true, afterHandling: true }, /connection was dropped/],
+	];
+	describe.each(creating)('%s is not repeated after an unknown outcome', (_name, parameters, items, path) => {
+		test.each(uncertainFaults)('%s: one request, the item says the outcome is unknown and why', async (_fault, fault, why) => {
+			sim.injectFault({ path, ...fault });
+			const result = await runAction(sim, parameters, items, { continueOnFail: true });
+			expect(apiRequests(sim)).toHaveLength(1);
+			const [json] = jsonOf(result);
+			expect(json.error).toMatch(/^Outcome unknown for POST /);
+			expect(json.error).toMatch(why);
+			expect(json.description).toMatch(/may or may not have been carried out/);
+			expect(json.description).toMatch(/Retry Creating Requests/);
+			expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		});
+	});
+
+	test('a timeout of a creating request: one request, outcome unknown, "timed out"', async () => {
+		sim.injectFault({ path: SINGLE, delayMs: 1500 });
+		const result = await runAction(sim, createAndRun({ timeout: 1, maxRetries: 3 }), [{ phone: phoneOf(1) }]);
+		expect(apiRequests(sim)).toHaveLength(1);
+		const error = result.error as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/Outcome unknown/);
+		expect(error.message).toMatch(/timed out/);
+	});
+
+	test('with Retry Creating Requests on, a creating request is repeated after 503 and after a drop', async () => {
+		sim.injectFault({ path: SINGLE, status: 503 });
+		sim.injectFault({ path: SINGLE, drop: true });
+		const result = await runAction(sim, createAndRun({ maxRetries: 3, retryUncertainCreates: true }), [{ phone: phoneOf(1) }]);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 0, 200]);
+		expect(jsonOf(result)[0].autoCallCandidateId).toBe(candidateIdFor(phoneOf(1)));
+	});
+
+	test('with Retry Creating Requests on, Create Batch is repeated too', async () => {
+		sim.injectFault({ path: TEMPLATE_BATCH, status: 504 });
+		const result = await runAction(sim, createBatch({ maxRetries: 1, retryUncertainCreates: true }), phoneItems(3));
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim).map((request) => request.status)).toEqual([504, 200]);
+		jsonOf(result).forEach((json, index) => expect(json.autoCallCandidateId).toBe(candidateIdFor(phoneOf(index))));
+	});
+
+	describe('a creation carrying Client External ID (Candidate → Add to Task)', () => {
+		let taskId: string;
+		beforeEach(() => {
+			taskId = createTaskInState(sim, { name: 'Existing task' }).id;
+		});
+		const addToTask = (clientExternalId: string, options: INodeParameters = {}): INodeParameters => ({
+			resource: 'candidate',
+			operation: 'addToTask',
+			autoCallId: { __rl: true, mode: 'id', value: taskId },
+			phone: '={{ $json.phone }}',
+			candidateFields: { clientExternalId },
+			options,
+		});
+
+		test('is repeated after a 503 that came after the candidate was added: the platform adds it once', async () => {
+			sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate', status: 503, afterHandling: true });
+			const result = await runAction(sim, addToTask('crm-1', { maxRetries: 2 }), [{ phone: phoneOf(1) }]);
+			expect(result.error).toBeUndefined();
+			expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 200]);
+			expect(sim.counts()).toMatchObject({ total: 1, duplicates: 0 });
+			expect(jsonOf(result)[0].autoCallCandidateId).toBe(candidateIdFor(phoneOf(1)));
+		});
+
+		test('is repeated after a timeout', async () => {
+			sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate', delayMs: 1300, afterHandling: true });
+			const result = await runAction(sim, addToTask('crm-2', { maxRetries: 2, timeout: 1 }), [{ phone: phoneOf(2) }]);
+			expect(result.error).toBeUndefined();
+			expect(apiRequests(sim)).toHaveLength(2);
+			expect(sim.counts()).toMatchObject({ total: 1, duplicates: 0 });
+		});
+
+		test('without Client External ID it is not repeated', async () => {
+			sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate', status: 503, afterHandling: true });
+			const result = await runAction(sim, addToTask('', { maxRetries: 2 }), [{ phone: phoneOf(3) }]);
+			expect(apiRequests(sim)).toHaveLength(1);
+			expect((result.error as Error).message).toMatch(/Outcome unknown/);
+		});
+	});
+});
+
+describe('timeout (seconds)', () => {
+	test('a slow answer fails with a timeout message', async () => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, delayMs: 1500 });
+		const started = Date.now();
+		const result = await runAction(sim, depersonalizeCall({ timeout: 1, maxRetries: 0 }), [{ callId: call.id }]);
+		const elapsed = Date.now() - started;
+		const error = result.error as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/timed out/);
+		expect(error.message).toMatch(/ETIMEDOUT/);
+		expect(elapsed).toBeGreaterThanOrEqual(950);
+		expect(elapsed).toBeLessThan(1450);
+	});
+
+	test('for a safe operation the timed-out request is retried', async () => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, delayMs: 1500 });
+		const result = await runAction(sim, depersonalizeCall({ timeout: 1, maxRetries: 1 }), [{ callId: call.id }]);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(2);
+		expect(jsonOf(result)[0]).toMatchObject({ success: true, callId: call.id });
+	});
+});
+
+describe('nothing lost', () => {
+	test('Continue On Fail: every failed item is an error item with the reason, in place, with pairedItem', async () => {
+		sim.injectFault({
+			path: SINGLE,
+			status: 400,
+			body: { timestamp: 1, type: 'ValidationException', error: 'Phone is blacklisted', details: null },
+		});
+		sim.injectFault({ path: SINGLE, status: 503 });
+		const result = await runAction(sim, createAndRun({ concurrency: 1 }), phoneItems(5), { continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expectInOrder(result, 5);
+		const outputs = jsonOf(result);
+		expect(outputs[0]).toMatchObject({ httpCode: '400', error: expect.stringMatching(/Phone is blacklisted/) });
+		expect(outputs[1]).toMatchObject({ httpCode: '503', error: expect.stringMatching(/Outcome unknown/) });
+		for (const index of [2, 3, 4]) expect(outputs[index].autoCallCandidateId).toBe(candidateIdFor(phoneOf(index)));
+	});
+
+	test('without Continue On Fail the error lists the items that succeeded (with ids), failed, and were not sent', async () => {
+		const calls = Array.from({ length: 6 }, () => sim.addCall());
+		const items = calls.map((call) => ({ callId: call.id }));
+		items[2] = { callId: 'no-such-call' };
+		const result = await runAction(sim, depersonalizeCall({ concurrency: 1 }), items);
+		const error = result.error as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/404.*Call not found.*\[item 2\]/);
+		expect(error.context.itemIndex).toBe(2);
+		expect(error.description).toContain(
+			`Succeeded before the stop: 0 (callId ${calls[0].id}), 1 (callId ${calls[1].id}).`,
+		);
+		expect(error.description).toContain('Failed: items 2.');
+		expect(error.description).toContain('Not sent: items 3, 4, 5.');
+		expect(apiRequests(sim)).toHaveLength(3);
+	});
+
+	test('a failed chunk without Continue On Fail: its items failed, earlier ones listed with their candidate ids, later ones not sent', async () => {
+		const items = phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' }));
+		const result = await runAction(
+			sim,
+			{
+				resource: 'candidate',
+				operation: 'createBatch',
+				phone: '={{ $json.phone }}',
+				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
+				options: { batchSize: 2, concurrency: 1 },
+			},
+			items,
+		);
+		const error = result.error as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/404.*Template not found.*\[item 2\]/);
+		const id0 = candidateIdFor(phoneOf(0));
+		const id1 = candidateIdFor(phoneOf(1));
+		expect(error.description).toContain(`Succeeded before the stop: 0 (autoCallCandidateId ${id0}), 1 (autoCallCandidateId ${id1}).`);
+		expect(error.description).toContain('Failed: items 2, 3.');
+		expect(error.description).toContain('Not sent: items 4, 5.');
+		expect(apiRequests(sim)).toHaveLength(2);
+	});
+
+	test('the same chunk failure with Continue On Fail: an error item for each of its items, the rest succeed', async () => {
+		const items = phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' }));
+		const result = await runAction(
+			sim,
+			{
+				resource: 'candidate',
+				operation: 'createBatch',
+				phone: '={{ $json.phone }}',
+				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
+				options: { batchSize: 2, concurrency: 2 },
+			},
+			items,
+			{ continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expectInOrder(result, 6);
+		const outputs = jsonOf(result);
+		for (const index of [2, 3]) expect(outputs[index]).toMatchObject({ httpCode: '404', error: expect.stringMatching(/Template not found/) });
+		for (const index of [0, 1, 4, 5]) expect(outputs[index].autoCallCandidateId).toBe(candidateIdFor(phoneOf(index)));
+	});
+});
