@@ -538,3 +538,164 @@ describe('nothing lost', () => {
 		for (const index of [0, 1, 4, 5]) expect(outputs[index].autoCallCandidateId).toBe(candidateIdFor(phoneOf(index)));
 	});
 });
+
+describe('"fromItems" input: candidate fields read by field name', () => {
+	const rows = [
+		{ tel: '79990000001', name: 'Anna', extra: { city: 'Kazan', plan: 'gold' }, crmId: 'lead-1', source: 'web', tz: '+03:00' },
+		{ tel: ['79990000002', '79990000003'], name: 'Boris', crmId: 'lead-2', source: 'ads', tz: 25200 },
+		{ tel: '79990000004, 79990000005', name: 'Vera', crmId: 'lead-3', tz: '' },
+	];
+
+	test('Create and Run: phone, variables, callbackData and time zone come from the named fields', async () => {
+		const result = await runAction(
+			sim,
+			createAndRun(
+				{},
+				{
+					inputMode: 'fromItems',
+					phoneField: 'tel',
+					variablesFields: 'name, extra',
+					callbackDataFields: 'crmId, source',
+					timezoneField: 'tz',
+				},
+			),
+			rows,
+		);
+		expect(result.error).toBeUndefined();
+		const bodies = apiRequests(sim).map((request) => request.body);
+		expect(bodies).toEqual([
+			{
+				phone: ['79990000001'],
+				botSettingsId: 'bot-1',
+				variables: { name: 'Anna', city: 'Kazan', plan: 'gold' },
+				callbackData: { crmId: 'lead-1', source: 'web' },
+				timezone: 10800,
+			},
+			{
+				phone: ['79990000002', '79990000003'],
+				botSettingsId: 'bot-1',
+				variables: { name: 'Boris' },
+				callbackData: { crmId: 'lead-2', source: 'ads' },
+				timezone: 25200,
+			},
+			{
+				phone: ['79990000004', '79990000005'],
+				botSettingsId: 'bot-1',
+				variables: { name: 'Vera' },
+				callbackData: { crmId: 'lead-3' },
+			},
+		]);
+		expectInOrder(result, 3);
+		expect(jsonOf(result).map((json) => json.autoCallCandidateId)).toEqual(
+			['79990000001', '79990000002', '79990000004'].map(candidateIdFor),
+		);
+	});
+
+	test('Create Batch From Template: the same fields plus Client External ID and the task settings, per entry', async () => {
+		const result = await runAction(
+			sim,
+			createBatch(
+				{ batchSize: 2 },
+				{
+					phoneField: 'tel',
+					variablesFields: 'name',
+					callbackDataFields: 'crmId',
+					timezoneField: 'tz',
+					clientExternalIdField: 'crmId',
+					taskSettings: { botSettingsId: 'bot-7', checkPhone: true },
+				},
+			),
+			rows,
+		);
+		expect(result.error).toBeUndefined();
+		const entries = apiRequests(sim).flatMap((request) => request.body.batch);
+		expect(entries).toEqual([
+			{
+				phone: ['79990000001'],
+				variables: { name: 'Anna' },
+				callbackData: { crmId: 'lead-1' },
+				timezone: 10800,
+				clientExternalId: 'lead-1',
+				botSettingsId: 'bot-7',
+				checkPhone: true,
+			},
+			{
+				phone: ['79990000002', '79990000003'],
+				variables: { name: 'Boris' },
+				callbackData: { crmId: 'lead-2' },
+				timezone: 25200,
+				clientExternalId: 'lead-2',
+				botSettingsId: 'bot-7',
+				checkPhone: true,
+			},
+			{
+				phone: ['79990000004', '79990000005'],
+				variables: { name: 'Vera' },
+				callbackData: { crmId: 'lead-3' },
+				clientExternalId: 'lead-3',
+				botSettingsId: 'bot-7',
+				checkPhone: true,
+			},
+		]);
+		const candidates = jsonOf(result).map((json) => sim.state.candidates.get(json.autoCallCandidateId as string));
+		expect(candidates.map((candidate) => candidate?.clientExternalId)).toEqual(['lead-1', 'lead-2', 'lead-3']);
+	});
+
+	test('an item without the phone field fails alone with Continue On Fail, naming the field; the others are sent', async () => {
+		const result = await runAction(
+			sim,
+			createAndRun({}, { inputMode: 'fromItems', phoneField: 'tel' }),
+			[rows[0], { name: 'no phone' }, rows[1]],
+			{ continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expectInOrder(result, 3);
+		expect(jsonOf(result)[1].error).toMatch(/tel/);
+		expect(apiRequests(sim)).toHaveLength(2);
+	});
+});
+
+describe('random faults at CRM scale', () => {
+	const unknownOrDone = (result: Awaited<ReturnType<typeof runAction>>) => {
+		expectInOrder(result, 200);
+		const outputs = jsonOf(result);
+		const succeeded = outputs.filter((json) => typeof json.autoCallCandidateId === 'string');
+		const unknown = outputs.filter((json) => /^Outcome unknown/.test(String(json.error ?? '')));
+		// Every item is accounted for: a success or an "outcome unknown" error item.
+		expect(succeeded.length + unknown.length).toBe(200);
+		for (const json of unknown) expect(json.description).toMatch(/may or may not have been carried out/);
+		outputs.forEach((json, index) => {
+			if (json.autoCallCandidateId) expect(sim.state.candidates.get(json.autoCallCandidateId as string)?.phone).toEqual([phoneOf(index)]);
+		});
+		return { succeeded, unknown };
+	};
+
+	test('10 % of 429 / 503 / dropped answers on 200 Create and Run items: no duplicate, none lost', async () => {
+		sim.setFaultRate({ rate: 0.1, kinds: ['429', '503', 'drop'], seed: 7 });
+		const result = await runAction(sim, createAndRun({ maxRetries: 5 }), phoneItems(200), { continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		const { succeeded, unknown } = unknownOrDone(result);
+		expect(sim.counts().duplicates).toBe(0);
+		// These faults come before the request is handled: exactly the successes were created.
+		expect(sim.counts().total).toBe(succeeded.length);
+		expect(unknown.length).toBeGreaterThan(0);
+		expect(apiRequests(sim).some((request) => request.status === 429)).toBe(true);
+	});
+
+	test('faults after the candidate was created (after503 / afterDrop): reported as outcome unknown, never repeated', async () => {
+		sim.setFaultRate({ rate: 0.1, kinds: ['429', 'after503', 'afterDrop'], seed: 11 });
+		const result = await runAction(sim, createAndRun({ maxRetries: 5 }), phoneItems(200), { continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		const { succeeded, unknown } = unknownOrDone(result);
+		expect(sim.counts().duplicates).toBe(0);
+		expect(unknown.length).toBeGreaterThan(0);
+		// The unknown ones were in fact created: the user must check them, not send them again.
+		expect(sim.counts().total).toBe(succeeded.length + unknown.length);
+		const requestsByPhone = new Map<string, number>();
+		for (const request of apiRequests(sim).filter((r) => r.status !== 429)) {
+			const phone = request.body.phone[0] as string;
+			requestsByPhone.set(phone, (requestsByPhone.get(phone) ?? 0) + 1);
+		}
+		expect([...requestsByPhone.values()].every((count) => count === 1)).toBe(true);
+	});
+});
