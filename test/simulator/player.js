@@ -148,6 +148,7 @@ class Player {
   }
 
   startCandidate(task, candidate) {
+    if (candidate.status !== 'NEW') return; // already started
     candidate.status = 'CALLING';
     this.state.touch(candidate);
     this.step(candidate, DIAL_SECONDS, () => this.placeCall(task, candidate));
