@@ -54,17 +54,25 @@ function parseArgs(argv) {
 }
 
 async function main() {
-  const sim = await createSimulator(parseArgs(process.argv.slice(2)));
-  process.stdout.write(`CIS simulator listening on ${sim.url}\n`);
+  const options = parseArgs(process.argv.slice(2));
+  /** @type {Awaited<ReturnType<typeof createSimulator>> | null} */
+  let sim = null;
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await sim.close();
+    if (sim) await sim.close();
     process.exit(0);
   };
+  // Handlers first: a parent may signal as soon as it reads the "listening" line.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  sim = await createSimulator(options);
+  if (stopping) {
+    await sim.close();
+    return;
+  }
+  process.stdout.write(`CIS simulator listening on ${sim.url}\n`);
 }
 
 main().catch((error) => {
