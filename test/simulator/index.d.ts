@@ -24,6 +24,8 @@ export interface SimulatorOptions {
   webhookMaxAttempts?: number;
   /** how long a webhook receiver may take to answer, ms (default 5000) */
   webhookTimeoutMs?: number;
+  /** 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false) */
+  strictHeaders?: boolean;
 }
 
 export interface LoggedRequest {
@@ -229,7 +231,7 @@ export interface Simulator {
   /** 'http://127.0.0.1:<port>' */
   readonly url: string;
   readonly port: number;
-  readonly config: Required<Pick<SimulatorOptions, 'port' | 'token' | 'users' | 'timeScale' | 'latencyMs'>>;
+  readonly config: Required<Pick<SimulatorOptions, 'port' | 'token' | 'users' | 'timeScale' | 'latencyMs' | 'strictHeaders'>>;
   readonly requests: LoggedRequest[];
   readonly state: SimState;
   readonly webhookDeliveries: WebhookDeliveryRecord[];

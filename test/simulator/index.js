@@ -35,6 +35,7 @@ const HOST = '127.0.0.1';
  * @property {number} [maxBatchSize] largest batch accepted by the batch endpoints (default unlimited)
  * @property {number} [webhookMaxAttempts] delivery attempts per event (default 8)
  * @property {number} [webhookTimeoutMs] how long a webhook receiver may take to answer (default 5000)
+ * @property {boolean} [strictHeaders] 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false)
  */
 
 /** @param {SimulatorOptions} [options] */
@@ -45,6 +46,7 @@ async function createSimulator(options = {}) {
     users: options.users ?? [{ email: 'user@example.com', password: 'secret' }],
     timeScale: options.timeScale ?? 1,
     latencyMs: options.latencyMs ?? 0,
+    strictHeaders: options.strictHeaders ?? false,
   };
 
   const scheduler = new Scheduler({ timeScale: config.timeScale });
@@ -71,6 +73,7 @@ async function createSimulator(options = {}) {
     scheduler,
     operations,
     latencyMs: config.latencyMs,
+    strictHeaders: config.strictHeaders,
     /** @type {ControlApi | null} */
     control: null,
   };

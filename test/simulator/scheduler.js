@@ -86,7 +86,7 @@ class Scheduler {
   /** Resolves when no tracked work is pending. */
   idle() {
     return new Promise((resolve) => {
-      this.idleWaiters.push(resolve);
+      this.idleWaiters.push(() => resolve(undefined));
       this.notifyIfIdle();
     });
   }

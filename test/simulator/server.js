@@ -14,6 +14,8 @@ const http = require('http');
 const { ApiError, validationError } = require('./errors');
 
 const CIS_PREFIX = '/cis/api/v1/';
+/** Operations for which the spec names the accept and content-type headers (checked with strictHeaders). */
+const SPEC_JSON_HEADER_OPERATIONS = ['createSingle', 'createTemplateBatch'];
 
 /** [method, path pattern, operation name, needs Bearer auth] */
 const ROUTES = [
@@ -217,6 +219,13 @@ function route(sim, { method, path, query, headers, rawBody, body, bodyIsJson })
   if (!found) throw new ApiError(404, { error: `No route found for "${method} ${path}"`, details: null });
   if ('methodNotAllowed' in found) {
     throw new ApiError(405, { error: `Method ${method} not allowed for ${path}`, details: null });
+  }
+  if (sim.strictHeaders && SPEC_JSON_HEADER_OPERATIONS.includes(found.route.operation)) {
+    // Section 5: 4.4 and 4.5 "also send the headers accept: application/json and content-type: application/json".
+    if (!/application\/json/i.test(String(headers.accept || ''))) {
+      throw new ApiError(406, { error: 'Not Acceptable: send "accept: application/json"', details: null });
+    }
+    if (rawBody === '') throw new ApiError(415, { error: 'Unsupported Media Type: send a JSON body', details: null });
   }
   if (rawBody !== '') {
     const contentType = String(headers['content-type'] || '');

@@ -67,6 +67,37 @@ describe('server basics', () => {
   });
 });
 
+describe('strictHeaders (section 5 headers of 4.4 and 4.5)', () => {
+  it('refuses 4.4 / 4.5 without accept: application/json when strictHeaders is on (off by default)', async () => {
+    const strict = await createSimulator({ strictHeaders: true });
+    const strictClient = createClient(() => strict.url);
+    try {
+      const body = { phone: ['7001'], botSettingsId: 'b' };
+      const noAccept = await strictClient.call('POST', `${CIS}/telephony/autoCallCandidate/single`, {
+        body,
+        headers: { accept: '*/*' },
+      });
+      expect(noAccept.status).toBe(406);
+      const batch = await strictClient.call('POST', `${CIS}/telephony/autoCallCandidate/single/batch`, {
+        body: { batch: [body] },
+        headers: { accept: 'text/html' },
+      });
+      expect(batch.status).toBe(406);
+      const good = await strictClient.call('POST', `${CIS}/telephony/autoCallCandidate/single`, { body });
+      expect(good.status).toBe(200);
+      expect(strict.state.candidates.size).toBe(1);
+    } finally {
+      await strictClient.close();
+      await strict.close();
+    }
+    const lax = await call('POST', `${CIS}/telephony/autoCallCandidate/single`, {
+      body: { phone: ['7001'], botSettingsId: 'b' },
+      headers: { accept: '*/*' },
+    });
+    expect(lax.status).toBe(200);
+  });
+});
+
 describe('authentication (section 5)', () => {
   it('answers 401 Unauthorized without a token, with a wrong token, or a wrong scheme', async () => {
     const variants: Array<Record<string, string>> = [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic c2ltLXRva2Vu' }];
