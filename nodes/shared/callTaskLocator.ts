@@ -29,6 +29,13 @@ export const autoCallIdLocator: INodeProperties = {
 	],
 };
 
+/** What a 404 means for a request naming call tasks: an unknown task, or a server without the endpoint. */
+export function taskNotFoundMeans(taskIds: string[]): string {
+	const ids = [...new Set(taskIds)].map((id) => `"${id}"`);
+	const missing = ids.length === 1 ? `No call task with the ID ${ids[0]} exists` : `One of the call tasks ${ids.join(', ')} does not exist`;
+	return `${missing}, or this server does not offer this operation (it is not in the CIS API spec).`;
+}
+
 /** A task of `GET telephony/autoCall`: its id may come wrapped as {identity} or plain. */
 export function taskIdOf(task: IDataObject): string | undefined {
 	return identityOf(task.id) ?? identityOf(task.uuid) ?? identityOf(task.autoCallId);

@@ -17,6 +17,7 @@ export async function searchCallTasks(
 		path: 'telephony/autoCall',
 		qs: { limit: PAGE_SIZE, offset, sort: '-updatedAt', ...(filter ? { keyword: filter } : {}) },
 		repeatability: 'safe',
+		beyondSpec: true,
 	});
 	const tasks = taskListOf(response);
 	return {

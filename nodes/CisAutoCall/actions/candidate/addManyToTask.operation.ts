@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
-import { autoCallIdLocator } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { readTaskId } from '../callTask/get.operation';
 import { forOperation } from '../displayOptions';
@@ -37,6 +37,7 @@ export const addManyToTask: BatchOperation = {
 				body: { batch: entries, forceStart: context.getNodeParameter('forceStart', 0, false) as boolean },
 				repeatability: everyEntryHasExternalId ? 'createOnce' : 'create',
 				beyondSpec: true,
+				notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),
 			},
 			itemIndexes[0],
 		);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
-import { autoCallIdLocator } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { identityOf } from '../../../shared/validation';
@@ -34,8 +34,9 @@ export const addToTask: ItemOperation<ApiRequest> = {
 		const runForceStart = perItem ? undefined : (context.getNodeParameter('forceStart', 0, false) as boolean);
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
+			const autoCallId = runTaskId ?? readTaskId(context, itemIndex);
 			const body: IDataObject = {
-				autoCallId: runTaskId ?? readTaskId(context, itemIndex),
+				autoCallId,
 				...candidate,
 				forceStart: runForceStart ?? (context.getNodeParameter('forceStart', itemIndex, false) as boolean),
 			};
@@ -45,6 +46,7 @@ export const addToTask: ItemOperation<ApiRequest> = {
 				body,
 				repeatability: candidate.clientExternalId ? 'createOnce' : 'create',
 				beyondSpec: true,
+				notFoundMeans: taskNotFoundMeans([autoCallId]),
 			};
 		};
 	},
