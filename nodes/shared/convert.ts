@@ -89,3 +89,44 @@ export function toStartMoment(field: string, value: unknown, timeZone: string): 
 	);
 	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
+
+/**
+ * An ISO instant for a filter. A date-time without offset (what n8n's date picker gives) is
+ * wall time in the workflow's time zone, not in the time zone of the n8n process; one with an
+ * offset (or Z) is taken as it is.
+ */
+export function toInstant(field: string, value: unknown, timeZone: string): string {
+	const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value.trim() : String(value ?? '');
+	const wall = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/.exec(text);
+	if (wall) {
+		const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = wall;
+		const asUtc = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, +fraction.padEnd(3, '0'));
+		// The zone's offset at that moment; a second pass settles a daylight-saving change in between.
+		const instant = asUtc - zoneOffsetMs(asUtc - zoneOffsetMs(asUtc, timeZone), timeZone);
+		if (!Number.isNaN(instant)) return new Date(instant).toISOString();
+	}
+	const date = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : new Date(NaN);
+	if (Number.isNaN(date.getTime())) {
+		throw new InputError(field, value, 'is not a valid date and time; pick one or use the form 2026-12-31T09:00:00');
+	}
+	return date.toISOString();
+}
+
+function zoneOffsetMs(instant: number, timeZone: string): number {
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-CA', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+			hourCycle: 'h23',
+		})
+			.formatToParts(instant)
+			.map((part) => [part.type, Number(part.value)]),
+	);
+	const wallAsUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	return wallAsUtc - Math.floor(instant / 1000) * 1000;
+}

@@ -4,7 +4,7 @@
  * Cancel. Through n8n-core's engine (and its LoadOptionsContext) with real HTTP to the simulator.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { getGlobalState, NodeApiError, setGlobalState } from 'n8n-workflow';
 
 import type { SimTask, Simulator, TaskStatus } from '../simulator';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
@@ -99,6 +99,28 @@ describe('Call Task → Get Many', () => {
 			['Leads 1', 'PROCESS'],
 			['Leads 2', 'PAUSED'],
 		]);
+	});
+
+	test('From / To picked without an offset are wall time in the workflow\'s time zone (not the n8n process\')', async () => {
+		const saved = getGlobalState();
+		setGlobalState({ ...saved, defaultTimezone: 'Europe/Moscow' });
+		try {
+			const result = await runAction(sim, {
+				resource: 'callTask',
+				operation: 'getMany',
+				filters: { from: '2026-01-10T00:00:00', to: '2026-07-10 18:30' },
+			});
+			expect(result.error).toBeUndefined();
+			expect(apiRequests(sim)[0].query).toMatchObject({ from: '2026-01-09T21:00:00.000Z', to: '2026-07-10T15:30:00.000Z' });
+		} finally {
+			setGlobalState(saved);
+		}
+	});
+
+	test('a From that is not a date is refused before any request', async () => {
+		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', filters: { from: 'last tuesday' } });
+		expect((result.error as Error).message).toMatch(/from/);
+		expect(apiRequests(sim)).toEqual([]);
 	});
 
 	test('Return All pages through 2,500 tasks, at most 1,000 per page, and returns every task once', async () => {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { taskIdOf, taskListOf } from '../../../shared/callTaskLocator';
+import { toInstant } from '../../../shared/convert';
 import { requestOptions } from '../../../shared/requestOptions';
 import { requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
@@ -86,16 +87,13 @@ interface ListQuery {
 	max: number;
 }
 
-function isoOrUndefined(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const date = new Date(String(value));
-	return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
-}
-
 export const getMany: ItemOperation<ListQuery> = {
 	kind: 'item',
 	description,
 	prepare({ context }) {
+		const timeZone = context.getTimezone();
+		const instant = (field: string, value: unknown) =>
+			value === undefined || value === null || value === '' ? undefined : toInstant(field, value, timeZone);
 		return (itemIndex) => {
 			const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 			const max = returnAll ? Infinity : requireInteger('limit', context.getNodeParameter('limit', itemIndex, 50), { min: 1 });
@@ -103,9 +101,9 @@ export const getMany: ItemOperation<ListQuery> = {
 			const qs: IDataObject = {};
 			if (filters.keyword) qs.keyword = filters.keyword;
 			if (Array.isArray(filters.status) && filters.status.length > 0) qs.status = filters.status.join(',');
-			const from = isoOrUndefined(filters.from);
+			const from = instant('filters.from', filters.from);
 			if (from) qs.from = from;
-			const to = isoOrUndefined(filters.to);
+			const to = instant('filters.to', filters.to);
 			if (to) qs.to = to;
 			if (filters.sort) qs.sort = filters.sort;
 			return { qs, max };
