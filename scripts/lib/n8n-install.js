@@ -168,16 +168,31 @@ function runStep(label, cmd, args, { cwd, env, logFile, tickMs = 20000 }) {
 			}
 		};
 		process.once('exit', kill);
+		// on Ctrl-C / SIGTERM stop npm too (it runs in its own process group), then die of the signal
+		const onSignal = (sig) => {
+			kill();
+			releaseSignalHandlers();
+			if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+		};
+		const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+		const handlers = signals.map((sig) => {
+			const h = () => onSignal(sig);
+			process.on(sig, h);
+			return h;
+		});
+		const releaseSignalHandlers = () => signals.forEach((sig, i) => process.removeListener(sig, handlers[i]));
 		const timer = setInterval(() => {
 			log(`  still installing… ${Math.round((Date.now() - started) / 1000)}s (${label})`);
 		}, tickMs);
 		child.on('error', (err) => {
 			clearInterval(timer);
+			releaseSignalHandlers();
 			fs.closeSync(out);
 			reject(err);
 		});
 		child.on('exit', (code, signal) => {
 			clearInterval(timer);
+			releaseSignalHandlers();
 			process.removeListener('exit', kill);
 			fs.closeSync(out);
 			const secs = Math.round((Date.now() - started) / 1000);
