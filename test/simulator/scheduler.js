@@ -9,6 +9,8 @@
  *   simulator busy: `idle()` resolves only when no tracked work is left.
  * - `stop()` clears every timer, so closing the simulator leaves no handle behind.
  */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 class Scheduler {
   /** @param {{ timeScale: number }} options */
   constructor({ timeScale }) {
@@ -55,16 +57,28 @@ class Scheduler {
   after(ms, callback, { tracked = true } = {}) {
     if (this.stopped) return { cancel() {} };
     const endWork = tracked ? this.beginWork() : () => {};
-    const timer = setTimeout(() => {
+    const dueAt = Date.now() + Math.max(0, ms);
+    /** @type {NodeJS.Timeout} */
+    let timer;
+    const arm = () => {
+      // setTimeout cannot wait longer than 2^31-1 ms: long waits are chained.
+      timer = setTimeout(fire, Math.min(Math.max(0, dueAt - Date.now()), MAX_TIMER_MS));
+      if (!tracked) timer.unref();
+      this.timers.add(timer);
+    };
+    const fire = () => {
       this.timers.delete(timer);
+      if (Date.now() < dueAt) {
+        arm();
+        return;
+      }
       try {
         callback();
       } finally {
         endWork();
       }
-    }, Math.max(0, Math.min(ms, 2 ** 31 - 1)));
-    if (!tracked) timer.unref();
-    this.timers.add(timer);
+    };
+    arm();
     return {
       cancel: () => {
         if (this.timers.delete(timer)) {
