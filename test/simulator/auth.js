@@ -31,14 +31,16 @@ class Auth {
   }
 
   issue(email, ttlSeconds = DEFAULT_TTL_SECONDS) {
-    const issuedAt = Math.floor(Date.now() / 1000);
-    const expiresAt = issuedAt + ttlSeconds;
+    const now = Date.now();
+    const issuedAt = Math.floor(now / 1000);
+    const expiresAtMs = now + ttlSeconds * 1000;
+    const expiresAt = Math.floor(expiresAtMs / 1000); // the exp claim is never later than the real expiry
     const header = { alg: 'RS512', typ: 'JWT' };
     const payload = { sub: email, username: email, iat: issuedAt, exp: expiresAt, jti: crypto.randomUUID() };
     const signature = crypto.randomBytes(48).toString('base64url');
     const token = `${base64url(header)}.${base64url(payload)}.${signature}`;
     const refreshToken = crypto.randomBytes(32).toString('hex');
-    this.accessTokens.set(token, { email, expiresAt: expiresAt * 1000, expired: false });
+    this.accessTokens.set(token, { email, expiresAt: expiresAtMs, expired: false });
     this.refreshTokens.set(refreshToken, { email });
     return { token, refreshToken };
   }
