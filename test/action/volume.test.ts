@@ -338,11 +338,11 @@ describe('retries', () => {
 	});
 
 	const creating: Array<[string, INodeParameters, IDataObject[], string]> = [
-		['Candidate → Create and Run', createAndRun({ maxRetries: 3 }), [{ phone: phoneOf(1) }], SINGLE],
-		['Candidate → Create Batch From Template', createBatch({ maxRetries: 3 }), [{ phone: phoneOf(1) }], TEMPLATE_BATCH],
+		['Candidate → Create and Run', createAndRun({ maxRetries: 3, timeout: 1 }), [{ phone: phoneOf(1) }], SINGLE],
+		['Candidate → Create Batch From Template', createBatch({ maxRetries: 3, timeout: 1 }), [{ phone: phoneOf(1) }], TEMPLATE_BATCH],
 		[
 			'Call Task → Create',
-			{ resource: 'callTask', operation: 'create', name: 'Leads', defaultExecData: 'bot-1', options: { maxRetries: 3 } },
+			{ resource: 'callTask', operation: 'create', name: 'Leads', defaultExecData: 'bot-1', options: { maxRetries: 3, timeout: 1 } },
 			[{}],
 			'/cis/api/v1/telephony/autoCall',
 		],
@@ -352,6 +352,7 @@ describe('retries', () => {
 		['503 after handling', { status: 503, afterHandling: true }, /the service answered 503/],
 		['504', { status: 504 }, /the service answered 504/],
 		['a dropped connection after handling', { drop: true, afterHandling: true }, /connection was dropped/],
+		['a timeout (the answer comes after 1 s)', { delayMs: 1300, afterHandling: true }, /timed out/],
 	];
 	describe.each(creating)('%s is not repeated after an unknown outcome', (_name, parameters, items, path) => {
 		test.each(uncertainFaults)('%s: one request, the item says the outcome is unknown and why', async (_fault, fault, why) => {
