@@ -1,4 +1,5 @@
 import type {
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -247,7 +248,11 @@ export class ApiClient {
 	constructor(
 		private readonly context: RequestContext,
 		private readonly credentialType: string,
-		private readonly baseUrl: string,
+		/**
+		 * Read once per run and handed to every request, so n8n does not load and decrypt the
+		 * credential again per request; a token the login credential obtains is kept in it.
+		 */
+		private readonly credentials: ICredentialsDecrypted,
 		readonly settings: TransportSettings,
 	) {
 		this.limiter = new RateLimiter(settings.maxRequestsPerSecond);
@@ -257,7 +262,7 @@ export class ApiClient {
 	async request<T = unknown>(request: ApiRequest, itemIndex?: number): Promise<T> {
 		const options: IHttpRequestOptions = {
 			method: request.method,
-			url: `${this.baseUrl}${API_PATH}${request.path}`,
+			url: `${String(this.credentials.data?.baseUrl ?? '').replace(/\/+$/, '')}${API_PATH}${request.path}`,
 			qs: request.qs,
 			body: request.body,
 			json: true,
@@ -274,6 +279,7 @@ export class ApiClient {
 						this.context,
 						this.credentialType,
 						{ ...options },
+						{ credentialsDecrypted: this.credentials },
 					)) as T;
 				} finally {
 					release();
@@ -307,9 +313,15 @@ export async function createApiClient(
 			: context.getNodeParameter('authentication', 'accessToken')
 	) as string;
 	const credentialType = CREDENTIAL_BY_AUTHENTICATION[authentication] ?? 'cisAutoCallApi';
-	const credentials = await context.getCredentials(credentialType);
-	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-	return new ApiClient(context, credentialType, baseUrl, settings);
+	const data = await context.getCredentials(credentialType);
+	const reference = context.getNode().credentials?.[credentialType];
+	const credentials: ICredentialsDecrypted = {
+		id: reference?.id ?? '',
+		name: reference?.name ?? credentialType,
+		type: credentialType,
+		data,
+	};
+	return new ApiClient(context, credentialType, credentials, settings);
 }
 
 const HINT_BY_STATUS: Record<number, string> = {
