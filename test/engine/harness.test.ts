@@ -255,6 +255,18 @@ describe('runNode', () => {
 		expect(remote.requests[0].headers.authorization).toBe('Bearer tok-1');
 	});
 
+	test('an empty required parameter is refused by the engine before the node runs', async () => {
+		const result = await runNode({
+			node: new FixtureAction(),
+			credentialTypes,
+			parameters: { path: '' },
+			credentials: tokenCredentials(),
+		});
+		expect(result.error?.name).toBe('WorkflowHasIssuesError');
+		expect(result.items).toEqual([]);
+		expect(remote.requests).toHaveLength(0);
+	});
+
 	test('missing credential data is an error, not a silent pass', async () => {
 		const result = await runNode({
 			node: new FixtureAction(),

@@ -864,9 +864,25 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 		},
 	});
 
-	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
-		workflow,
-	);
+	let run: IRun;
+	try {
+		run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+			workflow,
+		);
+	} catch (error) {
+		// Refused before any node ran, e.g. WorkflowHasIssuesError (a required parameter is
+		// empty): n8n 2.x checks parameter issues of the nodes to run first.
+		return {
+			items: [],
+			outputs: [],
+			error: error as Error,
+			executionTimeMs: 0,
+			runData: {},
+			credentialStore: store,
+			run: { data: runExecutionData, mode, startedAt: new Date(), status: 'error' } as unknown as IRun,
+			nodeName: nodeUnderTest.name,
+		};
+	}
 
 	if (opts.staticData) {
 		const after = (workflow.staticData[nodeStaticKey] ?? {}) as IDataObject;
