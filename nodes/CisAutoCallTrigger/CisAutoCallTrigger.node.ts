@@ -86,7 +86,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Activating the workflow creates a call task with the settings below and this trigger\'s production URL (with a generated secret) as its webhook target. Add candidates to that task with the CIS Auto-Call node. The service has no call to detach a webhook from a task: after the workflow is deactivated or re-published, a new task is created on the next activation and events of the old task are refused (401). "Listen for test event" creates no task (it could never be removed), so it receives nothing: activate the workflow and look at its executions, or try the events with "Existing Task or Template".',
+			'Activating the workflow creates a call task with the settings below and this trigger\'s production URL (with a generated secret) as its webhook target. Add candidates to that task with the CIS Auto-Call node. The service has no call to detach a webhook from a task: re-activating with unchanged settings takes the same task back, while changed settings create a new task and events of the old one are refused (401). "Listen for test event" creates no task (it could never be removed), so it receives nothing: activate the workflow and look at its executions, or try the events with "Existing Task or Template".',
 		name: 'newTaskNotice',
 		type: 'notice',
 		default: '',
@@ -346,6 +346,15 @@ export class CisAutoCallTrigger implements INodeType {
 
 				const url = withoutSecret(currentWebhookUrl(this));
 				const { body, target, fingerprint } = desiredTask(this);
+				const data = this.getWorkflowStaticData('node');
+				// Re-activated with the same settings: the earlier task still reports to this URL with
+				// its secret, so it is taken back instead of creating a second campaign.
+				const parked = storedRegistration((data.parkedRegistration ?? {}) as IDataObject);
+				delete data.parkedRegistration;
+				if (parked && parked.webhookUrl === url && parked.fingerprint === fingerprint) {
+					data.registration = parked as unknown as IDataObject;
+					return true;
+				}
 				const secret = randomBytes(24).toString('hex');
 				const ownTarget = { url: withSecret(url, secret), ...target };
 				// Extra targets given in "Extra Body Fields" stay; this trigger is added to them.
@@ -381,14 +390,18 @@ export class CisAutoCallTrigger implements INodeType {
 					secret,
 					createdAt: new Date().toISOString(),
 				};
-				this.getWorkflowStaticData('node').registration = registration as unknown as IDataObject;
+				data.registration = registration as unknown as IDataObject;
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The spec has no call to detach a webhook from a task: forgetting the registration
-				// (and its secret) is all that can be done; events of that task are refused from now on.
-				delete this.getWorkflowStaticData('node').registration;
+				// The spec has no call to detach a webhook from a task. The registration stops being
+				// the active one (its events are refused); it is parked so that a re-activation with
+				// unchanged settings takes the same task back rather than creating another.
+				const data = this.getWorkflowStaticData('node');
+				const registration = storedRegistration(data);
+				delete data.registration;
+				if (registration) data.parkedRegistration = registration as unknown as IDataObject;
 				return true;
 			},
 		},

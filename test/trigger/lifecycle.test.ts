@@ -283,6 +283,32 @@ describe('New Call Task: delete', () => {
 		expect((await run('checkExists', staticData)).result).toBe(false);
 	});
 
+	test('deactivate then re-activate with unchanged settings takes the same task back: no second task', async () => {
+		const staticData: IDataObject = {};
+		await run('create', staticData);
+		const first = staticData.registration as IDataObject;
+		await run('delete', staticData);
+		expect((await run('checkExists', staticData)).result).toBe(false);
+		const again = await run('create', staticData);
+		expect(again.error).toBeUndefined();
+		expect(createRequests()).toHaveLength(1);
+		expect(staticData.registration).toEqual(first);
+		expect(staticData.parkedRegistration).toBeUndefined();
+		expect((await run('checkExists', staticData)).result).toBe(true);
+	});
+
+	test('re-activation with changed settings creates a new task with a new secret', async () => {
+		const staticData: IDataObject = {};
+		await run('create', staticData);
+		const first = staticData.registration as IDataObject;
+		await run('delete', staticData);
+		await run('create', staticData, newTaskParameters({ name: 'Renamed campaign' }));
+		expect(createRequests()).toHaveLength(2);
+		const second = staticData.registration as IDataObject;
+		expect(second.autoCallId).not.toBe(first.autoCallId);
+		expect(second.secret).not.toBe(first.secret);
+	});
+
 	test('succeeds without a registration (n8n calls it after a failed create)', async () => {
 		const deleted = await run('delete', {});
 		expect(deleted.result).toBe(true);
