@@ -280,8 +280,8 @@ function desiredTask(context: IHookFunctions): DesiredTask {
 	return { body, target, fingerprint };
 }
 
-function storedRegistration(data: IDataObject): Registration | undefined {
-	const value = data.registration as Registration | undefined;
+function storedRegistration(data: IDataObject, key: 'registration' | 'parkedRegistration' = 'registration'): Registration | undefined {
+	const value = data[key] as Registration | undefined;
 	if (!value || typeof value !== 'object') return undefined;
 	if (typeof value.secret !== 'string' || typeof value.webhookUrl !== 'string' || typeof value.fingerprint !== 'string') {
 		return undefined;
@@ -349,7 +349,7 @@ export class CisAutoCallTrigger implements INodeType {
 				const data = this.getWorkflowStaticData('node');
 				// Re-activated with the same settings: the earlier task still reports to this URL with
 				// its secret, so it is taken back instead of creating a second campaign.
-				const parked = storedRegistration((data.parkedRegistration ?? {}) as IDataObject);
+				const parked = storedRegistration(data, 'parkedRegistration');
 				delete data.parkedRegistration;
 				if (parked && parked.webhookUrl === url && parked.fingerprint === fingerprint) {
 					data.registration = parked as unknown as IDataObject;
