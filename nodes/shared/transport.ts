@@ -176,6 +176,9 @@ export function decideRetry(failure: Failure, repeatability: Repeatability, retr
 	return { retry: false, uncertain: true };
 }
 
+/** Longest single wait before a retry, whatever Retry-After asks for. */
+const MAX_WAIT_MS = 60000;
+
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
 	const ceiling = Math.min(30000, 500 * 2 ** attempt);
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
@@ -288,7 +291,7 @@ export class ApiClient {
 				const failure = readFailure(error);
 				const decision = decideRetry(failure, request.repeatability, this.settings.retryUncertainCreates);
 				if (decision.retry && attempt < this.settings.maxRetries) {
-					await sleep(decision.delayMs ?? backoffDelay(attempt));
+					await sleep(Math.min(decision.delayMs ?? backoffDelay(attempt), MAX_WAIT_MS));
 					attempt++;
 					continue;
 				}
