@@ -493,6 +493,7 @@ describe('startWebhookServer', () => {
 
 		const ping = await post(s.url, JSON.stringify({ event: 'ping' }), json);
 		expect(ping).toMatchObject({ status: 200, text: 'pong' });
+		expect(ping.headers.get('content-security-policy')).toContain('sandbox');
 
 		const ignored = await post(s.url, JSON.stringify({ event: 'ignored' }), json);
 		expect(ignored.status).toBe(200);
