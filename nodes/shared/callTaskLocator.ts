@@ -1,6 +1,6 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { identityOf } from './validation';
+import { identityOf, requireString } from './validation';
 
 export const BEYOND_SPEC_NOTE = 'From the platform\'s public integrations, not in the CIS API spec';
 
@@ -45,4 +45,9 @@ export function taskListOf(response: unknown): IDataObject[] {
 	if (Array.isArray(response)) return response as IDataObject[];
 	const items = (response as IDataObject | undefined)?.items;
 	return Array.isArray(items) ? (items as IDataObject[]) : [];
+}
+
+/** The id of the task chosen in the locator (list or by ID) for one item. */
+export function readTaskId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireString('autoCallId', context.getNodeParameter('autoCallId', itemIndex, undefined, { extractValue: true }));
 }

@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { autoCallIdLocator, taskIdOf } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, readTaskId, taskIdOf } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
-import { requireString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
@@ -10,10 +9,6 @@ export const description = forOperation('callTask', 'get', [
 	autoCallIdLocator,
 	requestOptions({ creates: false, batch: false }),
 ]);
-
-export function readTaskId(context: { getNodeParameter: (name: string, itemIndex: number, fallback: undefined, options: { extractValue: boolean }) => unknown }, itemIndex: number): string {
-	return requireString('autoCallId', context.getNodeParameter('autoCallId', itemIndex, undefined, { extractValue: true }));
-}
 
 export const get: ItemOperation<PreparedRequest> = {
 	kind: 'item',

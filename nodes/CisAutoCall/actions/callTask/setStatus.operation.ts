@@ -1,10 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { autoCallIdLocator } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, readTaskId } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
-import { readTaskId } from './get.operation';
 
 const stopNotice: INodeProperties = {
 	displayName: 'Stopping is final: a stopped (halted) task cannot be started again',

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
-import { autoCallIdLocator, taskNotFoundMeans } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
-import { readTaskId } from '../callTask/get.operation';
 import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
 import { forceStart } from './addToTask.operation';

@@ -1,11 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
-import { autoCallIdLocator, taskNotFoundMeans } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { identityOf } from '../../../shared/validation';
-import { readTaskId } from '../callTask/get.operation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { autoCallIdLocator } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, readTaskId } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { toPhones } from '../../../shared/validation';
-import { readTaskId } from '../callTask/get.operation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
