@@ -1,0 +1,122 @@
+'use strict';
+/**
+ * A real n8n 2.41.1 with this package installed from a packed tarball, in a throwaway user
+ * folder under os.tmpdir(), on free loopback ports. Built on scripts/lib (see test/e2e/lib/README.md).
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { startN8n, setupOwner, installPackageTarball } = require('../../../scripts/lib/n8n-instance');
+const { ensureN8n } = require('../../../scripts/lib/n8n-install');
+const { packRepo, REPO_ROOT } = require('../../e2e/lib/pack');
+const { sampleGroup } = require('./memory');
+const { CONTENDER, ROWS } = require('./workflows');
+
+const N8N_VERSION = '2.41.1';
+
+/**
+ * Builds the package in a temporary copy of the sources (so the repository's own dist/, which
+ * others may be using, is not rebuilt under them) and packs it. build=false packs the
+ * repository's current dist/ as it is.
+ */
+async function buildTarball({ build = true, say = () => {} } = {}) {
+	if (!build) {
+		const r = await packRepo({ build: false });
+		if (!r.ok) throw new Error(`npm pack failed: ${r.error}\n${r.steps.map((s) => s.output).join('\n')}`);
+		return r.tarball;
+	}
+	const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-bench-src-'));
+	for (const entry of ['package.json', 'tsconfig.json', 'gulpfile.js', 'README.md', 'LICENSE', 'LICENSE.md', 'nodes', 'credentials']) {
+		const from = path.join(REPO_ROOT, entry);
+		if (fs.existsSync(from)) fs.cpSync(from, path.join(copy, entry), { recursive: true });
+	}
+	fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+	say(`building the package in ${copy}`);
+	const r = await packRepo({ repoDir: copy, outDir: path.join(copy, 'pack') });
+	if (!r.ok) throw new Error(`build/pack failed: ${r.error}\n${r.steps.map((s) => s.output).join('\n')}`);
+	return r.tarball;
+}
+
+/**
+ * Installs n8n (cached), the tarball, starts n8n and sets up owner, API key and a
+ * cisAutoCallApi credential pointing at the simulator. Resolves
+ * { n8n, client, credential, userFolder, stop() }.
+ */
+async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
+	await ensureN8n(N8N_VERSION);
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-bench-n8n-'));
+	await installPackageTarball(userFolder, tarball, N8N_VERSION);
+	say(`starting n8n ${N8N_VERSION} (user folder ${userFolder})`);
+	const n8n = await startN8n({
+		version: N8N_VERSION,
+		userFolder,
+		env: {
+			// keep the run data of every node: the bench reads the node's executionTime and items
+			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+			EXECUTIONS_DATA_PRUNE: 'false',
+			...env,
+		},
+	});
+	say(`n8n ready at ${n8n.url} in ${n8n.startedInMs} ms`);
+	const client = await setupOwner(n8n.url, undefined, { version: N8N_VERSION });
+	const credential = await client.createCredential({
+		name: 'bench simulator',
+		type: 'cisAutoCallApi',
+		data: { baseUrl: sim.url, accessToken: sim.token },
+	});
+	return {
+		n8n,
+		client,
+		credential,
+		userFolder,
+		async stop({ keep = false } = {}) {
+			await n8n.stop();
+			if (!keep) fs.rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+}
+
+/**
+ * Runs a stored workflow once (manual run) while sampling n8n's memory; resolves the
+ * measurements read from the execution (with data).
+ */
+async function runMeasured(env, workflowId, { timeoutMs = 30 * 60 * 1000 } = {}) {
+	const sampler = sampleGroup(env.n8n.process && env.n8n.process.pid);
+	const t0 = Date.now();
+	let execution;
+	let runError;
+	try {
+		execution = await env.client.runWorkflowManually(workflowId, { timeoutMs });
+	} catch (error) {
+		runError = error;
+	}
+	const wallMs = Date.now() - t0;
+	const memory = await sampler.stop();
+	if (runError) throw runError;
+	return { ...readExecution(execution), wallMs, memory };
+}
+
+/** The timings and output of the Code node and the contender of one execution. */
+function readExecution(execution) {
+	const resultData = (execution.data && execution.data.resultData) || {};
+	const runData = resultData.runData || {};
+	const task = (name) => (runData[name] && runData[name][runData[name].length - 1]) || null;
+	const contender = task(CONTENDER);
+	const rows = task(ROWS);
+	const items = (contender && contender.data && contender.data.main && contender.data.main[0]) || [];
+	const workflowMs =
+		execution.startedAt && execution.stoppedAt ? Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt) : null;
+	return {
+		executionId: execution.id,
+		status: execution.status,
+		workflowMs,
+		rowsMs: rows ? rows.executionTime : null,
+		rowsCount: rows && rows.data && rows.data.main && rows.data.main[0] ? rows.data.main[0].length : null,
+		nodeMs: contender ? contender.executionTime : null,
+		nodeRuns: runData[CONTENDER] ? runData[CONTENDER].length : 0,
+		nodeError: contender && contender.error ? contender.error.message || String(contender.error) : resultData.error ? resultData.error.message : null,
+		items,
+	};
+}
+
+module.exports = { N8N_VERSION, buildTarball, startBenchN8n, runMeasured, readExecution };

@@ -1,0 +1,69 @@
+'use strict';
+/** The contenders of each scenario. */
+
+/** Service limit of scenario 2. */
+const LIMIT = { perSecond: 50, inFlight: 10 };
+
+/** Faults of scenario 3: 5% of API requests; 'after503'/'afterDrop' create first, then fail (outcome unknown). */
+const FAULTS = { rate: 0.05, kinds: ['429', '503', 'drop', 'after503', 'afterDrop'], seed: 4242 };
+
+const COF = { continueOnFail: true };
+
+function httpDefault(extra = {}) {
+	return { id: 'http-default', label: 'HTTP Request', kind: 'http', settingsText: 'defaults', floorId: 'floor-c10', ...extra };
+}
+
+function contendersFor(scenario, { smoke = false } = {}) {
+	switch (scenario) {
+		case 1:
+			if (smoke) {
+				return [
+					httpDefault(),
+					{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'floor-c10' },
+					{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)', floorId: 'floor-batch' },
+					{ id: 'floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, concurrency 10' },
+					{ id: 'floor-batch', label: 'floor: undici', kind: 'floor', floor: 'batch', concurrency: 5, batchSize: 100, settingsText: '4.5, 100 per request, concurrency 5' },
+				];
+			}
+			return [
+				{ id: 'floor-c5', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 5, settingsText: '4.4, concurrency 5' },
+				{ id: 'floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, concurrency 10' },
+				{ id: 'floor-batch', label: 'floor: undici', kind: 'floor', floor: 'batch', concurrency: 5, batchSize: 100, settingsText: '4.5, 100 per request, concurrency 5' },
+				httpDefault(),
+				{ id: 'http-batched', label: 'HTTP Request', kind: 'http', batching: { batchSize: 10, batchInterval: 10 }, settingsText: 'batching 10 items / 10 ms', floorId: 'floor-c10' },
+				{ id: 'car-define-c5', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: {}, settingsText: '3 expressions per item, default concurrency 5', floorId: 'floor-c5' },
+				{ id: 'car-define-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 10 }, settingsText: '3 expressions per item, concurrency 10', floorId: 'floor-c10' },
+				{ id: 'car-items-c5', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: {}, settingsText: 'fields from items, default concurrency 5', floorId: 'floor-c5' },
+				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'floor-c10' },
+				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)', floorId: 'floor-batch' },
+				{ id: 'batch-define', label: 'Create Batch From Template', kind: 'createBatch', mode: 'define', options: {}, settingsText: '3 expressions per item, defaults', floorId: 'floor-batch' },
+			];
+		case 2:
+			return [
+				httpDefault({ settings: COF, settingsText: 'defaults, Continue On Fail' }),
+				{ id: 'http-tuned', label: 'HTTP Request', kind: 'http', batching: { batchSize: 10, batchInterval: 200 }, settings: COF, settingsText: 'batching 10 items / 200 ms (= 50/s), Continue On Fail' },
+				{ id: 'http-tuned-retry', label: 'HTTP Request', kind: 'http', batching: { batchSize: 10, batchInterval: 200 }, settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }, settingsText: 'batching 10 / 200 ms, Retry On Fail (3 tries, 1 s)' },
+				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settings: COF, settingsText: 'fields from items, concurrency 10, no rate set (429s retried)' },
+				{ id: 'car-items-c10-rps50', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10, maxRequestsPerSecond: 50 }, settings: COF, settingsText: 'fields from items, concurrency 10, max 50 requests/s' },
+				{ id: 'car-define-c10-rps50', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 10, maxRequestsPerSecond: 50 }, settings: COF, settingsText: '3 expressions per item, concurrency 10, max 50 requests/s' },
+				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settings: COF, settingsText: 'fields from items, defaults', requestsPerRow: 1 / 100 },
+			];
+		case 3:
+			return [
+				httpDefault({ settings: COF, settingsText: 'defaults, Continue On Fail' }),
+				{ id: 'http-retry', label: 'HTTP Request', kind: 'http', settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }, settingsText: 'Retry On Fail (3 tries, 1 s)' },
+				{ id: 'http-retry-cof', label: 'HTTP Request', kind: 'http', settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000, continueOnFail: true }, settingsText: 'Retry On Fail (3 tries, 1 s) + Continue On Fail' },
+				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settings: COF, settingsText: 'fields from items, concurrency 10, Continue On Fail' },
+				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settings: COF, settingsText: 'fields from items, defaults, Continue On Fail' },
+			];
+		case 4:
+			return [
+				{ id: 'rows-only', label: 'Code node only', kind: 'rowsOnly', settingsText: 'produces the rows, nothing else' },
+				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)' },
+			];
+		default:
+			return [];
+	}
+}
+
+module.exports = { contendersFor, LIMIT, FAULTS };

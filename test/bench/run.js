@@ -1,0 +1,549 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * CRM-scale benchmark: this package's nodes against n8n's HTTP Request node, in a real n8n
+ * 2.41.1 against the CIS simulator (both on 127.0.0.1). A script that prints tables, not a timed test.
+ *
+ *   npm run bench                         # scenarios 1–4 (about 15–25 min on 2 cores)
+ *   node test/bench/run.js --smoke        # 50 rows, a few contenders, checks the counts; exit 0/1
+ *   node test/bench/run.js --scenarios 1,3 --rows 2000 --repeat 3
+ *
+ * Options:
+ *   --scenarios 1,2,3,4   which scenarios (default all)
+ *   --rows N              rows of scenarios 1–3 (default 2000)
+ *   --big N               rows of scenario 4 (default 100000)
+ *   --repeat N            runs per contender in scenario 1; the median is reported (default 1)
+ *   --latency MS          simulator latency per request (default 10)
+ *   --no-build            pack the repository's current dist/ instead of building a fresh copy
+ *   --tarball FILE        install this packed package instead of building one
+ *   --out FILE            also write the report (markdown) to FILE
+ *   --json FILE           also write every measurement as JSON to FILE
+ *   --only ID,ID          run only these contenders (ids as printed)
+ *   --keep                keep n8n's user folder (printed)
+ *   --verbose             progress on stderr (default on; --quiet turns it off)
+ *
+ * Each scenario run: the simulator is reset and configured (latency, limit, faults), the
+ * workflow (Manual Trigger → Code node making N rows → contender) is run once through the
+ * editor's manual-run endpoint, and the execution is read back with its data: the contender's
+ * own executionTime, its output items; the simulator's counts; n8n's peak memory (sampled from /proc).
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+const { startSimulator, summarizeRequests } = require('./lib/simulator');
+const { buildTarball, startBenchN8n, runMeasured, N8N_VERSION } = require('./lib/n8n');
+const { contenderWorkflow } = require('./lib/workflows');
+const { floorSingle, floorBatch } = require('./lib/floor');
+const { account } = require('./lib/accounting');
+const { cpuWatch } = require('./lib/memory');
+const { table, sec, mb, ratio } = require('./lib/table');
+const { contendersFor, FAULTS, LIMIT } = require('./lib/scenarios');
+
+function parseArgs(argv) {
+	const a = {
+		scenarios: [1, 2, 3, 4],
+		rows: 2000,
+		big: 100000,
+		repeat: 1,
+		latency: 10,
+		build: true,
+		smoke: false,
+		verbose: true,
+		keep: false,
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => (inline !== undefined ? inline : argv[++i]);
+		switch (flag) {
+			case '--smoke': a.smoke = true; break;
+			case '--scenarios': a.scenarios = value().split(',').map(Number); break;
+			case '--rows': a.rows = Number(value()); break;
+			case '--big': a.big = Number(value()); break;
+			case '--repeat': a.repeat = Math.max(1, Number(value())); break;
+			case '--latency': a.latency = Number(value()); break;
+			case '--no-build': a.build = false; break;
+			case '--tarball': a.tarball = path.resolve(value()); break;
+			case '--out': a.out = path.resolve(value()); break;
+			case '--json': a.json = path.resolve(value()); break;
+			case '--only': a.only = value().split(','); break;
+			case '--keep': a.keep = true; break;
+			case '--quiet': a.verbose = false; break;
+			case '--verbose': a.verbose = true; break;
+			case '--help':
+				process.stdout.write(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
+				process.exit(0);
+				break;
+			default:
+				throw new Error(`unknown option ${argv[i]} (see --help)`);
+		}
+	}
+	if (a.smoke) {
+		a.scenarios = [1];
+		a.rows = 50;
+		a.repeat = 1;
+	}
+	return a;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const say = (m) => {
+	if (args.verbose) process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+};
+
+function loadavg() {
+	try {
+		return fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+	} catch (_) {
+		return os.loadavg().map((x) => x.toFixed(2)).join(' ');
+	}
+}
+
+function machine() {
+	const cpus = os.cpus();
+	let n8nNode = '';
+	try {
+		const { ensureRuntime, planFor } = require('../../scripts/lib/n8n-install');
+		n8nNode = `Node ${planFor(N8N_VERSION).nodeVersion}`;
+		void ensureRuntime;
+	} catch (_) {
+		/* unknown */
+	}
+	return {
+		cpu: `${cpus.length} × ${cpus[0] ? cpus[0].model.trim() : '?'}`,
+		cores: cpus.length,
+		memGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+		kernel: `${os.type()} ${os.release()}`,
+		benchNode: process.version,
+		n8n: `n8n ${N8N_VERSION} on ${n8nNode}`,
+		date: new Date().toISOString(),
+		commit: (() => {
+			try {
+				return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: path.resolve(__dirname, '..', '..'), encoding: 'utf8' }).trim();
+			} catch (_) {
+				return '?';
+			}
+		})(),
+	};
+}
+
+function median(values) {
+	const v = values.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+	if (!v.length) return null;
+	return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+}
+
+/* ------------------------------------------------------------------ measuring */
+
+class Bench {
+	constructor(sim, env) {
+		this.sim = sim;
+		this.env = env;
+		this.workflows = new Map();
+	}
+
+	async workflowFor(spec, rows) {
+		const key = `${spec.id}/${rows}`;
+		if (!this.workflows.has(key)) {
+			const wf = await this.env.client.createWorkflow(
+				contenderWorkflow(spec, { count: rows, simUrl: this.sim.url, credential: this.env.credential }),
+			);
+			this.workflows.set(key, wf.id);
+		}
+		return this.workflows.get(key);
+	}
+
+	async configureSim(service) {
+		const c = this.sim.control;
+		await c.reset();
+		await c.latency(service.latencyMs);
+		if (service.limit) await c.rateLimit(service.limit);
+		if (service.faults) await c.faultRate(service.faults);
+	}
+
+	/** One run of an n8n contender. */
+	async runN8n(spec, rows, service, { timeoutMs } = {}) {
+		const workflowId = await this.workflowFor(spec, rows);
+		await this.configureSim(service);
+		const load = loadavg();
+		const cpu = cpuWatch({ pids: [this.sim.pid, process.pid], groups: [this.env.n8n.process && this.env.n8n.process.pid] });
+		const m = await runMeasured(this.env, workflowId, { timeoutMs });
+		const cpuUse = cpu.stop();
+		const counts = await this.sim.control.counts();
+		const requests = rows <= 20000 ? summarizeRequests(await this.sim.control.requests(), { latencyMs: service.latencyMs }) : null;
+		const nodeFailed = Boolean(m.nodeError) && m.items.length === 0;
+		const acc = account({ rows, createdByPhone: counts.createdByPhone, items: m.items, nodeFailed });
+		const result = {
+			id: spec.id,
+			label: spec.label,
+			settings: spec.settingsText,
+			rows,
+			status: m.status,
+			nodeMs: m.nodeMs,
+			rowsMs: m.rowsMs,
+			rowsCount: m.rowsCount,
+			workflowMs: m.workflowMs,
+			wallMs: m.wallMs,
+			nodeRuns: m.nodeRuns,
+			nodeError: m.nodeError,
+			...acc,
+			duplicatedTotal: counts.duplicates,
+			requests: requests ? requests.total : counts.requests,
+			rateLimited: requests ? requests.rateLimited : null,
+			maxPerSecond: requests ? requests.maxPerSecond : null,
+			byFault: requests ? requests.byFault : null,
+			mainPeakRss: m.memory && m.memory.mainPeakRss,
+			totalPeakRss: m.memory && m.memory.totalPeakRss,
+			mainHwm: m.memory && m.memory.mainHwm,
+			loadBefore: load,
+			loadAfter: loadavg(),
+			otherCores: cpuUse ? cpuUse.otherCores : null,
+			ownCores: cpuUse ? cpuUse.ownCores : null,
+			executionId: m.executionId,
+		};
+		say(
+			`  ${spec.id}: node ${sec(result.nodeMs)} s, workflow ${sec(result.workflowMs)} s, created ${acc.created}/${rows}, dup ${acc.duplicated}, errors ${acc.errorItems}, lost ${acc.lost}, requests ${result.requests}${result.rateLimited ? ` (429: ${result.rateLimited})` : ''}, peak RSS ${mb(result.mainPeakRss)} MB, others' CPU ${result.otherCores} cores, load ${load}${m.nodeError ? `, node error: ${String(m.nodeError).slice(0, 160)}` : ''}`,
+		);
+		return result;
+	}
+
+	/** The undici floor of a contender spec (kind 'floor'). */
+	async runFloor(spec, rows, service) {
+		await this.configureSim(service);
+		const load = loadavg();
+		const cpu = cpuWatch({ pids: [this.sim.pid, process.pid], groups: [this.env && this.env.n8n.process && this.env.n8n.process.pid] });
+		const f =
+			spec.floor === 'batch'
+				? await floorBatch({ url: this.sim.url, token: this.sim.token, count: rows, batchSize: spec.batchSize, concurrency: spec.concurrency })
+				: await floorSingle({ url: this.sim.url, token: this.sim.token, count: rows, concurrency: spec.concurrency });
+		const cpuUse = cpu.stop();
+		const counts = await this.sim.control.counts();
+		const acc = account({ rows, createdByPhone: counts.createdByPhone, items: [], nodeFailed: false });
+		const result = {
+			id: spec.id,
+			label: spec.label,
+			settings: spec.settingsText,
+			rows,
+			status: 'floor',
+			nodeMs: f.ms,
+			workflowMs: null,
+			statuses: f.statuses,
+			...acc,
+			lost: null,
+			duplicatedTotal: counts.duplicates,
+			requests: f.requests,
+			loadBefore: load,
+			loadAfter: loadavg(),
+			otherCores: cpuUse ? cpuUse.otherCores : null,
+		};
+		say(`  ${spec.id}: ${sec(f.ms)} s, statuses ${JSON.stringify(f.statuses)}, created ${acc.created}/${rows}, load ${load}`);
+		return result;
+	}
+
+	async run(spec, rows, service, opts) {
+		return spec.kind === 'floor' ? this.runFloor(spec, rows, service) : this.runN8n(spec, rows, service, opts);
+	}
+}
+
+/* ------------------------------------------------------------------ scenarios */
+
+function selected(list) {
+	return args.only ? list.filter((c) => args.only.includes(c.id)) : list;
+}
+
+async function scenario1(bench, report) {
+	const rows = args.rows;
+	const service = { latencyMs: args.latency };
+	const list = selected(contendersFor(1, { smoke: args.smoke }));
+	say(`scenario 1: ${rows} rows, latency ${args.latency} ms, no limit; ${list.length} contenders × ${args.repeat}`);
+	if (!args.smoke) {
+		// warm-up: first runs of a node type in a fresh n8n load and compile code
+		say('warm-up (not reported)');
+		for (const spec of list.filter((c) => c.kind !== 'floor')) await bench.run(spec, Math.min(rows, 200), service);
+	}
+	const results = [];
+	for (const spec of list) {
+		const runs = [];
+		for (let r = 0; r < args.repeat; r++) runs.push(await bench.run(spec, rows, service));
+		const mid = median(runs.map((x) => x.nodeMs));
+		const chosen = runs.find((x) => x.nodeMs === mid) || runs[0];
+		results.push({ ...chosen, nodeMs: mid, runsMs: runs.map((x) => Math.round(x.nodeMs)), runs });
+	}
+	report.scenarios[1] = { rows, service, results };
+	return results;
+}
+
+async function scenario2(bench, report) {
+	const rows = args.rows;
+	const service = { latencyMs: args.latency, limit: LIMIT };
+	const list = selected(contendersFor(2));
+	say(`scenario 2: ${rows} rows, service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`);
+	const results = [];
+	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
+	report.scenarios[2] = { rows, service, results };
+	return results;
+}
+
+async function scenario3(bench, report) {
+	const rows = args.rows;
+	const service = { latencyMs: args.latency, faults: FAULTS };
+	const list = selected(contendersFor(3));
+	say(`scenario 3: ${rows} rows, ${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`);
+	const results = [];
+	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
+	report.scenarios[3] = { rows, service, results };
+	return results;
+}
+
+async function scenario4(bench, report, restart) {
+	const rows = args.big;
+	const service = { latencyMs: args.latency };
+	const list = selected(contendersFor(4));
+	say(`scenario 4: ${rows} rows through Create Batch From Template vs only producing them`);
+	const results = [];
+	for (const spec of list) {
+		// a fresh n8n process for each, so its peak memory is this run's
+		await restart();
+		results.push(await bench.run(spec, rows, service, { timeoutMs: 60 * 60 * 1000 }));
+	}
+	report.scenarios[4] = { rows, service, results };
+	return results;
+}
+
+/* ------------------------------------------------------------------ report */
+
+function render(report) {
+	const out = [];
+	const m = report.machine;
+	out.push(`Machine: ${m.cpu}, ${m.memGiB} GiB RAM, ${m.kernel}; ${m.n8n}; bench and simulator on Node ${m.benchNode}; commit ${m.commit}; ${m.date}`);
+	out.push(`Load average (1/5/15 min) at start: ${report.loadStart}; at end: ${report.loadEnd || '?'}`);
+	out.push('Times: the contender node\'s own executionTime from the run data (floor: wall time of the undici client). "others" = CPU cores busy with processes other than this bench, n8n and the simulator during the run.');
+	const s1 = report.scenarios[1];
+	if (s1) {
+		const floors = Object.fromEntries(s1.results.filter((r) => r.status === 'floor').map((r) => [r.id, r.nodeMs]));
+		const floorOf = (r) => floors[r.floorId];
+		out.push('');
+		out.push(`### 1. ${s1.rows} rows, ${s1.service.latencyMs} ms latency, no limit${args.repeat > 1 ? ` (median of ${args.repeat} runs)` : ''}`);
+		out.push('');
+		out.push(
+			table(
+				[
+					{ title: 'contender', value: 'label' },
+					{ title: 'settings', value: 'settings' },
+					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
+					...(args.repeat > 1 ? [{ title: 'runs ms', value: (r) => (r.runsMs || []).join(' / ') }] : []),
+					{ title: 'vs floor', value: (r) => (r.status === 'floor' ? '' : ratio(r.nodeMs, floorOf(r))), align: 'right' },
+					{ title: 'workflow s', value: (r) => sec(r.workflowMs), align: 'right' },
+					{ title: 'created', value: 'created', align: 'right' },
+					{ title: 'dup', value: 'duplicated', align: 'right' },
+					{ title: 'errors', value: 'errorItems', align: 'right' },
+					{ title: 'requests', value: 'requests', align: 'right' },
+					{ title: 'peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
+					{ title: 'others', value: 'otherCores', align: 'right' },
+				],
+				s1.results.map((r) => ({ ...r, floorId: (contendersFor(1, { smoke: args.smoke }).find((c) => c.id === r.id) || {}).floorId })),
+			),
+		);
+	}
+	const s2 = report.scenarios[2];
+	if (s2) {
+		out.push('');
+		out.push(`### 2. ${s2.rows} rows under a service limit of ${LIMIT.perSecond} requests/s and ${LIMIT.inFlight} in flight`);
+		out.push('');
+		out.push(
+			table(
+				[
+					{ title: 'contender', value: 'label' },
+					{ title: 'settings', value: 'settings' },
+					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
+					{ title: 'floor s', value: (r) => sec(r.floorMs), align: 'right' },
+					{ title: 'vs floor', value: (r) => ratio(r.nodeMs, r.floorMs), align: 'right' },
+					{ title: 'completed', value: 'created', align: 'right' },
+					{ title: 'failed', value: (r) => r.rows - r.created, align: 'right' },
+					{ title: 'dup', value: 'duplicated', align: 'right' },
+					{ title: 'error items', value: 'errorItems', align: 'right' },
+					{ title: 'requests', value: 'requests', align: 'right' },
+					{ title: '429s', value: 'rateLimited', align: 'right' },
+					{ title: 'max/s seen', value: 'maxPerSecond', align: 'right' },
+					{ title: 'others', value: 'otherCores', align: 'right' },
+				],
+				s2.results.map((r) => ({ ...r, floorMs: floorMsUnderLimit(r) })),
+			),
+		);
+	}
+	const s3 = report.scenarios[3];
+	if (s3) {
+		out.push('');
+		out.push(`### 3. ${s3.rows} rows with ${FAULTS.rate * 100}% injected faults (${FAULTS.kinds.join(', ')}; seed ${FAULTS.seed})`);
+		out.push('');
+		out.push(
+			table(
+				[
+					{ title: 'contender', value: 'label' },
+					{ title: 'settings', value: 'settings' },
+					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
+					{ title: 'status', value: (r) => (r.nodeError ? `node failed${r.nodeRuns > 1 ? '' : ''}` : r.status) },
+					{ title: 'created', value: 'created', align: 'right' },
+					{ title: 'duplicated', value: 'duplicated', align: 'right' },
+					{ title: 'lost', value: (r) => (r.nodeFailed ? 'n/a' : r.lost), align: 'right' },
+					{ title: 'error items', value: 'errorItems', align: 'right' },
+					{ title: 'of them created', value: 'errorButCreated', align: 'right' },
+					{ title: 'requests', value: 'requests', align: 'right' },
+					{ title: 'faults hit', value: (r) => (r.byFault ? Object.values(r.byFault).reduce((a, b) => a + b, 0) : null), align: 'right' },
+					{ title: 'others', value: 'otherCores', align: 'right' },
+				],
+				s3.results,
+			),
+		);
+	}
+	const s4 = report.scenarios[4];
+	if (s4) {
+		out.push('');
+		out.push(`### 4. ${s4.rows} rows through Create Batch From Template`);
+		out.push('');
+		out.push(
+			table(
+				[
+					{ title: 'workflow', value: 'label' },
+					{ title: 'settings', value: 'settings' },
+					{ title: 'node time s', value: (r) => (r.status === 'floor' ? sec(r.nodeMs) : sec(r.nodeMs)), align: 'right' },
+					{ title: 'Code node s', value: (r) => sec(r.rowsMs), align: 'right' },
+					{ title: 'workflow s', value: (r) => sec(r.workflowMs), align: 'right' },
+					{ title: 'run + read back s', value: (r) => sec(r.wallMs), align: 'right' },
+					{ title: 'status', value: 'status' },
+					{ title: 'created', value: (r) => (r.id === 'rows-only' ? '' : r.created), align: 'right' },
+					{ title: 'dup', value: (r) => (r.id === 'rows-only' ? '' : r.duplicated), align: 'right' },
+					{ title: 'requests', value: 'requests', align: 'right' },
+					{ title: 'n8n peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
+					{ title: 'incl. task runner MB', value: (r) => mb(r.totalPeakRss), align: 'right' },
+					{ title: 'others', value: 'otherCores', align: 'right' },
+				],
+				s4.results,
+			),
+		);
+	}
+	if (report.targets && report.targets.length) {
+		out.push('');
+		out.push('### Targets');
+		out.push('');
+		out.push(table([{ title: 'target', value: 'target' }, { title: 'measured', value: 'measured' }, { title: 'met', value: (t) => (t.met === null ? '?' : t.met ? 'yes' : 'NO') }], report.targets));
+	}
+	return out.join('\n');
+}
+
+/** Theoretical floor under the limit: requests / perSecond (each 4.5 request carries batchSize rows). */
+function floorMsUnderLimit(r) {
+	const requestsNeeded = r.requestsPerRow ? Math.ceil(r.rows * r.requestsPerRow) : r.rows;
+	return (requestsNeeded / LIMIT.perSecond) * 1000;
+}
+
+function evaluateTargets(report) {
+	const t = [];
+	const get = (s, id) => report.scenarios[s] && report.scenarios[s].results.find((r) => r.id === id);
+	const push = (target, measured, met) => t.push({ target, measured, met });
+	const s1 = report.scenarios[1];
+	if (s1) {
+		const car = get(1, 'car-items-c10');
+		const floor = get(1, 'floor-c10');
+		if (car && floor) push('fromItems: Create and Run c=10 within 1.25× of the undici floor at c=10', `${sec(car.nodeMs)} s vs ${sec(floor.nodeMs)} s = ${ratio(car.nodeMs, floor.nodeMs)}`, car.nodeMs <= 1.25 * floor.nodeMs);
+		const batch = get(1, 'batch-items');
+		const http = get(1, 'http-default');
+		if (batch && http) push('fromItems: Create Batch From Template ≥ 20× faster than HTTP Request', `${sec(http.nodeMs)} s / ${sec(batch.nodeMs)} s = ${(http.nodeMs / batch.nodeMs).toFixed(1)}×`, http.nodeMs >= 20 * batch.nodeMs);
+		const def = get(1, 'car-define-c10') || get(1, 'car-define-c5');
+		if (def && http) push(`3 expressions per item: Create and Run (${def.settings}) ≥ 1.5× faster than HTTP Request`, `${sec(http.nodeMs)} s / ${sec(def.nodeMs)} s = ${(http.nodeMs / def.nodeMs).toFixed(2)}×`, http.nodeMs >= 1.5 * def.nodeMs);
+	}
+	const s2 = report.scenarios[2];
+	if (s2) {
+		for (const id of ['car-items-c10-rps50', 'batch-items']) {
+			const r = get(2, id);
+			if (!r) continue;
+			const floorMs = floorMsUnderLimit(r);
+			push(`under the limit, ${r.label} (${r.settings}): 0 failed, time ≤ 1.25× floor (${sec(floorMs)} s)`, `failed ${r.rows - r.created}, ${sec(r.nodeMs)} s = ${ratio(r.nodeMs, floorMs)}`, r.created === r.rows && r.nodeMs <= 1.25 * floorMs);
+		}
+	}
+	const s3 = report.scenarios[3];
+	if (s3) {
+		for (const id of ['car-items-c10', 'batch-items']) {
+			const r = get(3, id);
+			if (!r) continue;
+			push(`with faults, ${r.label}: 0 lost, 0 duplicated`, `lost ${r.lost}, duplicated ${r.duplicated} (error items ${r.errorItems})`, r.lost === 0 && r.duplicated === 0);
+		}
+	}
+	const s4 = report.scenarios[4];
+	if (s4) {
+		const r = get(4, 'batch-items');
+		if (r) push(`${s4.rows} rows through Create Batch From Template complete, memory reported`, `${r.status}, created ${r.created}, ${sec(r.nodeMs)} s, peak RSS ${mb(r.mainPeakRss)} MB`, r.status === 'success' && r.created === r.rows && r.duplicated === 0);
+	}
+	return t;
+}
+
+function smokeChecks(report) {
+	const problems = [];
+	const s1 = report.scenarios[1];
+	if (!s1) return ['scenario 1 did not run'];
+	for (const r of s1.results) {
+		if (r.status !== 'floor' && r.status !== 'success') problems.push(`${r.id}: execution ${r.status} ${r.nodeError || ''}`);
+		if (r.created !== r.rows) problems.push(`${r.id}: created ${r.created} of ${r.rows}`);
+		if (r.duplicated !== 0) problems.push(`${r.id}: ${r.duplicated} duplicated`);
+		if (r.status !== 'floor' && (r.errorItems !== 0 || r.okItems !== r.rows)) problems.push(`${r.id}: ${r.okItems} ok and ${r.errorItems} error items for ${r.rows} rows`);
+		if (r.status !== 'floor' && !(r.nodeMs > 0)) problems.push(`${r.id}: no executionTime of the node`);
+		if (r.status === 'floor' && (r.statuses || {})[200] !== r.requests) problems.push(`${r.id}: statuses ${JSON.stringify(r.statuses)}`);
+	}
+	if (!/\| contender/.test(report.text || '')) problems.push('no table produced');
+	return problems;
+}
+
+/* ------------------------------------------------------------------ main */
+
+async function main() {
+	const t0 = Date.now();
+	const report = { machine: machine(), loadStart: loadavg(), args, scenarios: {} };
+	say(`machine: ${JSON.stringify(report.machine)}; load ${report.loadStart}`);
+	const tarball = args.tarball || (await buildTarball({ build: args.build, say }));
+	say(`package: ${tarball}`);
+	const sim = await startSimulator({ latencyMs: args.latency });
+	say(`simulator at ${sim.url} (pid ${sim.pid})`);
+	let env;
+	try {
+		env = await startBenchN8n({ tarball, sim, say });
+		const bench = new Bench(sim, env);
+		const restart = async () => {
+			say('restarting n8n (fresh process for a clean memory peak)');
+			await env.n8n.restart();
+		};
+		if (args.scenarios.includes(1)) await scenario1(bench, report);
+		if (args.scenarios.includes(2)) await scenario2(bench, report);
+		if (args.scenarios.includes(3)) await scenario3(bench, report);
+		if (args.scenarios.includes(4)) await scenario4(bench, report, restart);
+	} finally {
+		if (env) await env.stop({ keep: args.keep });
+		if (env && args.keep) say(`kept ${env.userFolder}`);
+		await sim.stop();
+	}
+	report.loadEnd = loadavg();
+	report.targets = args.smoke ? [] : evaluateTargets(report);
+	report.text = render(report);
+	report.totalMs = Date.now() - t0;
+	process.stdout.write(`${report.text}\n`);
+	if (args.out) fs.writeFileSync(args.out, `${report.text}\n`);
+	if (args.json) {
+		const slim = JSON.parse(JSON.stringify(report, (k, v) => (k === 'runs' ? undefined : v)));
+		fs.writeFileSync(args.json, JSON.stringify(slim, null, 2));
+	}
+	say(`done in ${sec(report.totalMs)} s`);
+	if (args.smoke) {
+		const problems = smokeChecks(report);
+		if (problems.length) {
+			process.stderr.write(`SMOKE FAILED:\n  ${problems.join('\n  ')}\n`);
+			process.exitCode = 1;
+		} else {
+			process.stderr.write('SMOKE OK\n');
+		}
+	}
+}
+
+main().catch((err) => {
+	process.stderr.write(`bench failed: ${err.stack || err}\n`);
+	process.exit(1);
+});
