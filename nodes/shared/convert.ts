@@ -74,20 +74,9 @@ export function toStartMoment(field: string, value: unknown, timeZone: string): 
 	if (Number.isNaN(instant.getTime())) {
 		throw new InputError(field, value, 'is not a valid date and time; pick one or use the form 2026-12-31 09:00');
 	}
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-CA', {
-			timeZone,
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			hourCycle: 'h23',
-		})
-			.formatToParts(instant)
-			.map((part) => [part.type, part.value]),
-	);
-	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+	const parts = wallClock(instant.getTime(), timeZone);
+	const two = (number: number) => String(number).padStart(2, '0');
+	return `${parts.year}-${two(parts.month)}-${two(parts.day)} ${two(parts.hour)}:${two(parts.minute)}`;
 }
 
 /**
@@ -112,8 +101,9 @@ export function toInstant(field: string, value: unknown, timeZone: string): stri
 	return date.toISOString();
 }
 
-function zoneOffsetMs(instant: number, timeZone: string): number {
-	const parts = Object.fromEntries(
+/** The calendar fields of an instant as a clock in `timeZone` shows them. */
+function wallClock(instant: number, timeZone: string): Record<string, number> {
+	return Object.fromEntries(
 		new Intl.DateTimeFormat('en-CA', {
 			timeZone,
 			year: 'numeric',
@@ -125,8 +115,13 @@ function zoneOffsetMs(instant: number, timeZone: string): number {
 			hourCycle: 'h23',
 		})
 			.formatToParts(instant)
+			.filter((part) => part.type !== 'literal')
 			.map((part) => [part.type, Number(part.value)]),
 	);
+}
+
+function zoneOffsetMs(instant: number, timeZone: string): number {
+	const parts = wallClock(instant, timeZone);
 	const wallAsUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
 	return wallAsUtc - Math.floor(instant / 1000) * 1000;
 }

@@ -1,5 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { requestOptions } from '../../shared/requestOptions';
+import { requireString } from '../../shared/validation';
+import { forOperation } from './displayOptions';
+import type { ItemOperation, PreparedRequest } from './operation';
+
 export const skipDeleteRecord: INodeProperties = {
 	displayName: 'Keep Recording',
 	name: 'skipDeleteRecord',
@@ -7,3 +12,46 @@ export const skipDeleteRecord: INodeProperties = {
 	default: false,
 	description: 'Whether the audio recording is kept; off, the recording is deleted together with the personal data',
 };
+
+const irreversibleNotice: INodeProperties = {
+	displayName: 'Deletes personal data for good; it cannot be recovered',
+	name: 'irreversibleNotice',
+	type: 'notice',
+	default: '',
+};
+
+/** Spec 4.1 and 4.2: the same request and answer, about a call or about a candidate's call. */
+export function depersonalizeOperation(
+	resource: 'call' | 'candidate',
+	id: INodeProperties,
+	pathOf: (encodedId: string) => string,
+): ItemOperation<PreparedRequest> {
+	return {
+		kind: 'item',
+		description: forOperation(resource, 'depersonalize', [
+			irreversibleNotice,
+			id,
+			skipDeleteRecord,
+			requestOptions({ creates: false, batch: false }),
+		]),
+		prepare({ context }) {
+			return (itemIndex) => {
+				const value = requireString(id.name, context.getNodeParameter(id.name, itemIndex));
+				const keep = context.getNodeParameter('skipDeleteRecord', itemIndex, false) as boolean;
+				return {
+					request: {
+						method: 'POST',
+						path: pathOf(encodeURIComponent(value)),
+						body: { skipDeleteRecord: keep },
+						repeatability: 'safe',
+					},
+					echo: { success: true, [id.name]: value, recordingKept: keep },
+				};
+			};
+		},
+		async execute({ client }, { request, echo }, itemIndex) {
+			await client.request(request, itemIndex);
+			return echo;
+		},
+	};
+}
