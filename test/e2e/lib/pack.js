@@ -26,19 +26,25 @@ function run(cmd, args, { cwd, timeoutMs = 10 * 60 * 1000 }) {
 		let err = '';
 		child.stdout.on('data', (c) => (out += c));
 		child.stderr.on('data', (c) => (err += c));
-		const timer = setTimeout(() => {
+		const kill = () => {
 			try {
 				process.kill(-child.pid, 'SIGKILL');
 			} catch (_) {
 				/* gone */
 			}
-		}, timeoutMs);
+		};
+		const timer = setTimeout(kill, timeoutMs);
+		// the build runs in its own process group: if this process exits first (e.g. Ctrl-C of
+		// npm start), the group goes with it
+		process.once('exit', kill);
 		child.on('error', (e) => {
 			clearTimeout(timer);
+			process.removeListener('exit', kill);
 			resolve({ code: 127, stdout: out, stderr: String(e), ms: Date.now() - t0 });
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
+			process.removeListener('exit', kill);
 			try {
 				process.kill(-child.pid, 'SIGKILL'); // leave nothing behind
 			} catch (_) {
