@@ -1,0 +1,543 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm start`: the package running in a real n8n, against the simulator of the service.
+ *
+ *   node scripts/start.js [--version 2.41.1|1.123.81] [--port 5678] [--sim-port 5680]
+ *                         [--crm-port 5681] [--time-scale 1] [--keep]
+ *
+ * 1. installs n8n on first use into the git-ignored cache (scripts/lib/n8n-install.js), reused after;
+ * 2. builds the package and packs it (`npm pack`), as it would be published;
+ * 3. starts the simulator of the service and a tiny CRM stub, both on 127.0.0.1;
+ * 4. starts n8n on 127.0.0.1 with the tarball installed in its user folder's nodes/ (the way a
+ *    user installs a community node), sets up the owner by API, creates the credentials pointing
+ *    at the simulator, imports the example workflows (examples/*.json) and activates the
+ *    ones that listen (1, 2, 4, 5a);
+ * 5. points the simulator's default call-task template at example 2 (control API
+ *    POST /__sim/default-template), so that calls made by examples 1 and 3 report back;
+ * 6. prints the editor URL, the login, the simulator and CRM URLs, and waits.
+ * Ctrl-C stops everything (n8n and its task runner, the simulator, the CRM stub) and deletes the
+ * throwaway n8n user folder (unless --keep).
+ *
+ * The helpers that prepare and import the examples are exported for the end-to-end suite
+ * (test/e2e), which runs the examples exactly as this script sets them up.
+ *
+ * Plain Node (CommonJS, built-ins only), runs under the machine's Node (>= 20).
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const http = require('http');
+const net = require('net');
+const crypto = require('crypto');
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/* ------------------------------------------------------------------ example placeholders */
+
+/** What the example JSON files carry and what is replaced when they are imported. */
+const EXAMPLE_CRM_URL = 'http://127.0.0.1:5681';
+const EXAMPLE_CREDENTIAL_ID = 'cis-example-credential';
+const EXAMPLE_CREDENTIAL_NAME = 'CIS Auto-Call account';
+const EXAMPLE_SECRET = 'REPLACE-WITH-A-LONG-RANDOM-SECRET';
+const PACKAGE_NAME = 'n8n-nodes-cis-autocall';
+const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
+const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
+
+/** Which examples listen (and are activated by npm start). */
+const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a'];
+
+/** The simulator's accounts (its defaults). */
+const SIM_TOKEN = 'sim-token';
+const SIM_USER = { email: 'user@example.com', password: 'secret' };
+
+/** The n8n owner npm start sets up. */
+const START_OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Passw0rd' };
+
+/** The CRM stub's list of contacts, served at GET /contacts (example 5b reads it). */
+const CRM_CONTACTS = [
+	{ crmId: 'C-201', name: 'Alice', phone: '79990002201' },
+	{ crmId: 'C-202', name: 'Pavel', phone: '79990002202' },
+	{ crmId: 'C-203', name: 'Irina', phone: '79990002203' },
+];
+
+/** The example files, in order: [{ key: '01', file, json }]. */
+function loadExamples(dir = EXAMPLES_DIR) {
+	return fs
+		.readdirSync(dir)
+		.filter((f) => /^\d+[a-z]?-.*\.json$/.test(f))
+		.sort()
+		.map((file) => ({ key: file.split('-')[0], file, json: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
+}
+
+function mapStrings(value, fn) {
+	if (typeof value === 'string') return fn(value);
+	if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
+	if (value && typeof value === 'object') {
+		const out = {};
+		for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, fn);
+		return out;
+	}
+	return value;
+}
+
+/**
+ * An example ready to import: the CRM URL, the credential and the trigger secret replaced.
+ * options: { crmUrl, credentials: { cisAutoCallApi: {id, name}, cisAutoCallLoginApi?: {id, name} }, secret }
+ */
+function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret } = {}) {
+	const crm = crmUrl.replace(/\/+$/, '');
+	const wf = mapStrings(JSON.parse(JSON.stringify(json)), (s) => s.split(EXAMPLE_CRM_URL).join(crm));
+	for (const node of wf.nodes) {
+		if (node.credentials) {
+			for (const [type, ref] of Object.entries(node.credentials)) {
+				if (ref && ref.id === EXAMPLE_CREDENTIAL_ID && credentials[type]) node.credentials[type] = { ...credentials[type] };
+			}
+		}
+		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.secret === EXAMPLE_SECRET && secret) {
+			node.parameters.secret = secret;
+		}
+	}
+	return wf;
+}
+
+/** The production URL of the CIS trigger node of a workflow (webhook `default`, path `webhook`). */
+function triggerUrlOf(n8nUrl, wf) {
+	const node = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
+	if (!node) return null;
+	return `${n8nUrl.replace(/\/+$/, '')}/webhook/${node.webhookId}/webhook`;
+}
+
+/** A webhook target of the service (spec: webhookUrls entry) for the given events. */
+function webhookTarget(url, events) {
+	const all = ['CALL_ENDED', 'CANDIDATE_CHANGED', 'CALL_REDIRECTED', 'RECALL_SCHEDULED', 'EFFICIENCY_REACHED', 'AUTOCALL_STATUS_CHANGED'];
+	const map = {};
+	for (const name of all) map[name] = { name, value: events.includes(name) };
+	return { url, partialResults: false, delay: 0, events: map };
+}
+
+/* ------------------------------------------------------------------ small HTTP helpers */
+
+function request(method, url, body, { headers = {}, timeoutMs = 30000 } = {}) {
+	return new Promise((resolve, reject) => {
+		const u = new URL(url);
+		const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+		const h = { accept: 'application/json', ...headers };
+		if (payload) {
+			h['content-type'] = h['content-type'] || 'application/json';
+			h['content-length'] = payload.length;
+		}
+		const req = http.request(
+			{ method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers: h, agent: false },
+			(res) => {
+				const chunks = [];
+				res.on('data', (c) => chunks.push(c));
+				res.on('end', () => {
+					const text = Buffer.concat(chunks).toString('utf8');
+					let parsed = text;
+					try {
+						parsed = text ? JSON.parse(text) : undefined;
+					} catch (_) {
+						/* not JSON */
+					}
+					resolve({ status: res.statusCode, headers: res.headers, body: parsed, text });
+				});
+				res.on('error', reject);
+			},
+		);
+		req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} timed out`)));
+		req.on('error', reject);
+		if (payload) req.write(payload);
+		req.end();
+	});
+}
+
+function portFree(port) {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.once('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+/** `preferred` when it is free on 127.0.0.1, else any free port. */
+async function pickPort(preferred, explicit) {
+	if (explicit) {
+		if (!(await portFree(explicit))) throw new Error(`port ${explicit} on 127.0.0.1 is in use`);
+		return explicit;
+	}
+	if (preferred && (await portFree(preferred))) return preferred;
+	return freePort();
+}
+
+/* ------------------------------------------------------------------ CRM stub */
+
+/**
+ * A stand-in for the CRM on 127.0.0.1: GET /contacts answers CRM_CONTACTS (example 5b's list);
+ * every POST/PUT/PATCH is recorded and answered 200 (examples 2 and 5a post call results there);
+ * GET /__crm/requests lists what was received. onRequest(entry) sees each recorded request.
+ */
+async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {}) {
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		const chunks = [];
+		req.on('data', (c) => chunks.push(c));
+		req.on('end', () => {
+			const url = new URL(req.url || '/', 'http://127.0.0.1');
+			const text = Buffer.concat(chunks).toString('utf8');
+			let body = text;
+			try {
+				body = text ? JSON.parse(text) : undefined;
+			} catch (_) {
+				/* kept as text */
+			}
+			const send = (status, data) => {
+				const out = JSON.stringify(data);
+				res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+				res.end(out);
+			};
+			if (req.method === 'GET' && url.pathname === '/contacts') return send(200, contacts);
+			if (req.method === 'GET' && url.pathname === '/__crm/requests') return send(200, requests);
+			if (req.method === 'GET' && url.pathname === '/') {
+				return send(200, { about: 'CRM stub of npm start', contacts: '/contacts', received: requests.length, list: '/__crm/requests' });
+			}
+			if (['POST', 'PUT', 'PATCH'].includes(req.method)) {
+				const entry = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body, at: new Date().toISOString() };
+				requests.push(entry);
+				if (onRequest) {
+					try {
+						onRequest(entry);
+					} catch (_) {
+						/* a printing problem must not break the stub */
+					}
+				}
+				return send(200, { ok: true });
+			}
+			return send(404, { error: `no route ${req.method} ${url.pathname}` });
+		});
+	});
+	server.keepAliveTimeout = 60000;
+	const sockets = new Set();
+	server.on('connection', (s) => {
+		sockets.add(s);
+		s.on('close', () => sockets.delete(s));
+	});
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, '127.0.0.1', resolve);
+	});
+	const actual = server.address().port;
+	return {
+		url: `http://127.0.0.1:${actual}`,
+		port: actual,
+		requests,
+		close: () =>
+			new Promise((resolve) => {
+				server.close(() => resolve());
+				for (const s of sockets) s.destroy();
+			}),
+	};
+}
+
+/* ------------------------------------------------------------------ the playground */
+
+/**
+ * In a running n8n (client from setupOwner): creates the two credentials pointing at the
+ * simulator, imports every example (prepared), activates the listening ones, and points the
+ * simulator's default template at example 2 through the control API.
+ * Returns { credentials, secret, workflows: { '01': {id, name, file, json, triggerUrl?, activated}}, template }.
+ * log(line) reports each step.
+ */
+async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, log = () => {} }) {
+	const credToken = await client.createCredential({
+		name: EXAMPLE_CREDENTIAL_NAME,
+		type: 'cisAutoCallApi',
+		data: { baseUrl: simUrl, accessToken: token },
+	});
+	const credLogin = await client.createCredential({
+		name: `${EXAMPLE_CREDENTIAL_NAME} (login)`,
+		type: 'cisAutoCallLoginApi',
+		data: { baseUrl: simUrl, loginUrl: `${simUrl}/api/v1/auth/login`, email: user.email, password: user.password, ttl: 86400 },
+	});
+	log(`credentials "${credToken.name}" (access token) and "${credLogin.name}" (email + password) → ${simUrl}`);
+	const credentials = {
+		cisAutoCallApi: { id: String(credToken.id), name: credToken.name },
+		cisAutoCallLoginApi: { id: String(credLogin.id), name: credLogin.name },
+	};
+	const secret = crypto.randomBytes(24).toString('hex');
+	const workflows = {};
+	for (const ex of examples || loadExamples()) {
+		const json = prepareExample(ex.json, { crmUrl, credentials, secret });
+		const wf = await client.createWorkflow(json);
+		workflows[ex.key] = { id: String(wf.id), name: json.name, file: ex.file, json, triggerUrl: triggerUrlOf(n8nUrl, json), activated: false };
+	}
+	log(`imported ${Object.keys(workflows).length} example workflows from examples/`);
+	for (const key of activate) {
+		const wf = workflows[key];
+		if (!wf) continue;
+		await client.activate(wf.id);
+		wf.activated = true;
+	}
+	// Example 2 listens to the tasks made from the default template (Create and Run, Create Batch):
+	// its URL + ?secret= goes into the template's webhook settings, as a user would paste it.
+	let template = null;
+	const wf2 = workflows['02'];
+	if (wf2 && wf2.triggerUrl) {
+		const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
+		const res = await request('POST', `${simUrl}/__sim/default-template`, { webhookUrls: [target] });
+		if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
+		template = { target, answer: res.body };
+	}
+	return { credentials, secret, workflows, template };
+}
+
+/* ------------------------------------------------------------------ main */
+
+function parseArgs(argv) {
+	const opts = { version: '2.41.1', timeScale: 1, keep: false };
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => (inline !== undefined ? inline : argv[++i]);
+		switch (flag) {
+			case '--version':
+				opts.version = value();
+				break;
+			case '--port':
+				opts.port = Number(value());
+				break;
+			case '--sim-port':
+				opts.simPort = Number(value());
+				break;
+			case '--crm-port':
+				opts.crmPort = Number(value());
+				break;
+			case '--time-scale':
+				opts.timeScale = Number(value());
+				break;
+			case '--keep':
+				opts.keep = true;
+				break;
+			case '-h':
+			case '--help':
+				opts.help = true;
+				break;
+			default:
+				throw new Error(`unknown option ${argv[i]} (see --help)`);
+		}
+	}
+	return opts;
+}
+
+const HELP = `npm start [-- options]     (or: node scripts/start.js [options])
+
+Builds the package, starts the CIS simulator, a CRM stub and a real n8n with the package
+installed and the example workflows imported, all on 127.0.0.1. Ctrl-C stops everything.
+
+  --version V      n8n version: 2.41.1 (default, Node 24 runtime) or 1.123.81 (Node 22)
+  --port N         n8n port (default 5678, or a free one when taken)
+  --sim-port N     simulator port (default 5680, or a free one)
+  --crm-port N     CRM stub port (default 5681, or a free one)
+  --time-scale X   simulated durations × X (default 1: a call takes about 4 s)
+  --keep           keep the n8n user folder when stopping (it is printed)
+
+n8n is installed on first use into $CIS_N8N_CACHE or .cache/n8n (several minutes, once).
+`;
+
+function say(line = '') {
+	process.stdout.write(`${line}\n`);
+}
+
+function step(n, total, text) {
+	say(`[start ${n}/${total}] ${text}`);
+}
+
+function shortEvent(entry) {
+	const b = entry.body && typeof entry.body === 'object' ? entry.body : {};
+	const bits = [b.event, b.status, b.callId ? `call ${b.callId}` : null, b.campaign ? `(${b.campaign})` : null].filter(Boolean);
+	return `${entry.method} ${entry.path}${bits.length ? `  ${bits.join(' ')}` : ''}`;
+}
+
+async function main() {
+	let opts;
+	try {
+		opts = parseArgs(process.argv.slice(2));
+	} catch (e) {
+		process.stderr.write(`${e.message}\n`);
+		process.exit(2);
+	}
+	if (opts.help) {
+		say(HELP);
+		return;
+	}
+	const t0 = Date.now();
+	const cleanups = []; // run last-in first-out
+	let stopping = false;
+	const stop = async (code, why) => {
+		if (stopping) return;
+		stopping = true;
+		if (why) say(`\n[start] ${why}: stopping…`);
+		for (const fn of cleanups.reverse()) {
+			try {
+				await fn();
+			} catch (e) {
+				process.stderr.write(`[start] while stopping: ${e.message}\n`);
+			}
+		}
+		say('[start] stopped: n8n, the simulator and the CRM stub are gone.');
+		process.exit(code);
+	};
+	let signals = 0;
+	for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+		process.on(sig, () => {
+			signals += 1;
+			if (signals > 1) process.exit(code); // a second Ctrl-C: now (exit hooks still kill n8n's group)
+			void stop(code, sig === 'SIGINT' ? 'Ctrl-C' : sig);
+		});
+	}
+
+	// Required here (not at the top) so that `require('./start')` from the tests stays light.
+	const { ensureN8n, isInstalled } = require('./lib/n8n-install');
+	const { startN8n, setupOwner, installPackageTarball } = require('./lib/n8n-instance');
+	const { packRepo } = require('../test/e2e/lib/pack');
+	const { createSimulator } = require('../test/simulator');
+
+	const TOTAL = 6;
+	const version = opts.version;
+	try {
+		// 1. n8n itself
+		if (isInstalled(version)) {
+			step(1, TOTAL, `n8n ${version}: already installed in the cache`);
+		} else {
+			step(1, TOTAL, `n8n ${version}: installing on first use into the cache (about 4 minutes, 2-3 GB; progress below)`);
+		}
+		const install = await ensureN8n(version);
+		if (stopping) return;
+
+		// 2. the package, packed as published
+		step(2, TOTAL, 'building the package and packing it (npm run build, npm pack)…');
+		const pack = await packRepo({ quiet: true });
+		if (stopping) return;
+		if (!pack.ok) {
+			const out = pack.steps.map((s) => `--- ${s.step} (exit ${s.code})\n${s.output}`).join('\n');
+			throw new Error(`${pack.error}\n${out}`);
+		}
+		cleanups.push(() => fs.rmSync(pack.dir, { recursive: true, force: true }));
+		say(`          ${path.basename(pack.tarball)} (${pack.files.length} files)`);
+
+		// 3. simulator + CRM stub
+		const simPort = await pickPort(5680, opts.simPort);
+		const sim = await createSimulator({ port: simPort, token: SIM_TOKEN, users: [SIM_USER], timeScale: opts.timeScale });
+		cleanups.push(() => sim.close());
+		const crmPort = await pickPort(5681, opts.crmPort);
+		const crm = await startCrmStub({
+			port: crmPort,
+			onRequest: (entry) => say(`[crm] ${shortEvent(entry)}`),
+		});
+		cleanups.push(() => crm.close());
+		step(3, TOTAL, `simulator of the service on ${sim.url}, CRM stub on ${crm.url}`);
+
+		// 4. n8n with the tarball installed the way a user installs a community node
+		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `cis-autocall-n8n-${version}-`));
+		cleanups.push(() => {
+			if (opts.keep) say(`[start] kept the n8n user folder ${userFolder}`);
+			else fs.rmSync(userFolder, { recursive: true, force: true });
+		});
+		step(4, TOTAL, `installing the tarball into ${path.join(userFolder, '.n8n', 'nodes')} and starting n8n ${version}…`);
+		await installPackageTarball(userFolder, pack.tarball, { nodeBin: install.nodeBin, runtimeDir: install.runtimeDir });
+		if (stopping) return;
+		const port = await pickPort(5678, opts.port);
+		const n8n = await startN8n({ version, userFolder, port });
+		cleanups.push(() => n8n.stop());
+		if (stopping) return;
+		const client = await setupOwner(n8n.url, START_OWNER, { version });
+		say(`          n8n ready in ${Math.round(n8n.startedInMs / 1000)} s; owner set up by API`);
+
+		// 5. credentials, examples, default template
+		step(5, TOTAL, 'credentials, example workflows, default template of the simulator…');
+		const setup = await setupPlayground({
+			client,
+			n8nUrl: n8n.url,
+			simUrl: sim.url,
+			crmUrl: crm.url,
+			log: (line) => say(`          ${line}`),
+		});
+		if (stopping) return;
+		const wfs = setup.workflows;
+		for (const [key, wf] of Object.entries(wfs)) {
+			say(`          ${wf.activated ? 'active  ' : 'manual  '} ${n8n.url}/workflow/${wf.id}  ${wf.name}`);
+		}
+		if (setup.template) {
+			say(`          default template of the simulator: webhook → example 2 (${wfs['02'].triggerUrl}?secret=…)`);
+			say(`          done with: POST ${sim.url}/__sim/default-template {"webhookUrls":[{"url":"<that URL>?secret=<example 2's secret>", events CALL_ENDED + CANDIDATE_CHANGED}]}`);
+		}
+		if (wfs['05a'] && wfs['05a'].activated) {
+			const task = [...sim.state.tasks.values()].find((t) => t.name === 'Spring campaign');
+			if (task) say(`          example 5a created the call task "Spring campaign" (${task.id}) on the simulator`);
+		}
+
+		// 6. what to do now
+		step(6, TOTAL, `ready in ${Math.round((Date.now() - t0) / 1000)} s`);
+		say('');
+		say(`  n8n editor      ${n8n.url}`);
+		say(`  login           ${START_OWNER.email} / ${START_OWNER.password}`);
+		say(`  simulator       ${sim.url}   (token "${SIM_TOKEN}", login ${SIM_USER.email} / ${SIM_USER.password}; state: ${sim.url}/__sim/state)`);
+		say(`  CRM stub        ${crm.url}   (contacts: ${crm.url}/contacts; what it received: ${crm.url}/__crm/requests)`);
+		say(`  user folder     ${userFolder}${opts.keep ? ' (kept)' : ' (deleted on stop; --keep keeps it)'}`);
+		say('');
+		say('  Try it: a lead from the "CRM" (example 1) is called, and the result comes back to the CRM (example 2):');
+		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead -H 'content-type: application/json' \\`);
+		say(`         -d '{"name": "Ann Lee", "phone": "79990005555", "crmId": "CRM-42"}'`);
+		say(`    a few seconds later this window shows  [crm] POST /leads/CRM-42/call-results  CALL_ENDED ANSWERED …`);
+		say('  Example 3 and 5b/5c: open them in the editor and click "Execute workflow" (5b feeds and starts the');
+		say('  campaign that example 5a created; its results come back here as [crm] lines).');
+		say(`  Example 4: curl -s -X POST ${n8n.url}/webhook/cis-privacy -H 'content-type: application/json' \\`);
+		say(`             -d '{"callId": "<callId of a [crm] line>", "action": "depersonalize", "keepRecording": true}'`);
+		say('');
+		say('  Press Ctrl-C to stop everything.');
+		say('');
+		// keep running until a signal arrives
+		await new Promise(() => {});
+	} catch (err) {
+		if (stopping) return;
+		process.stderr.write(`\n[start] failed: ${err && err.stack ? err.stack : err}\n`);
+		await stop(1);
+	}
+}
+
+module.exports = {
+	EXAMPLES_DIR,
+	EXAMPLE_CRM_URL,
+	EXAMPLE_CREDENTIAL_ID,
+	EXAMPLE_CREDENTIAL_NAME,
+	EXAMPLE_SECRET,
+	ACTIVATED_EXAMPLES,
+	TRIGGER_TYPE,
+	ACTION_TYPE,
+	CRM_CONTACTS,
+	SIM_TOKEN,
+	SIM_USER,
+	START_OWNER,
+	loadExamples,
+	prepareExample,
+	triggerUrlOf,
+	webhookTarget,
+	startCrmStub,
+	setupPlayground,
+	request,
+};
+
+if (require.main === module) {
+	main();
+}
