@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, icon, listOneTask } from './common';
+
 export class CisAutoCallApi implements ICredentialType {
 	name = 'cisAutoCallApi';
 
@@ -12,22 +14,10 @@ export class CisAutoCallApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall#credentials';
 
-	icon = {
-		light: 'file:../nodes/CisAutoCall/cisAutoCall.svg',
-		dark: 'file:../nodes/CisAutoCall/cisAutoCall.dark.svg',
-	} as const;
+	icon = icon;
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: 'https://twin24.ai',
-			placeholder: 'e.g. https://twin24.ai',
-			description:
-				'Address of the service without the API path; the node adds /cis/api/v1/... Use https://twin-ai.com for the international region.',
-			required: true,
-		},
+		baseUrlProperty,
 		{
 			displayName: 'Access Token',
 			name: 'accessToken',
@@ -49,17 +39,5 @@ export class CisAutoCallApi implements ICredentialType {
 		},
 	};
 
-	// A read-only, documented list call: a rejected token answers 401/403.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/cis/api/v1/telephony/autoCall',
-			qs: { limit: 1 },
-			method: 'GET',
-		},
-		rules: [
-			{ type: 'responseCode', properties: { value: 401, message: 'Token rejected (HTTP 401): it is invalid or expired' } },
-			{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): the account may not use the API' } },
-		],
-	};
+	test: ICredentialTestRequest = listOneTask;
 }

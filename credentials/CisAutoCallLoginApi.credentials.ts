@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, icon, listOneTask } from './common';
+
 export class CisAutoCallLoginApi implements ICredentialType {
 	name = 'cisAutoCallLoginApi';
 
@@ -14,10 +16,7 @@ export class CisAutoCallLoginApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall#credentials';
 
-	icon = {
-		light: 'file:../nodes/CisAutoCall/cisAutoCall.svg',
-		dark: 'file:../nodes/CisAutoCall/cisAutoCall.dark.svg',
-	} as const;
+	icon = icon;
 
 	properties: INodeProperties[] = [
 		{
@@ -27,15 +26,7 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: 'https://twin24.ai',
-			placeholder: 'e.g. https://twin24.ai',
-			description: 'Address of the service without the API path; the node adds /cis/api/v1/...',
-			required: true,
-		},
+		baseUrlProperty,
 		{
 			displayName: 'Login URL',
 			name: 'loginUrl',
@@ -108,16 +99,5 @@ export class CisAutoCallLoginApi implements ICredentialType {
 		},
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/cis/api/v1/telephony/autoCall',
-			qs: { limit: 1 },
-			method: 'GET',
-		},
-		rules: [
-			{ type: 'responseCode', properties: { value: 401, message: 'Token rejected (HTTP 401): it is invalid or expired' } },
-			{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): the account may not use the API' } },
-		],
-	};
+	test: ICredentialTestRequest = listOneTask;
 }
