@@ -83,7 +83,7 @@ describe('API failures become NodeApiError with the status, the service\'s words
 		);
 		expect(result.error).toBeUndefined();
 		const outputs = jsonOf(result);
-		expect(outputs[0]).toEqual({ deleted: true, callId: call.id });
+		expect(outputs[0]).toEqual({ success: true, deleted: true, callId: call.id });
 		expect(outputs[1]).toMatchObject({ httpCode: '404', error: expect.stringMatching(/404/) });
 		expect(outputs[2]).toMatchObject({ httpCode: '404' });
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);

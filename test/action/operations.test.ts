@@ -302,7 +302,7 @@ describe('privacy operations (spec 4.1, 4.2, 4.3)', () => {
 		expect(result.error).toBeUndefined();
 		const [request] = apiRequests(sim);
 		expect([request.method, request.path, request.rawBody]).toEqual(['DELETE', `/cis/api/v1/calls/${call.id}/record`, '']);
-		expect(jsonOf(result)).toEqual([{ deleted: true, callId: call.id }]);
+		expect(jsonOf(result)).toEqual([{ success: true, deleted: true, callId: call.id }]);
 		expect(sim.state.calls.get(call.id)?.record).toBeNull();
 	});
 });

@@ -17,7 +17,7 @@ export const deleteRecording: ItemOperation<PreparedRequest> = {
 			const id = requireString('callId', context.getNodeParameter('callId', itemIndex));
 			return {
 				request: { method: 'DELETE', path: `calls/${encodeURIComponent(id)}/record`, repeatability: 'safe' },
-				echo: { deleted: true, callId: id },
+				echo: { success: true, deleted: true, callId: id },
 			};
 		};
 	},
