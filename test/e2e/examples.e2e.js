@@ -1,0 +1,121 @@
+'use strict';
+/**
+ * The example workflows (examples/*.json), set up exactly as `npm start` sets them up
+ * (scripts/start.js setupPlayground), run as they are against the simulator and the CRM stub.
+ * Examples 1-4 here; the campaign (5a/5b/5c) in campaign.e2e.js.
+ */
+const assert = require('assert');
+const { httpRequest } = require('../../scripts/lib/n8n-instance');
+const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES } = require('../../scripts/start');
+const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor } = require('./harness');
+
+const P = '/cis/api/v1';
+
+/** Waits until the CRM stub received every (crmId, event) pair; returns those requests. */
+async function crmResults(crm, pairs, timeoutMs = 30000) {
+	return waitFor(
+		`the CRM stub to receive ${pairs.map(([id, ev]) => `${ev} of ${id}`).join(', ')}`,
+		() => {
+			const found = pairs.map(([crmId, event]) =>
+				crm.requests.find((r) => r.method === 'POST' && r.path === `/leads/${crmId}/call-results` && r.body && r.body.event === event && r.body.crmId === crmId),
+			);
+			return found.every(Boolean) ? found : null;
+		},
+		timeoutMs,
+	);
+}
+
+module.exports = async function exampleChecks(ctx) {
+	const { client, sim, crm, checks } = ctx;
+	const examples = loadExamples();
+
+	const ready = await checks.check('examples import and activate as npm start sets them up (credentials, CRM URL, secret, default template → example 2)', async () => {
+		const setup = await setupPlayground({ client, n8nUrl: ctx.n8n.url, simUrl: sim.url, crmUrl: crm.url, examples });
+		ctx.playground = setup;
+		const keys = Object.keys(setup.workflows);
+		assert.deepStrictEqual(keys, examples.map((e) => e.key));
+		for (const key of ACTIVATED_EXAMPLES) {
+			const wf = await client.getWorkflow(setup.workflows[key].id);
+			assert.ok(wf.active, `example ${key} is not active`);
+		}
+		const target = sim.state.defaultTemplate.webhookUrls[0];
+		assert.strictEqual(target.url, `${setup.workflows['02'].triggerUrl}?secret=${setup.secret}`);
+		return `${keys.length} workflows (${ACTIVATED_EXAMPLES.join(', ')} active); default template → ${setup.workflows['02'].triggerUrl}?secret=…`;
+	});
+	if (!ready) {
+		for (const n of ['1 + 2', '3', '4']) checks.skip(`example ${n}`, 'set-up failed');
+		return false;
+	}
+	const wfs = ctx.playground.workflows;
+
+	let callId = null;
+	await checks.check('examples 1 + 2: a lead POSTed to example 1 is called by the simulator; the result reaches the CRM stub with the lead\'s CRM id', async () => {
+		const lead = { name: 'Ann Lee', phone: '79990005555', crmId: 'CRM-42' };
+		const mark = sim.requests.length;
+		const res = await httpRequest('POST', `${ctx.n8n.url}/webhook/cis-lead`, { body: lead });
+		assert.strictEqual(res.status, 200, `example 1 answered ${res.status} ${res.text}`);
+		assert.ok(res.body && res.body.autoCallCandidateId, `answer: ${res.text}`);
+		const sent = apiRequestsSince(sim, mark).filter((r) => r.path === `${P}/telephony/autoCallCandidate/single`).map((r) => shapeOf(r));
+		assert.deepStrictEqual(sent, [
+			{
+				method: 'POST',
+				path: `${P}/telephony/autoCallCandidate/single`,
+				body: { phone: [lead.phone], botSettingsId: 'bot-lead-qualification', variables: { name: lead.name }, callbackData: { crmId: lead.crmId } },
+			},
+		]);
+		const [ended, changed] = await crmResults(crm, [[lead.crmId, 'CALL_ENDED'], [lead.crmId, 'CANDIDATE_CHANGED']]);
+		assert.strictEqual(ended.body.status, 'ANSWERED');
+		assert.strictEqual(ended.body.phone, lead.phone);
+		assert.strictEqual(ended.body.candidateId, res.body.autoCallCandidateId);
+		assert.strictEqual(changed.body.status, 'SUCCESS');
+		callId = ended.body.callId;
+		assert.ok(sim.state.calls.has(callId), `unknown call ${callId}`);
+		const exs = await client.waitForExecutions(wfs['02'].id, 2, 20000);
+		for (const e of exs) {
+			assertSuccess(e);
+			assert.strictEqual(outputOf(e, 'Call results (default template)')[0].callbackData.crmId, lead.crmId);
+		}
+		return `candidate ${res.body.autoCallCandidateId}; CRM got POST /leads/${lead.crmId}/call-results (CALL_ENDED ANSWERED, CANDIDATE_CHANGED SUCCESS)`;
+	});
+
+	await checks.check('example 3: the Code rows become one campaign from the default template; every row\'s result reaches the CRM', async () => {
+		const mark = sim.requests.length;
+		const ex = await client.runWorkflowManually(wfs['03'].id);
+		assertSuccess(ex);
+		const sent = apiRequestsSince(sim, mark).map((r) => shapeOf(r));
+		assert.strictEqual(sent.length, 1, JSON.stringify(sent));
+		assert.strictEqual(sent[0].path, `${P}/telephony/autoCallCandidate/single/batch`);
+		const rows = outputOf(ex, 'Rows to call');
+		assert.deepStrictEqual(
+			sent[0].body.batch,
+			rows.map((r) => ({ phone: [r.phone], variables: { name: r.name }, callbackData: { crmId: r.crmId }, clientExternalId: r.crmId, botSettingsId: 'bot-lead-qualification' })),
+		);
+		await crmResults(crm, rows.flatMap((r) => [[r.crmId, 'CALL_ENDED'], [r.crmId, 'CANDIDATE_CHANGED']]));
+		return `${rows.length} rows → 1 request; CRM got ${rows.length * 2} results (${rows.map((r) => r.crmId).join(', ')})`;
+	});
+
+	if (!callId) checks.skip('example 4', 'no call id from examples 1 + 2');
+	else {
+		await checks.check('example 4: depersonalize a call keeping its recording, then delete the recording', async () => {
+			const url = `${ctx.n8n.url}/webhook/cis-privacy`;
+			assert.ok(sim.state.calls.get(callId).record, 'the call has no recording to begin with');
+			const r1 = await httpRequest('POST', url, { body: { callId, action: 'depersonalize', keepRecording: true } });
+			assert.strictEqual(r1.status, 200, `answered ${r1.status} ${r1.text}`);
+			assert.strictEqual(r1.body && r1.body.success, true, `answer: ${r1.text}`);
+			assert.strictEqual(r1.body.callId, callId);
+			assert.strictEqual(r1.body.recordingKept, true);
+			let call = sim.state.calls.get(callId);
+			assert.strictEqual(call.depersonalized, true);
+			assert.strictEqual(call.callTo, null);
+			assert.ok(call.record, 'the recording was deleted although keepRecording was true');
+			const r2 = await httpRequest('POST', url, { body: { callId, action: 'deleteRecording' } });
+			assert.strictEqual(r2.status, 200, `answered ${r2.status} ${r2.text}`);
+			assert.strictEqual(r2.body && r2.body.deleted, true, `answer: ${r2.text}`);
+			assert.strictEqual(r2.body.callId, callId);
+			call = sim.state.calls.get(callId);
+			assert.strictEqual(call.record, null);
+			return `call ${callId}: depersonalized with recording kept, then recording deleted`;
+		});
+	}
+	return true;
+};

@@ -1,0 +1,227 @@
+'use strict';
+/**
+ * Shared pieces of the end-to-end suite (test/e2e/run.js): the check recorder, workflow
+ * builders, and readers of executions and of the simulator's request log.
+ * Plain Node (CommonJS, built-ins only).
+ */
+const assert = require('assert');
+const crypto = require('crypto');
+const { httpRequest } = require('../../scripts/lib/n8n-instance');
+const { ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/start');
+
+function sleep(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls fn() until it returns a truthy value; rejects with `what` after timeoutMs. */
+async function waitFor(what, fn, timeoutMs = 20000, everyMs = 150) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	for (;;) {
+		try {
+			last = await fn();
+		} catch (e) {
+			last = undefined;
+			if (Date.now() > deadline) throw new Error(`${what}: ${e.message}`);
+		}
+		if (last) return last;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(everyMs);
+	}
+}
+
+/* ------------------------------------------------------------------ checks */
+
+/**
+ * Records named checks of one n8n version. Each check is an async function that throws on
+ * failure and may return a short detail line. A failing check never stops the others.
+ */
+class Checks {
+	constructor(label, out = (line) => process.stdout.write(`${line}\n`)) {
+		this.label = label;
+		this.out = out;
+		this.results = [];
+	}
+
+	async check(name, fn) {
+		const t0 = Date.now();
+		try {
+			const detail = await fn();
+			const ms = Date.now() - t0;
+			this.results.push({ name, ok: true, ms, detail });
+			this.out(`  ok    ${name}${detail ? `: ${detail}` : ''} (${ms} ms)`);
+			return true;
+		} catch (err) {
+			const ms = Date.now() - t0;
+			const message = err && err.message ? err.message : String(err);
+			this.results.push({ name, ok: false, ms, error: message });
+			this.out(`  FAIL  ${name} (${ms} ms)\n        ${message.split('\n').slice(0, 25).join('\n        ')}`);
+			return false;
+		}
+	}
+
+	/** A check that cannot run because an earlier step failed: counted as failed. */
+	skip(name, why) {
+		this.results.push({ name, ok: false, ms: 0, error: `not run: ${why}` });
+		this.out(`  FAIL  ${name}: not run (${why})`);
+	}
+
+	note(line) {
+		this.out(`        ${line}`);
+	}
+
+	get passed() {
+		return this.results.filter((r) => r.ok).length;
+	}
+
+	get failed() {
+		return this.results.filter((r) => !r.ok).length;
+	}
+}
+
+/* ------------------------------------------------------------------ workflows */
+
+let nodeCounter = 0;
+function nodeId() {
+	nodeCounter += 1;
+	return crypto.randomUUID();
+}
+
+const MANUAL = 'Start';
+
+function manualTrigger() {
+	return { parameters: {}, id: nodeId(), name: MANUAL, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
+}
+
+/** A Code node that outputs the given JSON objects as items. */
+function codeNode(name, rows) {
+	return {
+		parameters: { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [0, 0],
+	};
+}
+
+/** The CIS Auto-Call action node with the given parameters and credential reference. */
+function cisNode(name, parameters, credential, extra = {}) {
+	const credType = parameters.authentication === 'login' ? 'cisAutoCallLoginApi' : 'cisAutoCallApi';
+	return {
+		parameters: { options: {}, ...parameters },
+		id: nodeId(),
+		name,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: { [credType]: { id: String(credential.id), name: credential.name } },
+		...extra,
+	};
+}
+
+function triggerNode(name, parameters, credential, webhookId) {
+	const node = {
+		parameters: { options: {}, ...parameters },
+		id: nodeId(),
+		name,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId,
+	};
+	if (credential) node.credentials = { cisAutoCallApi: { id: String(credential.id), name: credential.name } };
+	return node;
+}
+
+function noOp(name = 'Done') {
+	return { parameters: {}, id: nodeId(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0] };
+}
+
+/** A workflow running the nodes one after the other (positions laid out left to right). */
+function chain(name, nodes) {
+	const connections = {};
+	nodes.forEach((n, i) => {
+		n.position = [i * 220, 0];
+		if (i > 0) connections[nodes[i - 1].name] = { main: [[{ node: n.name, type: 'main', index: 0 }]] };
+	});
+	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+/** The JSON of the items a node output in its (last) run, or [] when it did not run. */
+function outputOf(execution, nodeName) {
+	const runs = execution && execution.data && execution.data.resultData && execution.data.resultData.runData[nodeName];
+	if (!runs || !runs.length) return [];
+	const run = runs[runs.length - 1];
+	return ((run.data && run.data.main && run.data.main[0]) || []).map((i) => i.json);
+}
+
+function errorOf(execution) {
+	const rd = execution && execution.data && execution.data.resultData;
+	return rd && rd.error ? rd.error : null;
+}
+
+/** Asserts the execution succeeded, with n8n's error message when not. */
+function assertSuccess(execution) {
+	const err = errorOf(execution);
+	assert.strictEqual(execution.status, 'success', `execution ${execution.id} ${execution.status}: ${err ? `${err.message}${err.description ? ` (${err.description})` : ''}` : 'no error recorded'}`);
+}
+
+/* ------------------------------------------------------------------ simulator */
+
+/** The simulator's log entries of CIS API (and login) requests since index `mark`. */
+function apiRequestsSince(sim, mark) {
+	return sim.requests.slice(mark).filter((r) => r.path.startsWith('/cis/') || r.path.startsWith('/api/v1/auth/'));
+}
+
+/** {method, path, query?, body?} of a log entry, for exact comparison. */
+function shapeOf(r, { withQuery = false } = {}) {
+	const out = { method: r.method, path: r.path };
+	if (withQuery || Object.keys(r.query || {}).length) out.query = r.query;
+	if (r.body !== undefined) out.body = r.body;
+	return out;
+}
+
+/** A request to the simulator's CIS API with the static token (as if from the service's own UI/API). */
+async function simApi(sim, method, apiPath, body) {
+	const res = await httpRequest(method, `${sim.url}/cis/api/v1/${apiPath.replace(/^\//, '')}`, {
+		headers: { authorization: `Bearer ${sim.config.token}` },
+		body,
+	});
+	if (res.status !== 200) throw new Error(`${method} ${apiPath} on the simulator answered ${res.status}: ${res.text}`);
+	return res.body;
+}
+
+/** Tasks of the simulator whose webhook targets point at `url` (ignoring the query). */
+function tasksPointingAt(sim, url) {
+	return [...sim.state.tasks.values()].filter((t) =>
+		(t.body.webhookUrls || []).some((w) => String(typeof w === 'string' ? w : w.url).split('?')[0] === url),
+	);
+}
+
+function secretOfTask(task, url) {
+	const target = (task.body.webhookUrls || []).find((w) => String(typeof w === 'string' ? w : w.url).split('?')[0] === url);
+	const u = new URL(typeof target === 'string' ? target : target.url);
+	return u.searchParams.get('secret');
+}
+
+module.exports = {
+	sleep,
+	waitFor,
+	Checks,
+	MANUAL,
+	manualTrigger,
+	codeNode,
+	cisNode,
+	triggerNode,
+	noOp,
+	chain,
+	outputOf,
+	errorOf,
+	assertSuccess,
+	apiRequestsSince,
+	shapeOf,
+	simApi,
+	tasksPointingAt,
+	secretOfTask,
+};

@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * End-to-end suite: the package, installed from its `npm pack` tarball, in a real n8n 1.x and
+ * 2.x, against the simulator of the service (in this process, on 127.0.0.1) and a CRM stub.
+ *
+ *   npm run test:e2e                       both versions (1.123.81, then 2.41.1)
+ *   node test/e2e/run.js --version 2.41.1  one version (repeatable), for development
+ *   options: --keep (keep the n8n user folders), --echo (mirror n8n's output), --no-build
+ *
+ * Per version: one n8n start (one restart, for the trigger's restart check), checks in this order:
+ *   credentials.e2e.js  actions.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js
+ * It prints each check, a summary per version, and ends with exactly one line
+ * `N passed, N failed` (all versions together); the exit code is 1 when any check failed.
+ *
+ * n8n is installed on first use (scripts/lib/n8n-install.js; cache $CIS_N8N_CACHE or .cache/n8n).
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { ensureN8n, isInstalled, DEFAULT_VERSION, V1_VERSION } = require('../../scripts/lib/n8n-install');
+const { startN8n, setupOwner, installPackageTarball, httpRequest } = require('../../scripts/lib/n8n-instance');
+const { packRepo } = require('./lib/pack');
+const { createSimulator } = require('../simulator');
+const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/start');
+const { Checks, chain, manualTrigger } = require('./harness');
+
+const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s
+
+const MODULES = [
+	['credentials', require('./credentials.e2e')],
+	['actions', require('./actions.e2e')],
+	['trigger', require('./trigger.e2e')],
+	['examples', require('./examples.e2e')],
+	['campaign', require('./campaign.e2e')],
+];
+
+function parseArgs(argv) {
+	const opts = { versions: [], keep: false, echo: false, build: true };
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => (inline !== undefined ? inline : argv[++i]);
+		if (flag === '--version') opts.versions.push(...String(value()).split(',').filter(Boolean));
+		else if (flag === '--keep') opts.keep = true;
+		else if (flag === '--echo') opts.echo = true;
+		else if (flag === '--no-build') opts.build = false;
+		else throw new Error(`unknown option ${argv[i]}`);
+	}
+	if (!opts.versions.length) opts.versions = [V1_VERSION, DEFAULT_VERSION];
+	return opts;
+}
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+async function runVersion(version, pack, opts, installInfo) {
+	const checks = new Checks(version);
+	const t0 = Date.now();
+	const timing = { install: installInfo };
+	out(`\n== n8n ${version} ==`);
+	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
+	const crm = await startCrmStub({ port: 0 });
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `cis-e2e-${version}-`));
+	let n8n = null;
+	let client = null;
+	try {
+		let started = false;
+		await checks.check(`n8n ${version} starts with the package installed from its npm pack tarball; both nodes and credentials are loaded`, async () => {
+			let t = Date.now();
+			const installed = await installPackageTarball(userFolder, pack.tarball, version);
+			timing.tarballInstallMs = Date.now() - t;
+			t = Date.now();
+			n8n = await startN8n({ version, userFolder, echo: opts.echo });
+			timing.startMs = Date.now() - t;
+			client = await setupOwner(n8n.url, undefined, { version });
+			const auth = { headers: { cookie: client.cookie } };
+			const res = await httpRequest('GET', `${n8n.url}/types/nodes.json`, auth);
+			const names = new Set((Array.isArray(res.body) ? res.body : []).map((d) => d.name));
+			for (const type of ['n8n-nodes-cis-autocall.cisAutoCall', 'n8n-nodes-cis-autocall.cisAutoCallTrigger']) {
+				if (!names.has(type)) throw new Error(`node type ${type} not served by n8n (GET /types/nodes.json: ${res.status}, ${names.size} types)`);
+			}
+			const creds = await httpRequest('GET', `${n8n.url}/types/credentials.json`, auth);
+			const credNames = new Set((Array.isArray(creds.body) ? creds.body : []).map((d) => d.name));
+			for (const type of ['cisAutoCallApi', 'cisAutoCallLoginApi']) {
+				if (!credNames.has(type)) throw new Error(`credential type ${type} not served by n8n`);
+			}
+			started = true;
+			return `${installed.name}@${installed.version} in ${secs(timing.tarballInstallMs)}, ready at ${n8n.url} in ${secs(timing.startMs)}`;
+		});
+		if (!started) {
+			for (const [name] of MODULES) checks.skip(`${name} checks`, `n8n ${version} did not start`);
+			return { version, checks, timing, ms: Date.now() - t0 };
+		}
+		const mk = (name, type, data) => client.createCredential({ name, type, data });
+		const loginData = { baseUrl: sim.url, loginUrl: `${sim.url}/api/v1/auth/login`, email: SIM_USER.email, password: SIM_USER.password, ttl: 3600 };
+		const creds = {
+			token: await mk('e2e token', 'cisAutoCallApi', { baseUrl: sim.url, accessToken: SIM_TOKEN }),
+			badToken: await mk('e2e bad token', 'cisAutoCallApi', { baseUrl: sim.url, accessToken: 'not-the-token' }),
+			login: await mk('e2e login', 'cisAutoCallLoginApi', loginData),
+			badLogin: await mk('e2e bad login', 'cisAutoCallLoginApi', { ...loginData, password: 'wrong-password' }),
+		};
+		for (const c of Object.values(creds)) c.id = String(c.id);
+		const ctx = {
+			version,
+			n8n,
+			client,
+			sim,
+			crm,
+			creds,
+			checks,
+			summary: {},
+			createManualWorkflow: (name, nodes) => client.createWorkflow(chain(name, [manualTrigger(), ...nodes])),
+			async run(name, nodes) {
+				const wf = await ctx.createManualWorkflow(name, nodes);
+				return client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
+			},
+		};
+		for (const [name, fn] of MODULES) {
+			const t = Date.now();
+			try {
+				await fn(ctx);
+			} catch (err) {
+				checks.skip(`${name} checks`, `crashed: ${err && err.stack ? err.stack : err}`);
+				if (n8n) out(`        last n8n output:\n${n8n.logs.slice(-30).map((l) => `          ${l}`).join('\n')}`);
+			}
+			timing[`${name}Ms`] = Date.now() - t;
+		}
+		timing.triggerTasksCreated = ctx.summary.triggerTasksCreated;
+	} catch (err) {
+		checks.skip(`n8n ${version} set-up`, err && err.stack ? err.stack : String(err));
+	} finally {
+		if (n8n) await n8n.stop();
+		await sim.close();
+		await crm.close();
+		if (opts.keep) out(`  (kept ${userFolder})`);
+		else fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	if (checks.failed && n8n) {
+		out(`  n8n's output is in ${opts.keep ? n8n.logFile : '(deleted; use --keep)'}`);
+	}
+	return { version, checks, timing, ms: Date.now() - t0 };
+}
+
+async function main() {
+	const opts = parseArgs(process.argv.slice(2));
+	const t0 = Date.now();
+	out(`CIS Auto-Call end-to-end suite: n8n ${opts.versions.join(' and ')}, simulator time scale ${TIME_SCALE}`);
+	const installs = {};
+	for (const v of opts.versions) {
+		const cached = isInstalled(v);
+		const t = Date.now();
+		if (!cached) out(`installing n8n ${v} on first use (several minutes; progress on stderr)…`);
+		await ensureN8n(v);
+		installs[v] = { cached, ms: Date.now() - t };
+		out(`n8n ${v}: ${cached ? 'cached' : `installed in ${secs(installs[v].ms)}`}`);
+	}
+	let t = Date.now();
+	const pack = await packRepo({ build: opts.build });
+	if (!pack.ok) {
+		out(`build/pack failed: ${pack.error}`);
+		for (const s of pack.steps) out(`--- ${s.step} (exit ${s.code})\n${s.output}`);
+		out('0 passed, 1 failed');
+		process.exit(1);
+	}
+	out(`packed ${path.basename(pack.tarball)} (${pack.files.length} files) in ${secs(Date.now() - t)}${opts.build ? ' (build included)' : ''}`);
+
+	const results = [];
+	for (const v of opts.versions) results.push(await runVersion(v, pack, opts, installs[v]));
+	fs.rmSync(pack.dir, { recursive: true, force: true });
+
+	out('\n== summary ==');
+	let passed = 0;
+	let failed = 0;
+	for (const r of results) {
+		passed += r.checks.passed;
+		failed += r.checks.failed;
+		const tm = r.timing;
+		const tasks = tm.triggerTasksCreated ? `; trigger tasks created: ${tm.triggerTasksCreated.total} (activation ${tm.triggerTasksCreated.activation}, re-activation ${tm.triggerTasksCreated.reactivation}, restart ${tm.triggerTasksCreated.restart})` : '';
+		out(`n8n ${r.version}: ${r.checks.passed} passed, ${r.checks.failed} failed in ${secs(r.ms)} (n8n ${tm.install.cached ? 'cached' : `installed in ${secs(tm.install.ms)}`}${tm.startMs ? `, start ${secs(tm.startMs)}` : ''}${tasks})`);
+		for (const f of r.checks.results.filter((x) => !x.ok)) out(`  failed: ${f.name}`);
+	}
+	out(`total ${secs(Date.now() - t0)}`);
+	out(`${passed} passed, ${failed} failed`);
+	process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((err) => {
+	out(`suite crashed: ${err && err.stack ? err.stack : err}`);
+	out('0 passed, 1 failed');
+	process.exit(1);
+});
