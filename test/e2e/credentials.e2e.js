@@ -47,13 +47,15 @@ module.exports = async function credentialChecks(ctx) {
 	});
 
 	await checks.check('login credential: a run gets a token; after the service expires it, the next run logs in again and succeeds', async () => {
-		const node = cisNode('List tasks (login)', { authentication: 'login', resource: 'callTask', operation: 'getMany', limit: 1 }, creds.login);
+		// a credential never used nor tested: its first run must log in
+		const fresh = await client.createCredential({ name: 'e2e login (renewal)', type: 'cisAutoCallLoginApi', data: ctx.loginData });
+		const node = cisNode('List tasks (login)', { authentication: 'login', resource: 'callTask', operation: 'getMany', limit: 1 }, { id: String(fresh.id), name: fresh.name });
 		const wf = await ctx.createManualWorkflow('e2e login renewal', [node]);
 		const l0 = sim.logins;
 		const ex1 = await client.runWorkflowManually(wf.id);
 		assertSuccess(ex1);
 		const l1 = sim.logins;
-		assert.ok(l1 >= 1, 'the simulator never saw a login');
+		assert.strictEqual(l1, l0 + 1, `expected exactly one login in the first run (logins ${l0} → ${l1})`);
 		const mark = sim.requests.length;
 		sim.expireTokens();
 		const ex2 = await client.runWorkflowManually(wf.id);

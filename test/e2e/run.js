@@ -107,6 +107,7 @@ async function runVersion(version, pack, opts, installInfo) {
 			sim,
 			crm,
 			creds,
+			loginData,
 			checks,
 			summary: {},
 			createManualWorkflow: (name, nodes) => client.createWorkflow(chain(name, [manualTrigger(), ...nodes])),
@@ -175,7 +176,7 @@ async function main() {
 		passed += r.checks.passed;
 		failed += r.checks.failed;
 		const tm = r.timing;
-		const tasks = tm.triggerTasksCreated ? `; trigger tasks created: ${tm.triggerTasksCreated.total} (activation ${tm.triggerTasksCreated.activation}, re-activation ${tm.triggerTasksCreated.reactivation}, restart ${tm.triggerTasksCreated.restart})` : '';
+		const tasks = tm.triggerTasksCreated ? `; trigger tasks created: ${tm.triggerTasksCreated.total} (activation ${tm.triggerTasksCreated.activation}, re-activation ${tm.triggerTasksCreated.reactivation}, restart ${tm.triggerTasksCreated.restart}, changed settings ${tm.triggerTasksCreated.change})` : '';
 		out(`n8n ${r.version}: ${r.checks.passed} passed, ${r.checks.failed} failed in ${secs(r.ms)} (n8n ${tm.install.cached ? 'cached' : `installed in ${secs(tm.install.ms)}`}${tm.startMs ? `, start ${secs(tm.startMs)}` : ''}${tasks})`);
 		for (const f of r.checks.results.filter((x) => !x.ok)) out(`  failed: ${f.name}`);
 	}

@@ -29,7 +29,7 @@ module.exports = async function triggerChecks(ctx) {
 			noOp(),
 		]),
 	);
-	const created = { activation: 0, reactivation: 0, restart: 0 };
+	const created = { activation: 0, reactivation: 0, restart: 0, change: 0 };
 	const createsSince = (mark) => apiRequestsSince(sim, mark).filter((r) => r.method === 'POST' && r.path === '/cis/api/v1/telephony/autoCall').length;
 	const executionIds = async () => new Set((await client.listExecutions(wf.id)).map((e) => String(e.id)));
 	/** Waits for `n` executions not in `known`; resolves them (finished, with data, oldest first). */
@@ -169,10 +169,30 @@ module.exports = async function triggerChecks(ctx) {
 		return `restarted in ${Date.now() - t0} ms; 0 tasks created`;
 	});
 
-	await checks.check('after deactivate/re-activate/restart: exactly one task registered with the CURRENT secret receives events; older secrets get 401', async () => {
+	await checks.check('changed settings (task name) and re-activation → one new task with a new secret', async () => {
+		await client.deactivate(wf.id);
+		const stored = await client.getWorkflow(wf.id);
+		const nodes = stored.nodes.map((n) => (n.name === TRIGGER ? { ...n, parameters: { ...n.parameters, name: `${taskName} (renamed)` } } : n));
+		await client.api('PUT', `/workflows/${wf.id}`, { name: stored.name, nodes, connections: stored.connections, settings: { executionOrder: 'v1' } });
+		const mark = sim.requests.length;
+		await client.activate(wf.id);
+		await waitFor('the new task', () => createsSince(mark) >= 1, 30000);
+		await sleep(500);
+		created.change = createsSince(mark);
+		for (const t of tasksPointingAt(sim, triggerUrl)) {
+			const s = secretOfTask(t, triggerUrl);
+			if (!secrets.includes(s)) secrets.push(s);
+		}
+		assert.strictEqual(created.change, 1, `POST telephony/autoCall sent ${created.change} time(s)`);
+		const newest = tasksPointingAt(sim, triggerUrl).sort((a, b) => a.sequence - b.sequence).pop();
+		assert.strictEqual(newest.name, `${taskName} (renamed)`);
+		return `new task ${newest.id}`;
+	});
+
+	await checks.check('after deactivate/re-activate/restart/change: exactly one task registered with the CURRENT secret receives events; older secrets get 401', async () => {
 		const tasks = tasksPointingAt(sim, triggerUrl);
-		const total = created.activation + created.reactivation + created.restart;
-		checks.note(`tasks created: ${total} (activation ${created.activation}, re-activation ${created.reactivation}, restart ${created.restart}); tasks pointing at the trigger: ${tasks.length}; distinct secrets: ${secrets.length}`);
+		const total = created.activation + created.reactivation + created.restart + created.change;
+		checks.note(`tasks created: ${total} (activation ${created.activation}, re-activation ${created.reactivation}, restart ${created.restart}, changed settings ${created.change}); tasks pointing at the trigger: ${tasks.length}; distinct secrets: ${secrets.length}`);
 		const known = await executionIds();
 		const verdicts = [];
 		for (const t of tasks) {
@@ -204,8 +224,9 @@ module.exports = async function triggerChecks(ctx) {
 			assert.ok(codes.every((c) => c === 401), `older task's deliveries answered ${codes.join(',')}`);
 			olderNote = `a call on older task ${older.task.id} was refused (${codes.join(',')}), no execution`;
 		}
-		const reused = current.secret === secrets[0] ? 'the first task was taken back' : 'a new task replaced the first one';
+		assert.strictEqual(current.secret, secrets[secrets.length - 1], 'the accepted secret is not the newest one');
+		const reused = current.secret === secrets[0] ? 'the first task' : 'the newest task';
 		return `current task ${current.task.id} (${reused}); ${refused.length} older secret(s) → 401; a call on it → 2 executions; ${olderNote}; tasks created in all: ${total}`;
 	});
-	ctx.summary.triggerTasksCreated = { ...created, total: created.activation + created.reactivation + created.restart };
+	ctx.summary.triggerTasksCreated = { ...created, total: created.activation + created.reactivation + created.restart + created.change };
 };
