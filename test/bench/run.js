@@ -38,8 +38,9 @@ const { contenderWorkflow } = require('./lib/workflows');
 const { floorSingle, floorBatch } = require('./lib/floor');
 const { account } = require('./lib/accounting');
 const { cpuWatch } = require('./lib/memory');
-const { table, sec, mb, ratio } = require('./lib/table');
+const { sec, mb } = require('./lib/table');
 const { contendersFor, FAULTS, LIMIT } = require('./lib/scenarios');
+const { render, evaluateTargets, smokeChecks } = require('./lib/report');
 
 function parseArgs(argv) {
 	const a = {
@@ -178,6 +179,8 @@ class Bench {
 			id: spec.id,
 			label: spec.label,
 			settings: spec.settingsText,
+			floorId: spec.floorId,
+			requestsPerRow: spec.requestsPerRow,
 			rows,
 			status: m.status,
 			nodeMs: m.nodeMs,
@@ -224,6 +227,8 @@ class Bench {
 			id: spec.id,
 			label: spec.label,
 			settings: spec.settingsText,
+			floorId: spec.floorId,
+			requestsPerRow: spec.requestsPerRow,
 			rows,
 			status: 'floor',
 			nodeMs: f.ms,
@@ -309,189 +314,6 @@ async function scenario4(bench, report, restart) {
 	}
 	report.scenarios[4] = { rows, service, results };
 	return results;
-}
-
-/* ------------------------------------------------------------------ report */
-
-function render(report) {
-	const out = [];
-	const m = report.machine;
-	out.push(`Machine: ${m.cpu}, ${m.memGiB} GiB RAM, ${m.kernel}; ${m.n8n}; bench and simulator on Node ${m.benchNode}; commit ${m.commit}; ${m.date}`);
-	out.push(`Load average (1/5/15 min) at start: ${report.loadStart}; at end: ${report.loadEnd || '?'}`);
-	out.push('Times: the contender node\'s own executionTime from the run data (floor: wall time of the undici client). "others" = CPU cores busy with processes other than this bench, n8n and the simulator during the run.');
-	const s1 = report.scenarios[1];
-	if (s1) {
-		const floors = Object.fromEntries(s1.results.filter((r) => r.status === 'floor').map((r) => [r.id, r.nodeMs]));
-		const floorOf = (r) => floors[r.floorId];
-		out.push('');
-		out.push(`### 1. ${s1.rows} rows, ${s1.service.latencyMs} ms latency, no limit${args.repeat > 1 ? ` (median of ${args.repeat} runs)` : ''}`);
-		out.push('');
-		out.push(
-			table(
-				[
-					{ title: 'contender', value: 'label' },
-					{ title: 'settings', value: 'settings' },
-					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
-					...(args.repeat > 1 ? [{ title: 'runs ms', value: (r) => (r.runsMs || []).join(' / ') }] : []),
-					{ title: 'vs floor', value: (r) => (r.status === 'floor' ? '' : ratio(r.nodeMs, floorOf(r))), align: 'right' },
-					{ title: 'workflow s', value: (r) => sec(r.workflowMs), align: 'right' },
-					{ title: 'created', value: 'created', align: 'right' },
-					{ title: 'dup', value: 'duplicated', align: 'right' },
-					{ title: 'errors', value: 'errorItems', align: 'right' },
-					{ title: 'requests', value: 'requests', align: 'right' },
-					{ title: 'peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
-				],
-				s1.results.map((r) => ({ ...r, floorId: (contendersFor(1, { smoke: args.smoke }).find((c) => c.id === r.id) || {}).floorId })),
-			),
-		);
-	}
-	const s2 = report.scenarios[2];
-	if (s2) {
-		out.push('');
-		out.push(`### 2. ${s2.rows} rows under a service limit of ${LIMIT.perSecond} requests/s and ${LIMIT.inFlight} in flight`);
-		out.push('');
-		out.push(
-			table(
-				[
-					{ title: 'contender', value: 'label' },
-					{ title: 'settings', value: 'settings' },
-					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
-					{ title: 'floor s', value: (r) => sec(r.floorMs), align: 'right' },
-					{ title: 'vs floor', value: (r) => ratio(r.nodeMs, r.floorMs), align: 'right' },
-					{ title: 'completed', value: 'created', align: 'right' },
-					{ title: 'failed', value: (r) => r.rows - r.created, align: 'right' },
-					{ title: 'dup', value: 'duplicated', align: 'right' },
-					{ title: 'error items', value: 'errorItems', align: 'right' },
-					{ title: 'requests', value: 'requests', align: 'right' },
-					{ title: '429s', value: 'rateLimited', align: 'right' },
-					{ title: 'max/s seen', value: 'maxPerSecond', align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
-				],
-				s2.results.map((r) => ({ ...r, floorMs: floorMsUnderLimit(r) })),
-			),
-		);
-	}
-	const s3 = report.scenarios[3];
-	if (s3) {
-		out.push('');
-		out.push(`### 3. ${s3.rows} rows with ${FAULTS.rate * 100}% injected faults (${FAULTS.kinds.join(', ')}; seed ${FAULTS.seed})`);
-		out.push('');
-		out.push(
-			table(
-				[
-					{ title: 'contender', value: 'label' },
-					{ title: 'settings', value: 'settings' },
-					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
-					{ title: 'status', value: (r) => (r.nodeError ? `node failed${r.nodeRuns > 1 ? '' : ''}` : r.status) },
-					{ title: 'created', value: 'created', align: 'right' },
-					{ title: 'duplicated', value: 'duplicated', align: 'right' },
-					{ title: 'lost', value: (r) => (r.nodeFailed ? 'n/a' : r.lost), align: 'right' },
-					{ title: 'error items', value: 'errorItems', align: 'right' },
-					{ title: 'of them created', value: 'errorButCreated', align: 'right' },
-					{ title: 'requests', value: 'requests', align: 'right' },
-					{ title: 'faults hit', value: (r) => (r.byFault ? Object.values(r.byFault).reduce((a, b) => a + b, 0) : null), align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
-				],
-				s3.results,
-			),
-		);
-	}
-	const s4 = report.scenarios[4];
-	if (s4) {
-		out.push('');
-		out.push(`### 4. ${s4.rows} rows through Create Batch From Template`);
-		out.push('');
-		out.push(
-			table(
-				[
-					{ title: 'workflow', value: 'label' },
-					{ title: 'settings', value: 'settings' },
-					{ title: 'node time s', value: (r) => (r.status === 'floor' ? sec(r.nodeMs) : sec(r.nodeMs)), align: 'right' },
-					{ title: 'Code node s', value: (r) => sec(r.rowsMs), align: 'right' },
-					{ title: 'workflow s', value: (r) => sec(r.workflowMs), align: 'right' },
-					{ title: 'run + read back s', value: (r) => sec(r.wallMs), align: 'right' },
-					{ title: 'status', value: 'status' },
-					{ title: 'created', value: (r) => (r.id === 'rows-only' ? '' : r.created), align: 'right' },
-					{ title: 'dup', value: (r) => (r.id === 'rows-only' ? '' : r.duplicated), align: 'right' },
-					{ title: 'requests', value: 'requests', align: 'right' },
-					{ title: 'n8n peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
-					{ title: 'incl. task runner MB', value: (r) => mb(r.totalPeakRss), align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
-				],
-				s4.results,
-			),
-		);
-	}
-	if (report.targets && report.targets.length) {
-		out.push('');
-		out.push('### Targets');
-		out.push('');
-		out.push(table([{ title: 'target', value: 'target' }, { title: 'measured', value: 'measured' }, { title: 'met', value: (t) => (t.met === null ? '?' : t.met ? 'yes' : 'NO') }], report.targets));
-	}
-	return out.join('\n');
-}
-
-/** Theoretical floor under the limit: requests / perSecond (each 4.5 request carries batchSize rows). */
-function floorMsUnderLimit(r) {
-	const requestsNeeded = r.requestsPerRow ? Math.ceil(r.rows * r.requestsPerRow) : r.rows;
-	return (requestsNeeded / LIMIT.perSecond) * 1000;
-}
-
-function evaluateTargets(report) {
-	const t = [];
-	const get = (s, id) => report.scenarios[s] && report.scenarios[s].results.find((r) => r.id === id);
-	const push = (target, measured, met) => t.push({ target, measured, met });
-	const s1 = report.scenarios[1];
-	if (s1) {
-		const car = get(1, 'car-items-c10');
-		const floor = get(1, 'floor-c10');
-		if (car && floor) push('fromItems: Create and Run c=10 within 1.25× of the undici floor at c=10', `${sec(car.nodeMs)} s vs ${sec(floor.nodeMs)} s = ${ratio(car.nodeMs, floor.nodeMs)}`, car.nodeMs <= 1.25 * floor.nodeMs);
-		const batch = get(1, 'batch-items');
-		const http = get(1, 'http-default');
-		if (batch && http) push('fromItems: Create Batch From Template ≥ 20× faster than HTTP Request', `${sec(http.nodeMs)} s / ${sec(batch.nodeMs)} s = ${(http.nodeMs / batch.nodeMs).toFixed(1)}×`, http.nodeMs >= 20 * batch.nodeMs);
-		const def = get(1, 'car-define-c10') || get(1, 'car-define-c5');
-		if (def && http) push(`3 expressions per item: Create and Run (${def.settings}) ≥ 1.5× faster than HTTP Request`, `${sec(http.nodeMs)} s / ${sec(def.nodeMs)} s = ${(http.nodeMs / def.nodeMs).toFixed(2)}×`, http.nodeMs >= 1.5 * def.nodeMs);
-	}
-	const s2 = report.scenarios[2];
-	if (s2) {
-		for (const id of ['car-items-c10-rps50', 'batch-items']) {
-			const r = get(2, id);
-			if (!r) continue;
-			const floorMs = floorMsUnderLimit(r);
-			push(`under the limit, ${r.label} (${r.settings}): 0 failed, time ≤ 1.25× floor (${sec(floorMs)} s)`, `failed ${r.rows - r.created}, ${sec(r.nodeMs)} s = ${ratio(r.nodeMs, floorMs)}`, r.created === r.rows && r.nodeMs <= 1.25 * floorMs);
-		}
-	}
-	const s3 = report.scenarios[3];
-	if (s3) {
-		for (const id of ['car-items-c10', 'batch-items']) {
-			const r = get(3, id);
-			if (!r) continue;
-			push(`with faults, ${r.label}: 0 lost, 0 duplicated`, `lost ${r.lost}, duplicated ${r.duplicated} (error items ${r.errorItems})`, r.lost === 0 && r.duplicated === 0);
-		}
-	}
-	const s4 = report.scenarios[4];
-	if (s4) {
-		const r = get(4, 'batch-items');
-		if (r) push(`${s4.rows} rows through Create Batch From Template complete, memory reported`, `${r.status}, created ${r.created}, ${sec(r.nodeMs)} s, peak RSS ${mb(r.mainPeakRss)} MB`, r.status === 'success' && r.created === r.rows && r.duplicated === 0);
-	}
-	return t;
-}
-
-function smokeChecks(report) {
-	const problems = [];
-	const s1 = report.scenarios[1];
-	if (!s1) return ['scenario 1 did not run'];
-	for (const r of s1.results) {
-		if (r.status !== 'floor' && r.status !== 'success') problems.push(`${r.id}: execution ${r.status} ${r.nodeError || ''}`);
-		if (r.created !== r.rows) problems.push(`${r.id}: created ${r.created} of ${r.rows}`);
-		if (r.duplicated !== 0) problems.push(`${r.id}: ${r.duplicated} duplicated`);
-		if (r.status !== 'floor' && (r.errorItems !== 0 || r.okItems !== r.rows)) problems.push(`${r.id}: ${r.okItems} ok and ${r.errorItems} error items for ${r.rows} rows`);
-		if (r.status !== 'floor' && !(r.nodeMs > 0)) problems.push(`${r.id}: no executionTime of the node`);
-		if (r.status === 'floor' && (r.statuses || {})[200] !== r.requests) problems.push(`${r.id}: statuses ${JSON.stringify(r.statuses)}`);
-	}
-	if (!/\| contender/.test(report.text || '')) problems.push('no table produced');
-	return problems;
 }
 
 /* ------------------------------------------------------------------ main */

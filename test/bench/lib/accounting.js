@@ -55,7 +55,8 @@ function account({ rows, createdByPhone, items = [], nodeFailed = false }) {
 		errorItems: errorRows.size,
 		errorButCreated,
 		okButNotCreated,
-		lost: nodeFailed ? null : lost + okButNotCreated,
+		// includes rows reported OK that the service never created (okButNotCreated)
+		lost: nodeFailed ? null : lost,
 		nodeFailed,
 	};
 }
