@@ -395,7 +395,7 @@ async function main() {
 				process.stderr.write(`[start] while stopping: ${e.message}\n`);
 			}
 		}
-		say('[start] stopped: n8n, the simulator and the CRM stub are gone.');
+		say('[start] stopped: nothing of it is left running.');
 		process.exit(code);
 	};
 	let signals = 0;
