@@ -51,16 +51,40 @@ function parseArgs(argv) {
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
+
+/** Temp folders to remove, and the results so far, for an interrupted run (Ctrl-C). */
+const tempDirs = new Set();
+const finished = [];
+let current = null;
+function onInterrupt(signal, code) {
+	process.on(signal, () => {
+		// scripts/lib/n8n-instance.js has already SIGKILLed the n8n process groups (its handler
+		// runs in the same tick); give them a moment to go before deleting their folders
+		setTimeout(() => {
+			for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+			const all = [...finished, ...(current ? [current] : [])];
+			const passed = all.reduce((n, c) => n + c.passed, 0);
+			const failed = all.reduce((n, c) => n + c.failed, 0);
+			out(`\ninterrupted by ${signal}`);
+			out(`${passed} passed, ${failed + 1} failed`);
+			process.exit(code);
+		}, 300);
+	});
+}
+onInterrupt('SIGINT', 130);
+onInterrupt('SIGTERM', 143);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 async function runVersion(version, pack, opts, installInfo) {
 	const checks = new Checks(version);
+	current = checks;
 	const t0 = Date.now();
 	const timing = { install: installInfo };
 	out(`\n== n8n ${version} ==`);
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
 	const crm = await startCrmStub({ port: 0 });
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `cis-e2e-${version}-`));
+	if (!opts.keep) tempDirs.add(userFolder);
 	let n8n = null;
 	let client = null;
 	try {
@@ -135,6 +159,9 @@ async function runVersion(version, pack, opts, installInfo) {
 		await crm.close();
 		if (opts.keep) out(`  (kept ${userFolder})`);
 		else fs.rmSync(userFolder, { recursive: true, force: true });
+		tempDirs.delete(userFolder);
+		finished.push(checks);
+		current = null;
 	}
 	if (checks.failed && n8n) {
 		out(`  n8n's output is in ${opts.keep ? n8n.logFile : '(deleted; use --keep)'}`);
@@ -163,6 +190,7 @@ async function main() {
 		out('0 passed, 1 failed');
 		process.exit(1);
 	}
+	tempDirs.add(pack.dir);
 	out(`packed ${path.basename(pack.tarball)} (${pack.files.length} files) in ${secs(Date.now() - t)}${opts.build ? ' (build included)' : ''}`);
 
 	const results = [];
