@@ -199,6 +199,8 @@ class Bench {
 			mainPeakRss: m.memory && m.memory.mainPeakRss,
 			totalPeakRss: m.memory && m.memory.totalPeakRss,
 			mainHwm: m.memory && m.memory.mainHwm,
+			rssBefore: m.memory && m.memory.rssBefore,
+			runMs: m.runMs,
 			loadBefore: load,
 			loadAfter: loadavg(),
 			otherCores: cpuUse ? cpuUse.otherCores : null,

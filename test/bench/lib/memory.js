@@ -29,11 +29,11 @@ function readPgrp(pid) {
 	}
 }
 
-function readCmdline(pid) {
+function readArgv(pid) {
 	try {
-		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 	} catch (_) {
-		return '';
+		return [];
 	}
 }
 
@@ -48,10 +48,12 @@ function groupProcesses(pgid) {
 	const out = [];
 	for (const pid of pids) {
 		if (readPgrp(pid) !== pgid) continue;
-		const cmd = readCmdline(pid);
+		const argv = readArgv(pid);
+		const cmd = argv.join(' ');
 		let role = 'other';
-		if (/\bn8n(\.js)?\b.*\bstart\b/.test(cmd) || /bin\/n8n start/.test(cmd)) role = 'main';
-		else if (/task-runner|runners/.test(cmd)) role = 'runner';
+		// the watchdog (`node -e <script> … n8n start`) leads the group; n8n itself is `node …/bin/n8n start`
+		if (argv[1] !== '-e' && argv.includes('start') && argv.some((a) => /(^|\/)n8n$/.test(a))) role = 'main';
+		else if (/task-runner/.test(cmd)) role = 'runner';
 		out.push({ pid, role, cmd });
 	}
 	return out;

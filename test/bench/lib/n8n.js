@@ -9,7 +9,7 @@ const path = require('path');
 const { startN8n, setupOwner, installPackageTarball } = require('../../../scripts/lib/n8n-instance');
 const { ensureN8n } = require('../../../scripts/lib/n8n-install');
 const { packRepo, REPO_ROOT } = require('../../e2e/lib/pack');
-const { sampleGroup } = require('./memory');
+const { sampleGroup, mainRss } = require('./memory');
 const { CONTENDER, ROWS } = require('./workflows');
 
 const N8N_VERSION = '2.41.1';
@@ -77,23 +77,50 @@ async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
 }
 
 /**
- * Runs a stored workflow once (manual run) while sampling n8n's memory; resolves the
- * measurements read from the execution (with data).
+ * Starts a stored Manual-Trigger workflow through the editor's manual-run endpoint
+ * (POST /rest/workflows/:id/run, the 2.x body) and resolves its execution id.
+ */
+async function startManualRun(client, workflowId) {
+	const wf = await client.rest('GET', `/workflows/${workflowId}`);
+	const trigger = wf.nodes.find((nd) => nd.type === 'n8n-nodes-base.manualTrigger');
+	const res = await client.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
+	if (!res || !res.executionId) throw new Error(`workflow ${workflowId}: unexpected run answer ${JSON.stringify(res)}`);
+	return res.executionId;
+}
+
+const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/**
+ * Runs a stored workflow once (manual run) while sampling n8n's memory. The memory sampling
+ * stops when the execution has finished (polled without data), before the execution is read
+ * back with its data, so the peak is the run's, not the read-back's. Resolves the measurements.
  */
 async function runMeasured(env, workflowId, { timeoutMs = 30 * 60 * 1000 } = {}) {
-	const sampler = sampleGroup(env.n8n.process && env.n8n.process.pid);
+	const pgid = env.n8n.process && env.n8n.process.pid;
+	const rssBefore = mainRss(pgid);
+	const sampler = sampleGroup(pgid);
 	const t0 = Date.now();
-	let execution;
-	let runError;
+	let memory;
+	let summary;
 	try {
-		execution = await env.client.runWorkflowManually(workflowId, { timeoutMs });
-	} catch (error) {
-		runError = error;
+		const executionId = await startManualRun(env.client, workflowId);
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const r = await env.client.rawApi('GET', `/executions/${executionId}?includeData=false`);
+			if (r.status === 200 && TERMINAL.has(r.body.status)) {
+				summary = r.body;
+				break;
+			}
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} not finished within ${timeoutMs} ms`);
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+	} finally {
+		memory = await sampler.stop();
 	}
+	const runMs = Date.now() - t0;
+	const execution = await env.client.getExecution(summary.id, { includeData: true });
 	const wallMs = Date.now() - t0;
-	const memory = await sampler.stop();
-	if (runError) throw runError;
-	return { ...readExecution(execution), wallMs, memory };
+	return { ...readExecution(execution), runMs, wallMs, memory: memory && { ...memory, rssBefore } };
 }
 
 /** The timings and output of the Code node and the contender of one execution. */

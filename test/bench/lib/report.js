@@ -99,15 +99,17 @@ function render(report) {
 				[
 					{ title: 'workflow', value: 'label' },
 					{ title: 'settings', value: 'settings' },
-					{ title: 'node time s', value: (r) => (r.status === 'floor' ? sec(r.nodeMs) : sec(r.nodeMs)), align: 'right' },
+					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
 					{ title: 'Code node s', value: (r) => sec(r.rowsMs), align: 'right' },
 					{ title: 'workflow s', value: (r) => sec(r.workflowMs), align: 'right' },
-					{ title: 'run + read back s', value: (r) => sec(r.wallMs), align: 'right' },
+					{ title: 'run s', value: (r) => sec(r.runMs), align: 'right' },
 					{ title: 'status', value: 'status' },
 					{ title: 'created', value: (r) => (r.id === 'rows-only' ? '' : r.created), align: 'right' },
 					{ title: 'dup', value: (r) => (r.id === 'rows-only' ? '' : r.duplicated), align: 'right' },
 					{ title: 'requests', value: 'requests', align: 'right' },
+					{ title: 'n8n RSS before MB', value: (r) => mb(r.rssBefore), align: 'right' },
 					{ title: 'n8n peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
+					{ title: 'peak VmHWM MB', value: (r) => mb(r.mainHwm), align: 'right' },
 					{ title: 'incl. task runner MB', value: (r) => mb(r.totalPeakRss), align: 'right' },
 					{ title: 'others', value: 'otherCores', align: 'right' },
 				],
@@ -156,7 +158,7 @@ function evaluateTargets(report) {
 	}
 	const s3 = report.scenarios[3];
 	if (s3) {
-		for (const id of ['car-items-c10', 'batch-items']) {
+		for (const id of ['car-items-c10', 'batch-items', 'batch-items-b10']) {
 			const r = get(3, id);
 			if (!r) continue;
 			push(`with faults, ${r.label}: 0 lost, 0 duplicated`, `lost ${r.lost}, duplicated ${r.duplicated} (error items ${r.errorItems})`, r.lost === 0 && r.duplicated === 0);

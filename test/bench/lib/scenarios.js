@@ -42,7 +42,6 @@ function contendersFor(scenario, { smoke = false } = {}) {
 			return [
 				httpDefault({ settings: COF, settingsText: 'defaults, Continue On Fail' }),
 				{ id: 'http-tuned', label: 'HTTP Request', kind: 'http', batching: { batchSize: 10, batchInterval: 200 }, settings: COF, settingsText: 'batching 10 items / 200 ms (= 50/s), Continue On Fail' },
-				{ id: 'http-tuned-retry', label: 'HTTP Request', kind: 'http', batching: { batchSize: 10, batchInterval: 200 }, settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }, settingsText: 'batching 10 / 200 ms, Retry On Fail (3 tries, 1 s)' },
 				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settings: COF, settingsText: 'fields from items, concurrency 10, no rate set (429s retried)' },
 				{ id: 'car-items-c10-rps50', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10, maxRequestsPerSecond: 50 }, settings: COF, settingsText: 'fields from items, concurrency 10, max 50 requests/s' },
 				{ id: 'car-define-c10-rps50', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 10, maxRequestsPerSecond: 50 }, settings: COF, settingsText: '3 expressions per item, concurrency 10, max 50 requests/s' },
@@ -54,7 +53,8 @@ function contendersFor(scenario, { smoke = false } = {}) {
 				{ id: 'http-retry', label: 'HTTP Request', kind: 'http', settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }, settingsText: 'Retry On Fail (3 tries, 1 s)' },
 				{ id: 'http-retry-cof', label: 'HTTP Request', kind: 'http', settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000, continueOnFail: true }, settingsText: 'Retry On Fail (3 tries, 1 s) + Continue On Fail' },
 				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settings: COF, settingsText: 'fields from items, concurrency 10, Continue On Fail' },
-				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settings: COF, settingsText: 'fields from items, defaults, Continue On Fail' },
+				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settings: COF, settingsText: 'fields from items, defaults (100 per request), Continue On Fail' },
+				{ id: 'batch-items-b10', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: { batchSize: 10 }, settings: COF, settingsText: 'fields from items, 10 per request (more requests, more faults), Continue On Fail' },
 			];
 		case 4:
 			return [
