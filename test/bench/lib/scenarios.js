@@ -60,6 +60,7 @@ function contendersFor(scenario, { smoke = false } = {}) {
 			return [
 				{ id: 'rows-only', label: 'Code node only', kind: 'rowsOnly', settingsText: 'produces the rows, nothing else' },
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)' },
+				{ id: 'floor-batch', label: 'floor: undici', kind: 'floor', floor: 'batch', concurrency: 5, batchSize: 100, settingsText: '4.5, 100 per request, concurrency 5 (no n8n)' },
 			];
 		default:
 			return [];
