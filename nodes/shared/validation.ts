@@ -84,14 +84,18 @@ export function toObject(field: string, value: unknown): IDataObject | undefined
 }
 
 /**
- * Phones come as an array, or as one text with numbers separated by commas, semicolons or spaces.
- * Numbers are sent as given (digits, optionally with +); the service normalises or checks them.
+ * Phones come as an array, or as one text with numbers separated by commas, semicolons or new lines
+ * (a number may contain spaces, brackets and dashes: "+7 (999) 123-45-67").
+ * Spaces, brackets, dots and dashes are removed; a leading + is kept. The service normalises or checks the rest.
  */
 export function toPhones(field: string, value: unknown): string[] {
 	const list = Array.isArray(value)
 		? value
 		: typeof value === 'string'
-			? value.split(/[,;\s]+/).filter((part) => part !== '')
+			? value
+					.split(/[,;\n]+/)
+					.map((part) => part.trim())
+					.filter((part) => part !== '')
 			: typeof value === 'number'
 				? [String(value)]
 				: undefined;
@@ -103,7 +107,7 @@ export function toPhones(field: string, value: unknown): string[] {
 		if (typeof phone !== 'string' || !/^\+?[0-9()\-. ]*[0-9][0-9()\-. ]*$/.test(phone.trim())) {
 			throw new InputError(field, value, `has ${describeValue(phone)}, which is not a phone number`);
 		}
-		return phone.trim();
+		return phone.replace(/[\s().\-]/g, '');
 	});
 }
 

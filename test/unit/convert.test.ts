@@ -38,7 +38,10 @@ test('startMoment: wall time kept, instants shown in the workflow time zone', ()
 });
 
 test('phones and variables', () => {
-	expect(toPhones('phone', '79990000001, +7 999 000-00-02')).toEqual(['79990000001', '+7', '999', '000-00-02']);
+	expect(toPhones('phone', '79990000001, +7 (999) 000-00-02')).toEqual(['79990000001', '+79990000002']);
+	expect(toPhones('phone', '+7 999 123 45 67')).toEqual(['+79991234567']);
+	expect(toPhones('phone', '79990000001;79990000002\n79990000003')).toEqual(['79990000001', '79990000002', '79990000003']);
+	expect(() => toPhones('phone', 'not a phone')).toThrow(/"not a phone", which is not a phone number/);
 	expect(toPhones('phone', ['79990000001', 79990000002])).toEqual(['79990000001', '79990000002']);
 	expect(() => toPhones('phone', [])).toThrow(/holds no phone number/);
 	expect(toVariables('variables', { name: 'Ann', age: 30, vip: true })).toEqual({ name: 'Ann', age: '30', vip: 'true' });
