@@ -145,7 +145,8 @@ class Bench {
 	}
 
 	async workflowFor(spec, rows) {
-		const key = `${spec.id}/${rows}`;
+		// the same id may carry other settings in another scenario (e.g. Continue On Fail)
+		const key = `${JSON.stringify(spec)}/${rows}`;
 		if (!this.workflows.has(key)) {
 			const wf = await this.env.client.createWorkflow(
 				contenderWorkflow(spec, { count: rows, simUrl: this.sim.url, credential: this.env.credential }),
