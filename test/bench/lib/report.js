@@ -4,13 +4,15 @@ const { table, sec, mb, ratio } = require('./table');
 const { LIMIT, FAULTS } = require('./scenarios');
 
 
+const others = (r) => (r.otherCores === null || r.otherCores === undefined ? null : `${r.otherCores}${r.disturbed ? ' (!)' : ''}`);
+
 function render(report) {
 	const out = [];
 	const repeat = (report.args && report.args.repeat) || 1;
 	const m = report.machine;
 	out.push(`Machine: ${m.cpu}, ${m.memGiB} GiB RAM, ${m.kernel}; ${m.n8n}; bench and simulator on Node ${m.benchNode}; commit ${m.commit}; ${m.date}`);
 	out.push(`Load average (1/5/15 min) at start: ${report.loadStart}; at end: ${report.loadEnd || '?'}`);
-	out.push('Times: the contender node\'s own executionTime from the run data (floor: wall time of the undici client). "others" = CPU cores busy with processes other than this bench, n8n and the simulator during the run.');
+	out.push('Times: the contender node\'s own executionTime from the run data (floor: wall time of the undici client). "others": CPU cores kept busy by processes other than this bench, n8n and the simulator during the run ("(!)": above the limit even after two more tries). Peak RSS: the n8n main process, sampled every 100 ms during the run (scenarios 1–3 share one long-lived process; scenario 4 starts a fresh one per run).');
 	const s1 = report.scenarios[1];
 	if (s1) {
 		const floors = Object.fromEntries(s1.results.filter((r) => r.status === 'floor').map((r) => [r.id, r.nodeMs]));
@@ -32,7 +34,7 @@ function render(report) {
 					{ title: 'errors', value: 'errorItems', align: 'right' },
 					{ title: 'requests', value: 'requests', align: 'right' },
 					{ title: 'peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
+					{ title: 'others', value: others, align: 'right' },
 				],
 				s1.results,
 			),
@@ -58,7 +60,7 @@ function render(report) {
 					{ title: 'requests', value: 'requests', align: 'right' },
 					{ title: '429s', value: 'rateLimited', align: 'right' },
 					{ title: 'max/s seen', value: 'maxPerSecond', align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
+					{ title: 'others', value: others, align: 'right' },
 				],
 				s2.results.map((r) => ({ ...r, floorMs: floorMsUnderLimit(r) })),
 			),
@@ -83,7 +85,7 @@ function render(report) {
 					{ title: 'of them created', value: 'errorButCreated', align: 'right' },
 					{ title: 'requests', value: 'requests', align: 'right' },
 					{ title: 'faults hit', value: (r) => (r.byFault ? Object.values(r.byFault).reduce((a, b) => a + b, 0) : null), align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
+					{ title: 'others', value: others, align: 'right' },
 				],
 				s3.results,
 			),
@@ -111,7 +113,7 @@ function render(report) {
 					{ title: 'n8n peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
 					{ title: 'peak VmHWM MB', value: (r) => mb(r.mainHwm), align: 'right' },
 					{ title: 'incl. task runner MB', value: (r) => mb(r.totalPeakRss), align: 'right' },
-					{ title: 'others', value: 'otherCores', align: 'right' },
+					{ title: 'others', value: others, align: 'right' },
 				],
 				s4.results,
 			),
