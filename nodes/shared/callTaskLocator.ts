@@ -1,4 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { ReadItemParameter } from './parameters';
 
 import { identityOf, requireString } from './validation';
 
@@ -48,6 +50,6 @@ export function taskListOf(response: unknown): IDataObject[] {
 }
 
 /** The id of the task chosen in the locator (list or by ID) for one item. */
-export function readTaskId(context: IExecuteFunctions, itemIndex: number): string {
-	return requireString('autoCallId', context.getNodeParameter('autoCallId', itemIndex, undefined, { extractValue: true }));
+export function readTaskId(parameter: ReadItemParameter, itemIndex: number): string {
+	return requireString('autoCallId', parameter('autoCallId', itemIndex, undefined, { extractValue: true }));
 }

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { parseTimezone } from './convert';
+import type { ReadItemParameter } from './parameters';
 import { InputError, optionalString, toObject, toPhones, toVariables } from './validation';
 
 /**
@@ -235,18 +236,18 @@ function readTimezone(value: unknown, custom: unknown): number | undefined {
 
 /** Returns a reader: item index → candidate. Throws InputError (the caller adds the item). */
 export function candidateReader(
-	context: IExecuteFunctions,
+	parameter: ReadItemParameter,
 	items: INodeExecutionData[],
 	kind: CandidateKind,
 ): (itemIndex: number) => Candidate {
-	const mode = context.getNodeParameter('inputMode', 0, 'define') as string;
+	const mode = parameter('inputMode', 0, 'define') as string;
 	if (mode === 'fromItems') {
-		const phoneField = String(context.getNodeParameter('phoneField', 0, 'phone')).trim();
-		const variablesFields = splitNames(context.getNodeParameter('variablesFields', 0, ''));
-		const callbackDataFields = splitNames(context.getNodeParameter('callbackDataFields', 0, ''));
-		const timezoneField = String(context.getNodeParameter('timezoneField', 0, '')).trim();
+		const phoneField = String(parameter('phoneField', 0, 'phone')).trim();
+		const variablesFields = splitNames(parameter('variablesFields', 0, ''));
+		const callbackDataFields = splitNames(parameter('callbackDataFields', 0, ''));
+		const timezoneField = String(parameter('timezoneField', 0, '')).trim();
 		const clientExternalIdField =
-			kind === 'single' ? '' : String(context.getNodeParameter('clientExternalIdField', 0, '')).trim();
+			kind === 'single' ? '' : String(parameter('clientExternalIdField', 0, '')).trim();
 		return (itemIndex) => {
 			const json = items[itemIndex].json;
 			const candidate: Candidate = { phone: toPhones(`phone (field "${phoneField}")`, readPath(json, phoneField)) };
@@ -281,8 +282,8 @@ export function candidateReader(
 		};
 	}
 	return (itemIndex) => {
-		const extra = context.getNodeParameter('candidateFields', itemIndex, {}) as IDataObject;
-		const candidate: Candidate = { phone: toPhones('phone', context.getNodeParameter('phone', itemIndex)) };
+		const extra = parameter('candidateFields', itemIndex, {}) as IDataObject;
+		const candidate: Candidate = { phone: toPhones('phone', parameter('phone', itemIndex)) };
 		const jsonVariables = toVariables('variablesJson', extra.variablesJson) ?? {};
 		const pairVariables = toVariables('variables', pairsToObject(extra.variables)) ?? {};
 		if (Object.keys(jsonVariables).length + Object.keys(pairVariables).length > 0) {

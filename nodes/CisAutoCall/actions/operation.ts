@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { ReadItemParameter } from '../../shared/parameters';
 import type { RunSettings } from '../../shared/requestOptions';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
@@ -9,6 +10,8 @@ export interface Run {
 	items: INodeExecutionData[];
 	client: ApiClient;
 	settings: RunSettings;
+	/** Use instead of `context.getNodeParameter`: parameters without expressions are read once. */
+	parameter: ReadItemParameter;
 }
 
 /**

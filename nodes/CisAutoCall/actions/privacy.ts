@@ -34,10 +34,10 @@ export function depersonalizeOperation(
 			skipDeleteRecord,
 			requestOptions({ creates: false, batch: false }),
 		]),
-		prepare({ context }) {
+		prepare({ parameter }) {
 			return (itemIndex) => {
-				const value = requireString(id.name, context.getNodeParameter(id.name, itemIndex));
-				const keep = context.getNodeParameter('skipDeleteRecord', itemIndex, false) as boolean;
+				const value = requireString(id.name, parameter(id.name, itemIndex));
+				const keep = parameter('skipDeleteRecord', itemIndex, false) as boolean;
 				return {
 					request: {
 						method: 'POST',

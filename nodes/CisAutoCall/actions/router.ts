@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { perRunParameters } from '../../shared/parameters';
 import { readRunSettings } from '../../shared/requestOptions';
 import { createApiClient, mapWithConcurrency } from '../../shared/transport';
 import { InputError } from '../../shared/validation';
@@ -30,7 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw inputError(this, error, 0);
 	}
 	const client = await createApiClient(this, settings);
-	const run: Run = { context: this, items, client, settings };
+	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this) };
 
 	// Not sparse: summarizeFailure walks it with forEach, which would skip never-sent items.
 	const outcomes: Outcome[] = Array.from({ length: items.length }, () => undefined);

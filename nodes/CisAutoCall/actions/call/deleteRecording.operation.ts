@@ -12,9 +12,9 @@ export const description = forOperation('call', 'deleteRecording', [
 export const deleteRecording: ItemOperation<PreparedRequest> = {
 	kind: 'item',
 	description,
-	prepare({ context }) {
+	prepare({ parameter }) {
 		return (itemIndex) => {
-			const id = requireString('callId', context.getNodeParameter('callId', itemIndex));
+			const id = requireString('callId', parameter('callId', itemIndex));
 			return {
 				request: { method: 'DELETE', path: `calls/${encodeURIComponent(id)}/record`, repeatability: 'safe' },
 				echo: { success: true, deleted: true, callId: id },

@@ -83,11 +83,11 @@ export function readWebhookTargets(value: unknown): IDataObject[] {
 export const create: ItemOperation<ApiRequest> = {
 	kind: 'item',
 	description,
-	prepare({ context }) {
+	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();
 		return (itemIndex) => {
-			const body = buildCallTaskBody((name, fallback) => context.getNodeParameter(name, itemIndex, fallback), timeZone);
-			const targets = readWebhookTargets(context.getNodeParameter('webhookUrls', itemIndex, {}));
+			const body = buildCallTaskBody((name, fallback) => parameter(name, itemIndex, fallback), timeZone);
+			const targets = readWebhookTargets(parameter('webhookUrls', itemIndex, {}));
 			if (targets.length > 0 && body.webhookUrls === undefined) body.webhookUrls = targets;
 			return { method: 'POST', path: 'telephony/autoCall', body, repeatability: 'create' };
 		};

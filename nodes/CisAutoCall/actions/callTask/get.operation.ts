@@ -13,9 +13,9 @@ export const description = forOperation('callTask', 'get', [
 export const get: ItemOperation<PreparedRequest> = {
 	kind: 'item',
 	description,
-	prepare({ context }) {
+	prepare({ parameter }) {
 		return (itemIndex) => {
-			const id = readTaskId(context, itemIndex);
+			const id = readTaskId(parameter, itemIndex);
 			return {
 				request: {
 					method: 'GET',

@@ -90,14 +90,14 @@ interface ListQuery {
 export const getMany: ItemOperation<ListQuery> = {
 	kind: 'item',
 	description,
-	prepare({ context }) {
+	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();
 		const instant = (field: string, value: unknown) =>
 			value === undefined || value === null || value === '' ? undefined : toInstant(field, value, timeZone);
 		return (itemIndex) => {
-			const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-			const max = returnAll ? Infinity : requireInteger('limit', context.getNodeParameter('limit', itemIndex, 50), { min: 1 });
-			const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const returnAll = parameter('returnAll', itemIndex, false) as boolean;
+			const max = returnAll ? Infinity : requireInteger('limit', parameter('limit', itemIndex, 50), { min: 1 });
+			const filters = parameter('filters', itemIndex, {}) as IDataObject;
 			const qs: IDataObject = {};
 			if (filters.keyword) qs.keyword = filters.keyword;
 			if (Array.isArray(filters.status) && filters.status.length > 0) qs.status = filters.status.join(',');

@@ -22,9 +22,9 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: 'play' |
 	return {
 		kind: 'item',
 		description,
-		prepare({ context }) {
+		prepare({ parameter }) {
 			return (itemIndex) => {
-				const id = readTaskId(context, itemIndex);
+				const id = readTaskId(parameter, itemIndex);
 				return {
 					request: {
 						method: 'POST',

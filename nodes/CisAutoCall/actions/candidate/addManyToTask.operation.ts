@@ -18,22 +18,22 @@ export const description = forOperation('candidate', 'addManyToTask', [
 export const addManyToTask: BatchOperation = {
 	kind: 'batch',
 	description,
-	prepare({ context, items }) {
-		const readCandidate = candidateReader(context, items, 'addToTask');
-		const perItem = context.getNodeParameter('inputMode', 0, 'define') === 'define';
-		const runTaskId = perItem ? undefined : readTaskId(context, 0);
+	prepare({ parameter, items }) {
+		const readCandidate = candidateReader(parameter, items, 'addToTask');
+		const perItem = parameter('inputMode', 0, 'define') === 'define';
+		const runTaskId = perItem ? undefined : readTaskId(parameter, 0);
 		return (itemIndex) => ({
-			autoCallId: runTaskId ?? readTaskId(context, itemIndex),
+			autoCallId: runTaskId ?? readTaskId(parameter, itemIndex),
 			...readCandidate(itemIndex),
 		});
 	},
-	async sendChunk({ client, context }, entries, itemIndexes) {
+	async sendChunk({ client, parameter }, entries, itemIndexes) {
 		const everyEntryHasExternalId = entries.every((entry) => typeof entry.clientExternalId === 'string');
 		const response = await client.request(
 			{
 				method: 'POST',
 				path: 'telephony/autoCallCandidate/batch',
-				body: { batch: entries, forceStart: context.getNodeParameter('forceStart', 0, false) as boolean },
+				body: { batch: entries, forceStart: parameter('forceStart', 0, false) as boolean },
 				repeatability: everyEntryHasExternalId ? 'createOnce' : 'create',
 				beyondSpec: true,
 				notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),

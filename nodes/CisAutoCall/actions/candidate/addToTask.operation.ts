@@ -26,18 +26,18 @@ export const description = forOperation('candidate', 'addToTask', [
 export const addToTask: ItemOperation<ApiRequest> = {
 	kind: 'item',
 	description,
-	prepare({ context, items }) {
-		const readCandidate = candidateReader(context, items, 'addToTask');
-		const perItem = context.getNodeParameter('inputMode', 0, 'define') === 'define';
-		const runTaskId = perItem ? undefined : readTaskId(context, 0);
-		const runForceStart = perItem ? undefined : (context.getNodeParameter('forceStart', 0, false) as boolean);
+	prepare({ parameter, items }) {
+		const readCandidate = candidateReader(parameter, items, 'addToTask');
+		const perItem = parameter('inputMode', 0, 'define') === 'define';
+		const runTaskId = perItem ? undefined : readTaskId(parameter, 0);
+		const runForceStart = perItem ? undefined : (parameter('forceStart', 0, false) as boolean);
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
-			const autoCallId = runTaskId ?? readTaskId(context, itemIndex);
+			const autoCallId = runTaskId ?? readTaskId(parameter, itemIndex);
 			const body: IDataObject = {
 				autoCallId,
 				...candidate,
-				forceStart: runForceStart ?? (context.getNodeParameter('forceStart', itemIndex, false) as boolean),
+				forceStart: runForceStart ?? (parameter('forceStart', itemIndex, false) as boolean),
 			};
 			return {
 				method: 'POST',

@@ -23,10 +23,10 @@ export const description = forOperation('candidate', 'cancel', [
 export const cancel: ItemOperation<PreparedRequest> = {
 	kind: 'item',
 	description,
-	prepare({ context }) {
+	prepare({ parameter }) {
 		return (itemIndex) => {
-			const autoCallId = readTaskId(context, itemIndex);
-			const [phone] = toPhones('phone', context.getNodeParameter('phone', itemIndex));
+			const autoCallId = readTaskId(parameter, itemIndex);
+			const [phone] = toPhones('phone', parameter('phone', itemIndex));
 			return {
 				request: {
 					method: 'POST',

@@ -25,16 +25,16 @@ export const description = forOperation('candidate', 'createAndRun', [
 export const createAndRun: ItemOperation<ApiRequest> = {
 	kind: 'item',
 	description,
-	prepare({ context, items }) {
-		const readCandidate = candidateReader(context, items, 'single');
-		const perItem = context.getNodeParameter('inputMode', 0, 'define') === 'define';
-		const runBotSettingsId = perItem ? undefined : requireRunParameter('botSettingsId', context.getNodeParameter('botSettingsId', 0));
+	prepare({ parameter, items }) {
+		const readCandidate = candidateReader(parameter, items, 'single');
+		const perItem = parameter('inputMode', 0, 'define') === 'define';
+		const runBotSettingsId = perItem ? undefined : requireRunParameter('botSettingsId', parameter('botSettingsId', 0));
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
 			const body: IDataObject = {
 				phone: candidate.phone,
 				botSettingsId:
-					runBotSettingsId ?? requireRunParameter('botSettingsId', context.getNodeParameter('botSettingsId', itemIndex)),
+					runBotSettingsId ?? requireRunParameter('botSettingsId', parameter('botSettingsId', itemIndex)),
 			};
 			if (candidate.variables) body.variables = candidate.variables;
 			if (candidate.timezone !== undefined) body.timezone = candidate.timezone;

@@ -57,13 +57,13 @@ function readTaskSettings(settings: IDataObject): IDataObject {
 export const createBatch: BatchOperation = {
 	kind: 'batch',
 	description,
-	prepare({ context, items }) {
-		const readCandidate = candidateReader(context, items, 'batch');
-		const perItem = context.getNodeParameter('inputMode', 0, 'define') === 'define';
-		const runSettings = perItem ? undefined : readTaskSettings(context.getNodeParameter('taskSettings', 0, {}) as IDataObject);
+	prepare({ parameter, items }) {
+		const readCandidate = candidateReader(parameter, items, 'batch');
+		const perItem = parameter('inputMode', 0, 'define') === 'define';
+		const runSettings = perItem ? undefined : readTaskSettings(parameter('taskSettings', 0, {}) as IDataObject);
 		return (itemIndex) => ({
 			...readCandidate(itemIndex),
-			...(runSettings ?? readTaskSettings(context.getNodeParameter('taskSettings', itemIndex, {}) as IDataObject)),
+			...(runSettings ?? readTaskSettings(parameter('taskSettings', itemIndex, {}) as IDataObject)),
 		});
 	},
 	async sendChunk({ client }, entries, itemIndexes) {
