@@ -22,6 +22,7 @@
  *   --json FILE           also write every measurement as JSON to FILE
  *   --only ID,ID          run only these contenders (ids as printed)
  *   --keep                keep n8n's user folder (printed)
+ *   --n8n-env KEY=VALUE   extra environment of n8n (repeatable), e.g. N8N_EXPRESSION_ENGINE=legacy
  *   --verbose             progress on stderr (default on; --quiet turns it off)
  *
  * Each scenario run: the simulator is reset and configured (latency, limit, faults), the
@@ -74,6 +75,11 @@ function parseArgs(argv) {
 			case '--json': a.json = path.resolve(value()); break;
 			case '--only': a.only = value().split(','); break;
 			case '--keep': a.keep = true; break;
+			case '--n8n-env': {
+				const [k, ...v] = value().split('=');
+				a.n8nEnv = { ...(a.n8nEnv || {}), [k]: v.join('=') };
+				break;
+			}
 			case '--quiet': a.verbose = false; break;
 			case '--verbose': a.verbose = true; break;
 			case '--help':
@@ -357,7 +363,7 @@ async function main() {
 	say(`simulator at ${sim.url} (pid ${sim.pid})`);
 	let env;
 	try {
-		env = await startBenchN8n({ tarball, sim, say });
+		env = await startBenchN8n({ tarball, sim, say, env: args.n8nEnv });
 		const bench = new Bench(sim, env);
 		const restart = async () => {
 			say('restarting n8n (fresh process for a clean memory peak)');

@@ -11,6 +11,8 @@ function render(report) {
 	const repeat = (report.args && report.args.repeat) || 1;
 	const m = report.machine;
 	out.push(`Machine: ${m.cpu}, ${m.memGiB} GiB RAM, ${m.kernel}; ${m.n8n}; bench and simulator on Node ${m.benchNode}; commit ${m.commit}; ${m.date}`);
+	if (report.args && report.args.n8nEnv) out.push(`n8n environment added: ${JSON.stringify(report.args.n8nEnv)}`);
+	if (report.args && report.args.tarball) out.push(`Package installed from: ${report.args.tarball}`);
 	out.push(`Load average (1/5/15 min) at start: ${report.loadStart}; at end: ${report.loadEnd || '?'}`);
 	out.push('Times: the contender node\'s own executionTime from the run data (floor: wall time of the undici client). "others": CPU cores kept busy by processes other than this bench, n8n and the simulator during the run ("(!)": above the limit even after two more tries). Peak RSS: the n8n main process, sampled every 100 ms during the run (scenarios 1–3 share one long-lived process; scenario 4 starts a fresh one per run).');
 	const s1 = report.scenarios[1];
@@ -163,7 +165,7 @@ function evaluateTargets(report) {
 		for (const id of ['car-items-c10', 'batch-items', 'batch-items-b10']) {
 			const r = get(3, id);
 			if (!r) continue;
-			push(`with faults, ${r.label}: 0 lost, 0 duplicated`, `lost ${r.lost}, duplicated ${r.duplicated} (error items ${r.errorItems})`, r.lost === 0 && r.duplicated === 0);
+			push(`with faults, ${r.label} (${r.id}): 0 lost, 0 duplicated`, `lost ${r.lost}, duplicated ${r.duplicated} (error items ${r.errorItems})`, r.lost === 0 && r.duplicated === 0);
 		}
 	}
 	const s4 = report.scenarios[4];
