@@ -36,7 +36,7 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 
 const { startSimulator, summarizeRequests } = require('./lib/simulator');
-const { buildTarball, startBenchN8n, runMeasured, N8N_VERSION } = require('./lib/n8n');
+const { buildTarball, removeBuiltTarball, startBenchN8n, runMeasured, N8N_VERSION } = require('./lib/n8n');
 const { contenderWorkflow } = require('./lib/workflows');
 const { floorSingle, floorBatch } = require('./lib/floor');
 const { account } = require('./lib/accounting');
@@ -377,6 +377,7 @@ async function main() {
 		if (env) await env.stop({ keep: args.keep });
 		if (env && args.keep) say(`kept ${env.userFolder}`);
 		await sim.stop();
+		if (!args.tarball) removeBuiltTarball(tarball);
 	}
 	report.loadEnd = loadavg();
 	report.targets = args.smoke ? [] : evaluateTargets(report);

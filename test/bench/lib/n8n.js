@@ -37,6 +37,17 @@ async function buildTarball({ build = true, say = () => {} } = {}) {
 	return r.tarball;
 }
 
+/** Removes the temporary build copy or pack folder that holds a tarball made by buildTarball. */
+function removeBuiltTarball(tarball) {
+	const tmp = fs.realpathSync(os.tmpdir());
+	for (let dir = path.dirname(tarball); dir.startsWith(tmp) && dir !== tmp; dir = path.dirname(dir)) {
+		if (/^cis-(bench-src|pack)-/.test(path.basename(dir))) {
+			fs.rmSync(dir, { recursive: true, force: true });
+			return;
+		}
+	}
+}
+
 /**
  * Installs n8n (cached), the tarball, starts n8n and sets up owner, API key and a
  * cisAutoCallApi credential pointing at the simulator. Resolves
@@ -146,4 +157,4 @@ function readExecution(execution) {
 	};
 }
 
-module.exports = { N8N_VERSION, buildTarball, startBenchN8n, runMeasured, readExecution };
+module.exports = { N8N_VERSION, buildTarball, removeBuiltTarball, startBenchN8n, runMeasured, readExecution };
