@@ -1,8 +1,8 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	IHttpRequestHelper,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -90,14 +90,15 @@ export class CisAutoCallLoginApi implements ICredentialType {
 		return { token: response.token };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.token}}',
-			},
-		},
-	};
+	// A function rather than the generic form: n8n then sets the header without running its
+	// expression engine on every request, which at CRM volume costs as much as the request itself.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` };
+		return requestOptions;
+	}
 
 	test: ICredentialTestRequest = listOneTask;
 }
