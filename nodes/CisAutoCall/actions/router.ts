@@ -197,7 +197,10 @@ function summarizeFailure(context: IExecuteFunctions, outcomes: Outcome[], first
 	const notSent: number[] = [];
 	outcomes.forEach((outcome, itemIndex) => {
 		if (!outcome) notSent.push(itemIndex);
-		else if (outcome.ok) done.push(`${itemIndex}${idOf(outcome.json) ? ` (${idOf(outcome.json)})` : ''}`);
+		else if (outcome.ok) {
+			const id = idOf(outcome.json);
+			done.push(id ? `${itemIndex} (${id})` : String(itemIndex));
+		}
 		else failed.push(itemIndex);
 	});
 	if (done.length === 0 && notSent.length === 0 && failed.length === 1) return first;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { autoCallIdLocator, readTaskId, taskIdOf } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
@@ -22,7 +22,7 @@ export const get: ItemOperation<PreparedRequest> = {
 					path: `telephony/autoCall/${encodeURIComponent(id)}`,
 					repeatability: 'safe',
 					beyondSpec: true,
-					notFoundMeans: `No call task with the ID "${id}" exists, or this server does not offer this operation (it is not in the CIS API spec).`,
+					notFoundMeans: taskNotFoundMeans([id]),
 				},
 				echo: { autoCallId: id },
 			};

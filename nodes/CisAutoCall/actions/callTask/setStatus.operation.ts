@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { autoCallIdLocator, readTaskId } from '../../../shared/callTaskLocator';
+import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
@@ -31,7 +31,7 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: 'play' |
 						path: `telephony/autoCall/${encodeURIComponent(id)}/${action}`,
 						repeatability: 'safe',
 						beyondSpec: true,
-						notFoundMeans: `No call task with the ID "${id}" exists, or this server does not offer this operation (it is not in the CIS API spec).`,
+						notFoundMeans: taskNotFoundMeans([id]),
 					},
 					echo: { success: true, autoCallId: id, action },
 				};
