@@ -25,6 +25,12 @@ export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFu
  */
 export type Repeatability = 'safe' | 'create' | 'createOnce';
 
+/**
+ * Checks a 2xx answer against what the API promises for that request: returns what is wrong
+ * (e.g. "no id.identity in the answer"), or undefined when the answer is as promised.
+ */
+export type AnswerCheck = (answer: unknown) => string | undefined;
+
 export interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Relative to /cis/api/v1/, e.g. `telephony/autoCall`. */
@@ -36,6 +42,8 @@ export interface ApiRequest {
 	notFoundMeans?: string;
 	/** Set for endpoints that are not in the spec: a 404/405 then means the server does not offer them. */
 	beyondSpec?: boolean;
+	/** What a success looks like; an answer that fails it is not a success (see AnswerCheck). */
+	expect?: AnswerCheck;
 }
 
 export interface TransportSettings {
