@@ -1,11 +1,21 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { toCps, timeOfDayToSeconds, toStartMoment, type CpsMode } from './convert';
-import { InputError, isPlainObject, optionalString, requireInteger, requireString, toObject } from './validation';
+import { CPS_FIELDS, toCps, timeOfDayToSeconds, toStartMoment, type CpsMode } from './convert';
+import {
+	describeValue,
+	InputError,
+	isPlainObject,
+	optionalString,
+	requireInteger,
+	requireOption,
+	requireString,
+	toObject,
+} from './validation';
 
 /**
  * The fields of a call task (spec 4.6), shared by the action node (Call Task → Create) and by the
- * trigger (New Call Task). Webhook targets are not here: each node sets them its own way.
+ * trigger (New Call Task). Each node reads its webhook targets its own way and adds them to the
+ * body with addWebhookTargets, the one rule for targets.
  */
 
 const REDIAL_RULES = [
@@ -244,7 +254,8 @@ export const callTaskFields: INodeProperties[] = [
 					{
 						name: 'Parallel',
 						value: 'PARALLEL',
-						description: 'Next number when one cannot be reached (needs more than one call per second for several candidates)',
+						description:
+							'Next number when one cannot be reached; needs more than one call per second (the spec\'s cps above 1), so it is refused with "One Call Every N Seconds"',
 					},
 				],
 				default: 'STEP_2_STEP',
@@ -256,7 +267,7 @@ export const callTaskFields: INodeProperties[] = [
 				default: '09:00',
 				placeholder: 'e.g. 09:00',
 				displayOptions: { show: { useTr: [true] } },
-				description: 'Start of the time of day when calls are allowed (candidate\'s time), as HH:MM',
+				description: 'Start of the time of day when calls are allowed (candidate\'s time), as HH:MM. The window cannot cross midnight; for calls overnight use a Schedule ID.',
 			},
 			{
 				displayName: 'Call Window To',
@@ -265,7 +276,7 @@ export const callTaskFields: INodeProperties[] = [
 				default: '21:00',
 				placeholder: 'e.g. 21:00',
 				displayOptions: { show: { useTr: [true] } },
-				description: 'End of the time of day when calls are allowed (candidate\'s time), as HH:MM',
+				description: 'End of the time of day when calls are allowed (candidate\'s time), as HH:MM; after Call Window From on the same day',
 			},
 			{
 				displayName: 'Caller Time Zone Window',
@@ -326,7 +337,8 @@ export const callTaskFields: INodeProperties[] = [
 				name: 'extraFields',
 				type: 'json',
 				default: '{}',
-				description: 'Fields merged into the request last, for options the node does not show yet (for example {"additionalOptions": {"fz230": true}})',
+				description:
+					'Fields merged into the request last, for options the node does not show yet (for example {"additionalOptions": {"fz230": true}}); webhookUrls given here are added to the webhook targets, not replacing them',
 			},
 			{
 				displayName: 'Lifetime (Seconds)',
@@ -403,12 +415,17 @@ function readLimit(field: string, value: unknown): IDataObject | undefined {
 	return redial ? { redial, count: nonNegative(`${field}.count`, limit.count) } : { redial };
 }
 
+const SECOND_EXEC = ['end', 'ignore', 'ch'] as const;
+const CID_TYPES = ['default', 'gornum', 'pool'] as const;
+const START_TYPES = ['manual', 'time'] as const;
+const CPS_MODES = ['perSecond', 'everyNSeconds', 'raw'] as const;
+
 /** Builds the body of spec 4.6 from the fields above; checks everything before a request is sent. */
 export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataObject {
-	const secondExec = read('secondExec', 'end') as string;
-	const cidType = read('cidType', 'default') as string;
-	const startType = read('startType', 'manual') as string;
-	const cpsMode = read('cpsMode', 'perSecond') as CpsMode;
+	const secondExec = requireOption('secondExec', read('secondExec', 'end'), SECOND_EXEC);
+	const cidType = requireOption('cidType', read('cidType', 'default'), CID_TYPES);
+	const startType = requireOption('startType', read('startType', 'manual'), START_TYPES);
+	const cpsMode: CpsMode = requireOption('cpsMode', read('cpsMode', 'perSecond'), CPS_MODES);
 	const recordCall = read('recordCall', true) as boolean;
 	const redialStrategyEn = read('redialStrategyEn', false) as boolean;
 	const extra = read('additionalFields', {}) as IDataObject;
@@ -420,18 +437,18 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 		secondExec,
 		cidType,
 		startType,
-		cps: toCps(
-			cpsMode,
-			read(cpsMode === 'perSecond' ? 'callsPerSecond' : cpsMode === 'everyNSeconds' ? 'secondsBetweenCalls' : 'cps'),
-		),
+		cps: toCps(cpsMode, read(CPS_FIELDS[cpsMode])),
 	};
 	if (secondExec === 'ch') body.secondExecData = requireString('secondExecData', read('secondExecData'));
 	if (cidType === 'gornum' || cidType === 'pool') body.cidData = requireString('cidData', read('cidData'));
 	if (startType === 'time') body.startMoment = toStartMoment('startMoment', read('startMoment'), timeZone);
 
-	for (const key of ['taskComment', 'callStrategy', 'scheduleId'] as const) {
-		const value = optionalString(extra[key]);
+	for (const key of ['taskComment', 'scheduleId'] as const) {
+		const value = optionalString(extra[key], key);
 		if (value !== undefined) body[key] = value;
+	}
+	if (extra.callStrategy !== undefined) {
+		body.callStrategy = requireOption('callStrategy', extra.callStrategy, ['STEP_2_STEP', 'PARALLEL']);
 	}
 	for (const key of ['checkPhone', 'sendReportAfterFinish'] as const) {
 		if (typeof extra[key] === 'boolean') body[key] = extra[key];
@@ -439,11 +456,16 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 	if (extra.lifetime !== undefined && extra.lifetime !== '') {
 		body.lifetime = requireInteger('lifetime', extra.lifetime, { min: 1 });
 	}
-	if (extra.phoneNormalization === 'RU') {
-		body.phoneNormalization = 'RU';
-		body.normalizationErrorAction = extra.normalizationErrorAction ?? 'IGNORE_NORMALIZATION_ERROR';
-	} else if (extra.phoneNormalization !== undefined) {
-		body.phoneNormalization = null;
+	if (extra.phoneNormalization !== undefined) {
+		const normalization = requireOption('phoneNormalization', extra.phoneNormalization, ['none', 'RU']);
+		body.phoneNormalization = normalization === 'RU' ? 'RU' : null;
+		if (normalization === 'RU') {
+			body.normalizationErrorAction = requireOption(
+				'normalizationErrorAction',
+				extra.normalizationErrorAction ?? 'IGNORE_NORMALIZATION_ERROR',
+				['IGNORE_NORMALIZATION_ERROR', 'SET_NORMALIZATION_ERROR_FLAG'],
+			);
+		}
 	}
 
 	const additionalOptions: IDataObject = {
@@ -454,11 +476,7 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 	if (recordCall) additionalOptions.recTrimLeft = nonNegative('recTrimLeft', read('recTrimLeft', 0));
 	if (extra.useTr === true) {
 		additionalOptions.useTr = true;
-		const from = timeOfDayToSeconds('allowCallTimeFrom', extra.allowCallTimeFrom ?? '09:00');
-		const to = timeOfDayToSeconds('allowCallTimeTo', extra.allowCallTimeTo ?? '21:00');
-		if (from >= to) {
-			throw new InputError('allowCallTimeTo', extra.allowCallTimeTo, `is not after the window start (${String(extra.allowCallTimeFrom)})`);
-		}
+		const { from, to } = readCallWindow(extra.allowCallTimeFrom ?? '09:00', extra.allowCallTimeTo ?? '21:00');
 		additionalOptions.allowCallTimeFrom = from;
 		additionalOptions.allowCallTimeTo = to;
 	} else if (extra.useTr === false) {
@@ -466,7 +484,7 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 	}
 	if (extra.detectRobot === true) {
 		additionalOptions.detectRobot = true;
-		const mode = (extra.detectRobotMode as string | undefined) ?? 'back';
+		const mode = requireOption('detectRobotMode', extra.detectRobotMode ?? 'back', ['back', 'block']);
 		additionalOptions.detectRobotMode = mode;
 		if (mode === 'block') {
 			additionalOptions.detectRobotGreeting = requireString('detectRobotGreeting', extra.detectRobotGreeting);
@@ -474,7 +492,7 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 	} else if (extra.detectRobot === false) {
 		additionalOptions.detectRobot = false;
 	}
-	const providerId = optionalString(extra.providerId);
+	const providerId = optionalString(extra.providerId, 'providerId');
 	if (providerId) additionalOptions.providerId = providerId;
 	body.additionalOptions = additionalOptions;
 
@@ -493,14 +511,93 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 	if (numberLimit) redialStrategyOptions.numberLimit = numberLimit;
 	body.redialStrategyOptions = redialStrategyOptions;
 
-	return mergeExtraFields(body, toObject('extraFields', extra.extraFields));
+	const merged = mergeExtraFields(body, toObject('extraFields', extra.extraFields));
+	checkParallelIntensity(merged);
+	return merged;
 }
 
-/** The escape hatch: objects merge one level deep, everything else replaces. */
+/**
+ * The window is one interval of one day (spec 4.6: start and end in seconds since midnight): the
+ * spec does not say that an end before the start wraps past midnight, so such a window is refused
+ * with the way to call overnight instead of being sent for the service to guess.
+ */
+function readCallWindow(fromValue: unknown, toValue: unknown): { from: number; to: number } {
+	const from = timeOfDayToSeconds('allowCallTimeFrom', fromValue);
+	const to = timeOfDayToSeconds('allowCallTimeTo', toValue);
+	if (from === to) {
+		throw new InputError('allowCallTimeTo', toValue, `is the window start (${describeValue(fromValue)}): the window would be empty`);
+	}
+	if (from > to) {
+		throw new InputError(
+			'allowCallTimeTo',
+			toValue,
+			`is not after the window start (${describeValue(fromValue)}). The window is one interval within a day and cannot cross midnight; ` +
+				'for calls overnight (e.g. 22:00 to 06:00) turn the window off and give a Schedule ID of a call schedule set up in the service',
+		);
+	}
+	return { from, to };
+}
+
+/** Spec 4.6: PARALLEL works for several candidates only when cps is above 1 (more than one call per second). */
+function checkParallelIntensity(body: IDataObject): void {
+	if (body.callStrategy !== 'PARALLEL' || typeof body.cps !== 'number' || body.cps > 1) return;
+	const pace = body.cps < 1 ? ` (one call every ${Math.round((1 - body.cps) * 100)} seconds)` : '';
+	throw new InputError(
+		'callStrategy',
+		body.callStrategy,
+		`needs more than one call per second to work for several candidates (spec 4.6: cps above 1), but the call intensity is cps ${body.cps}${pace}; ` +
+			'choose "N Calls per Second" as Call Intensity, or the Step by Step strategy',
+	);
+}
+
+/** The escape hatch: objects merge one level deep, everything else replaces; webhook targets are added. */
 export function mergeExtraFields(body: IDataObject, extra: IDataObject | undefined): IDataObject {
 	if (!extra) return body;
 	for (const [key, value] of Object.entries(extra)) {
-		body[key] = isPlainObject(value) && isPlainObject(body[key]) ? { ...(body[key] as IDataObject), ...value } : value;
+		if (key === 'webhookUrls') addWebhookTargets(body, value, 'extraFields.webhookUrls');
+		else body[key] = isPlainObject(value) && isPlainObject(body[key]) ? { ...(body[key] as IDataObject), ...value } : value;
 	}
 	return body;
+}
+
+/**
+ * The one rule for webhook targets (Call Task → Create, the trigger, Extra Body Fields): targets
+ * are added to those already in the body, never replacing them. A target is an object with `url`
+ * (spec 2.4) or a plain URL (the platform's older form). A URL given twice is refused: the
+ * service would send every event to it twice.
+ */
+export function addWebhookTargets(body: IDataObject, targets: unknown, field = 'webhookUrls'): IDataObject {
+	const added = Array.isArray(targets) ? targets : isPlainObject(targets) || typeof targets === 'string' ? [targets] : undefined;
+	if (!added) {
+		throw new InputError(field, targets, 'is not a list of webhook targets; use [{"url": "https://...", "events": {...}}]');
+	}
+	const current = Array.isArray(body.webhookUrls) ? (body.webhookUrls as unknown[]) : [];
+	const seen = new Set(current.map(targetUrl).filter((url) => url !== undefined));
+	for (const target of added) {
+		if (!isPlainObject(target) && typeof target !== 'string') {
+			throw new InputError(field, target, 'is not a webhook target; use {"url": "https://...", "events": {...}} or a URL');
+		}
+		const url = targetUrl(target);
+		if (url !== undefined && seen.has(url)) {
+			throw new InputError(
+				field,
+				withoutQuery(url),
+				'is a webhook target already; the service would send each event to it twice. Give each URL once',
+			);
+		}
+		if (url !== undefined) seen.add(url);
+	}
+	if (current.length + added.length > 0) body.webhookUrls = [...current, ...added] as IDataObject[];
+	return body;
+}
+
+/** A URL's query may hold a secret (the trigger's does): messages show the address without it. */
+function withoutQuery(url: string): string {
+	const query = url.search(/[?#]/);
+	return query === -1 ? url : `${url.slice(0, query)}?…`;
+}
+
+function targetUrl(target: unknown): string | undefined {
+	const url = isPlainObject(target) ? target.url : target;
+	return typeof url === 'string' ? url.trim() : undefined;
 }

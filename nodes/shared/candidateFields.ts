@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 
 import { parseTimezone } from './convert';
 import type { ReadItemParameter } from './parameters';
-import { InputError, optionalString, toObject, toPhones, toVariables } from './validation';
+import { describeValue, InputError, optionalString, toObject, toPhones, toVariables } from './validation';
 
 /**
  * How the candidate operations read a candidate: from fields the user defines (expressions
@@ -221,10 +221,13 @@ function readPath(json: IDataObject, path: string): unknown {
 function pairsToObject(value: unknown): IDataObject {
 	const pairs = ((value as IDataObject | undefined)?.variable ?? []) as IDataObject[];
 	const result: IDataObject = {};
-	for (const pair of pairs) {
-		const name = String(pair.name ?? '').trim();
-		if (name !== '') result[name] = pair.value as string;
-	}
+	pairs.forEach((pair, index) => {
+		const name = optionalString(pair.name, `variables[${index}].name`);
+		if (name !== undefined) result[name] = pair.value as string;
+		else if (optionalString(pair.value, `variables[${index}].value`) !== undefined) {
+			throw new InputError(`variables[${index}].name`, pair.name, `is empty while the value is ${describeValue(pair.value)}; enter the variable's name`);
+		}
+	});
 	return result;
 }
 
@@ -242,7 +245,7 @@ export function candidateReader(
 ): (itemIndex: number) => Candidate {
 	const mode = parameter('inputMode', 0, 'define') as string;
 	if (mode === 'fromItems') {
-		const phoneField = String(parameter('phoneField', 0, 'phone')).trim();
+		const phoneField = requireRunParameter('phoneField', parameter('phoneField', 0, 'phone'));
 		const variablesFields = splitNames(parameter('variablesFields', 0, ''));
 		const callbackDataFields = splitNames(parameter('callbackDataFields', 0, ''));
 		const timezoneField = String(parameter('timezoneField', 0, '')).trim();
@@ -275,7 +278,7 @@ export function candidateReader(
 				}
 			}
 			if (clientExternalIdField) {
-				const value = optionalString(readPath(json, clientExternalIdField));
+				const value = optionalString(readPath(json, clientExternalIdField), `clientExternalId (field "${clientExternalIdField}")`);
 				if (value !== undefined) candidate.clientExternalId = value;
 			}
 			return candidate;
@@ -293,7 +296,7 @@ export function candidateReader(
 		if (callbackData && Object.keys(callbackData).length > 0) candidate.callbackData = callbackData;
 		const timezone = readTimezone(extra.timezone, extra.timezoneSeconds);
 		if (timezone !== undefined) candidate.timezone = timezone;
-		const clientExternalId = optionalString(extra.clientExternalId);
+		const clientExternalId = optionalString(extra.clientExternalId, 'clientExternalId');
 		if (kind !== 'single' && clientExternalId !== undefined) candidate.clientExternalId = clientExternalId;
 		return candidate;
 	};
@@ -301,7 +304,7 @@ export function candidateReader(
 
 /** Checks a required text parameter that is read once per run (e.g. the bot script). */
 export function requireRunParameter(name: string, value: unknown): string {
-	const text = optionalString(value);
+	const text = optionalString(value, name);
 	if (text === undefined) throw new InputError(name, value, 'is empty; enter a value');
 	return text;
 }

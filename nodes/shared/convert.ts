@@ -10,21 +10,44 @@ export function parseTimezone(field: string, value: unknown): number {
 	if (typeof value === 'string') {
 		const offset = /^\s*(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?\s*$/i.exec(value);
 		if (offset) {
-			const seconds = Number(offset[2]) * 3600 + Number(offset[3] ?? 0) * 60;
-			const signed = offset[1] === '-' ? -seconds : seconds;
-			return requireInteger(field, signed, { min: -TIMEZONE_LIMIT_SECONDS, max: TIMEZONE_LIMIT_SECONDS });
+			const seconds = offsetSeconds(field, value, offset[1], offset[2], offset[3]);
+			if (Math.abs(seconds) > TIMEZONE_LIMIT_SECONDS) {
+				throw new InputError(field, value, `is ${seconds} seconds, outside -43200 to 43200 (-12:00 to +12:00), what the service takes`);
+			}
+			return seconds;
+		}
+		if (!/^\s*[+-]?\d+\s*$/.test(value) && value.trim() !== '') {
+			throw new InputError(field, value, 'is not a time zone; use seconds from UTC (10800) or an offset such as +03:00');
 		}
 	}
 	return requireInteger(field, value, { min: -TIMEZONE_LIMIT_SECONDS, max: TIMEZONE_LIMIT_SECONDS });
 }
 
+/** "+03:30" as signed seconds; minutes past 59 (+03:60) are refused, not carried into the hour. */
+function offsetSeconds(field: string, value: unknown, sign: string, hours: string, minutes = '0'): number {
+	if (Number(minutes) > 59) {
+		throw new InputError(field, value, `has the offset minutes ${minutes}; minutes go from 00 to 59`);
+	}
+	const seconds = Number(hours) * 3600 + Number(minutes) * 60;
+	return sign === '-' ? -seconds : seconds;
+}
+
 export type CpsMode = 'perSecond' | 'everyNSeconds' | 'raw';
+
+/** The parameter that holds the intensity in each mode. */
+export const CPS_FIELDS: Record<CpsMode, string> = {
+	perSecond: 'callsPerSecond',
+	everyNSeconds: 'secondsBetweenCalls',
+	raw: 'cps',
+};
 
 /** The platform's intensity value: N calls per second → 1 + N/100; one call every N seconds → 1 − N/100. */
 export function toCps(mode: CpsMode, value: unknown): number {
+	const field = CPS_FIELDS[mode];
+	if (value === undefined || value === null || value === '') throw new InputError(field, value, 'is empty; enter a number');
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
-		throw new InputError('cps', value, 'is not a number');
+		throw new InputError(field, value, 'is not a number');
 	}
 	if (mode === 'perSecond') {
 		if (number < 1 || number > 100) throw new InputError('callsPerSecond', value, 'is outside 1..100');
@@ -60,23 +83,89 @@ export function timeOfDayToSeconds(field: string, value: unknown): number {
 	return requireInteger(field, value, { min: 0, max: 86399 });
 }
 
+interface DateTimeParts {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+	second: number;
+	millisecond: number;
+	hasTime: boolean;
+	/** Seconds east of UTC when the text names an offset (or Z); undefined for wall time. */
+	offsetSeconds?: number;
+}
+
+const DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:\s*(Z)|\s*([+-])(\d{2}):?(\d{2})?)?$/i;
+
+/** The real world's offsets run from -12:00 to +14:00. */
+const OFFSET_LIMIT_SECONDS = 14 * 3600;
+
+/**
+ * An ISO-like date-time read strictly: every part must exist on the calendar and the clock
+ * (no 2026-02-30, no 24:00, no offset +03:60), so nothing is silently moved to another day.
+ */
+function parseDateTime(field: string, value: unknown, example: string): DateTimeParts {
+	const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value.trim() : String(value ?? '');
+	const match = DATE_TIME.exec(text);
+	if (!match) {
+		throw new InputError(field, value, `is not a valid date and time; pick one or use the form ${example}`);
+	}
+	const [, year, month, day, hour, minute = '0', second = '0', fraction = '0', utc, sign, offsetHours, offsetMinutes] = match;
+	const parts: DateTimeParts = {
+		year: Number(year),
+		month: Number(month),
+		day: Number(day),
+		hour: Number(hour ?? 0),
+		minute: Number(minute),
+		second: Number(second),
+		millisecond: Number(fraction.slice(0, 3).padEnd(3, '0')),
+		hasTime: hour !== undefined,
+	};
+	if (parts.year < 1000) {
+		throw new InputError(field, value, `has the year ${year}, which is not a real year; use the form ${example}`);
+	}
+	if (parts.month < 1 || parts.month > 12) {
+		throw new InputError(field, value, `has the month ${month}; months go from 01 to 12`);
+	}
+	const daysInMonth = new Date(Date.UTC(parts.year, parts.month, 0)).getUTCDate();
+	if (parts.day < 1 || parts.day > daysInMonth) {
+		throw new InputError(field, value, `is not a day of the calendar: ${year}-${month} has ${daysInMonth} days`);
+	}
+	if (parts.hour > 23 || parts.minute > 59 || parts.second > 59) {
+		throw new InputError(field, value, 'has a time that is not on the clock (00:00:00 to 23:59:59)');
+	}
+	if (utc) parts.offsetSeconds = 0;
+	if (sign) {
+		const offset = offsetSeconds(field, value, sign, offsetHours, offsetMinutes);
+		if (Math.abs(offset) > OFFSET_LIMIT_SECONDS) {
+			throw new InputError(field, value, `has the offset ${sign}${offsetHours}:${offsetMinutes ?? '00'}; offsets go from -12:00 to +14:00`);
+		}
+		parts.offsetSeconds = offset;
+	}
+	return parts;
+}
+
+function asUtcMs(parts: DateTimeParts): number {
+	return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, parts.millisecond);
+}
+
+const two = (number: number) => String(number).padStart(2, '0');
+
 /**
  * The platform's `YYYY-MM-DD HH:MM`. A date-time without offset is taken as wall time;
  * one with an offset (or Z) is shown in the workflow's time zone.
  */
 export function toStartMoment(field: string, value: unknown, timeZone: string): string {
-	const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value.trim() : String(value ?? '');
-	const wallTime = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(text);
-	if (wallTime && !Number.isNaN(Date.parse(`${wallTime[1]}T${wallTime[2]}:00Z`))) {
-		return `${wallTime[1]} ${wallTime[2]}`;
+	const example = '2026-12-31 09:00';
+	const parts = parseDateTime(field, value, example);
+	if (!parts.hasTime) {
+		throw new InputError(field, value, `has no time of day; use the form ${example}`);
 	}
-	const instant = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : new Date(NaN);
-	if (Number.isNaN(instant.getTime())) {
-		throw new InputError(field, value, 'is not a valid date and time; pick one or use the form 2026-12-31 09:00');
-	}
-	const parts = wallClock(instant.getTime(), timeZone);
-	const two = (number: number) => String(number).padStart(2, '0');
-	return `${parts.year}-${two(parts.month)}-${two(parts.day)} ${two(parts.hour)}:${two(parts.minute)}`;
+	const wall =
+		parts.offsetSeconds === undefined ? parts : wallClock(asUtcMs(parts) - parts.offsetSeconds * 1000, timeZone);
+	return `${wall.year}-${two(wall.month)}-${two(wall.day)} ${two(wall.hour)}:${two(wall.minute)}`;
 }
 
 /**
@@ -85,24 +174,17 @@ export function toStartMoment(field: string, value: unknown, timeZone: string): 
  * offset (or Z) is taken as it is.
  */
 export function toInstant(field: string, value: unknown, timeZone: string): string {
-	const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value.trim() : String(value ?? '');
-	const wall = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/.exec(text);
-	if (wall) {
-		const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = wall;
-		const asUtc = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, +fraction.padEnd(3, '0'));
-		// The zone's offset at that moment; a second pass settles a daylight-saving change in between.
-		const instant = asUtc - zoneOffsetMs(asUtc - zoneOffsetMs(asUtc, timeZone), timeZone);
-		if (!Number.isNaN(instant)) return new Date(instant).toISOString();
-	}
-	const date = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : new Date(NaN);
-	if (Number.isNaN(date.getTime())) {
-		throw new InputError(field, value, 'is not a valid date and time; pick one or use the form 2026-12-31T09:00:00');
-	}
-	return date.toISOString();
+	const parts = parseDateTime(field, value, '2026-12-31T09:00:00');
+	const asUtc = asUtcMs(parts);
+	if (parts.offsetSeconds !== undefined) return new Date(asUtc - parts.offsetSeconds * 1000).toISOString();
+	// The zone's offset at that moment; a second pass settles a daylight-saving change in between.
+	return new Date(asUtc - zoneOffsetMs(asUtc - zoneOffsetMs(asUtc, timeZone), timeZone)).toISOString();
 }
 
 /** The calendar fields of an instant as a clock in `timeZone` shows them. */
-function wallClock(instant: number, timeZone: string): Record<string, number> {
+type ClockFields = Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
+
+function wallClock(instant: number, timeZone: string): ClockFields {
 	return Object.fromEntries(
 		new Intl.DateTimeFormat('en-CA', {
 			timeZone,
@@ -117,7 +199,7 @@ function wallClock(instant: number, timeZone: string): Record<string, number> {
 			.formatToParts(instant)
 			.filter((part) => part.type !== 'literal')
 			.map((part) => [part.type, Number(part.value)]),
-	);
+	) as ClockFields;
 }
 
 function zoneOffsetMs(instant: number, timeZone: string): number {

@@ -15,6 +15,8 @@ export class InputError extends Error {
 export function describeValue(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
+	// JSON.stringify would show NaN and Infinity as null.
+	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
 	if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 	try {
 		const text = JSON.stringify(value);
@@ -29,25 +31,45 @@ export function isPlainObject(value: unknown): value is IDataObject {
 }
 
 export function requireString(field: string, value: unknown): string {
-	if (typeof value === 'number') return String(value);
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw new InputError(field, value, 'is empty; enter a value');
-	}
-	return value.trim();
+	const text = optionalString(value, field);
+	if (text === undefined) throw new InputError(field, value, 'is empty; enter a value');
+	return text;
 }
 
-export function optionalString(value: unknown): string | undefined {
+/** Text, a finite number or a boolean as trimmed text; nothing or blank text → undefined; anything else is refused. */
+export function optionalString(value: unknown, field = 'value'): string | undefined {
 	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		throw new InputError(field, value, 'is not a finite number; enter a text');
+	}
+	if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') {
+		throw new InputError(field, value, 'is not a text; enter a text or pick the field inside it');
+	}
 	const text = String(value).trim();
 	return text === '' ? undefined : text;
 }
 
+/** One of the values an options parameter offers (an expression can give anything). */
+export function requireOption<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+		throw new InputError(field, value, `is not one of ${allowed.map((option) => JSON.stringify(option)).join(', ')}`);
+	}
+	return value as T;
+}
+
+/** The largest integer the spec's `int` fields can hold on a 32-bit server; bigger values are refused. */
+export const MAX_INT = 2147483647;
+
 export function requireInteger(
 	field: string,
 	value: unknown,
-	{ min, max }: { min?: number; max?: number } = {},
+	{ min, max = MAX_INT }: { min?: number; max?: number } = {},
 ): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+		throw new InputError(field, value, 'is empty; enter a whole number');
+	}
+	// Decimal notation only: Number() would also read "0x10", "1e3" and "0b11".
+	const number = typeof value === 'string' && /^\s*[+-]?\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number)) {
 		throw new InputError(field, value, 'is not a whole number');
 	}
@@ -83,10 +105,14 @@ export function toObject(field: string, value: unknown): IDataObject | undefined
 	return parsed;
 }
 
+/** The longest number the international plan (E.164) allows, in digits. */
+export const PHONE_MAX_DIGITS = 15;
+
 /**
  * Phones come as an array, or as one text with numbers separated by commas, semicolons or new lines
- * (a number may contain spaces, brackets and dashes: "+7 (999) 123-45-67").
- * Spaces, brackets, dots and dashes are removed; a leading + is kept. The service normalises or checks the rest.
+ * (a number may contain spaces, brackets, dots and dashes: "+7 (999) 123-45-67").
+ * Each is sent as its digits only, the platform's form (79991234567): a leading + is dropped,
+ * so "+7 999 123-45-67" and "79991234567" are one number, sent once.
  */
 export function toPhones(field: string, value: unknown): string[] {
 	const list = Array.isArray(value)
@@ -97,18 +123,30 @@ export function toPhones(field: string, value: unknown): string[] {
 					.map((part) => part.trim())
 					.filter((part) => part !== '')
 			: typeof value === 'number'
-				? [String(value)]
+				? [value]
 				: undefined;
 	if (!list || list.length === 0) {
 		throw new InputError(field, value, 'holds no phone number');
 	}
-	return list.map((phone) => {
-		if (typeof phone === 'number' && Number.isInteger(phone) && phone > 0) return String(phone);
-		if (typeof phone !== 'string' || !/^\+?[0-9()\-. ]*[0-9][0-9()\-. ]*$/.test(phone.trim())) {
-			throw new InputError(field, value, `has ${describeValue(phone)}, which is not a phone number`);
+	const single = list.length === 1 && !Array.isArray(value);
+	const phones = list.map((phone) => {
+		const digits = phoneDigits(phone);
+		const which = single ? 'is' : `has ${describeValue(phone)}, which is`;
+		if (digits === undefined) throw new InputError(field, value, `${which} not a phone number`);
+		if (digits.length > PHONE_MAX_DIGITS) {
+			throw new InputError(field, value, `${which} longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`);
 		}
-		return phone.replace(/[\s().\-]/g, '');
+		return digits;
 	});
+	return [...new Set(phones)];
+}
+
+function phoneDigits(phone: unknown): string | undefined {
+	if (typeof phone === 'number') {
+		return Number.isSafeInteger(phone) && phone > 0 ? String(phone) : undefined;
+	}
+	if (typeof phone !== 'string' || !/^\+?[0-9()\-. ]*[0-9][0-9()\-. ]*$/.test(phone.trim())) return undefined;
+	return phone.replace(/[^0-9]/g, '');
 }
 
 /** Variables are name → text; numbers and booleans are turned into text, anything else is refused. */
@@ -118,7 +156,7 @@ export function toVariables(field: string, value: unknown): Record<string, strin
 	const variables: Record<string, string> = {};
 	for (const [name, raw] of Object.entries(object)) {
 		if (raw === null || raw === undefined) continue;
-		if (typeof raw === 'object') {
+		if (typeof raw === 'object' || (typeof raw === 'number' && !Number.isFinite(raw))) {
 			throw new InputError(`${field}.${name}`, raw, 'is not a text value');
 		}
 		variables[name] = String(raw);
