@@ -12,7 +12,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
-import { buildCallTaskBody, callTaskFields } from '../shared/callTaskFields';
+import { addWebhookTargets, buildCallTaskBody, callTaskFields } from '../shared/callTaskFields';
 import { EVENT_NAMES, EVENTS, toEventsMap } from '../shared/events';
 import { createApiClient } from '../shared/transport';
 import { identityOf, InputError, requireInteger } from '../shared/validation';
@@ -358,7 +358,7 @@ export class CisAutoCallTrigger implements INodeType {
 				const secret = randomBytes(24).toString('hex');
 				const ownTarget = { url: withSecret(url, secret), ...target };
 				// Extra targets given in "Extra Body Fields" stay; this trigger is added to them.
-				body.webhookUrls = Array.isArray(body.webhookUrls) ? [...(body.webhookUrls as IDataObject[]), ownTarget] : [ownTarget];
+				addWebhookTargets(body, [ownTarget]);
 
 				let response: IDataObject | undefined;
 				try {

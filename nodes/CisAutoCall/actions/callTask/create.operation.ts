@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { buildCallTaskBody, callTaskFields } from '../../../shared/callTaskFields';
+import { addWebhookTargets, buildCallTaskBody, callTaskFields } from '../../../shared/callTaskFields';
 import { EVENTS, toEventsMap } from '../../../shared/events';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
@@ -88,7 +88,7 @@ export const create: ItemOperation<ApiRequest> = {
 		return (itemIndex) => {
 			const body = buildCallTaskBody((name, fallback) => parameter(name, itemIndex, fallback), timeZone);
 			const targets = readWebhookTargets(parameter('webhookUrls', itemIndex, {}));
-			if (targets.length > 0 && body.webhookUrls === undefined) body.webhookUrls = targets;
+			addWebhookTargets(body, targets);
 			return { method: 'POST', path: 'telephony/autoCall', body, repeatability: 'create' };
 		};
 	},
