@@ -103,6 +103,100 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 		[{ mobile: '79990000001' }, { name: 'no phone' }],
 		/Invalid phone \(field "mobile"\): nothing holds no phone number \[item 1\]/,
 	],
+	// Issue 10, point 13: dates that do not exist, offsets past 59 minutes, overnight windows, PARALLEL too slow.
+	[
+		'startMoment on a day that does not exist',
+		callTask({ startType: 'time', startMoment: '={{ $json.start }}' }),
+		[{ start: '2026-12-01T09:30:00' }, { start: '2026-02-30T09:30:00' }],
+		/Invalid startMoment: "2026-02-30T09:30:00" is not a day of the calendar: 2026-02 has 28 days \[item 1\]/,
+	],
+	[
+		'startMoment with an offset of 60 minutes',
+		callTask({ startType: 'time', startMoment: '={{ $json.start }}' }),
+		[{ start: '2026-12-01T09:30:00+03:00' }, { start: '2026-12-01T09:30:00+03:00' }, { start: '2026-12-01T09:30:00+03:60' }],
+		/Invalid startMoment: "2026-12-01T09:30:00\+03:60" has the offset minutes 60; minutes go from 00 to 59 \[item 2\]/,
+	],
+	[
+		'startMoment at 24:00',
+		callTask({ startType: 'time', startMoment: '2026-12-01T24:00:00' }),
+		[{}],
+		/Invalid startMoment: "2026-12-01T24:00:00" has a time that is not on the clock.*\[item 0\]/,
+	],
+	[
+		'overnight call window',
+		callTask({}, { useTr: true, allowCallTimeFrom: '22:00', allowCallTimeTo: '={{ $json.to }}' }),
+		[{ to: '23:30' }, { to: '06:00' }],
+		/Invalid allowCallTimeTo: "06:00" is not after the window start \("22:00"\).*cannot cross midnight.*Schedule ID.*\[item 1\]/,
+	],
+	[
+		'PARALLEL with one call every few seconds',
+		callTask({ cpsMode: 'everyNSeconds', secondsBetweenCalls: '={{ $json.every }}' }, { callStrategy: 'PARALLEL' }),
+		[{ every: 5 }],
+		/Invalid callStrategy: "PARALLEL" needs more than one call per second.*cps 0.95 \(one call every 5 seconds\).*\[item 0\]/,
+	],
+	[
+		'calls per second that is not a number',
+		callTask({ callsPerSecond: '={{ $json.cps }}' }),
+		[{ cps: 2 }, { cps: 'fast' }],
+		/Invalid callsPerSecond: "fast" is not a number \[item 1\]/,
+	],
+	[
+		'lifetime too large for the service',
+		callTask({}, { lifetime: '={{ $json.lifetime }}' }),
+		[{ lifetime: 1e12 }],
+		/Invalid lifetime: 1000000000000 is above 2147483647 \[item 0\]/,
+	],
+	[
+		'candidate time zone offset with 60 minutes',
+		createAndRun({ candidateFields: { timezone: '={{ $json.tz }}' } }),
+		[{ ...good, tz: '+03:00' }, { ...good, tz: '+03:00' }, { ...good, tz: '+03:60' }],
+		/Invalid timezone: "\+03:60" has the offset minutes 60.*\[item 2\]/,
+	],
+	[
+		'phone as a number too large to be exact',
+		{ ...createAndRun(), inputMode: 'fromItems', phoneField: 'phone' },
+		[good, { phone: 1e21 }],
+		/Invalid phone \(field "phone"\): 1e\+21 is not a phone number \[item 1\]/,
+	],
+	[
+		'phone as a fraction',
+		createAndRun(),
+		[{ phone: 7999.5 }],
+		/Invalid phone: 7999.5 is not a phone number \[item 0\]/,
+	],
+	[
+		'two numbers without a separator',
+		createAndRun(),
+		[good, { phone: '79990000001 79990000002' }],
+		/Invalid phone: "79990000001 79990000002" is longer than 15 digits.*\[item 1\]/,
+	],
+	[
+		'variable value without a name',
+		createAndRun({ candidateFields: { variables: { variable: [{ name: 'first', value: 'Ann' }, { name: '', value: '={{ $json.city }}' }] } } }),
+		[{ ...good, city: 'Kazan' }],
+		/Invalid variables\[1\].name: "" is empty while the value is "Kazan"; enter the variable's name \[item 0\]/,
+	],
+	[
+		'client external id that is an object',
+		{ ...createAndRun(), operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', clientExternalIdField: 'crm' },
+		[{ ...good, crm: 'C-1' }, { ...good, crm: { id: 7 } }],
+		/Invalid clientExternalId \(field "crm"\): \{"id":7\} is not a text.*\[item 1\]/,
+	],
+	[
+		'empty phone field name in the by-field-name mode',
+		{ ...createAndRun(), inputMode: 'fromItems', phoneField: ' ' },
+		[good],
+		/Invalid phoneField: " " is empty; enter a value \[item 0\]/,
+	],
+	[
+		'webhook URL given in the form and in Extra Body Fields',
+		callTask(
+			{ webhookUrls: { target: [{ url: 'https://crm.example.com/hooks', CALL_ENDED: true }] } },
+			{ extraFields: '{"webhookUrls": [{"url": "https://crm.example.com/hooks"}]}' },
+		),
+		[{}],
+		/Invalid webhookUrls: "https:\/\/crm.example.com\/hooks" is a webhook target already.*\[item 0\]/,
+	],
 ];
 
 describe('bad input is refused before any request, naming the field, the value and the item', () => {
