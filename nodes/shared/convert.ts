@@ -50,14 +50,14 @@ export function toCps(mode: CpsMode, value: unknown): number {
 		throw new InputError(field, value, 'is not a number');
 	}
 	if (mode === 'perSecond') {
-		if (number < 1 || number > 100) throw new InputError('callsPerSecond', value, 'is outside 1..100');
+		if (number < 1 || number > 100) throw new InputError(field, value, 'is outside 1..100');
 		return round(1 + number / 100);
 	}
 	if (mode === 'everyNSeconds') {
-		if (number < 1 || number > 99) throw new InputError('secondsBetweenCalls', value, 'is outside 1..99');
+		if (number < 1 || number > 99) throw new InputError(field, value, 'is outside 1..99');
 		return round(1 - number / 100);
 	}
-	if (number <= 0 || number > 2) throw new InputError('cps', value, 'is outside the range 0 (exclusive) to 2');
+	if (number <= 0 || number > 2) throw new InputError(field, value, 'is outside the range 0 (exclusive) to 2');
 	return number;
 }
 
@@ -107,7 +107,14 @@ const OFFSET_LIMIT_SECONDS = 14 * 3600;
  * (no 2026-02-30, no 24:00, no offset +03:60), so nothing is silently moved to another day.
  */
 function parseDateTime(field: string, value: unknown, example: string): DateTimeParts {
-	const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value.trim() : String(value ?? '');
+	const text =
+		value instanceof Date
+			? Number.isNaN(value.getTime())
+				? 'Invalid Date'
+				: value.toISOString()
+			: typeof value === 'string'
+				? value.trim()
+				: String(value ?? '');
 	const match = DATE_TIME.exec(text);
 	if (!match) {
 		throw new InputError(field, value, `is not a valid date and time; pick one or use the form ${example}`);

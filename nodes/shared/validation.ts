@@ -17,6 +17,7 @@ export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	// JSON.stringify would show NaN and Infinity as null.
 	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : value.toISOString();
 	if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 	try {
 		const text = JSON.stringify(value);

@@ -41,6 +41,10 @@ describe('dates: only moments that exist on the calendar and the clock', () => {
 		expect(toInstant('createdFrom', '2026-12-01T09:30:00+14:00', 'UTC')).toBe('2026-11-30T19:30:00.000Z');
 	});
 
+	test('an invalid Date object gets the same named error, not a RangeError', () => {
+		expect(() => toStartMoment('startMoment', new Date(NaN), 'UTC')).toThrow(/Invalid startMoment: an invalid Date is not a valid date and time/);
+	});
+
 	test('a start moment needs a time of day', () => {
 		expect(() => toStartMoment('startMoment', '2026-12-01', 'UTC')).toThrow(/"2026-12-01" has no time of day; use the form 2026-12-31 09:00/);
 	});
