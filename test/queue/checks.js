@@ -379,6 +379,17 @@ module.exports = async function queueChecks(ctx) {
 		const runs = downstreamRuns(finished);
 		summary.dedup = { executions: finished.length, downstreamRuns: runs, repeatsStartingExecutions: finished.filter((e) => !known.has(String(e.id))).length };
 		assert.strictEqual(runs, 1, `${runs} downstream runs from ${finished.length} executions`);
+		// a figure, not a check: copies arriving at the same instant (the service re-sends only after a
+		// failed delivery, so it does not do this). Remove Duplicates reads, then writes its memory.
+		const simultaneous = [];
+		for (let i = 0; i < ctx.simultaneousTrials; i++) {
+			const copy = fakeEvent(dedupTask.id, `same-instant-${i}`);
+			const before = new Set((await client.listExecutions(dedupWf.id)).map((e) => String(e.id)));
+			await Promise.all(dedupDirect.map((url) => post(url, secret, copy)));
+			simultaneous.push(downstreamRuns(await newExecutions(dedupWf.id, before, 2)));
+		}
+		summary.dedup.simultaneous = simultaneous;
+		if (simultaneous.length) checks.note(`figure: the same delivery sent to both webhook processes at the same instant, ${simultaneous.length} times → downstream runs ${simultaneous.join(', ')}`);
 		await client.deactivate(dedupWf.id, { timeoutMs: 60000 });
 		return `6 copies (1 → webhook-1, 1 → webhook-2, 4 → balancer) → ${finished.length} executions → 1 downstream run (deliveryId ${deliveryId.slice(0, 12)}…)`;
 	});

@@ -7,7 +7,8 @@
  * this process). Checks: ./checks.js.
  *
  *   npm run test:queue
- *   options: --rounds N (rounds of the re-publish race, default 3), --keep (keep the temp folder
+ *   options: --rounds N (rounds of the re-publish race, default 3), --simultaneous N (how often the
+ *   figure "same delivery to both webhook processes at once" is measured, default 5), --keep (keep the temp folder
  *   with every process's user folder and log), --echo (mirror n8n's output), --no-build
  *
  * Prints each check, figures, and ends with exactly one line `N passed, N failed`; exit code 1
@@ -30,13 +31,14 @@ const VERSION = DEFAULT_VERSION;
 const TIME_SCALE = 0.05;
 
 function parseArgs(argv) {
-	const opts = { keep: false, echo: false, build: true, rounds: 3 };
+	const opts = { keep: false, echo: false, build: true, rounds: 3, simultaneous: 5 };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		if (flag === '--keep') opts.keep = true;
 		else if (flag === '--echo') opts.echo = true;
 		else if (flag === '--no-build') opts.build = false;
 		else if (flag === '--rounds') opts.rounds = Math.max(1, Number(inline !== undefined ? inline : argv[++i]) || 3);
+		else if (flag === '--simultaneous') opts.simultaneous = Math.max(0, Number(inline !== undefined ? inline : argv[++i]) || 0);
 		else throw new Error(`unknown option ${argv[i]}`);
 	}
 	return opts;
@@ -114,6 +116,7 @@ async function main() {
 				checks,
 				summary,
 				raceRounds: opts.rounds,
+				simultaneousTrials: opts.simultaneous,
 				async run(name, nodes) {
 					const wf = await client.createWorkflow(chain(name, [manualTrigger(), ...nodes]));
 					return client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
@@ -149,7 +152,11 @@ async function main() {
 		const c = summary.tasksCreated;
 		out(`call tasks created by the trigger: publish ${c.publish}, restart of every process ${c.restart}, re-publish unchanged ${c.republishUnchanged}, race rounds ${c.raceRounds.join('/') || '-'}`);
 	}
-	if (summary.dedup) out(`de-duplication: ${summary.dedup.executions} executions, ${summary.dedup.downstreamRuns} downstream run(s)`);
+	if (summary.dedup) {
+		const d = summary.dedup;
+		const same = d.simultaneous && d.simultaneous.length ? `; copies at the same instant: downstream runs ${d.simultaneous.join(', ')}` : '';
+		out(`de-duplication: 6 copies of one delivery → ${d.executions} executions, ${d.downstreamRuns} downstream run(s)${same}`);
+	}
 	for (const f of checks.results.filter((x) => !x.ok)) out(`failed: ${f.name}`);
 	out(`total ${secs(Date.now() - t0)}`);
 	out(`${checks.passed} passed, ${checks.failed} failed`);
