@@ -306,7 +306,7 @@ module.exports = async function queueChecks(ctx) {
 			const fresh = newestTask();
 			const stored = (await cluster.postgres.query('SELECT "staticData" AS s FROM workflow_entity WHERE id = $1', [wf.id]))[0].s;
 			const registration = stored && stored[`node:${TRIGGER}`] && stored[`node:${TRIGGER}`].registration;
-			const storedIsNew = Boolean(registration && registration.secret === fresh.secret);
+			const storedIsNew = Boolean(registration && registration.autoCallId === fresh.task.id);
 			const newAnswers = [];
 			for (const url of direct) newAnswers.push((await post(url, fresh.secret, fakeEvent(fresh.task.id, `round-${round}`))).status);
 			const oldAnswers = [];
