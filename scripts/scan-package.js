@@ -24,6 +24,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { pathToFileURL } = require('url');
+const { npmCli } = require('./lib/n8n-install');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const SCANNER_PACKAGE = '@n8n/scan-community-package';
@@ -42,17 +43,12 @@ function parseArgs(argv) {
 	return opts;
 }
 
-function npmCommand() {
-	return process.platform === 'win32' ? 'npm.cmd' : 'npm';
-}
-
 /** `npm pack` of the repository (dist/ must be built) into `dir`; returns the tarball path. */
 function packRepository(dir) {
 	if (!fs.existsSync(path.join(REPO_ROOT, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first');
-	const out = execFileSync(npmCommand(), ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+	const out = execFileSync(process.execPath, [npmCli(), 'pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
 		cwd: REPO_ROOT,
 		encoding: 'utf8',
-		shell: process.platform === 'win32',
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const info = JSON.parse(out.slice(out.indexOf('[')))[0];
