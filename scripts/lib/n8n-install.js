@@ -173,7 +173,7 @@ function runStep(label, cmd, args, { cwd, env, logFile, tickMs = 20000 }) {
 		const out = fs.openSync(logFile, 'a');
 		fs.writeSync(out, `\n$ ${cmd} ${args.join(' ')}   (cwd ${cwd})\n`);
 		const child = spawnTree(cmd, args, { cwd, env, stdio: ['ignore', out, out] });
-		const kill = () => killTree(child.pid, 'SIGKILL');
+		const kill = () => killTree(child, 'SIGKILL');
 		process.once('exit', kill);
 		// on Ctrl-C / SIGTERM stop npm too (it runs in its own process group), then die of the signal
 		const onSignal = (sig) => {

@@ -245,7 +245,7 @@ function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			killGroup(child.pid, 'SIGKILL'); // leave nothing behind
+			killGroup(child, 'SIGKILL'); // leave nothing behind
 			liveGroups.delete(child.pid);
 			resolve({ code, signal, stdout: out, stderr: err });
 		});
@@ -383,7 +383,7 @@ async function startN8n(opts = {}) {
 		for (;;) {
 			if (exited) {
 				liveGroups.delete(child.pid);
-				killGroup(child.pid, 'SIGKILL');
+				killGroup(child, 'SIGKILL');
 				throw new Error(`n8n ${version} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
 			}
 			if (Date.now() - t0 > readyTimeoutMs) {

@@ -16,12 +16,15 @@ function spawnTree(cmd, args, opts = {}) {
 }
 
 /**
- * Sends `signal` to the whole tree. Windows has no signals: the tree is ended at once whatever the
- * signal (taskkill /F). Returns false when nothing was there.
+ * Sends `signal` to the whole tree of `target` (a ChildProcess, or a pid). Windows has no signals:
+ * the tree is ended at once whatever the signal (taskkill /F), and not at all once the ChildProcess
+ * has exited (Windows soon gives its pid to another process). Returns false when nothing was there.
  */
-function killTree(pid, signal = 'SIGKILL') {
+function killTree(target, signal = 'SIGKILL') {
+	const pid = typeof target === 'number' ? target : target && target.pid;
 	if (!pid) return false;
 	if (isWindows) {
+		if (typeof target === 'object' && (target.exitCode !== null || target.signalCode !== null)) return false;
 		const res = spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
 		return res.status === 0;
 	}

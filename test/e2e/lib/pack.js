@@ -28,7 +28,7 @@ function npm(args, { cwd, timeoutMs = 10 * 60 * 1000 }) {
 		let err = '';
 		child.stdout.on('data', (c) => (out += c));
 		child.stderr.on('data', (c) => (err += c));
-		const kill = () => killTree(child.pid, 'SIGKILL');
+		const kill = () => killTree(child, 'SIGKILL');
 		const timer = setTimeout(kill, timeoutMs);
 		// the build runs in its own process group: if this process exits first (e.g. Ctrl-C of
 		// npm start), the group goes with it
