@@ -10,8 +10,8 @@ import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
 const MAX_PAGE = 1000;
-/** Return All stops here (a million tasks at 1,000 per page) rather than page on for ever. */
-const MAX_PAGES = 1000;
+/** Return All stops here (100,000 tasks) rather than page on for ever. */
+const MAX_PAGES = 100;
 const TASK_STATUSES = ['BLANK', 'READY', 'PROCESS', 'PAUSED', 'HALTED'];
 
 export const description = forOperation('callTask', 'getMany', [
@@ -123,7 +123,7 @@ export const getMany: ItemOperation<ListQuery> = {
 			if (pages === MAX_PAGES) {
 				throw stop(
 					`Stopped listing call tasks after ${MAX_PAGES} pages (${tasks.length} tasks)`,
-					'Return All reads at most 1,000 pages of 1,000 tasks. Narrow the list with the filters, or use Limit.',
+					`Return All reads at most ${MAX_PAGES} pages of ${MAX_PAGE.toLocaleString('en-US')} tasks. Narrow the list with the filters, or use Limit.`,
 				);
 			}
 			const limit = Math.min(MAX_PAGE, max - tasks.length);
