@@ -159,6 +159,22 @@ describe('Retry On Fail never sends a created item again', () => {
 		expect(sim.counts()).toMatchObject({ total: 5, duplicates: 0 });
 	});
 
+	test('Create Batch, the request that creates the task answered 503 after it was handled: no try sends anything else, the error lists the items not sent', async () => {
+		sim.injectFault({ path: TEMPLATE_BATCH, status: 503, afterHandling: true });
+		const result = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', options: { batchSize: 2 } },
+			phoneItems(5),
+			retry,
+		);
+		expect(apiRequests(sim)).toHaveLength(1);
+		expect(sim.state.tasks.size).toBe(1);
+		const error = result.error as Error & { description?: string };
+		expect(error.message).toMatch(/^Outcome unknown.*\[item 0\]$/);
+		expect(error.description).toContain('Failed: items 0, 1.');
+		expect(error.description).toContain('Not sent: items 2, 3, 4.');
+	});
+
 	test('a later run of the same workflow (a new execution) sends everything again: the memory is per execution', async () => {
 		const first = await runAction(sim, createAndRun, phoneItems(2), retry);
 		const second = await runAction(sim, createAndRun, phoneItems(2), retry);

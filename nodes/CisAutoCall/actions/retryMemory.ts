@@ -33,7 +33,8 @@ export function fingerprintOf(value: unknown): string {
 }
 
 const MAX_RUNS = 100;
-const EXPIRES_MS = 60 * 60 * 1000;
+/** n8n waits at most 5 s between tries; a record is kept this long after the end of its last try. */
+const EXPIRES_MS = 10 * 60 * 1000;
 
 /**
  * n8n's "Retry On Fail" runs a failed node again with the same input, and only after a failure.
@@ -45,8 +46,9 @@ const EXPIRES_MS = 60 * 60 * 1000;
  * other process needs it, and nothing lands in the workflow or its static data. The key is the
  * execution id, the node and its run index (a node in a loop runs several times in one execution);
  * each item also keeps the fingerprint of its request, so a request that changed between tries is
- * never taken for the one sent before. The record of a run that failed for good stays behind, so
- * records expire an hour after their last try and at most MAX_RUNS are kept.
+ * never taken for the one sent before. Only nodes with Retry On Fail keep records, and only after a
+ * failed try; the record of a run that failed for good stays behind, so records expire ten minutes
+ * after their last try and at most MAX_RUNS are kept.
  */
 export class RetryMemory {
 	private readonly runs = new Map<string, { record: RunRecord; expiresAt: number }>();

@@ -8,7 +8,7 @@ import { InputError } from '../../shared/validation';
 import type { BatchOperation, ItemOperation, Run } from './operation';
 import { operations } from './resources';
 import type { Outcome as SentOutcome, RunRecord } from './retryMemory';
-import { fingerprintOf, mayHaveCreated, retryMemory, runKeyOf } from './retryMemory';
+import { fingerprintOf, mayHaveCreated, NotSentError, retryMemory, runKeyOf } from './retryMemory';
 
 type Outcome = SentOutcome | undefined;
 
@@ -33,14 +33,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw inputError(this, error, 0);
 	}
 	const client = await createApiClient(this, settings);
-	const runKey = operation.creates ? runKeyOf(this) : undefined;
+	// Only a node with Retry On Fail is run again with the same items.
+	const remembers = operation.creates && this.getNode().retryOnFail === true;
+	const runKey = remembers ? runKeyOf(this) : undefined;
 	const record = retryMemory.recordFor(runKey);
 	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this), record };
 
 	// Not sparse: summarizeFailure walks it with forEach, which would skip never-sent items.
 	const outcomes: Outcome[] = Array.from({ length: items.length }, () => undefined);
 	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
-	const fingerprints = operation.creates ? takeEarlierTries(run, prepared, outcomes) : undefined;
+	const fingerprints = remembers ? takeEarlierTries(run, prepared, outcomes) : undefined;
 
 	if (operation.kind === 'item') {
 		await sendPerItem(run, operation, prepared, outcomes, continueOnFail);
@@ -257,7 +259,7 @@ function summarizeFailure(context: IExecuteFunctions, outcomes: Outcome[], first
 	const failed: number[] = [];
 	const notSent: number[] = [];
 	outcomes.forEach((outcome, itemIndex) => {
-		if (!outcome) notSent.push(itemIndex);
+		if (!outcome || (!outcome.ok && outcome.error instanceof NotSentError)) notSent.push(itemIndex);
 		else if (outcome.ok) {
 			const id = idOf(outcome.json);
 			done.push(id ? `${itemIndex} (${id})` : String(itemIndex));
@@ -268,11 +270,12 @@ function summarizeFailure(context: IExecuteFunctions, outcomes: Outcome[], first
 	const lines = [
 		(first as NodeApiError).description ?? '',
 		`Succeeded before the stop: ${done.length === 0 ? 'none' : done.length > 50 ? `${done.slice(0, 50).join(', ')} and ${done.length - 50} more` : done.join(', ')}.`,
-		`Failed: items ${listItems(failed)}.`,
+		failed.length > 0 ? `Failed: items ${listItems(failed)}.` : '',
 		notSent.length > 0 ? `Not sent: items ${listItems(notSent)}.` : '',
 		'n8n discards the output of a failed node: to resume without duplicates, run again only the failed and unsent items, or turn on "Continue On Fail" to get one output per item.',
 	].filter(Boolean);
-	const message = `${first.message} [item ${firstFailed}]`;
+	const itemMark = `[item ${firstFailed}]`;
+	const message = first.message.endsWith(itemMark) ? first.message : `${first.message} ${itemMark}`;
 	if (first instanceof NodeApiError) {
 		return new NodeApiError(context.getNode(), { httpCode: first.httpCode, message }, {
 			message,
