@@ -7,8 +7,15 @@ import { createApiClient, mapWithConcurrency } from '../../shared/transport';
 import { InputError } from '../../shared/validation';
 import type { BatchOperation, ItemOperation, Run } from './operation';
 import { operations } from './resources';
-import type { Outcome as SentOutcome, RunRecord } from './retryMemory';
-import { fingerprintOf, mayHaveCreated, NotSentError, retryMemory, runKeyOf } from './retryMemory';
+import {
+	fingerprintOf,
+	mayHaveCreated,
+	NotSentError,
+	type Outcome as SentOutcome,
+	retryMemory,
+	type RunRecord,
+	runKeyOf,
+} from './retryMemory';
 
 type Outcome = SentOutcome | undefined;
 
