@@ -396,6 +396,16 @@ async function retire(
 }
 
 /**
+ * A registration set aside after retire(): marked for resuming when the trigger paused it while
+ * it ran. A task paused before its start moment (READY) is not marked: resuming it would start
+ * calling at once instead of at that moment.
+ */
+function parkedAfter(registration: Registration, outcome: RetireOutcome): Registration {
+	const { pausedByTrigger: _earlier, ...parked } = registration;
+	return outcome.pausedHere && outcome.statusBefore !== 'READY' ? { ...parked, pausedByTrigger: true } : parked;
+}
+
+/**
  * Takes a parked task back: resumes it if deactivation paused it while it was running. False
  * when it cannot be taken back (deleted, or stopped meanwhile): a new task is created instead.
  */
@@ -525,11 +535,20 @@ export class CisAutoCallTrigger implements INodeType {
 				}
 
 				// A new task replaces the ones registered before: "Old Task" says what becomes of them,
-				// before anything new is created (a failure leaves everything as it was).
-				for (const old of [current, parked]) {
-					if (!old) continue;
-					const outcome = await retire(this, client, old, 'replaced');
-					if (outcome.pausedHere && old === parked) old.pausedByTrigger = true;
+				// before anything new is created (if that fails, nothing is created).
+				if (parked && parked.autoCallId !== current?.autoCallId) {
+					const outcome = await retire(this, client, parked, 'replaced');
+					if (outcome.result === 'stopped') delete data.parkedRegistration;
+				}
+				if (current) {
+					const outcome = await retire(this, client, current, 'replaced');
+					// Once paused or stopped it is no longer the registration; a paused one is parked, so
+					// that if the new task cannot be created, going back to the old settings resumes it.
+					if (outcome.result !== 'left running') {
+						delete data.registration;
+						if (outcome.result === 'stopped') delete data.parkedRegistration;
+						else data.parkedRegistration = parkedAfter(current, outcome) as unknown as IDataObject;
+					}
 				}
 
 				const secret = randomBytes(24).toString('hex');
@@ -587,9 +606,7 @@ export class CisAutoCallTrigger implements INodeType {
 				// Parked, so that a re-activation with unchanged settings takes the same task back
 				// (and resumes it when it was paused here) rather than creating another campaign.
 				delete data.registration;
-				const parked: Registration = { ...registration };
-				if (outcome.pausedHere && outcome.statusBefore !== 'READY') parked.pausedByTrigger = true;
-				data.parkedRegistration = parked as unknown as IDataObject;
+				data.parkedRegistration = parkedAfter(registration, outcome) as unknown as IDataObject;
 				return true;
 			},
 		},

@@ -132,6 +132,20 @@ describe('settings changed while active: a new task replaces the old one', () =>
 		expect(JSON.stringify(activated.error)).not.toContain(TOKEN);
 	});
 
+	test('old task paused but the new one refused: going back to the old settings resumes the old task', async () => {
+		const { params, staticData, taskId } = await runningTrigger();
+		sim.injectFault({ method: 'POST', path: CREATE_PATH, status: 400, body: { error: 'Bad bot' } });
+		const failed = await activate(staticData, { ...params, defaultExecData: 'no-such-bot' });
+		expect(failed.error?.message).toMatch(/400/);
+		expect(statusOf(taskId)).toBe('PAUSED');
+		expect(staticData.registration).toBeUndefined();
+		const reverted = await activate(staticData, params);
+		expect(reverted.error).toBeUndefined();
+		expect(statusOf(taskId)).toBe('PROCESS');
+		expect((staticData.registration as IDataObject).autoCallId).toBe(taskId);
+		expect(sim.state.tasks.size).toBe(1);
+	});
+
 	test('a task deleted in the service meanwhile is no obstacle: the new task is created', async () => {
 		const { params, staticData, taskId } = await runningTrigger();
 		sim.state.tasks.delete(taskId);
