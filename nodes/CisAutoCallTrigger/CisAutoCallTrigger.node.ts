@@ -20,8 +20,9 @@ import { type AnswerCheck, type ApiClient, createApiClient } from '../shared/tra
 import { identityOf, InputError, requireInteger } from '../shared/validation';
 import { canonicalJson, DeliveryMemory, deliveryIdOf, MAX_REMEMBERED_DELIVERIES } from './deliveries';
 import {
-	OLD_TASK_POLICY_OPTIONS,
 	DEFAULT_OLD_TASK_POLICY,
+	httpCodeOf,
+	OLD_TASK_POLICY_OPTIONS,
 	readOldTaskPolicy,
 	resumeTask,
 	retireActionFor,
@@ -350,11 +351,6 @@ const expectTaskId: AnswerCheck = (answer) => {
 	const id = identityOf((answer as IDataObject | undefined)?.id) ?? identityOf(answer);
 	return id ? undefined : 'the answer holds no id.identity of the created task';
 };
-
-function httpCodeOf(error: unknown): string | undefined {
-	const code = (error as { httpCode?: unknown } | undefined)?.httpCode;
-	return typeof code === 'string' ? code : undefined;
-}
 
 /** Lazily created API client: hooks that need no request need no credentials. */
 function clientFor(context: IHookFunctions): () => Promise<ApiClient> {

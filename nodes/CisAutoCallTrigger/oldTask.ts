@@ -55,7 +55,8 @@ export interface RetireOutcome {
 	pausedHere: boolean;
 }
 
-function httpCodeOf(error: unknown): string | undefined {
+/** The HTTP status of a NodeApiError from the transport, as n8n keeps it (text). */
+export function httpCodeOf(error: unknown): string | undefined {
 	const code = (error as { httpCode?: unknown } | undefined)?.httpCode;
 	return typeof code === 'string' ? code : undefined;
 }
