@@ -93,6 +93,31 @@ async function closedPortUrl(): Promise<string> {
 	return `http://127.0.0.1:${port}`;
 }
 
+/** A TCP server on 127.0.0.1 that reads a request and answers bytes that are not HTTP. */
+async function startGarbageServer(): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+	let count = 0;
+	const sockets = new Set<import('node:net').Socket>();
+	const server = createServer((socket) => {
+		sockets.add(socket);
+		socket.once('data', () => {
+			count++;
+			socket.end('THIS IS NOT HTTP\r\n\r\n');
+		});
+		socket.on('error', () => {});
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests: () => count,
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
 function expectInOrder(result: Awaited<ReturnType<typeof runAction>>, count: number) {
 	expect(result.items).toHaveLength(count);
 	result.items.forEach((item, index) => expect(item.pairedItem).toEqual({ item: index }));
@@ -362,8 +387,8 @@ describe('retries', () => {
 			const [json] = jsonOf(result);
 			expect(json.error).toMatch(/^Outcome unknown for POST /);
 			expect(json.error).toMatch(why);
-			expect(json.description).toMatch(/may or may not have been carried out/);
-			expect(json.description).toMatch(/Retry Creating Requests/);
+			expect(json.error).toMatch(/may have been created; check the task before running again/);
+			expect(json.description).toMatch(/not repeated, because repeating a creating request can call a person twice/);
 			expect(result.items[0].pairedItem).toEqual({ item: 0 });
 		});
 	});
@@ -378,21 +403,44 @@ describe('retries', () => {
 		expect(error.message).toMatch(/timed out/);
 	});
 
-	test('with Retry Creating Requests on, a creating request is repeated after 503 and after a drop', async () => {
-		sim.injectFault({ path: SINGLE, status: 503 });
-		sim.injectFault({ path: SINGLE, drop: true });
-		const result = await runAction(sim, createAndRun({ maxRetries: 3, retryUncertainCreates: true }), [{ phone: phoneOf(1) }]);
-		expect(result.error).toBeUndefined();
-		expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 0, 200]);
-		expect(jsonOf(result)[0].autoCallCandidateId).toBe(candidateIdFor(phoneOf(1)));
+	test.each([
+		['Candidate → Create and Run', createAndRun({ maxRetries: 3, retryUncertainCreates: true }), [{ phone: phoneOf(1) }], SINGLE],
+		['Candidate → Create Batch From Template', createBatch({ maxRetries: 3, retryUncertainCreates: true }), phoneItems(3), TEMPLATE_BATCH],
+	])('%s saved with the removed option "Retry Creating Requests" on: runs, and still sends once after a 503', async (_name, parameters, items, path) => {
+		sim.injectFault({ path, status: 503, afterHandling: true });
+		const result = await runAction(sim, parameters, items, { continueOnFail: true });
+		expect(apiRequests(sim)).toHaveLength(1);
+		expect(sim.counts().duplicates).toBe(0);
+		expect(jsonOf(result)[0].error).toMatch(/^Outcome unknown for POST .*may have been created; check the task before running again/);
 	});
 
-	test('with Retry Creating Requests on, Create Batch is repeated too', async () => {
-		sim.injectFault({ path: TEMPLATE_BATCH, status: 504 });
-		const result = await runAction(sim, createBatch({ maxRetries: 1, retryUncertainCreates: true }), phoneItems(3));
-		expect(result.error).toBeUndefined();
-		expect(apiRequests(sim).map((request) => request.status)).toEqual([504, 200]);
-		jsonOf(result).forEach((json, index) => expect(json.autoCallCandidateId).toBe(candidateIdFor(phoneOf(index))));
+	test.each([
+		['500', { status: 500, afterHandling: true } as FaultSpec, /the service answered 500/],
+		['500 before handling', { status: 500 } as FaultSpec, /the service answered 500/],
+	])('%s on a creating request: one request, outcome unknown', async (_name, fault, why) => {
+		sim.injectFault({ path: SINGLE, ...fault });
+		const result = await runAction(sim, createAndRun({ maxRetries: 3 }), [{ phone: phoneOf(1) }], { continueOnFail: true });
+		expect(apiRequests(sim)).toHaveLength(1);
+		const [json] = jsonOf(result);
+		expect(json.error).toMatch(/^Outcome unknown for POST /);
+		expect(json.error).toMatch(why);
+		expect(json.error).toMatch(/may have been created; check the task before running again/);
+	});
+
+	test('an unrecognised network error (a server that answers garbage) on a creating request: one request, outcome unknown', async () => {
+		const garbage = await startGarbageServer();
+		try {
+			const result = await runAction(
+				{ ...sim, url: garbage.url } as Simulator,
+				createAndRun({ maxRetries: 3 }),
+				[{ phone: phoneOf(1) }],
+				{ continueOnFail: true },
+			);
+			expect(garbage.requests()).toBe(1);
+			expect(jsonOf(result)[0].error).toMatch(/^Outcome unknown for POST .*may have been created; check the task before running again/);
+		} finally {
+			await garbage.close();
+		}
 	});
 
 	describe('a creation carrying Client External ID (Candidate → Add to Task)', () => {
@@ -665,7 +713,7 @@ describe('random faults at CRM scale', () => {
 		const unknown = outputs.filter((json) => /^Outcome unknown/.test(String(json.error ?? '')));
 		// Every item is accounted for: a success or an "outcome unknown" error item.
 		expect(succeeded.length + unknown.length).toBe(200);
-		for (const json of unknown) expect(json.description).toMatch(/may or may not have been carried out/);
+		for (const json of unknown) expect(json.error).toMatch(/may have been created; check the task before running again/);
 		outputs.forEach((json, index) => {
 			if (json.autoCallCandidateId) expect(sim.state.candidates.get(json.autoCallCandidateId as string)?.phone).toEqual([phoneOf(index)]);
 		});
