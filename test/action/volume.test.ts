@@ -296,6 +296,33 @@ describe('retries', () => {
 		expect(jsonOf(result)[0].autoCallCandidateId).toBe(candidateIdFor(phoneOf(1)));
 	});
 
+	test.each([
+		['negative', () => '-5'],
+		['zero', () => '0'],
+		['a date in the past', () => new Date(Date.now() - 60_000).toUTCString()],
+	])('a Retry-After that is %s gets the normal backoff, not an immediate repeat', async (_name, retryAfter) => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': retryAfter() } });
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 1 }), [{ callId: call.id }]);
+		expect(result.error).toBeUndefined();
+		const [first, second] = apiRequests(sim);
+		expect([first.status, second.status]).toEqual([429, 200]);
+		// The first backoff is 250..500 ms.
+		expect(second.at - first.at).toBeGreaterThanOrEqual(240);
+	});
+
+	test('a Retry-After longer than the longest wait (60 s): the item fails at once, saying how long the service asked to wait', async () => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': '120' } });
+		const started = Date.now();
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 3 }), [{ callId: call.id }], { continueOnFail: true });
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(apiRequests(sim)).toHaveLength(1);
+		const [json] = jsonOf(result);
+		expect(json.error).toMatch(/answered 429 .* asked to wait 120 s before the next request, longer than the 60 s this node waits/);
+		expect(json.description).toMatch(/Nothing was carried out/);
+	}, 15_000);
+
 	test('429 beyond Max Retries: the item fails after maxRetries + 1 attempts and says so', async () => {
 		const call = sim.addCall();
 		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': '0' }, times: 10 });
@@ -480,6 +507,29 @@ describe('retries', () => {
 			expect(apiRequests(sim)).toHaveLength(1);
 			expect((result.error as Error).message).toMatch(/Outcome unknown/);
 		});
+	});
+});
+
+describe('options are checked before anything is sent', () => {
+	test.each([
+		['Max Requests per Second', { maxRequestsPerSecond: '={{ 1/0 }}' }, /Invalid Max Requests per Second: .* is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
+		['Max Requests per Second', { maxRequestsPerSecond: 1e9 }, /Invalid Max Requests per Second: 1000000000 is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
+		['Max Requests per Second', { maxRequestsPerSecond: -1 }, /Invalid Max Requests per Second: -1 is not/],
+		['Timeout (Seconds)', { timeout: 'abc' }, /Invalid Timeout \(Seconds\): "abc" is not a number of seconds from 1 to 3600 \[item 0\]/],
+		['Timeout (Seconds)', { timeout: 0 }, /Invalid Timeout \(Seconds\): 0 is not a number of seconds/],
+		['Max Retries', { maxRetries: 2.5 }, /Invalid Max Retries: 2.5 is not a whole number \[item 0\]/],
+	])('%s %j: a named error, 0 requests', async (field, options, message) => {
+		const result = await runAction(sim, depersonalizeCall(options as INodeParameters), [{ callId: 'c-1' }]);
+		expect(result.error?.message).toMatch(message);
+		expect((result.error as NodeApiError).description).toContain(`Field "${field}"`);
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+
+	test('a fractional rate (2.5 per second) is accepted', async () => {
+		const calls = [sim.addCall(), sim.addCall()];
+		const result = await runAction(sim, depersonalizeCall({ maxRequestsPerSecond: 2.5 }), calls.map((call) => ({ callId: call.id })));
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(2);
 	});
 });
 
