@@ -128,7 +128,7 @@ export function readFailure(error: unknown): Failure {
 }
 
 /** A non-2xx answer (n8n was told not to throw for them, nor to follow redirects). */
-export function failureOfAnswer(answer: IN8nHttpFullResponse, requestUrl: string): Failure {
+function failureOfAnswer(answer: IN8nHttpFullResponse, requestUrl: string): Failure {
 	const headers = answer.headers as IDataObject | undefined;
 	const status = answer.statusCode;
 	return {
@@ -141,7 +141,7 @@ export function failureOfAnswer(answer: IN8nHttpFullResponse, requestUrl: string
 }
 
 /** What is wrong with a 2xx answer: an HTML page is never a success; then the request's own check. */
-export function checkAnswer(answer: IN8nHttpFullResponse, expect: AnswerCheck | undefined): string | undefined {
+function checkAnswer(answer: IN8nHttpFullResponse, expect: AnswerCheck | undefined): string | undefined {
 	const contentType = readHeader(answer.headers as IDataObject | undefined, 'content-type') ?? '';
 	const body = answer.body;
 	if (/html/i.test(contentType) || (typeof body === 'string' && /^\s*</.test(body))) {
