@@ -140,12 +140,12 @@ function failureOfAnswer(answer: IN8nHttpFullResponse, requestUrl: string): Fail
 	};
 }
 
-/** What is wrong with a 2xx answer: an HTML page is never a success; then the request's own check. */
+/** What is wrong with a 2xx answer: an HTML or XML page is never a success, whatever the request's own check says. */
 function checkAnswer(answer: IN8nHttpFullResponse, expect: AnswerCheck | undefined): string | undefined {
 	const contentType = readHeader(answer.headers as IDataObject | undefined, 'content-type') ?? '';
 	const body = answer.body;
 	if (/html/i.test(contentType) || (typeof body === 'string' && /^\s*</.test(body))) {
-		return 'an HTML page instead of the JSON the API promises';
+		return 'an HTML or XML page, not JSON';
 	}
 	return expect?.(body);
 }

@@ -138,7 +138,7 @@ describe('a 2xx that is not what the API promises is not a success', () => {
 		const [json] = jsonOf(result);
 		expect(received).toHaveLength(1);
 		expect(json.error).toMatch(
-			/^Outcome unknown for POST \/cis\/api\/v1\/html: the service answered 200 with an unexpected body \(an HTML page instead of the JSON the API promises\)\. It may have been created; check the task before running again$/,
+			/^Outcome unknown for POST \/cis\/api\/v1\/html: the service answered 200 with an unexpected body \(an HTML or XML page, not JSON\)\. It may have been created; check the task before running again$/,
 		);
 		expect(json.description).toMatch(/The answer began with: <!doctype html>/);
 	});
@@ -165,7 +165,7 @@ describe('a 2xx that is not what the API promises is not a success', () => {
 
 	test('an HTML page fails even without a check', async () => {
 		const result = await probe([{ path: 'html', repeatability: 'safe' }], tokenCredential());
-		expect(jsonOf(result)[0].error).toMatch(/^Unexpected answer .*an HTML page/);
+		expect(jsonOf(result)[0].error).toMatch(/^Unexpected answer .*an HTML or XML page/);
 	});
 
 	test('the answer the check expects is a success', async () => {
@@ -189,14 +189,14 @@ describe('a 2xx that is not what the API promises is not a success', () => {
 			credentials: tokenCredential(),
 			continueOnFail: true,
 		});
-		expect(jsonOf(safe)[0].error).toMatch(/^Unexpected answer from the service to POST .*an HTML page/);
+		expect(jsonOf(safe)[0].error).toMatch(/^Unexpected answer from the service to POST .*an HTML or XML page/);
 		const creating = await runAction(
 			html,
 			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990000001' },
 			[{}],
 			{ credentials: tokenCredential(), continueOnFail: true },
 		);
-		expect(jsonOf(creating)[0].error).toMatch(/^Outcome unknown for POST .*an HTML page.*may have been created/);
+		expect(jsonOf(creating)[0].error).toMatch(/^Outcome unknown for POST .*an HTML or XML page.*may have been created/);
 		expect(received).toHaveLength(2);
 	});
 });
