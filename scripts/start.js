@@ -31,8 +31,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const http = require('http');
-const net = require('net');
 const crypto = require('crypto');
+const { httpRequest, freePort, portFree } = require('./lib/http');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
@@ -120,42 +120,6 @@ function webhookTarget(url, events) {
 	return { url, partialResults: false, delay: 0, events: map };
 }
 
-/* ------------------------------------------------------------------ small HTTP helpers */
-
-function request(method, url, body, { headers = {}, timeoutMs = 30000 } = {}) {
-	return new Promise((resolve, reject) => {
-		const u = new URL(url);
-		const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-		const h = { accept: 'application/json', ...headers };
-		if (payload) {
-			h['content-type'] = h['content-type'] || 'application/json';
-			h['content-length'] = payload.length;
-		}
-		const req = http.request(
-			{ method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers: h, agent: false },
-			(res) => {
-				const chunks = [];
-				res.on('data', (c) => chunks.push(c));
-				res.on('end', () => {
-					const text = Buffer.concat(chunks).toString('utf8');
-					let parsed = text;
-					try {
-						parsed = text ? JSON.parse(text) : undefined;
-					} catch (_) {
-						/* not JSON */
-					}
-					resolve({ status: res.statusCode, headers: res.headers, body: parsed, text });
-				});
-				res.on('error', reject);
-			},
-		);
-		req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} timed out`)));
-		req.on('error', reject);
-		if (payload) req.write(payload);
-		req.end();
-	});
-}
-
 /** The n8n port asked for: --port, else $CIS_N8N_PORT, else none (5678 or the next free one). */
 const PORT_VARIABLE = 'CIS_N8N_PORT';
 const DEFAULT_N8N_PORT = 5678;
@@ -166,25 +130,6 @@ function parsePort(text, where) {
 		throw new Error(`${where} must be a port number from 1 to 65535, got "${text}"`);
 	}
 	return port;
-}
-
-function portFree(port) {
-	return new Promise((resolve) => {
-		const srv = net.createServer();
-		srv.once('error', () => resolve(false));
-		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-	});
-}
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.once('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
-	});
 }
 
 /** Why a port asked for cannot be used, saying how to choose another. */
@@ -330,7 +275,7 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOK
 	const wf2 = workflows['02'];
 	if (wf2 && wf2.triggerUrl) {
 		const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
-		const res = await request('POST', `${simUrl}/__sim/default-template`, { webhookUrls: [target] });
+		const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: [target] } });
 		if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
 		template = { target, answer: res.body };
 	}
@@ -412,7 +357,7 @@ function step(n, total, text) {
  */
 async function checkExampleFlow({ n8nUrl, crm, timeoutMs = 120000 }) {
 	const lead = { name: 'Check Lead', phone: '79990005556', crmId: 'CHECK-1' };
-	const res = await request('POST', `${n8nUrl}/webhook/cis-lead`, lead);
+	const res = await httpRequest('POST', `${n8nUrl}/webhook/cis-lead`, { body: lead });
 	if (res.status !== 200) throw new Error(`POST ${n8nUrl}/webhook/cis-lead answered ${res.status}: ${res.text}`);
 	const deadline = Date.now() + timeoutMs;
 	const t0 = Date.now();
@@ -626,7 +571,6 @@ module.exports = {
 	webhookTarget,
 	startCrmStub,
 	setupPlayground,
-	request,
 };
 
 if (require.main === module) {

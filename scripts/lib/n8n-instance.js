@@ -19,11 +19,10 @@
  */
 const fs = require('fs');
 const path = require('path');
-const http = require('http');
-const net = require('net');
 const { ensureN8n, ensureNode, npmCli, npmEnv, majorOf, DEFAULT_VERSION } = require('./n8n-install');
 const { withPathFirst } = require('./node-runtime');
 const { spawnTree, killTree, treeAlive } = require('./process-tree');
+const { httpRequest, HttpError, freePort, portInUse } = require('./http');
 
 const ENCRYPTION_KEY = 'cis-autocall-e2e-fixed-encryption-key';
 const DEFAULT_OWNER = {
@@ -125,80 +124,6 @@ async function stopSupervised(child, { signal = 'SIGTERM', graceMs = 20000 } = {
 		while (groupAlive(pid)) await sleep(50);
 	}
 	liveGroups.delete(pid);
-}
-
-/** Resolves a free TCP port on 127.0.0.1. */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
-	});
-}
-
-function portInUse(port) {
-	return new Promise((resolve) => {
-		const sock = net.connect({ host: '127.0.0.1', port });
-		sock.once('connect', () => {
-			sock.destroy();
-			resolve(true);
-		});
-		sock.once('error', () => resolve(false));
-	});
-}
-
-/* ------------------------------------------------------------------ HTTP */
-
-/**
- * Minimal HTTP client (no keep-alive, so no "socket hang up" from idle sockets).
- * Resolves { status, headers, body, text } and never rejects on HTTP status.
- */
-function httpRequest(method, url, { headers = {}, body, timeoutMs = 60000 } = {}) {
-	return new Promise((resolve, reject) => {
-		const u = new URL(url);
-		let payload;
-		const h = { accept: 'application/json', ...headers };
-		if (body !== undefined) {
-			payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-			if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
-			h['content-length'] = payload.length;
-		}
-		const req = http.request(
-			{ method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers: h, agent: false },
-			(res) => {
-				const chunks = [];
-				res.on('data', (c) => chunks.push(c));
-				res.on('end', () => {
-					const text = Buffer.concat(chunks).toString('utf8');
-					let parsed = text;
-					try {
-						parsed = text ? JSON.parse(text) : undefined;
-					} catch (_) {
-						/* not JSON */
-					}
-					resolve({ status: res.statusCode, headers: res.headers, body: parsed, text });
-				});
-				res.on('error', reject);
-			},
-		);
-		req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs}ms`)));
-		req.on('error', reject);
-		if (payload) req.write(payload);
-		req.end();
-	});
-}
-
-class HttpError extends Error {
-	constructor(method, url, res) {
-		const detail = typeof res.body === 'object' ? JSON.stringify(res.body) : String(res.text || '').slice(0, 500);
-		super(`${method} ${url} -> HTTP ${res.status}: ${detail}`);
-		this.status = res.status;
-		this.body = res.body;
-	}
 }
 
 /* ------------------------------------------------------------------ environment */
