@@ -2,14 +2,13 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IHttpRequestOptions,
 	IHttpRequestHelper,
 	IN8nHttpFullResponse,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { displayUrl, insecureUrlProblem, redirectHost } from '../nodes/shared/serviceUrl';
-import { baseUrlProperty, icon, listOneTask, withBearerToken } from './common';
+import { baseUrlProperty, bearerAuthentication, icon, listOneTask, secretProperty } from './common';
 
 export class CisAutoCallLoginApi implements ICredentialType {
 	name = 'cisAutoCallLoginApi';
@@ -45,14 +44,7 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			default: '',
 			required: true,
 		},
-		{
-			displayName: 'Password',
-			name: 'password',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-		},
+		secretProperty({ displayName: 'Password', name: 'password' }),
 		{
 			displayName: 'Token Lifetime (Seconds)',
 			name: 'ttl',
@@ -105,14 +97,7 @@ export class CisAutoCallLoginApi implements ICredentialType {
 		return { token };
 	}
 
-	// A function rather than the generic form: n8n then sets the header without running its
-	// expression engine on every request, which at CRM volume costs as much as the request itself.
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return withBearerToken(credentials.baseUrl, String(credentials.token), requestOptions);
-	}
+	authenticate = bearerAuthentication('token');
 
 	test: ICredentialTestRequest = listOneTask;
 }

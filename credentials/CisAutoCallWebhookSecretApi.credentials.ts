@@ -1,6 +1,6 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { icon } from './common';
+import { icon, secretProperty } from './common';
 
 /**
  * The secret that the CIS Auto-Call Trigger (Existing Task or Template) expects in `?secret=`.
@@ -18,15 +18,11 @@ export class CisAutoCallWebhookSecretApi implements ICredentialType {
 	icon = icon;
 
 	properties: INodeProperties[] = [
-		{
+		secretProperty({
 			displayName: 'Secret',
 			name: 'secret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
 			description:
 				'At least 16 characters that you choose (for example a random password). The URL pasted into the service\'s webhook settings ends with ?secret= and this value; requests without it are refused with 401.',
-		},
+		}),
 	];
 }

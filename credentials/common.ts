@@ -1,8 +1,16 @@
-import type { ICredentialTestRequest, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../nodes/shared/serviceUrl';
 
-/** What both credentials share: the service's address, the icon, the bearer header and the read-only test call. */
+/**
+ * What the credentials share: the icon, the secret fields; the two API credentials also the
+ * service's address, the bearer header and the read-only test call.
+ */
 
 export const icon = {
 	light: 'file:../nodes/CisAutoCall/cisAutoCall.svg',
@@ -19,6 +27,11 @@ export const baseUrlProperty: INodeProperties = {
 		'Address of the service without the API path; the node adds /cis/api/v1/... Use https://twin-ai.com for the international region. Only https:// is accepted (plain http:// only for this machine: localhost, 127.x.x.x, ::1).',
 	required: true,
 };
+
+/** A required text that n8n stores encrypted and shows as dots (a token, a password, a secret). */
+export function secretProperty(field: Pick<INodeProperties, 'displayName' | 'name' | 'description'>): INodeProperties {
+	return { ...field, type: 'string', typeOptions: { password: true }, default: '', required: true };
+}
 
 /** Marks an error of the credential's own checks: nothing was sent. */
 export function credentialRefusal(message: string): Error {
@@ -39,6 +52,18 @@ export function withBearerToken(baseUrl: unknown, token: string, requestOptions:
 	Object.assign(requestOptions, { followRedirect: false, followAllRedirects: false });
 	requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${token}` };
 	return requestOptions;
+}
+
+/**
+ * `authenticate` of a credential whose token is in the field `tokenField`. A function rather than
+ * the generic form: n8n then sets the header without running its expression engine on every
+ * request, which at CRM volume costs as much as the request itself.
+ */
+export function bearerAuthentication(tokenField: string) {
+	return async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => withBearerToken(credentials.baseUrl, String(credentials[tokenField]), requestOptions);
 }
 
 function otherAddressProblem(baseUrl: string, requestOptions: IHttpRequestOptions): string | undefined {
