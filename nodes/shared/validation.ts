@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { isSafeObjectProperty, setSafeObjectProperty } from 'n8n-workflow';
 
 /** Bad user input, found before any request is sent. The router adds the item index. */
 export class InputError extends Error {
@@ -29,6 +30,18 @@ export function describeValue(value: unknown): string {
 
 export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Every write under a key the user chose (a variable's name, a callback data field, an extra body
+ * field) goes through n8n's safe setter. A key it would not write (__proto__, constructor, ...) is
+ * refused by name rather than left out without a word.
+ */
+export function setUserKey(target: IDataObject, field: string, key: string, value: unknown): void {
+	if (!isSafeObjectProperty(key)) {
+		throw new InputError(field, key, 'is a name that n8n does not allow as a field name (it could change how objects behave); use another name');
+	}
+	setSafeObjectProperty(target, key, value);
 }
 
 export function requireString(field: string, value: unknown): string {
@@ -160,7 +173,7 @@ export function toVariables(field: string, value: unknown): Record<string, strin
 		if (typeof raw === 'object' || (typeof raw === 'number' && !Number.isFinite(raw))) {
 			throw new InputError(`${field}.${name}`, raw, 'is not a text value');
 		}
-		variables[name] = String(raw);
+		setUserKey(variables, field, name, String(raw));
 	}
 	return variables;
 }
