@@ -219,7 +219,7 @@ const ADVICE = {
 	guardrail: 'This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
 	input: 'Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
 	failed: 'Correct what the message names and try once more, or tell the user.',
-	unknown: 'Do not call this person again: the call may have started. Tell the user to check it in the service.',
+	unknown: 'Do not repeat it: it may have been carried out (a call may have started). Tell the user to check it in the service.',
 };
 
 const MAX_TEXT = 600;

@@ -148,7 +148,7 @@ describe('what the agent reads back', () => {
 		expect(reply).toEqual({
 			outcome: 'unknown',
 			message:
-				'Outcome unknown for POST /cis/api/v1/telephony/autoCallCandidate/single: the request timed out (ETIMEDOUT) after the request was sent. Do not call this person again: the call may have started. Tell the user to check it in the service.',
+				'Outcome unknown for POST /cis/api/v1/telephony/autoCallCandidate/single: the request timed out (ETIMEDOUT) after the request was sent. Do not repeat it: it may have been carried out (a call may have started). Tell the user to check it in the service.',
 		});
 	});
 
