@@ -124,7 +124,7 @@ module.exports = async function agentChecks(ctx) {
 	const model = await startScriptedChatModel();
 	try {
 		const example = loadExamples().find((e) => e.key === '06');
-		const openAi = await client.createCredential({ name: 'e2e scripted model', type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: `${model.url}/v1` } });
+		const openAi = await client.createCredential({ name: 'e2e scripted model', type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: `${model.url}/v1`, header: false } });
 		const json = prepareExample(example.json, { credentials: { cisAutoCallApi: { id: String(creds.token.id), name: creds.token.name } } });
 		const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 		// The hosted chat's webhook answers a POSTed message with the agent's output.
