@@ -12,8 +12,8 @@
  *   ...
  *   await n8n.stop();
  *
- * Every process started here runs in its own process group and the whole group
- * is killed on stop() (and on exit/SIGINT/SIGTERM of this process).
+ * Every process started here heads its own process tree (./process-tree.js), killed as a whole
+ * on stop() (and on exit/SIGINT/SIGTERM of this process).
  *
  * Plain Node (CommonJS, built-ins only).
  */
@@ -21,8 +21,9 @@ const fs = require('fs');
 const path = require('path');
 const http = require('http');
 const net = require('net');
-const { spawn } = require('child_process');
-const { ensureN8n, majorOf, planFor, ensureRuntime } = require('./n8n-install');
+const { ensureN8n, ensureNode, npmCli, npmEnv, majorOf, DEFAULT_VERSION } = require('./n8n-install');
+const { withPathFirst } = require('./node-runtime');
+const { spawnTree, killTree, treeAlive } = require('./process-tree');
 
 const ENCRYPTION_KEY = 'cis-autocall-e2e-fixed-encryption-key';
 const DEFAULT_OWNER = {
@@ -42,23 +43,8 @@ function sleep(ms) {
 const liveGroups = new Set();
 let hooksInstalled = false;
 
-function killGroup(pid, signal) {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch (_) {
-		return false;
-	}
-}
-
-function groupAlive(pid) {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch (e) {
-		return e.code === 'EPERM';
-	}
-}
+const killGroup = killTree;
+const groupAlive = treeAlive;
 
 function installExitHooks() {
 	if (hooksInstalled) return;
@@ -91,7 +77,9 @@ const child = spawn(cmd, args, { stdio: 'inherit' });
 for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => child.kill(s));
 const timer = setInterval(() => {
 	try { process.kill(Number(ppid), 0); } catch (e) {
-		if (e.code === 'ESRCH') { try { process.kill(-process.pid, 'SIGKILL'); } catch (_) {} }
+		if (e.code !== 'ESRCH') return;
+		if (process.platform === 'win32') require('child_process').spawnSync('taskkill', ['/pid', String(process.pid), '/T', '/F']);
+		else { try { process.kill(-process.pid, 'SIGKILL'); } catch (_) {} }
 	}
 }, 1000);
 child.on('error', (e) => { process.stderr.write(String(e) + '\\n'); process.exit(127); });
@@ -102,9 +90,9 @@ child.on('exit', (code, signal) => {
 });
 `;
 
-/** spawn() of `cmd args` as a new process group, supervised by WATCHDOG. */
+/** spawn() of `cmd args` as a new process tree, supervised by WATCHDOG. */
 function spawnGroup(nodeBin, cmd, args, opts) {
-	return spawn(nodeBin, ['-e', WATCHDOG, String(process.pid), cmd, ...args], { ...opts, detached: true });
+	return spawnTree(nodeBin, ['-e', WATCHDOG, String(process.pid), cmd, ...args], opts);
 }
 
 /** Resolves a free TCP port on 127.0.0.1. */
@@ -192,8 +180,7 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 		base[k] = v;
 	}
 	const e = {
-		...base,
-		PATH: `${runtimeBinDir}${path.delimiter}${process.env.PATH || ''}`,
+		...withPathFirst(base, runtimeBinDir),
 		NO_PROXY: '127.0.0.1,localhost',
 		no_proxy: '127.0.0.1,localhost',
 		N8N_USER_FOLDER: userFolder,
@@ -233,22 +220,12 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 
 /* ------------------------------------------------------------------ package install */
 
-async function resolveRuntime(runtime) {
-	if (!runtime) runtime = '2.41.1';
-	if (typeof runtime === 'string') {
-		// an n8n version: use the runtime that version runs on
-		return ensureRuntime(planFor(runtime).nodeVersion);
-	}
-	if (runtime.nodeBin && runtime.runtimeDir) return runtime;
-	if (runtime.nodeBin) return { nodeBin: runtime.nodeBin, runtimeDir: path.resolve(path.dirname(runtime.nodeBin), '..') };
-	throw new Error('runtime must be an n8n version string or { nodeBin, runtimeDir }');
-}
-
-function npmCliPath() {
-	const { execFileSync } = require('child_process');
-	const p = fs.realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim());
-	if (!p.endsWith('.js')) throw new Error(`unexpected npm entry ${p}`);
-	return p;
+/** The Node ({ nodeBin, nodedir }) for an n8n version string, or the one given. */
+async function resolveNode(runtime) {
+	if (!runtime) runtime = DEFAULT_VERSION;
+	if (typeof runtime === 'string') return ensureNode(runtime);
+	if (runtime.nodeBin) return { nodeBin: runtime.nodeBin, nodedir: runtime.nodedir || null };
+	throw new Error('runtime must be an n8n version string or { nodeBin, nodedir }');
 }
 
 function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
@@ -268,7 +245,7 @@ function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			killGroup(child.pid, 'SIGKILL'); // leave nothing behind
+			killGroup(child, 'SIGKILL'); // leave nothing behind
 			liveGroups.delete(child.pid);
 			resolve({ code, signal, stdout: out, stderr: err });
 		});
@@ -279,25 +256,22 @@ function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
  * Installs a packed community package the way a user does:
  * `npm install --omit=dev --omit=peer --ignore-scripts <tarball>` inside
  * $N8N_USER_FOLDER/.n8n/nodes/ (created with a minimal package.json).
- * `runtime` is an n8n version string (its Node runtime is used) or { nodeBin, runtimeDir }.
- * Returns { name, version, dir } of the installed package. Call it before startN8n (or restart).
+ * `runtime` is an n8n version string (the Node that runs it is used) or { nodeBin, nodedir } (e.g. the
+ * result of ensureN8n). Returns { name, version, dir } of the installed package. Call it before
+ * startN8n (or restart).
  */
 async function installPackageTarball(userFolder, tarballPath, runtime) {
-	const rt = await resolveRuntime(runtime);
+	const node = await resolveNode(runtime);
 	const tarball = path.resolve(tarballPath);
 	if (!fs.existsSync(tarball)) throw new Error(`tarball not found: ${tarball}`);
 	const nodesDir = path.join(path.resolve(userFolder), '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	const pj = path.join(nodesDir, 'package.json');
 	if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-	const env = { ...process.env, PATH: `${path.join(rt.runtimeDir, 'bin')}${path.delimiter}${process.env.PATH || ''}` };
-	env.npm_config_nodedir = rt.runtimeDir;
-	env.npm_config_audit = 'false';
-	env.npm_config_fund = 'false';
-	env.npm_config_update_notifier = 'false';
+	const env = npmEnv(node);
 	const res = await runToEnd(
-		rt.nodeBin,
-		[npmCliPath(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
+		node.nodeBin,
+		[npmCli(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
 		{ cwd: nodesDir, env },
 	);
 	if (res.code !== 0) throw new Error(`npm install ${tarball} failed (exit ${res.code}):\n${res.stdout}\n${res.stderr}`);
@@ -409,7 +383,7 @@ async function startN8n(opts = {}) {
 		for (;;) {
 			if (exited) {
 				liveGroups.delete(child.pid);
-				killGroup(child.pid, 'SIGKILL');
+				killGroup(child, 'SIGKILL');
 				throw new Error(`n8n ${version} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
 			}
 			if (Date.now() - t0 > readyTimeoutMs) {

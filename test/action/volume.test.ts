@@ -15,6 +15,7 @@ jest.setTimeout(60_000);
 
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
+const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -160,11 +161,12 @@ describe('concurrency (per-item operations)', () => {
 });
 
 describe('Create Batch From Template: batch size and bounded concurrency', () => {
-	test('25 items, batch size 10: requests of 10, 10 and 5 candidates; each output carries the simulator\'s candidate for its phone', async () => {
+	test('25 items, batch size 10: requests of 10, 10 and 5 candidates (the first creates the task, the others join it); each output carries the simulator\'s candidate for its phone', async () => {
 		const result = await runAction(sim, createBatch({ batchSize: 10 }), phoneItems(25));
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
-		expect(requests.map((request) => request.path)).toEqual([TEMPLATE_BATCH, TEMPLATE_BATCH, TEMPLATE_BATCH]);
+		expect(requests.map((request) => request.path)).toEqual([TEMPLATE_BATCH, ADD_BATCH, ADD_BATCH]);
+		expect(sim.state.tasks.size).toBe(1);
 		const sent = requests.map((request) => request.body.batch.map((entry: IDataObject) => (entry.phone as string[])[0]));
 		expect(sent.map((batch) => batch.length).sort()).toEqual([10, 10, 5]);
 		expect(sent.flat().sort()).toEqual(phoneItems(25).map((item) => item.phone));
@@ -504,6 +506,7 @@ describe('nothing lost', () => {
 				operation: 'createBatch',
 				phone: '={{ $json.phone }}',
 				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
+				callTasks: 'taskPerBatch',
 				options: { batchSize: 2, concurrency: 1 },
 			},
 			items,
@@ -528,6 +531,7 @@ describe('nothing lost', () => {
 				operation: 'createBatch',
 				phone: '={{ $json.phone }}',
 				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
+				callTasks: 'taskPerBatch',
 				options: { batchSize: 2, concurrency: 2 },
 			},
 			items,
@@ -605,6 +609,7 @@ describe('"fromItems" input: candidate fields read by field name', () => {
 					timezoneField: 'tz',
 					clientExternalIdField: 'crmId',
 					taskSettings: { botSettingsId: 'bot-7', checkPhone: true },
+					callTasks: 'taskPerBatch',
 				},
 			),
 			rows,

@@ -35,6 +35,9 @@ function parseArgs(argv) {
       case '--strict-headers':
         options.strictHeaders = true;
         break;
+      case '--batch-answer-shape':
+        options.batchAnswerShape = value();
+        break;
       case '--max-batch-size':
         options.maxBatchSize = Number(value());
         break;

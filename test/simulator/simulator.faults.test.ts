@@ -85,6 +85,13 @@ describe('injectFault', () => {
     expect(sim.counts()).toMatchObject({ duplicates: 1, total: 2 });
   });
 
+  it('bodyIncludes: only requests whose body contains the text are hit', async () => {
+    sim.injectFault({ path: SINGLE, status: 503, afterHandling: true, bodyIncludes: '7005', times: Infinity });
+    const statuses = [];
+    for (const phone of ['7004', '7005', '7006', '7005']) statuses.push((await call('POST', SINGLE, { body: singleBody(phone) })).status);
+    expect(statuses).toEqual([200, 503, 200, 503]);
+  });
+
   it('afterHandling with drop: the task is created but the socket is destroyed', async () => {
     sim.injectFault({ path: `${CIS}/telephony/autoCall`, method: 'POST', drop: true, afterHandling: true });
     const body = {
