@@ -144,6 +144,15 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 });
 
 describe('as an AI Agent tool, with the node\'s settings', () => {
+	test('the description the model is given says the tool phones a person (Tool Description: Set Automatically)', async () => {
+		const result = await asTool(callTool(), []);
+		expect(result.tool).toEqual({
+			name: 'CIS_Auto-Call',
+			description: 'Phone a person now with a voice bot in CIS Auto-Call',
+			arguments: [{ key: 'phone', description: 'Number of the person to call, as the user gave it' }],
+		});
+	});
+
 	test('an unknown outcome is not retried, even with Retry On Fail, and the model is told not to call again', async () => {
 		sim.injectFault({ path: CREATE_AND_RUN, status: 503, afterHandling: true });
 		const result = await asTool(callTool(), [{ phone: '79990000051' }], { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });

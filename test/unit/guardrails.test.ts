@@ -1,8 +1,10 @@
 // Issue 12: the pure parts of the guardrails (Allowed Numbers, the call ledger behind Max Calls per
 // Run, what an AI Agent reads back). The engine tests in test/action/agentTool.test.ts run them in
 // the node as n8n runs a tool.
+import type { INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import {
 	agentFailure,
 	agentSuccess,
@@ -164,5 +166,34 @@ describe('what the agent reads back', () => {
 			autoCallCandidateId: undefined,
 			unmappedResponse: { odd: true },
 		});
+	});
+});
+
+describe('in the panel', () => {
+	const properties = new CisAutoCall().description.properties;
+	const shownFor = (property: INodeProperties) =>
+		`${String(property.displayOptions?.show?.resource)}.${String(property.displayOptions?.show?.operation)}`;
+	const dialling = ['candidate.addManyToTask', 'candidate.addToTask', 'candidate.createAndRun', 'candidate.createBatch'];
+
+	test('Allowed Numbers and Max Calls per Run are options of exactly the operations that start calls, not open to expressions', () => {
+		const withGuardrails = properties
+			.filter((property) => property.name === 'options')
+			.filter((property) => (property.options as INodeProperties[]).some((option) => option.name === 'allowedNumbers'));
+		expect(withGuardrails.map(shownFor).sort()).toEqual(dialling);
+		for (const collection of withGuardrails) {
+			const options = collection.options as INodeProperties[];
+			const names = options.map((option) => option.name);
+			expect(names).toContain('maxCallsPerRun');
+			expect(options.filter((option) => ['allowedNumbers', 'maxCallsPerRun'].includes(option.name)).every((option) => option.noDataExpression)).toBe(true);
+		}
+	});
+
+	test('the tool variant (and only it) shows that a default cap applies', () => {
+		const notices = properties.filter((property) => property.name === 'agentToolNotice');
+		expect(notices.map(shownFor).sort()).toEqual(dialling);
+		for (const notice of notices) {
+			expect(notice.displayOptions?.show?.['@tool']).toEqual([true]);
+			expect(notice.displayName).toContain(`at most ${DEFAULT_AGENT_MAX_CALLS} calls are started per workflow execution`);
+		}
 	});
 });
