@@ -164,6 +164,13 @@ describe('as an AI Agent tool, with the node\'s settings', () => {
 		expect(answer.message).toMatch(/Do not repeat it: it may have been carried out \(a call may have started\)/);
 	});
 
+	test('a call the service refused (4xx) does not count against Max Calls per Run', async () => {
+		sim.injectFault({ path: CREATE_AND_RUN, status: 400, body: { error: 'phone[0] is not a valid number', details: null } });
+		const result = await asTool(callTool({ maxCallsPerRun: 1 }), [{ phone: '79990000071' }, { phone: '79990000072' }, { phone: '79990000073' }]);
+		expect(result.observations.map((text) => answerOf(text).outcome)).toEqual(['failed', 'done', 'refused']);
+		expect(created()).toHaveLength(2);
+	});
+
 	test('Allowed Numbers and the cap hold for the batch operations too', async () => {
 		const task = createTaskInState(sim, { name: 'Agent task' });
 		const result = await asTool(
