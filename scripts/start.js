@@ -300,11 +300,17 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOK
 		data: { baseUrl: simUrl, loginUrl: `${simUrl}/api/v1/auth/login`, email: user.email, password: user.password, ttl: 86400 },
 	});
 	log(`credentials "${credToken.name}" (access token) and "${credLogin.name}" (email + password) → ${simUrl}`);
+	const secret = crypto.randomBytes(24).toString('hex');
+	const credSecret = await client.createCredential({
+		name: `${EXAMPLE_CREDENTIAL_NAME} (webhook secret)`,
+		type: 'cisAutoCallWebhookSecretApi',
+		data: { secret },
+	});
 	const credentials = {
 		cisAutoCallApi: { id: String(credToken.id), name: credToken.name },
 		cisAutoCallLoginApi: { id: String(credLogin.id), name: credLogin.name },
+		cisAutoCallWebhookSecretApi: { id: String(credSecret.id), name: credSecret.name },
 	};
-	const secret = crypto.randomBytes(24).toString('hex');
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
 		const json = prepareExample(ex.json, { crmUrl, credentials, secret });

@@ -33,6 +33,12 @@ const DEFAULT_OWNER = {
 	password: 'E2e-Passw0rd!',
 };
 const BROWSER_ID = 'cis-e2e-browser';
+/** What each n8n command logs (level info) once it serves requests or takes jobs. */
+const READY_LINES = {
+	start: /Editor is now accessible/,
+	worker: /n8n worker is now ready/,
+	webhook: /Webhook listener waiting for requests/,
+};
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,6 +99,32 @@ child.on('exit', (code, signal) => {
 /** spawn() of `cmd args` as a new process tree, supervised by WATCHDOG. */
 function spawnGroup(nodeBin, cmd, args, opts) {
 	return spawnTree(nodeBin, ['-e', WATCHDOG, String(process.pid), cmd, ...args], opts);
+}
+
+/**
+ * Starts `cmd args` (any program, e.g. a database server) as a supervised process group like
+ * n8n's: killed with this process (exit, SIGINT, SIGTERM, and within 1 s if this process is
+ * SIGKILLed). Stop it with stopSupervised(child).
+ */
+function spawnSupervised(cmd, args, { cwd, env, stdio = ['ignore', 'pipe', 'pipe'] } = {}) {
+	const child = spawnGroup(process.execPath, cmd, args, { cwd, env, stdio });
+	liveGroups.add(child.pid);
+	installExitHooks();
+	child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	return child;
+}
+
+/** Sends `signal` to the child's process group, SIGKILL after graceMs; resolves once the group is gone. */
+async function stopSupervised(child, { signal = 'SIGTERM', graceMs = 20000 } = {}) {
+	const pid = child.pid;
+	if (groupAlive(pid)) {
+		killGroup(pid, signal);
+		const deadline = Date.now() + graceMs;
+		while (groupAlive(pid) && Date.now() < deadline) await sleep(100);
+		if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
+		while (groupAlive(pid)) await sleep(50);
+	}
+	liveGroups.delete(pid);
 }
 
 /** Resolves a free TCP port on 127.0.0.1. */
@@ -291,7 +323,10 @@ async function installPackageTarball(userFolder, tarballPath, runtime) {
  *
  * Options: version (default 2.41.1), userFolder (required), port (default: a free one),
  * env (extra/overriding env vars; a null value removes one), logLevel ('info'),
- * readyTimeoutMs (240000), echo (also print n8n's output to stderr; or env CIS_E2E_ECHO=1).
+ * readyTimeoutMs (240000), echo (also print n8n's output to stderr; or env CIS_E2E_ECHO=1),
+ * command (default 'start'; e.g. ['worker', '--concurrency=5'] or 'webhook' for queue mode: a
+ * worker serves /healthz/readiness on QUEUE_HEALTH_CHECK_PORT, so give it the same port),
+ * readyLine (the log line that means ready; by default the one `command` prints), label (echo prefix).
  *
  * Returns a handle { url, port, version, userFolder, process, logs, logFile,
  *   stop(), restart(), startedInMs, waitForLog(re, timeoutMs) }.
@@ -311,6 +346,9 @@ async function startN8n(opts = {}) {
 	const logFile = path.join(userFolder, 'n8n-output.log');
 	const logs = [];
 	const waitsForEditorLine = ['info', 'verbose', 'debug'].includes(logLevel);
+	const commandArgs = [].concat(opts.command || 'start');
+	const readyLine = opts.readyLine || READY_LINES[commandArgs[0]] || READY_LINES.start;
+	const label = opts.label || `n8n ${version}`;
 
 	const handle = {
 		url,
@@ -343,7 +381,7 @@ async function startN8n(opts = {}) {
 		const logStart = logs.length;
 		const out = fs.openSync(logFile, 'a');
 		fs.writeSync(out, `\n===== n8n ${version} start ${new Date().toISOString()} port ${port}\n`);
-		const child = spawnGroup(install.nodeBin, install.nodeBin, [install.n8nBin, 'start'], {
+		const child = spawnGroup(install.nodeBin, install.nodeBin, [install.n8nBin, ...commandArgs], {
 			cwd: userFolder,
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -361,7 +399,7 @@ async function startN8n(opts = {}) {
 			for (const line of text.split('\n')) {
 				if (!line) continue;
 				logs.push(line);
-				if (echo) process.stderr.write(`[n8n ${version}] ${line}\n`);
+				if (echo) process.stderr.write(`[${label}] ${line}\n`);
 			}
 			if (logs.length > 5000) logs.splice(0, logs.length - 5000);
 		};
@@ -384,17 +422,17 @@ async function startN8n(opts = {}) {
 			if (exited) {
 				liveGroups.delete(child.pid);
 				killGroup(child, 'SIGKILL');
-				throw new Error(`n8n ${version} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
+				throw new Error(`${label} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
 			}
 			if (Date.now() - t0 > readyTimeoutMs) {
 				await stopProcess();
-				throw new Error(`n8n ${version} not ready after ${readyTimeoutMs}ms. Last output:\n${logs.slice(-40).join('\n')}`);
+				throw new Error(`${label} not ready after ${readyTimeoutMs}ms. Last output:\n${logs.slice(-40).join('\n')}`);
 			}
 			try {
 				const res = await httpRequest('GET', `${url}/healthz/readiness`, { timeoutMs: 2000 });
 				// readiness only means "DB migrated, HTTP up"; n8n activates the stored active
 				// workflows after that and then logs "Editor is now accessible via:" (info level)
-				if (res.status === 200 && (!waitsForEditorLine || logs.slice(logStart).some((l) => /Editor is now accessible/.test(l)))) break;
+				if (res.status === 200 && (!waitsForEditorLine || logs.slice(logStart).some((l) => readyLine.test(l)))) break;
 			} catch (_) {
 				/* not listening yet */
 			}
@@ -865,6 +903,8 @@ module.exports = {
 	executeWorkflowCli,
 	httpRequest,
 	freePort,
+	spawnSupervised,
+	stopSupervised,
 	HttpError,
 	DEFAULT_OWNER,
 	ENCRYPTION_KEY,
