@@ -153,9 +153,9 @@ describe('as an AI Agent tool, with the node\'s settings', () => {
 		});
 	});
 
-	test('an unknown outcome is not retried, even with Retry On Fail, and the model is told not to call again', async () => {
+	test.each(['engineRequest', 'supplyData'] as const)('an unknown outcome is not retried, even with Retry On Fail, and the model is told not to repeat it (%s)', async (via) => {
 		sim.injectFault({ path: CREATE_AND_RUN, status: 503, afterHandling: true });
-		const result = await asTool(callTool(), [{ phone: '79990000051' }], { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+		const result = await asTool(callTool(), [{ phone: '79990000051' }], { via, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
 		expect(created()).toHaveLength(1);
 		expect(sim.state.candidates.size).toBe(1);
 		expect(result.invocations).toHaveLength(1);
