@@ -7,7 +7,7 @@
  *   npm run test:e2e                       both versions (1.123.81, then 2.41.1)
  *   node test/e2e/run.js --version 2.41.1  one version (repeatable), for development
  *   options: --keep (keep the n8n user folders), --echo (mirror n8n's output), --no-build,
- *            --only agent,examples (run only these modules)
+ *            --only credentials,actions (run only those check modules)
  *
  * Per version: one n8n start (one restart, for the trigger's restart check), checks in this order:
  *   credentials.e2e.js  actions.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js  agent.e2e.js
@@ -38,7 +38,7 @@ const MODULES = [
 ];
 
 function parseArgs(argv) {
-	const opts = { versions: [], keep: false, echo: false, build: true, only: null };
+	const opts = { versions: [], keep: false, echo: false, build: true, only: [] };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		const value = () => (inline !== undefined ? inline : argv[++i]);
@@ -46,7 +46,7 @@ function parseArgs(argv) {
 		else if (flag === '--keep') opts.keep = true;
 		else if (flag === '--echo') opts.echo = true;
 		else if (flag === '--no-build') opts.build = false;
-		else if (flag === '--only') opts.only = String(value()).split(',').filter(Boolean);
+		else if (flag === '--only') opts.only.push(...String(value()).split(',').filter(Boolean));
 		else throw new Error(`unknown option ${argv[i]}`);
 	}
 	if (!opts.versions.length) opts.versions = [V1_VERSION, DEFAULT_VERSION];
@@ -144,7 +144,7 @@ async function runVersion(version, pack, opts, installInfo) {
 			},
 		};
 		for (const [name, fn] of MODULES) {
-			if (opts.only && !opts.only.includes(name)) continue;
+			if (opts.only.length && !opts.only.includes(name)) continue;
 			const t = Date.now();
 			try {
 				await fn(ctx);
