@@ -32,11 +32,6 @@ export const maxCallsPerRunOption: INodeProperties = {
 	description: `The most candidates (people to call) this node may create in one execution of the workflow, over all its runs (every agent tool call, every loop pass). A run that would go beyond it is refused and nothing of it is sent. Not set: no limit, except when an AI Agent uses the node as a tool: then ${DEFAULT_AGENT_MAX_CALLS}.`,
 };
 
-/** An operation's Options collection (requestOptions) with the guardrails first; for the operations that start calls. */
-export function withGuardrailOptions(collection: INodeProperties): INodeProperties {
-	return { ...collection, options: [allowedNumbersOption, maxCallsPerRunOption, ...(collection.options ?? [])] };
-}
-
 /** Shown only on the AI-tool variant of the node (n8n's `@tool` display rule). */
 export const agentToolNotice: INodeProperties = {
 	displayName: `As an AI Agent tool this phones real people at real cost. Unless you set "Max Calls per Run" in Options, at most ${DEFAULT_AGENT_MAX_CALLS} calls are started per workflow execution; set "Allowed Numbers" to say who may be called.`,

@@ -171,6 +171,15 @@ describe('as an AI Agent tool, with the node\'s settings', () => {
 		expect(created()).toHaveLength(2);
 	});
 
+	test('a failed login: nothing was sent, so "failed" (not "unknown"), and the text names no password', async () => {
+		const login = { ...credentialsFor(sim).cisAutoCallLoginApi, password: 'not-the-pa55word-3c9d' };
+		const result = await asTool({ ...callTool(), authentication: 'login' }, [{ phone: '79990000081' }], { credentials: { cisAutoCallLoginApi: login } });
+		expect(apiRequests(sim)).toHaveLength(0);
+		const answer = answerOf(result.observations[0]);
+		expect(answer.outcome).toBe('failed');
+		expect(result.observations[0]).not.toContain('not-the-pa55word-3c9d');
+	});
+
 	test('Allowed Numbers and the cap hold for the batch operations too', async () => {
 		const task = createTaskInState(sim, { name: 'Agent task' });
 		const result = await asTool(

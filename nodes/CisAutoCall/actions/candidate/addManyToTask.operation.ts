@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { expectAddedCandidates } from '../../../shared/answers';
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
-import { agentToolNotice, withGuardrailOptions } from '../../../shared/guardrails';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
@@ -15,7 +15,7 @@ export const description = forOperation('candidate', 'addManyToTask', [
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
-	withGuardrailOptions(requestOptions({ creates: true, batch: true })),
+	requestOptions({ creates: true, batch: true, startsCalls: true }),
 ]);
 
 export const addManyToTask: BatchOperation = {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answers';
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
-import { agentToolNotice, withGuardrailOptions } from '../../../shared/guardrails';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { forOperation } from '../displayOptions';
@@ -22,7 +22,7 @@ export const description = forOperation('candidate', 'addToTask', [
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
-	withGuardrailOptions(requestOptions({ creates: true, batch: false })),
+	requestOptions({ creates: true, batch: false, startsCalls: true }),
 ]);
 
 export const addToTask: ItemOperation<ApiRequest> = {

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answers';
 import { candidateFields, candidateReader, requireRunParameter } from '../../../shared/candidateFields';
-import { agentToolNotice, withGuardrailOptions } from '../../../shared/guardrails';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { forOperation } from '../displayOptions';
@@ -21,7 +21,7 @@ export const description = forOperation('candidate', 'createAndRun', [
 	agentToolNotice,
 	botSettingsId,
 	...candidateFields('single'),
-	withGuardrailOptions(requestOptions({ creates: true, batch: false })),
+	requestOptions({ creates: true, batch: false, startsCalls: true }),
 ]);
 
 export const createAndRun: ItemOperation<ApiRequest> = {

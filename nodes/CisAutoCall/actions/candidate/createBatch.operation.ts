@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
-import { agentToolNotice, withGuardrailOptions } from '../../../shared/guardrails';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
@@ -70,7 +70,7 @@ export const description = forOperation('candidate', 'createBatch', [
 	...candidateFields('batch'),
 	taskSettings,
 	callTasks,
-	withGuardrailOptions(requestOptions({ creates: true, batch: true })),
+	requestOptions({ creates: true, batch: true, startsCalls: true }),
 ]);
 
 function readTaskSettings(settings: IDataObject): IDataObject {
