@@ -224,6 +224,17 @@ describe('plain runs', () => {
 		);
 	});
 
+	test('a bad Allowed Numbers rule is a named error before any request', async () => {
+		const result = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990004001', options: { allowedNumbers: '7999, seven' } },
+		);
+		expect(apiRequests(sim)).toHaveLength(0);
+		expect(result.error?.message).toBe(
+			'Invalid allowedNumbers: "seven" is not a number prefix or pattern; use digits, and X for any one digit, e.g. 7900 or +7 (495) XXX-XX-XX [item 0]',
+		);
+	});
+
 	test('Allowed Numbers in a plain run: the item with the outside number fails, named; with Continue On Fail the others are called', async () => {
 		const parameters: INodeParameters = {
 			resource: 'candidate',
