@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from './fixtures';
 
 let sim: Simulator;

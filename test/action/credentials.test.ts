@@ -1,7 +1,7 @@
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runCredentialTest } from '../engine/harness';
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
 
 let sim: Simulator;

@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runCredentialTest } from '../engine/harness';
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from './fixtures';
 
 jest.setTimeout(60_000);

@@ -16,7 +16,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { authenticationProperty, credentialDescriptions } from '../../nodes/shared/authentication';
 import { type AnswerCheck, createApiClient, DEFAULT_TRANSPORT_SETTINGS, type Repeatability } from '../../nodes/shared/transport';
 import { runNode, type RunResult } from '../engine/harness';
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
 
 jest.setTimeout(30_000);

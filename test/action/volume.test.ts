@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { FaultSpec, LoggedRequest, Simulator } from '../simulator';
+import type { FaultSpec, LoggedRequest, Simulator } from '../../simulator';
 import { createTaskInState } from './simState';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
 

@@ -21,8 +21,8 @@ const os = require('os');
 const path = require('path');
 const { ensureN8n, isInstalled, DEFAULT_VERSION, V1_VERSION } = require('../../scripts/lib/n8n-install');
 const { startN8n, setupOwner, installPackageTarball, httpRequest } = require('../../scripts/lib/n8n-instance');
-const { packRepo } = require('./lib/pack');
-const { createSimulator } = require('../simulator');
+const { packRepo } = require('../../scripts/lib/pack');
+const { createSimulator } = require('../../simulator');
 const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/start');
 const { Checks, chain, manualTrigger } = require('./harness');
 
