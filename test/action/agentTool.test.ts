@@ -9,7 +9,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/shared/guardrails';
 import { runAgentTool, type AgentToolOptions } from '../engine/harness';
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
 import { createTaskInState } from './simState';
 
