@@ -24,22 +24,24 @@ export const addManyToTask: BatchOperation = {
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');
-		const perItem = parameter('inputMode', 0, 'define') === 'define';
-		const runTaskId = perItem ? undefined : readTaskId(parameter, 0);
 		return (itemIndex) => ({
-			autoCallId: runTaskId ?? readTaskId(parameter, itemIndex),
+			autoCallId: readTaskId(parameter, itemIndex),
 			...readCandidate(itemIndex),
+			forceStart: parameter('forceStart', itemIndex, false) as boolean,
 		});
 	},
 	dialledPhones: (entry) => entry.phone as string[],
-	chunkSender({ client, parameter }) {
+	// forceStart belongs to the request, not to an entry: items that differ in it are sent apart.
+	groupOf: (_run, entry) => String(entry.forceStart),
+	chunkSender({ client }) {
 		return async (entries, itemIndexes) => {
+			const batch = entries.map(({ forceStart, ...entry }) => entry);
 			const everyEntryHasExternalId = entries.every((entry) => typeof entry.clientExternalId === 'string');
 			const response = await client.request(
 				{
 					method: 'POST',
 					path: 'telephony/autoCallCandidate/batch',
-					body: { batch: entries, forceStart: parameter('forceStart', 0, false) as boolean },
+					body: { batch, forceStart: entries[0].forceStart },
 					repeatability: everyEntryHasExternalId ? 'createOnce' : 'create',
 					beyondSpec: true,
 					notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),

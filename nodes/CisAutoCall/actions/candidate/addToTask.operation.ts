@@ -31,16 +31,13 @@ export const addToTask: ItemOperation<ApiRequest> = {
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');
-		const perItem = parameter('inputMode', 0, 'define') === 'define';
-		const runTaskId = perItem ? undefined : readTaskId(parameter, 0);
-		const runForceStart = perItem ? undefined : (parameter('forceStart', 0, false) as boolean);
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
-			const autoCallId = runTaskId ?? readTaskId(parameter, itemIndex);
+			const autoCallId = readTaskId(parameter, itemIndex);
 			const body: IDataObject = {
 				autoCallId,
 				...candidate,
-				forceStart: runForceStart ?? (parameter('forceStart', itemIndex, false) as boolean),
+				forceStart: parameter('forceStart', itemIndex, false) as boolean,
 			};
 			return {
 				method: 'POST',

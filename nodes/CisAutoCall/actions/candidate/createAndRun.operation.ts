@@ -30,14 +30,11 @@ export const createAndRun: ItemOperation<ApiRequest> = {
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'single');
-		const perItem = parameter('inputMode', 0, 'define') === 'define';
-		const runBotSettingsId = perItem ? undefined : requireRunParameter('botSettingsId', parameter('botSettingsId', 0));
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
 			const body: IDataObject = {
 				phone: candidate.phone,
-				botSettingsId:
-					runBotSettingsId ?? requireRunParameter('botSettingsId', parameter('botSettingsId', itemIndex)),
+				botSettingsId: requireRunParameter('botSettingsId', parameter('botSettingsId', itemIndex)),
 			};
 			if (candidate.variables) body.variables = candidate.variables;
 			if (candidate.timezone !== undefined) body.timezone = candidate.timezone;

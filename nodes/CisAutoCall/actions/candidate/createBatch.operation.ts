@@ -99,11 +99,9 @@ export const createBatch: BatchOperation = {
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'batch');
-		const perItem = parameter('inputMode', 0, 'define') === 'define';
-		const runSettings = perItem ? undefined : readTaskSettings(parameter('taskSettings', 0, {}) as IDataObject);
 		return (itemIndex) => ({
 			...readCandidate(itemIndex),
-			...(runSettings ?? readTaskSettings(parameter('taskSettings', itemIndex, {}) as IDataObject)),
+			...readTaskSettings(parameter('taskSettings', itemIndex, {}) as IDataObject),
 		});
 	},
 	// One task per template and bot script (4.5 makes one task per template; a task has one script).

@@ -1,0 +1,126 @@
+/**
+ * Issue 14: in the "Take Fields From Input Items by Name" mode, a parameter holding an expression
+ * is resolved for every item, as in the other mode; before, item 0's value served every item
+ * without a word (a candidate could go to another item's task or bot script).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Simulator } from '../../simulator';
+import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { createTaskInState } from './simState';
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => {
+	await sim.close();
+});
+beforeEach(() => sim.reset());
+
+const fromItems = (operation: string, extra: INodeParameters): INodeParameters => ({
+	resource: 'candidate',
+	operation,
+	inputMode: 'fromItems',
+	...extra,
+});
+
+const bodies = () => apiRequests(sim).map((request) => request.body as IDataObject);
+
+test('Create and Run: the bot script given by an expression is read for each item', async () => {
+	const result = await runAction(sim, fromItems('createAndRun', { botSettingsId: '={{ $json.bot }}', phoneField: 'phone' }), [
+		{ bot: 'bot-A', phone: '79990000001' },
+		{ bot: 'bot-B', phone: '79990000002' },
+	]);
+	expect(result.error).toBeUndefined();
+	expect(bodies().map((body) => [body.botSettingsId, body.phone])).toEqual([
+		['bot-A', ['79990000001']],
+		['bot-B', ['79990000002']],
+	]);
+	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+});
+
+test('Add to Task: each item goes to the task its expression names', async () => {
+	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
+	const result = await runAction(
+		sim,
+		fromItems('addToTask', { autoCallId: { __rl: true, mode: 'id', value: '={{ $json.task }}' }, phoneField: 'phone' }),
+		[
+			{ task: first.id, phone: '79990000011' },
+			{ task: second.id, phone: '79990000012' },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(bodies().map((body) => [body.autoCallId, body.phone])).toEqual([
+		[first.id, ['79990000011']],
+		[second.id, ['79990000012']],
+	]);
+	expect(jsonOf(result).map((json) => json.autoCallId)).toEqual([first.id, second.id]);
+});
+
+test('Add Many to Task: each entry names the task of its item', async () => {
+	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
+	const result = await runAction(
+		sim,
+		fromItems('addManyToTask', { autoCallId: { __rl: true, mode: 'id', value: '={{ $json.task }}' }, phoneField: 'phone' }),
+		[
+			{ task: first.id, phone: '79990000021' },
+			{ task: second.id, phone: '79990000022' },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	const entries = bodies().flatMap((body) => body.batch as IDataObject[]);
+	expect(entries.map((entry) => [entry.autoCallId, entry.phone])).toEqual([
+		[first.id, ['79990000021']],
+		[second.id, ['79990000022']],
+	]);
+});
+
+test('Create Batch From Template: task settings given by expressions are read for each item (a task per bot script)', async () => {
+	const result = await runAction(
+		sim,
+		fromItems('createBatch', { phoneField: 'phone', taskSettings: { botSettingsId: '={{ $json.bot }}' } }),
+		[
+			{ bot: 'bot-A', phone: '79990000031' },
+			{ bot: 'bot-B', phone: '79990000032' },
+			{ bot: 'bot-A', phone: '79990000033' },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	const entries = bodies().flatMap((body) => body.batch as IDataObject[]);
+	expect(entries.map((entry) => [entry.botSettingsId, entry.phone]).sort()).toEqual([
+		['bot-A', ['79990000031']],
+		['bot-A', ['79990000033']],
+		['bot-B', ['79990000032']],
+	]);
+	const tasks = jsonOf(result).map((json) => json.autoCallId);
+	expect(tasks[0]).toBe(tasks[2]);
+	expect(tasks[1]).not.toBe(tasks[0]);
+});
+
+
+test('Add Many to Task: Start the Task Too given by an expression is read for each item (a request per value)', async () => {
+	const task = createTaskInState(sim, { name: 'Campaign' });
+	const result = await runAction(
+		sim,
+		{
+			resource: 'candidate',
+			operation: 'addManyToTask',
+			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			phone: '={{ $json.phone }}',
+			forceStart: '={{ $json.start }}',
+		},
+		[
+			{ phone: '79990000051', start: false },
+			{ phone: '79990000052', start: true },
+			{ phone: '79990000053', start: false },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(bodies().map((body) => [body.forceStart, (body.batch as IDataObject[]).map((entry) => entry.phone)])).toEqual([
+		[false, [['79990000051'], ['79990000053']]],
+		[true, [['79990000052']]],
+	]);
+	expect(bodies().flatMap((body) => body.batch as IDataObject[]).every((entry) => !('forceStart' in entry))).toBe(true);
+	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+});
