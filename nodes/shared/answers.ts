@@ -12,13 +12,12 @@ import { identityOf, isPlainObject } from './validation';
 
 /** The spec's wrapper of every id (2.1): `{identity: "<non-empty string>"}`. */
 export function isIdentity(value: unknown): boolean {
-	return isPlainObject(value) && typeof value.identity === 'string' && value.identity.trim() !== '';
+	return identityOf(value, true) !== undefined;
 }
 
 /** The id wrapped as `{identity}` in `answer[field]`, if it is there. */
 export function identityAt(answer: unknown, field: string): string | undefined {
-	if (!isPlainObject(answer) || !isIdentity(answer[field])) return undefined;
-	return (answer[field] as IDataObject).identity as string;
+	return isPlainObject(answer) ? identityOf(answer[field], true) : undefined;
 }
 
 /** A short description of an answer's shape, for problem texts. */

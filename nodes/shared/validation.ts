@@ -192,12 +192,19 @@ export function requireHttpUrl(field: string, value: unknown): string {
 	return text;
 }
 
-/** The spec wraps ids as {identity}; tolerate a bare string too. */
-export function identityOf(value: unknown): string | undefined {
+/**
+ * An id as the spec wraps it, `{identity: "..."}`. `wrappedOnly`: only that form with a non-blank
+ * text counts (what the spec promises in its answers); otherwise a bare string or number is taken
+ * too, and a number as identity.
+ */
+export function identityOf(value: unknown, wrappedOnly = false): string | undefined {
+	if (isPlainObject(value)) {
+		const { identity } = value;
+		if (typeof identity === 'string') return wrappedOnly && identity.trim() === '' ? undefined : identity;
+		return typeof identity === 'number' && !wrappedOnly ? String(identity) : undefined;
+	}
+	if (wrappedOnly) return undefined;
 	if (typeof value === 'string' && value !== '') return value;
 	if (typeof value === 'number') return String(value);
-	if (isPlainObject(value) && (typeof value.identity === 'string' || typeof value.identity === 'number')) {
-		return String(value.identity);
-	}
 	return undefined;
 }
