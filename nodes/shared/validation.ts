@@ -96,9 +96,10 @@ export function requireInteger(
 	return number;
 }
 
-const INVALID_JSON = Symbol('invalid JSON');
+/** What parseJson gives for a text that is not JSON. */
+export const INVALID_JSON = Symbol('invalid JSON');
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch {

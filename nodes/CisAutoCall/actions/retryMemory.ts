@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -28,10 +27,6 @@ export function mayHaveCreated(error: Error): boolean {
 	if (error instanceof NodeApiError && typeof error.context.outcomeUnknown === 'boolean') return error.context.outcomeUnknown;
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	return !(status >= 400 && status < 500);
-}
-
-export function fingerprintOf(value: unknown): string {
-	return createHash('sha256').update(JSON.stringify(value) ?? '').digest('base64');
 }
 
 const MAX_RUNS = 100;

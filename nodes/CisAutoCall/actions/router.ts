@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { fingerprintOf } from '../../shared/fingerprint';
 import {
 	agentFailure,
 	agentSuccess,
@@ -20,7 +21,6 @@ import { InputError } from '../../shared/validation';
 import type { BatchOperation, ItemOperation, Run } from './operation';
 import { operations } from './resources';
 import {
-	fingerprintOf,
 	mayHaveCreated,
 	NotSentError,
 	type Outcome as SentOutcome,
