@@ -158,7 +158,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			displayOptions: byFieldName,
 			placeholder: 'e.g. phone',
 			description:
-				'Name of the field of each input item that holds the number(s), for example phone: the name itself, not {{ $json.phone }}. The field holds a text (commas between numbers) or an array.',
+				'Name of the field of each input item that holds the number(s), for example phone: the name itself, not an expression that gives the number. The field holds a text (commas between numbers) or an array.',
 		},
 		{
 			displayName: 'Variables Fields',
