@@ -43,7 +43,7 @@ test.each([
 });
 
 test.each([
-	[['allowCallTimeFrom', 'allowCallTimeTo'], { useTr: true }, { useTr: false }],
+	[['allowCallTimeFrom', 'allowCallTimeTo'], { useTr: true }, { useTr: false }], // older settings (0.1.0)
 	[['detectRobotMode'], { detectRobot: true }, { detectRobot: false }],
 	[['detectRobotGreeting'], { detectRobot: true, detectRobotMode: 'block' }, { detectRobot: true, detectRobotMode: 'back' }],
 	[['normalizationErrorAction'], { phoneNormalization: 'RU' }, { phoneNormalization: 'none' }],
@@ -63,16 +63,30 @@ test('redial rule: time and count only when its redial is on', () => {
 	expect(visible(false)).toEqual(['redial']);
 });
 
-test('call limits: count only when on', () => {
+test('call window: one choice on the panel; its hours and the time-zone notice show when chosen', () => {
+	expect(shown({ ...callTask })).toHaveProperty('callWindow', 'anyTime');
+	expect(shown({ ...callTask })).not.toHaveProperty('allowCallTimeFrom');
+	expect(shown({ ...callTask, callWindow: 'candidateTime' })).toMatchObject({ allowCallTimeFrom: '09:00', allowCallTimeTo: '21:00' });
+	const notice = description.properties.find((property) => property.name === 'callWindowNotice') as INodeProperties;
+	expect(notice.displayName).toMatch(/time zone/);
+	expect(NodeHelpers.displayParameter({ ...callTask, callWindow: 'candidateTime' }, notice, node, description)).toBe(true);
+	expect(NodeHelpers.displayParameter({ ...callTask, callWindow: 'anyTime' }, notice, node, description)).toBe(false);
+});
+
+test('older call window settings are offered only where a saved workflow has them', () => {
+	expect(shownIn('additionalFields', callTask, {})).not.toContain('useTr');
+	expect(shownIn('additionalFields', callTask, { useTr: false })).toContain('useTr');
+});
+
+test('call limits: one number each, saying what 0 means', () => {
 	const additional = description.properties.find(
 		(property) => property.name === 'additionalFields' && NodeHelpers.displayParameter(callTask, property, node, description),
 	) as INodeProperties;
-	const limit = (additional.options as INodeProperties[]).find((option) => option.name === 'candidateLimit') as INodeProperties;
-	const values = (limit.options as Array<{ values: INodeProperties[] }>)[0].values;
-	const visible = (redial: boolean) =>
-		values.filter((value) => NodeHelpers.displayParameter({ redial }, value, node, description)).map((value) => value.name);
-	expect(visible(true)).toEqual(['redial', 'count']);
-	expect(visible(false)).toEqual(['redial']);
+	for (const name of ['candidateLimit', 'numberLimit']) {
+		const limit = (additional.options as INodeProperties[]).find((option) => option.name === name) as INodeProperties;
+		expect(limit.type).toBe('number');
+		expect(limit.description).toMatch(/0 = no limit/);
+	}
 });
 
 test('candidate input: defined fields or field names, never both', () => {
