@@ -4,9 +4,10 @@
  * `npm start`: the package running in a real n8n, against the simulator of the service.
  *
  *   node scripts/start.js [--version 2.41.1|1.123.81] [--port 5678] [--sim-port 5680]
- *                         [--crm-port 5681] [--time-scale 1] [--keep]
+ *                         [--crm-port 5681] [--time-scale 1] [--keep] [--check]
  *
- * 1. installs n8n on first use into the git-ignored cache (scripts/lib/n8n-install.js), reused after;
+ * 1. installs n8n on first use into the git-ignored cache (scripts/lib/n8n-install.js), reused after,
+ *    run by this machine's Node when it fits that n8n, else by a Node runtime package from npm;
  * 2. builds the package and packs it (`npm pack`), as it would be published;
  * 3. starts the simulator of the service and a tiny CRM stub, both on 127.0.0.1;
  * 4. starts n8n on 127.0.0.1 with the tarball installed in its user folder's nodes/ (the way a
@@ -17,12 +18,14 @@
  *    POST /__sim/default-template), so that calls made by examples 1 and 3 report back;
  * 6. prints the editor URL, the login, the simulator and CRM URLs, and waits.
  * Ctrl-C stops everything (n8n and its task runner, the simulator, the CRM stub) and deletes the
- * throwaway n8n user folder (unless --keep).
+ * throwaway n8n user folder (unless --keep). --check sends one lead through examples 1 and 2 once
+ * ready, then stops (exit code 0 when its call result reached the CRM stub): CI runs it on macOS
+ * and Windows.
  *
  * The helpers that prepare and import the examples are exported for the end-to-end suite
  * (test/e2e), which runs the examples exactly as this script sets them up.
  *
- * Plain Node (CommonJS, built-ins only), runs under the machine's Node (>= 20).
+ * Plain Node (CommonJS, built-ins only), runs under the machine's Node (>= 20) on Linux, macOS, Windows.
  */
 const fs = require('fs');
 const os = require('os');
@@ -153,6 +156,18 @@ function request(method, url, body, { headers = {}, timeoutMs = 30000 } = {}) {
 	});
 }
 
+/** The n8n port asked for: --port, else $CIS_N8N_PORT, else none (5678 or the next free one). */
+const PORT_VARIABLE = 'CIS_N8N_PORT';
+const DEFAULT_N8N_PORT = 5678;
+
+function parsePort(text, where) {
+	const port = Number(text);
+	if (!/^\d+$/.test(String(text).trim()) || port < 1 || port > 65535) {
+		throw new Error(`${where} must be a port number from 1 to 65535, got "${text}"`);
+	}
+	return port;
+}
+
 function portFree(port) {
 	return new Promise((resolve) => {
 		const srv = net.createServer();
@@ -172,14 +187,27 @@ function freePort() {
 	});
 }
 
-/** `preferred` when it is free on 127.0.0.1, else any free port. */
-async function pickPort(preferred, explicit) {
+/** Why a port asked for cannot be used, saying how to choose another. */
+function portTakenMessage(port, { what = 'n8n', option = '--port', variable } = {}) {
+	const choose = variable ? `${option} N or ${variable}=N` : `${option} N`;
+	return `port ${port} on 127.0.0.1 is taken (by another program, e.g. an n8n already running): stop it, or choose another port for ${what} with ${choose} (npm start -- ${option} ${port + 1})`;
+}
+
+/**
+ * The port to use: `explicit` (must be free: throws portTakenMessage otherwise), else `preferred`
+ * when free, else the next free one above it. Returns { port, note } (note: why not `preferred`).
+ */
+async function pickPort(preferred, explicit, naming = {}, avoid = []) {
 	if (explicit) {
-		if (!(await portFree(explicit))) throw new Error(`port ${explicit} on 127.0.0.1 is in use`);
-		return explicit;
+		if (!(await portFree(explicit))) throw new Error(portTakenMessage(explicit, naming));
+		return { port: explicit };
 	}
-	if (preferred && (await portFree(preferred))) return preferred;
-	return freePort();
+	if (!avoid.includes(preferred) && (await portFree(preferred))) return { port: preferred };
+	for (let port = preferred + 1; port < preferred + 20 && port <= 65535; port++) {
+		if (!avoid.includes(port) && (await portFree(port))) return { port, note: `port ${preferred} is taken, using ${port}` };
+	}
+	const port = await freePort();
+	return { port, note: `port ${preferred} is taken, using ${port}` };
 }
 
 /* ------------------------------------------------------------------ CRM stub */
@@ -272,11 +300,17 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOK
 		data: { baseUrl: simUrl, loginUrl: `${simUrl}/api/v1/auth/login`, email: user.email, password: user.password, ttl: 86400 },
 	});
 	log(`credentials "${credToken.name}" (access token) and "${credLogin.name}" (email + password) → ${simUrl}`);
+	const secret = crypto.randomBytes(24).toString('hex');
+	const credSecret = await client.createCredential({
+		name: `${EXAMPLE_CREDENTIAL_NAME} (webhook secret)`,
+		type: 'cisAutoCallWebhookSecretApi',
+		data: { secret },
+	});
 	const credentials = {
 		cisAutoCallApi: { id: String(credToken.id), name: credToken.name },
 		cisAutoCallLoginApi: { id: String(credLogin.id), name: credLogin.name },
+		cisAutoCallWebhookSecretApi: { id: String(credSecret.id), name: credSecret.name },
 	};
-	const secret = crypto.randomBytes(24).toString('hex');
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
 		const json = prepareExample(ex.json, { crmUrl, credentials, secret });
@@ -305,8 +339,9 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOK
 
 /* ------------------------------------------------------------------ main */
 
-function parseArgs(argv) {
-	const opts = { version: '2.41.1', timeScale: 1, keep: false };
+function parseArgs(argv, env = process.env) {
+	const opts = { version: '2.41.1', timeScale: 1, keep: false, check: false };
+	if (env[PORT_VARIABLE] !== undefined && env[PORT_VARIABLE] !== '') opts.port = parsePort(env[PORT_VARIABLE], PORT_VARIABLE);
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		const value = () => (inline !== undefined ? inline : argv[++i]);
@@ -315,19 +350,22 @@ function parseArgs(argv) {
 				opts.version = value();
 				break;
 			case '--port':
-				opts.port = Number(value());
+				opts.port = parsePort(value(), '--port');
 				break;
 			case '--sim-port':
-				opts.simPort = Number(value());
+				opts.simPort = parsePort(value(), '--sim-port');
 				break;
 			case '--crm-port':
-				opts.crmPort = Number(value());
+				opts.crmPort = parsePort(value(), '--crm-port');
 				break;
 			case '--time-scale':
 				opts.timeScale = Number(value());
 				break;
 			case '--keep':
 				opts.keep = true;
+				break;
+			case '--check':
+				opts.check = true;
 				break;
 			case '-h':
 			case '--help':
@@ -345,14 +383,19 @@ const HELP = `npm start [-- options]     (or: node scripts/start.js [options])
 Builds the package, starts the CIS simulator, a CRM stub and a real n8n with the package
 installed and the example workflows imported, all on 127.0.0.1. Ctrl-C stops everything.
 
-  --version V      n8n version: 2.41.1 (default, Node 24 runtime) or 1.123.81 (Node 22)
-  --port N         n8n port (default 5678, or a free one when taken)
-  --sim-port N     simulator port (default 5680, or a free one)
-  --crm-port N     CRM stub port (default 5681, or a free one)
+  --version V      n8n version: 2.41.1 (default, needs Node 24) or 1.123.81 (Node 22 or 24)
+  --port N         n8n port (default: $CIS_N8N_PORT, else 5678 or the next free one);
+                   a port asked for must be free
+  --sim-port N     simulator port (default 5680, or the next free one)
+  --crm-port N     CRM stub port (default 5681, or the next free one)
   --time-scale X   simulated durations × X (default 1: a call takes about 4 s)
   --keep           keep the n8n user folder when stopping (it is printed)
+  --check          once ready, send one lead through examples 1 and 2, then stop
+                   (exit code 0 when its call result reached the CRM stub)
 
-n8n is installed on first use into $CIS_N8N_CACHE or .cache/n8n (several minutes, once).
+n8n is installed on first use into $CIS_N8N_CACHE or .cache/n8n (several minutes, once). It runs
+on this machine's Node when that fits the n8n version, else on a Node runtime package from the npm
+registry for this platform (Linux x64/arm64, macOS arm64/x64, Windows x64; 35-53 MB, once).
 `;
 
 function say(line = '') {
@@ -361,6 +404,24 @@ function say(line = '') {
 
 function step(n, total, text) {
 	say(`[start ${n}/${total}] ${text}`);
+}
+
+/**
+ * --check: a lead posted to example 1 is called and example 2 posts the call's end to the CRM stub.
+ * Resolves a line saying what happened; rejects when it did not happen within timeoutMs.
+ */
+async function checkExampleFlow({ n8nUrl, crm, timeoutMs = 120000 }) {
+	const lead = { name: 'Check Lead', phone: '79990005556', crmId: 'CHECK-1' };
+	const res = await request('POST', `${n8nUrl}/webhook/cis-lead`, lead);
+	if (res.status !== 200) throw new Error(`POST ${n8nUrl}/webhook/cis-lead answered ${res.status}: ${res.text}`);
+	const deadline = Date.now() + timeoutMs;
+	const t0 = Date.now();
+	for (;;) {
+		const result = crm.requests.find((r) => r.path === `/leads/${lead.crmId}/call-results` && r.body && r.body.event === 'CALL_ENDED');
+		if (result) return `lead ${lead.crmId} called; its CALL_ENDED reached the CRM stub after ${((Date.now() - t0) / 1000).toFixed(1)} s`;
+		if (Date.now() > deadline) throw new Error(`no CALL_ENDED for lead ${lead.crmId} at the CRM stub within ${timeoutMs / 1000} s (received: ${crm.requests.map(shortEvent).join('; ') || 'nothing'})`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 }
 
 function shortEvent(entry) {
@@ -374,7 +435,7 @@ async function main() {
 	try {
 		opts = parseArgs(process.argv.slice(2));
 	} catch (e) {
-		process.stderr.write(`${e.message}\n`);
+		process.stderr.write(`[start] ${e.message}\n`);
 		process.exit(2);
 	}
 	if (opts.help) {
@@ -408,19 +469,36 @@ async function main() {
 	}
 
 	// Required here (not at the top) so that `require('./start')` from the tests stays light.
-	const { ensureN8n, isInstalled } = require('./lib/n8n-install');
+	const { ensureN8n, isInstalled, planFor } = require('./lib/n8n-install');
+	const { megabytes } = require('./lib/node-runtime');
 	const { startN8n, setupOwner, installPackageTarball } = require('./lib/n8n-instance');
-	const { packRepo } = require('../test/e2e/lib/pack');
-	const { createSimulator } = require('../test/simulator');
+	const { packRepo } = require('./lib/pack');
+	const { createSimulator } = require('../simulator');
 
 	const TOTAL = 6;
 	const version = opts.version;
+	// what cannot work is said before anything is installed or started
+	let n8nPort;
+	let plan;
 	try {
-		// 1. n8n itself
+		n8nPort = await pickPort(DEFAULT_N8N_PORT, opts.port, { variable: PORT_VARIABLE });
+		plan = planFor(version);
+		if (plan.node.source === 'none') throw new Error(plan.node.reason);
+	} catch (e) {
+		process.stderr.write(`[start] ${e.message}\n`);
+		process.exit(2);
+	}
+	try {
+		// 1. n8n itself, and the Node it runs on
+		const node = plan.node;
+		const runsOn =
+			node.source === 'own'
+				? `this machine's Node ${process.version}`
+				: `Node ${node.version}, the npm package ${node.package} (${megabytes(node.bytes)}, downloaded once), as this machine's ${node.problem}`;
 		if (isInstalled(version)) {
-			step(1, TOTAL, `n8n ${version}: already installed in the cache`);
+			step(1, TOTAL, `n8n ${version}: already installed in the cache; runs on ${runsOn}`);
 		} else {
-			step(1, TOTAL, `n8n ${version}: installing on first use into the cache (about 4 minutes, 2-3 GB; progress below)`);
+			step(1, TOTAL, `n8n ${version}: installing on first use into the cache (about 4 minutes, 2-3 GB; progress below); runs on ${runsOn}`);
 		}
 		const install = await ensureN8n(version);
 		if (stopping) return;
@@ -437,12 +515,15 @@ async function main() {
 		say(`          ${path.basename(pack.tarball)} (${pack.files.length} files)`);
 
 		// 3. simulator + CRM stub
-		const simPort = await pickPort(5680, opts.simPort);
-		const sim = await createSimulator({ port: simPort, token: SIM_TOKEN, users: [SIM_USER], timeScale: opts.timeScale });
+		const sim = await createSimulator({
+			port: (await pickPort(5680, opts.simPort, { what: 'the simulator', option: '--sim-port' }, [n8nPort.port])).port,
+			token: SIM_TOKEN,
+			users: [SIM_USER],
+			timeScale: opts.timeScale,
+		});
 		cleanups.push(() => sim.close());
-		const crmPort = await pickPort(5681, opts.crmPort);
 		const crm = await startCrmStub({
-			port: crmPort,
+			port: (await pickPort(5681, opts.crmPort, { what: 'the CRM stub', option: '--crm-port' }, [n8nPort.port, sim.port])).port,
 			onRequest: (entry) => say(`[crm] ${shortEvent(entry)}`),
 		});
 		cleanups.push(() => crm.close());
@@ -455,10 +536,11 @@ async function main() {
 			else fs.rmSync(userFolder, { recursive: true, force: true });
 		});
 		step(4, TOTAL, `installing the tarball into ${path.join(userFolder, '.n8n', 'nodes')} and starting n8n ${version}…`);
-		await installPackageTarball(userFolder, pack.tarball, { nodeBin: install.nodeBin, runtimeDir: install.runtimeDir });
+		await installPackageTarball(userFolder, pack.tarball, install);
 		if (stopping) return;
-		const port = await pickPort(5678, opts.port);
-		const n8n = await startN8n({ version, userFolder, port });
+		// chosen before the install; taken since then = said at start-up by startN8n
+		if (n8nPort.note) say(`          ${n8nPort.note} for n8n (choose one with --port N or ${PORT_VARIABLE}=N)`);
+		const n8n = await startN8n({ version, userFolder, port: n8nPort.port });
 		cleanups.push(() => n8n.stop());
 		if (stopping) return;
 		const client = await setupOwner(n8n.url, START_OWNER, { version });
@@ -505,6 +587,11 @@ async function main() {
 		say(`  Example 4: curl -s -X POST ${n8n.url}/webhook/cis-privacy -H 'content-type: application/json' \\`);
 		say(`             -d '{"callId": "<callId of a [crm] line>", "action": "depersonalize", "keepRecording": true}'`);
 		say('');
+		if (opts.check) {
+			say(`[start] check: ${await checkExampleFlow({ n8nUrl: n8n.url, crm })}`);
+			await stop(0, 'check passed');
+			return;
+		}
 		say('  Press Ctrl-C to stop everything.');
 		say('');
 		// keep running until a signal arrives
@@ -517,6 +604,10 @@ async function main() {
 }
 
 module.exports = {
+	PORT_VARIABLE,
+	parseArgs,
+	pickPort,
+	portTakenMessage,
 	EXAMPLES_DIR,
 	EXAMPLE_CRM_URL,
 	EXAMPLE_CREDENTIAL_ID,

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'crypto';
 import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
 	IDataObject,
 	IHookFunctions,
-	INodeCredentialDescription,
+	INodeCredentialTestResult,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
@@ -11,57 +13,68 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
+import { expectTaskId } from '../shared/answers';
+import { authenticationProperty } from '../shared/authentication';
 import { addWebhookTargets, buildCallTaskBody, callTaskFields } from '../shared/callTaskFields';
 import { EVENT_NAMES, EVENTS, toEventsMap } from '../shared/events';
-import { createApiClient } from '../shared/transport';
+import { type ApiClient, createApiClient } from '../shared/transport';
 import { identityOf, InputError, requireInteger } from '../shared/validation';
+import { canonicalJson, DeliveryMemory, deliveryIdOf, MAX_REMEMBERED_DELIVERIES } from './deliveries';
 import {
-	BoundedMap,
+	DEFAULT_OLD_TASK_POLICY,
+	httpCodeOf,
+	OLD_TASK_POLICY_OPTIONS,
+	readOldTaskPolicy,
+	resumeTask,
+	retireActionFor,
+	retireTask,
+	type RetireOutcome,
+	type RetireReason,
+} from './oldTask';
+import {
 	buildOutput,
-	deliveryKey,
-	hashKey,
+	hashSecret,
 	isAddressAllowed,
 	parseAddressList,
 	parseEventBody,
-	RecentKeys,
 	SECRET_PARAMETER,
 	secretMatches,
+	secretMatchesHash,
 	withoutSecret,
 	withSecret,
 } from './verify';
 
-/** What create() keeps in the node's static data. */
+/** What create() keeps in the node's static data: the only thing the trigger stores there. */
 interface Registration {
 	autoCallId: string;
 	/** The registered URL without its secret. */
 	webhookUrl: string;
 	fingerprint: string;
-	secret: string;
+	/** hashSecret() of the generated secret; the secret itself is kept nowhere. */
+	secretHash?: string;
+	/** The secret in clear, as registrations before the hash kept it; replaced by secretHash at the next activation. */
+	secret?: string;
 	createdAt: string;
+	/** Set when deactivation paused a running task, so that taking it back resumes it. */
+	pausedByTrigger?: boolean;
 }
 
 const DEFAULT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
-const DEFAULT_REMEMBERED = 1000;
-const MAX_REMEMBERED = 100000;
+const MIN_SECRET_LENGTH = 16;
+const WEBHOOK_SECRET_CREDENTIAL = 'cisAutoCallWebhookSecretApi';
 
 /**
- * Remembered delivery keys per workflow + node (+ mode), for the life of the n8n process.
- * Static data written inside webhook() is saved by n8n 1.x but not by 2.x: this map is what
- * makes repeat detection work on 2.x. Bounded in the number of nodes and of keys per node.
+ * Deliveries seen by this n8n process (all triggers), for repeat detection. In memory only:
+ * static data written from webhook() would be saved whole by the webhook process and could
+ * overwrite a newer registration written by the main process (queue mode).
  */
-const memories = new BoundedMap<RecentKeys>(1000);
+const deliveries = new DeliveryMemory();
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };
+/** The secret typed into the node by earlier versions: shown (and used) only while it holds a value. */
+const legacySecretSet = [{ _cnd: { exists: true as const } }];
 
-const triggerCredentials: INodeCredentialDescription[] = credentialDescriptions.map((credential) => ({
-	...credential,
-	displayOptions: {
-		...credential.displayOptions,
-		show: { ...credential.displayOptions?.show, connectTo: ['newTask'] },
-	},
-}));
 
 const properties: INodeProperties[] = [
 	{
@@ -86,7 +99,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Activating the workflow creates a call task with the settings below and this trigger\'s production URL (with a generated secret) as its webhook target. Add candidates to that task with the CIS Auto-Call node. The service has no call to detach a webhook from a task: re-activating with unchanged settings takes the same task back, while changed settings create a new task and events of the old one are refused (401). "Listen for test event" creates no task (it could never be removed), so it receives nothing: activate the workflow and look at its executions, or try the events with "Existing Task or Template".',
+			'Activating the workflow creates a call task with the settings below and this trigger\'s production URL (with a generated secret) as its webhook target. Add candidates to that task with the CIS Auto-Call node. Re-activating with unchanged settings takes the same task back; changed settings create a new task. The service cannot detach a webhook from a task, so "Old Task" below says what happens to a task this trigger stops using (default: paused; stopping is final). "Listen for test event" creates no task and changes nothing registered, so it receives nothing: activate the workflow and look at its executions, or try the events with "Existing Task or Template".',
 		name: 'newTaskNotice',
 		type: 'notice',
 		default: '',
@@ -94,7 +107,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Nothing is registered on the service. In its management interface, open the webhook settings of the call-task template (or task) and paste this node\'s Production URL (Webhook URLs, above) followed by ?secret= and the secret below, e.g. https://n8n.example.com/webhook/…/webhook?secret=YOUR_SECRET. This is how tasks made from templates (Candidate → Create and Run, Create Batch From Template) report back.',
+			'Nothing is registered on the service. In its management interface, open the webhook settings of the call-task template (or task) and paste this node\'s Production URL (Webhook URLs, above) followed by ?secret= and the secret of the credential, e.g. https://n8n.example.com/webhook/…/webhook?secret=YOUR_SECRET. This is how tasks made from templates (Candidate → Create and Run, Create Batch From Template) report back.',
 		name: 'existingNotice',
 		type: 'notice',
 		default: '',
@@ -102,15 +115,21 @@ const properties: INodeProperties[] = [
 	},
 	{ ...authenticationProperty, displayOptions: connectToNewTask },
 	{
-		displayName: 'Secret',
+		displayName: 'Secret (Saved in the Workflow)',
 		name: 'secret',
 		type: 'string',
 		typeOptions: { password: true },
-		required: true,
 		default: '',
-		displayOptions: connectToExisting,
-		description:
-			'At least 16 characters that you choose (for example a random password); the URL you paste must end with ?secret= and this value. Requests without it are refused with 401.',
+		displayOptions: { show: { connectTo: ['existing'], secret: legacySecretSet } },
+		description: 'The secret as earlier versions of this node kept it. Requests without it are refused with 401.',
+	},
+	{
+		displayName:
+			'This secret is saved in the workflow: exports, workflow history and execution data carry it. Move it into a credential: create a "CIS Auto-Call Webhook Secret API" credential with the same value (it is also at the end of the URL pasted into the service), select it above, then empty this field. While this field holds a value, it is the secret used.',
+		name: 'legacySecretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { connectTo: ['existing'], secret: legacySecretSet } },
 	},
 	{
 		displayName: 'Events',
@@ -141,6 +160,16 @@ const properties: INodeProperties[] = [
 		description: 'How long the service waits before sending each event',
 	},
 	{
+		displayName: 'Old Task',
+		name: 'oldTask',
+		type: 'options',
+		options: OLD_TASK_POLICY_OPTIONS,
+		default: DEFAULT_OLD_TASK_POLICY,
+		displayOptions: connectToNewTask,
+		description:
+			'What happens to the task this trigger stops using, when the workflow is deactivated or changed settings register a new task. If it cannot be done, activation fails (nothing new is created) or, on deactivation, n8n logs why.',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -161,17 +190,7 @@ const properties: INodeProperties[] = [
 				name: 'ignoreRepeats',
 				type: 'boolean',
 				default: true,
-				description:
-					'Whether an event delivered again (same event, IDs and status) is answered 200 without starting the workflow. The service re-sends until it gets a 200, so repeats happen.',
-			},
-			{
-				displayName: 'Deliveries to Remember',
-				name: 'rememberDeliveries',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_REMEMBERED },
-				default: DEFAULT_REMEMBERED,
-				description:
-					'How many recent deliveries are remembered to recognise repeats. On n8n 2.x they are remembered while the n8n process runs; on 1.x they are also saved with the workflow.',
+				description: `Whether a delivery with the same body as one received in the last 24 hours (the service re-sends until it gets a 200) is answered 200 without starting the workflow. Remembered in this n8n process's memory, at most ${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} deliveries (the oldest forgotten first). Across webhook processes or restarts, de-duplicate on the item's deliveryId (Remove Duplicates node).`,
 			},
 		],
 	},
@@ -184,7 +203,6 @@ const properties: INodeProperties[] = [
 interface TriggerOptions {
 	allowedAddresses?: string;
 	ignoreRepeats?: boolean;
-	rememberDeliveries?: number;
 }
 
 type ParameterReader = (name: string, fallback: unknown) => unknown;
@@ -199,8 +217,25 @@ function readOptions(read: ParameterReader): TriggerOptions {
 	return (read('options', {}) ?? {}) as TriggerOptions;
 }
 
+/** The secret typed into the node by earlier versions, if it still holds one. */
+function legacySecretOf(read: ParameterReader): string | undefined {
+	const value = read('secret', '');
+	const text = typeof value === 'string' ? value.trim() : '';
+	return text === '' ? undefined : text;
+}
+
+/** The secret Existing Task mode expects: the legacy field while it holds a value, else the credential's. */
+async function existingTaskSecret(context: IHookFunctions | IWebhookFunctions): Promise<string | undefined> {
+	const legacy = legacySecretOf((name, fallback) => context.getNodeParameter(name, fallback));
+	if (legacy !== undefined) return legacy;
+	if (!context.getNode().credentials?.[WEBHOOK_SECRET_CREDENTIAL]) return undefined;
+	const credential = await context.getCredentials(WEBHOOK_SECRET_CREDENTIAL);
+	const secret = typeof credential?.secret === 'string' ? credential.secret.trim() : '';
+	return secret === '' ? undefined : secret;
+}
+
 /** Problems with the settings that make the trigger unusable; thrown at activation. */
-function checkSettings(context: IHookFunctions): void {
+async function checkSettings(context: IHookFunctions): Promise<void> {
 	const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback);
 	const events = readEvents(read);
 	if (events.length === 0) {
@@ -223,11 +258,10 @@ function checkSettings(context: IHookFunctions): void {
 		);
 	}
 	if (read('connectTo', 'newTask') === 'existing') {
-		const secret = read('secret', '');
-		if (typeof secret !== 'string' || secret.trim().length < 16) {
-			throw new NodeOperationError(context.getNode(), 'The secret is missing or shorter than 16 characters', {
-				description:
-					'Set "Secret" to at least 16 characters of your choice and add ?secret=<that value> to the URL pasted into the service.',
+		const secret = await existingTaskSecret(context);
+		if (secret === undefined || secret.length < MIN_SECRET_LENGTH) {
+			throw new NodeOperationError(context.getNode(), `The webhook secret is missing or shorter than ${MIN_SECRET_LENGTH} characters`, {
+				description: `Select a "CIS Auto-Call Webhook Secret API" credential whose secret has at least ${MIN_SECRET_LENGTH} characters, and add ?secret=<that value> to the URL pasted into the service.`,
 			});
 		}
 	}
@@ -238,17 +272,7 @@ function isTestListen(context: IHookFunctions): boolean {
 }
 
 function fingerprintOf(value: unknown): string {
-	return createHash('sha256').update(JSON.stringify(sortKeys(value))).digest('hex');
-}
-
-function sortKeys(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(sortKeys);
-	if (typeof value === 'object' && value !== null) {
-		const sorted: IDataObject = {};
-		for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as IDataObject)[key]) as IDataObject;
-		return sorted;
-	}
-	return value;
+	return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }
 
 interface DesiredTask {
@@ -280,13 +304,39 @@ function desiredTask(context: IHookFunctions): DesiredTask {
 	return { body, target, fingerprint };
 }
 
-function storedRegistration(data: IDataObject, key: 'registration' | 'parkedRegistration' = 'registration'): Registration | undefined {
+type RegistrationKey = 'registration' | 'parkedRegistration';
+
+function storedRegistration(data: IDataObject, key: RegistrationKey = 'registration'): Registration | undefined {
 	const value = data[key] as Registration | undefined;
 	if (!value || typeof value !== 'object') return undefined;
-	if (typeof value.secret !== 'string' || typeof value.webhookUrl !== 'string' || typeof value.fingerprint !== 'string') {
+	if (typeof value.autoCallId !== 'string' || typeof value.webhookUrl !== 'string' || typeof value.fingerprint !== 'string') {
 		return undefined;
 	}
+	if (typeof value.secretHash !== 'string' && typeof value.secret !== 'string') return undefined;
 	return value;
+}
+
+/** Whether a request's secret is the one registered with the task. */
+function registrationAccepts(registration: Registration | undefined, given: unknown): boolean {
+	if (!registration) return false;
+	if (typeof registration.secretHash === 'string') return secretMatchesHash(given, registration.secretHash);
+	return secretMatches(given, registration.secret);
+}
+
+/**
+ * Brings static data written by earlier versions to the current shape: no secret in clear (its
+ * hash instead) and no remembered deliveries. Runs in the main process (activation), where n8n
+ * saves static data after the hooks.
+ */
+function tidyStaticData(data: IDataObject): void {
+	if (data.recentDeliveries !== undefined) delete data.recentDeliveries;
+	for (const key of ['registration', 'parkedRegistration'] as const) {
+		const registration = storedRegistration(data, key);
+		if (registration && typeof registration.secret === 'string') {
+			const { secret, ...rest } = registration;
+			data[key] = { ...rest, secretHash: hashSecret(secret) } as IDataObject;
+		}
+	}
 }
 
 function currentWebhookUrl(context: IHookFunctions): string {
@@ -295,6 +345,74 @@ function currentWebhookUrl(context: IHookFunctions): string {
 		throw new NodeOperationError(context.getNode(), 'n8n gave this trigger no webhook URL');
 	}
 	return url;
+}
+
+/** Lazily created API client: hooks that need no request need no credentials. */
+function clientFor(context: IHookFunctions): () => Promise<ApiClient> {
+	let client: Promise<ApiClient> | undefined;
+	return async () => (client ??= createApiClient(context));
+}
+
+/**
+ * Applies the "Old Task" choice to a task the trigger stops using. Throws a NodeOperationError
+ * that says what to do when the task could not be paused or stopped.
+ */
+async function retire(
+	context: IHookFunctions,
+	client: () => Promise<ApiClient>,
+	registration: Registration,
+	reason: RetireReason,
+): Promise<RetireOutcome> {
+	const policy = readOldTaskPolicy(context.getNodeParameter('oldTask', DEFAULT_OLD_TASK_POLICY));
+	const action = retireActionFor(policy, reason);
+	const id = registration.autoCallId;
+	if (!action) return { result: 'left running', pausedHere: false };
+	let outcome: RetireOutcome | { failed: Error };
+	try {
+		outcome = await retireTask(await client(), id, action);
+	} catch (error) {
+		outcome = { failed: error as Error };
+	}
+	if ('failed' in outcome) {
+		const verb = action === 'pause' ? 'paused' : 'stopped';
+		throw new NodeOperationError(context.getNode(), `The call task ${id} could not be ${verb}: ${outcome.failed.message}`, {
+			description:
+				reason === 'replaced'
+					? `The settings changed, so this trigger would register a new task; none was created, so that two campaigns do not call at once. Pause or stop task ${id} (in the service, or with CIS Auto-Call → Call Task → Pause / Stop), or set "Old Task" to "Leave It Running", then activate again.`
+					: `The workflow is deactivated, but task ${id} may still be calling its candidates. Pause or stop it in the service or with CIS Auto-Call → Call Task → Pause / Stop.`,
+		});
+	}
+	context.logger.info(`CIS Auto-Call Trigger "${context.getNode().name}": call task ${id} ${outcome.result} (${reason === 'replaced' ? 'replaced by a new task' : 'workflow deactivated'})`);
+	return outcome;
+}
+
+/**
+ * A registration set aside after retire(): marked for resuming when the trigger paused it while
+ * it ran. A task paused before its start moment (READY) is not marked: resuming it would start
+ * calling at once instead of at that moment.
+ */
+function parkedAfter(registration: Registration, outcome: RetireOutcome): Registration {
+	const { pausedByTrigger: _earlier, ...parked } = registration;
+	return outcome.pausedHere && outcome.statusBefore !== 'READY' ? { ...parked, pausedByTrigger: true } : parked;
+}
+
+/**
+ * Takes a parked task back: resumes it if deactivation paused it while it was running. False
+ * when it cannot be taken back (deleted, or stopped meanwhile): a new task is created instead.
+ */
+async function takeBack(context: IHookFunctions, client: () => Promise<ApiClient>, parked: Registration): Promise<boolean> {
+	if (parked.pausedByTrigger !== true) return true;
+	try {
+		await resumeTask(await client(), parked.autoCallId);
+	} catch (error) {
+		const code = httpCodeOf(error);
+		if (code === '404' || code === '422' || code === '409') return false;
+		throw new NodeOperationError(context.getNode(), `The call task ${parked.autoCallId} could not be resumed: ${(error as Error).message}`, {
+			description: 'Deactivating the workflow paused it; activating with unchanged settings takes it back. Activate again, or start it with CIS Auto-Call → Call Task → Start.',
+		});
+	}
+	context.logger.info(`CIS Auto-Call Trigger "${context.getNode().name}": call task ${parked.autoCallId} taken back and resumed`);
+	return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,47 +432,116 @@ export class CisAutoCallTrigger implements INodeType {
 		defaults: { name: 'CIS Auto-Call Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: triggerCredentials,
+		// Written out (not derived from shared/authentication.ts) because n8n's lint reads this
+		// list as a literal to find the node-level test of the webhook secret credential.
+		credentials: [
+			{
+				name: 'cisAutoCallApi',
+				required: true,
+				displayOptions: { show: { connectTo: ['newTask'], authentication: ['accessToken'] } },
+			},
+			{
+				name: 'cisAutoCallLoginApi',
+				required: true,
+				displayOptions: { show: { connectTo: ['newTask'], authentication: ['login'] } },
+			},
+			{
+				// Not required by n8n, so that workflows that still have the legacy secret field
+				// activate; activation checks that one of the two holds a secret.
+				name: 'cisAutoCallWebhookSecretApi',
+				required: false,
+				displayOptions: { show: { connectTo: ['existing'] } },
+				testedBy: 'cisAutoCallWebhookSecretTest',
+			},
+		],
 		webhooks: [
 			{
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty: n8n then answers with webhook()'s webhookResponse. Without it n8n's default
+				// ('firstEntryJson') is sent back as that literal text.
+				responseData: '',
 				path: 'webhook',
 			},
 		],
 		properties,
 	};
 
+	methods = {
+		credentialTest: {
+			async cisAutoCallWebhookSecretTest(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const secret = typeof credential.data?.secret === 'string' ? credential.data.secret.trim() : '';
+				if (secret.length < MIN_SECRET_LENGTH) {
+					return { status: 'Error', message: `The secret has ${secret.length} characters; use at least ${MIN_SECRET_LENGTH}` };
+				}
+				return { status: 'OK', message: 'The secret is long enough. Nothing is sent anywhere with it; the service sends it back in ?secret=.' };
+			},
+		},
+	};
+
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				checkSettings(this);
+				await checkSettings(this);
 				if (this.getNodeParameter('connectTo', 'newTask') === 'existing') return true;
 				if (isTestListen(this)) return false;
-				const registration = storedRegistration(this.getWorkflowStaticData('node'));
+				const data = this.getWorkflowStaticData('node');
+				tidyStaticData(data);
+				const registration = storedRegistration(data);
 				if (!registration) return false;
 				if (registration.webhookUrl !== withoutSecret(currentWebhookUrl(this))) return false;
 				return registration.fingerprint === desiredTask(this).fingerprint;
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
-				checkSettings(this);
+				await checkSettings(this);
 				if (this.getNodeParameter('connectTo', 'newTask') === 'existing') return true;
-				// A test listen would create a task that the service cannot remove: none is created.
+				// A test listen would create a task that the service cannot remove: none is created,
+				// and nothing registered is touched.
 				if (isTestListen(this)) return true;
 
 				const url = withoutSecret(currentWebhookUrl(this));
 				const { body, target, fingerprint } = desiredTask(this);
 				const data = this.getWorkflowStaticData('node');
+				tidyStaticData(data);
+				const client = clientFor(this);
+				const current = storedRegistration(data);
+				let parked = storedRegistration(data, 'parkedRegistration');
+
 				// Re-activated with the same settings: the earlier task still reports to this URL with
 				// its secret, so it is taken back instead of creating a second campaign.
-				const parked = storedRegistration(data, 'parkedRegistration');
-				delete data.parkedRegistration;
 				if (parked && parked.webhookUrl === url && parked.fingerprint === fingerprint) {
-					data.registration = parked as unknown as IDataObject;
-					return true;
+					if (await takeBack(this, client, parked)) {
+						const { pausedByTrigger: _resumed, ...registration } = parked;
+						data.registration = registration as unknown as IDataObject;
+						delete data.parkedRegistration;
+						return true;
+					}
+					delete data.parkedRegistration;
+					parked = undefined;
 				}
+
+				// A new task replaces the ones registered before: "Old Task" says what becomes of them,
+				// before anything new is created (if that fails, nothing is created).
+				if (parked && parked.autoCallId !== current?.autoCallId) {
+					const outcome = await retire(this, client, parked, 'replaced');
+					if (outcome.result === 'stopped') delete data.parkedRegistration;
+				}
+				if (current) {
+					const outcome = await retire(this, client, current, 'replaced');
+					// Once paused or stopped it is no longer the registration; a paused one is parked, so
+					// that if the new task cannot be created, going back to the old settings resumes it.
+					if (outcome.result !== 'left running') {
+						delete data.registration;
+						if (outcome.result === 'stopped') delete data.parkedRegistration;
+						else data.parkedRegistration = parkedAfter(current, outcome) as unknown as IDataObject;
+					}
+				}
+
 				const secret = randomBytes(24).toString('hex');
 				const ownTarget = { url: withSecret(url, secret), ...target };
 				// Extra targets given in "Extra Body Fields" stay; this trigger is added to them.
@@ -362,12 +549,12 @@ export class CisAutoCallTrigger implements INodeType {
 
 				let response: IDataObject | undefined;
 				try {
-					const client = await createApiClient(this);
-					response = await client.request<IDataObject>({
+					response = await (await client()).request<IDataObject>({
 						method: 'POST',
 						path: 'telephony/autoCall',
 						body,
 						repeatability: 'create',
+						expect: expectTaskId,
 					});
 				} catch (error) {
 					throw error instanceof NodeApiError || error instanceof NodeOperationError
@@ -376,32 +563,34 @@ export class CisAutoCallTrigger implements INodeType {
 								message: 'The call task could not be created',
 							});
 				}
-				const autoCallId = identityOf(response?.id) ?? identityOf(response);
-				if (!autoCallId) {
-					throw new NodeOperationError(this.getNode(), 'The service answered without the id of the created call task', {
-						description:
-							'The trigger cannot tell whether the task exists. Check the service\'s task list before activating again.',
-					});
-				}
 				const registration: Registration = {
-					autoCallId,
+					autoCallId: identityOf(response?.id) as string,
 					webhookUrl: url,
 					fingerprint,
-					secret,
+					secretHash: hashSecret(secret),
 					createdAt: new Date().toISOString(),
 				};
 				data.registration = registration as unknown as IDataObject;
+				delete data.parkedRegistration;
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The spec has no call to detach a webhook from a task. The registration stops being
-				// the active one (its events are refused); it is parked so that a re-activation with
-				// unchanged settings takes the same task back rather than creating another.
+				// n8n also runs delete() after a test listen, on the test's own static data: there is
+				// no registration there. A test listen never touches the production registration.
+				if (isTestListen(this)) return true;
+				if (this.getNodeParameter('connectTo', 'newTask') === 'existing') return true;
 				const data = this.getWorkflowStaticData('node');
+				tidyStaticData(data);
 				const registration = storedRegistration(data);
+				if (!registration) return true;
+				// The service cannot detach a webhook from a task: "Old Task" says what becomes of the
+				// task. If that fails, the error is n8n's to report and the registration stays.
+				const outcome = await retire(this, clientFor(this), registration, 'deactivated');
+				// Parked, so that a re-activation with unchanged settings takes the same task back
+				// (and resumes it when it was paused here) rather than creating another campaign.
 				delete data.registration;
-				if (registration) data.parkedRegistration = registration as unknown as IDataObject;
+				data.parkedRegistration = parkedAfter(registration, outcome) as unknown as IDataObject;
 				return true;
 			},
 		},
@@ -424,48 +613,45 @@ export class CisAutoCallTrigger implements INodeType {
 			if (!isAddressAllowed(ip, allowList)) return refuse(403, 'This address may not send events to this trigger');
 		}
 
-		// 2. Secret.
-		const data = this.getWorkflowStaticData('node');
-		const expected =
-			read('connectTo', 'newTask') === 'existing'
-				? String(read('secret', '') ?? '').trim()
-				: storedRegistration(data)?.secret;
-		const query = (this.getQueryData() ?? {}) as IDataObject;
-		if (!secretMatches(query[SECRET_PARAMETER], expected)) {
-			return refuse(401, 'Missing or wrong secret');
+		// 2. Secret. Static data is only read here, never written (see `deliveries`).
+		const given = ((this.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
+		let accepted: boolean;
+		if (read('connectTo', 'newTask') === 'existing') {
+			let expected: string | undefined;
+			try {
+				expected = await existingTaskSecret(this);
+			} catch {
+				expected = undefined;
+			}
+			accepted = expected !== undefined && secretMatches(given, expected);
+		} else {
+			accepted = registrationAccepts(storedRegistration(this.getWorkflowStaticData('node')), given);
 		}
+		if (!accepted) return refuse(401, 'Missing or wrong secret');
 
 		// 3. Body.
 		const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();
 		const parsed = parseEventBody(this.getBodyData(), request.rawBody, contentType.startsWith('application/json'));
 		if (!parsed.ok) return refuse(400, `Not an event: ${parsed.reason}`);
+		const deliveryId = deliveryIdOf(parsed.payload);
 
 		// 4. Event filter: answered 200 so that the service does not re-send it.
 		if (!readEvents(read).includes(parsed.event)) {
-			return { webhookResponse: { received: true, ignored: 'event not selected' } };
+			return { webhookResponse: { received: true, deliveryId, ignored: 'event not selected' } };
 		}
 
-		// 5. Repeated deliveries.
+		// 5. Repeated deliveries: the same body again within 24 hours, in this process.
 		if (options.ignoreRepeats !== false) {
-			const capacity = Math.min(MAX_REMEMBERED, RecentKeys.clampCapacity(Number(options.rememberDeliveries ?? DEFAULT_REMEMBERED)));
-			const key = hashKey(deliveryKey(parsed.payload));
-			const memoryKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${this.getMode()}`;
-			let memory = memories.get(memoryKey);
-			if (!memory) {
-				memory = new RecentKeys(capacity);
-				memories.set(memoryKey, memory);
+			const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${this.getMode()}`;
+			if (deliveries.seenBefore(`${scope}:${deliveryId}`)) {
+				return { webhookResponse: { received: true, deliveryId, ignored: 'repeated delivery' } };
 			}
-			memory.setCapacity(capacity);
-			const saved = RecentKeys.from(data.recentDeliveries, capacity);
-			const repeated = memory.has(key) || saved.has(key);
-			memory.add(key);
-			saved.add(key);
-			// Saved with the workflow by n8n 1.x; n8n 2.x drops it (the memory above covers that).
-			data.recentDeliveries = saved.toArray();
-			if (repeated) return { webhookResponse: { received: true, ignored: 'repeated delivery' } };
 		}
 
-		const output = buildOutput(parsed.payload, parsed.event, new Date().toISOString());
-		return { workflowData: [this.helpers.returnJsonArray([output])] };
+		const output = buildOutput(parsed.payload, parsed.event, new Date().toISOString(), deliveryId);
+		return {
+			workflowData: [this.helpers.returnJsonArray([output])],
+			webhookResponse: { received: true, deliveryId },
+		};
 	}
 }

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * Checks the trigger runs on every incoming request, as plain functions with plain inputs
  * (no n8n context), so each can be tested on its own: source address allow-list, secret,
- * body shape, delivery keys for repeat detection, callbackData normalisation, output shape.
+ * body shape, callbackData normalisation, output shape. Repeats: deliveries.ts.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -175,6 +175,22 @@ export function secretMatches(given: unknown, expected: unknown): boolean {
 	return equal && typeof given === 'string';
 }
 
+/**
+ * What is kept of a generated secret: its SHA-256 (hex). The secret itself is needed only once,
+ * in the URL registered with the service; static data (which the public API and exports show)
+ * holds only this hash. The secret is 24 random bytes, so the hash cannot be turned back.
+ */
+export function hashSecret(secret: string): string {
+	return sha256(secret).toString('hex');
+}
+
+/** Timing-safe check of the secret a request carries against a stored hashSecret() value. */
+export function secretMatchesHash(given: unknown, expectedHash: unknown): boolean {
+	if (typeof expectedHash !== 'string' || !/^[0-9a-f]{64}$/.test(expectedHash)) return false;
+	const givenHash = sha256(typeof given === 'string' ? given : '');
+	return timingSafeEqual(givenHash, Buffer.from(expectedHash, 'hex')) && typeof given === 'string';
+}
+
 /** The query parameter carrying the secret in the registered URL. */
 export const SECRET_PARAMETER = 'secret';
 
@@ -221,6 +237,27 @@ function isBytes(value: unknown): value is Uint8Array {
 }
 
 /**
+ * The deepest nesting a body may have. The service's events are a few levels deep; a body far
+ * deeper would overflow the stack of every recursive step after this one (canonical JSON,
+ * n8n's copies of the item), so it is refused with 400 before any of them.
+ */
+export const MAX_NESTING = 100;
+
+/** Whether `value` nests objects/arrays deeper than `limit` levels (measured without recursion). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+	const pending: Array<[unknown, number]> = [[value, 0]];
+	while (pending.length > 0) {
+		const [current, depth] = pending.pop() as [unknown, number];
+		if (typeof current !== 'object' || current === null) continue;
+		if (depth + 1 > limit) return true;
+		for (const child of Object.values(current)) {
+			if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+		}
+	}
+	return false;
+}
+
+/**
  * Reads an event from what n8n parsed (`body`) or, when n8n left it unparsed (a content type
  * other than JSON), from the raw bytes. The event must be a JSON object with a text `event`.
  * `parsedAsJson`: n8n already parsed the body as JSON (a string `body` is then a JSON string value).
@@ -235,155 +272,14 @@ export function parseEventBody(body: unknown, rawBody?: unknown, parsedAsJson = 
 	if (value === NOT_JSON) return { ok: false, reason: 'the body is not JSON' };
 	if (value === undefined || value === null) return { ok: false, reason: 'the body is empty' };
 	if (!isPlainObject(value)) return { ok: false, reason: 'the body is not a JSON object' };
+	if (nestsDeeperThan(value, MAX_NESTING)) {
+		return { ok: false, reason: `the body is nested deeper than ${MAX_NESTING} levels` };
+	}
 	const event = value.event;
 	if (typeof event !== 'string' || event.trim() === '') {
 		return { ok: false, reason: 'the body has no "event" field' };
 	}
 	return { ok: true, payload: value, event: event.trim() };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Repeated deliveries
-// ---------------------------------------------------------------------------------------------
-
-/** Identifiers an event may carry (documented, seen in integrations, or plausible aliases). */
-const ID_FIELDS = ['id', 'callId', 'taskId', 'autoCallId', 'candidateId', 'autoCallCandidateId', 'lastCallId'];
-/** What tells two events about the same thing apart. */
-const STATE_FIELDS = ['status', 'previousStatus', 'startedAt', 'endedAt', 'scheduledAt', 'changedAt', 'updatedAt'];
-
-function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-	if (isPlainObject(value)) {
-		const keys = Object.keys(value).sort();
-		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
-
-function keyPart(value: unknown): string {
-	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-	if (isPlainObject(value) && (typeof value.identity === 'string' || typeof value.identity === 'number')) {
-		return String(value.identity);
-	}
-	return canonicalJson(value);
-}
-
-/**
- * What identifies one delivery: the event, its ids and its status (and the moments it carries).
- * The service re-sends the same event until it gets a 200; a re-sent event has the same key.
- * An event that carries none of the known ids is keyed by a hash of its whole body.
- */
-export function deliveryKey(payload: IDataObject): string {
-	const event = typeof payload.event === 'string' ? payload.event : '';
-	const ids: string[] = [];
-	for (const field of ID_FIELDS) {
-		const value = payload[field];
-		if (value !== undefined && value !== null && value !== '') ids.push(`${field}=${keyPart(value)}`);
-	}
-	if (ids.length === 0) {
-		return `${event}|body=${createHash('sha256').update(canonicalJson(payload)).digest('hex')}`;
-	}
-	const states: string[] = [];
-	for (const field of STATE_FIELDS) {
-		const value = payload[field];
-		if (value !== undefined && value !== null && value !== '') states.push(`${field}=${keyPart(value)}`);
-	}
-	return [event, ...ids, ...states].join('|');
-}
-
-/** A short fixed-length form of a key, for storing many of them. */
-export function hashKey(key: string): string {
-	return createHash('sha256').update(key).digest('hex').slice(0, 32);
-}
-
-/** A bounded set of recent keys: adding beyond the capacity forgets the oldest. */
-export class RecentKeys {
-	private readonly keys = new Set<string>();
-
-	constructor(private capacity: number) {
-		this.capacity = RecentKeys.clampCapacity(capacity);
-	}
-
-	static clampCapacity(capacity: number): number {
-		return Number.isFinite(capacity) && capacity >= 1 ? Math.floor(capacity) : 1;
-	}
-
-	static from(keys: unknown, capacity: number): RecentKeys {
-		const recent = new RecentKeys(capacity);
-		if (Array.isArray(keys)) {
-			for (const key of keys) if (typeof key === 'string') recent.add(key);
-		}
-		return recent;
-	}
-
-	get size(): number {
-		return this.keys.size;
-	}
-
-	setCapacity(capacity: number): void {
-		this.capacity = RecentKeys.clampCapacity(capacity);
-		this.trim();
-	}
-
-	has(key: string): boolean {
-		return this.keys.has(key);
-	}
-
-	/** Adds `key` as the newest; returns false when it was already there. */
-	add(key: string): boolean {
-		const known = this.keys.delete(key);
-		this.keys.add(key);
-		this.trim();
-		return !known;
-	}
-
-	toArray(): string[] {
-		return [...this.keys];
-	}
-
-	private trim(): void {
-		while (this.keys.size > this.capacity) {
-			const oldest = this.keys.values().next().value as string;
-			this.keys.delete(oldest);
-		}
-	}
-}
-
-/** A bounded map (oldest entry forgotten first), for the per-node memories of one process. */
-export class BoundedMap<V> {
-	private readonly entries = new Map<string, V>();
-
-	constructor(private readonly capacity: number) {}
-
-	get size(): number {
-		return this.entries.size;
-	}
-
-	get(key: string): V | undefined {
-		const value = this.entries.get(key);
-		if (value !== undefined) {
-			this.entries.delete(key);
-			this.entries.set(key, value);
-		}
-		return value;
-	}
-
-	set(key: string, value: V): void {
-		this.entries.delete(key);
-		this.entries.set(key, value);
-		while (this.entries.size > this.capacity) {
-			const oldest = this.entries.keys().next().value as string;
-			this.entries.delete(oldest);
-		}
-	}
-
-	delete(key: string): void {
-		this.entries.delete(key);
-	}
-
-	clear(): void {
-		this.entries.clear();
-	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -415,10 +311,13 @@ export function normalizeCallbackData(value: unknown): NormalizedCallbackData {
 	return { callbackData: {}, raw: value };
 }
 
-/** One output item's JSON: the payload as received plus `event`, `receivedAt` and `callbackData` as an object. */
-export function buildOutput(payload: IDataObject, event: string, receivedAt: string): IDataObject {
+/**
+ * One output item's JSON: the payload as received plus `event`, `receivedAt`, `deliveryId` and
+ * `callbackData` as an object.
+ */
+export function buildOutput(payload: IDataObject, event: string, receivedAt: string, deliveryId: string): IDataObject {
 	const { callbackData, raw } = normalizeCallbackData(payload.callbackData);
-	const output: IDataObject = { ...payload, event, receivedAt, callbackData };
+	const output: IDataObject = { ...payload, event, receivedAt, deliveryId, callbackData };
 	if (raw !== undefined) output.callbackDataRaw = raw as IDataObject;
 	return output;
 }

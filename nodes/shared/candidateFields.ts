@@ -47,6 +47,9 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 	const byFieldName = { show: { inputMode: ['fromItems'] } };
 	const defined = { show: { inputMode: ['define'] } };
 	const withExternalId = kind !== 'single';
+	// Only adding to an existing task is de-duplicated by the platform (platform-facts.md); a batch
+	// from a template makes a new task, so there the ID is only passed on.
+	const promisesOnce = kind === 'addToTask';
 	const definedExtras: INodeProperties[] = [
 		{
 			displayName: 'Callback Data (JSON)',
@@ -63,7 +66,9 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 						name: 'clientExternalId',
 						type: 'string',
 						default: '',
-						description: 'Your ID for this client (for example the CRM ID). The platform adds a repeated ID to a task only once.',
+						description: promisesOnce
+							? 'Your ID for this client (for example the CRM ID). The platform adds a repeated ID to a task only once.'
+							: 'Your ID for this client (for example the CRM ID), passed on to the service with the candidate',
 					} as INodeProperties,
 				]
 			: []),
@@ -196,7 +201,9 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 						default: '',
 						placeholder: 'e.g. crmId',
 						displayOptions: byFieldName,
-						description: 'Field holding your ID for the client; the platform adds a repeated ID only once',
+						description: promisesOnce
+							? 'Field holding your ID for the client; the platform adds a repeated ID to a task only once'
+							: 'Field holding your ID for the client (for example the CRM ID), passed on to the service with the candidate',
 					} as INodeProperties,
 				]
 			: []),

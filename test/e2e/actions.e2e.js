@@ -267,6 +267,57 @@ module.exports = async function actionChecks(ctx) {
 		return `${out.length} candidates in task ${out[0].autoCallId}`;
 	});
 
+	await checks.check('Candidate → Create Batch From Template, 3 rows with Batch Size 1: one call task (the first request creates it, the other two join it)', async () => {
+		const rows = ['79990000023', '79990000024', '79990000025'].map((phone) => ({ phone }));
+		const tasksBefore = sim.state.tasks.size;
+		const mark = sim.requests.length;
+		const ex = await ctx.run('e2e candidate.createBatch one task', [
+			codeNode('Rows', rows),
+			cisNode('Batch', {
+				resource: 'candidate',
+				operation: 'createBatch',
+				inputMode: 'fromItems',
+				phoneField: 'phone',
+				taskSettings: { botSettingsId: 'bot-e2e-batch' },
+				options: { batchSize: 1, concurrency: 1 },
+			}, cred),
+		]);
+		assertSuccess(ex);
+		const sent = apiRequestsSince(sim, mark).map((r) => r.path);
+		assert.deepStrictEqual(sent, [
+			`${P}/telephony/autoCallCandidate/single/batch`,
+			`${P}/telephony/autoCallCandidate/batch`,
+			`${P}/telephony/autoCallCandidate/batch`,
+		]);
+		assert.strictEqual(sim.state.tasks.size, tasksBefore + 1, 'tasks created');
+		const out = outputOf(ex, 'Batch');
+		assert.strictEqual(new Set(out.map((item) => item.autoCallId)).size, 1, JSON.stringify(out));
+		out.forEach((item, index) => assert.deepStrictEqual(sim.state.candidates.get(item.autoCallCandidateId).phone, [rows[index].phone]));
+		return `3 rows → 1 task ${out[0].autoCallId} (1 create + 2 join requests)`;
+	});
+
+	await checks.check('Retry On Fail (n8n\'s own retry loop): Create and Run, 3 rows, row 1 created but answered 503 every time: 3 create requests over 3 tries, each person once', async () => {
+		const phones = ['79990000026', '79990000027', '79990000028'];
+		sim.injectFault({ path: `${P}/telephony/autoCallCandidate/single`, status: 503, afterHandling: true, bodyIncludes: phones[1], times: 10 });
+		const mark = sim.requests.length;
+		const ex = await ctx.run('e2e createAndRun retry on fail', [
+			codeNode('Rows', phones.map((phone) => ({ phone }))),
+			cisNode(
+				'Call',
+				{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-e2e-retry', phone: '={{ $json.phone }}', options: { concurrency: 1 } },
+				cred,
+				{ retryOnFail: true, maxTries: 3, waitBetweenTries: 10 },
+			),
+		]);
+		assert.strictEqual(ex.status, 'error', `expected the run to fail on row 1, it ended ${ex.status}`);
+		assert.match(String(errorOf(ex).message), /\[item 1\]/);
+		const sent = apiRequestsSince(sim, mark).filter((r) => r.path === `${P}/telephony/autoCallCandidate/single`).map((r) => r.body.phone[0]);
+		assert.deepStrictEqual(sent, phones);
+		const created = phones.map((phone) => [...sim.state.candidates.values()].filter((c) => c.phone.includes(phone)).length);
+		assert.deepStrictEqual(created, [1, 1, 1]);
+		return '3 requests for 3 rows; row 1 keeps "outcome unknown"';
+	});
+
 	if (!candidateId) checks.skip('Candidate → Depersonalize', 'Create and Run failed');
 	else {
 		await checks.check('Candidate → Depersonalize (keep recording): POST telephony/autoCallCandidate/<id>/depersonalization', async () => {

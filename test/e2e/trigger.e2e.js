@@ -1,8 +1,9 @@
 'use strict';
 /**
  * The CIS Auto-Call Trigger (New Call Task) in a real n8n against the simulator:
- * registration on activation, a call played by the simulator, forged events, repeated
- * deliveries, and deactivate → re-activate → restart.
+ * registration on activation (no secret in the exported workflow), a call played by the
+ * simulator, forged events, repeated deliveries (deliveryId), bodies n8n or the node refuse,
+ * and deactivate (task paused) → re-activate (taken back, resumed) → restart → changed settings.
  */
 const assert = require('assert');
 const crypto = require('crypto');
@@ -90,6 +91,13 @@ module.exports = async function triggerChecks(ctx) {
 		return;
 	}
 
+	await checks.check('the workflow as the public API exports it (with its static data) holds no webhook secret', async () => {
+		const exported = JSON.stringify(await client.getWorkflow(wf.id));
+		assert.ok(exported.includes(task.id), 'the export does not show the registration at all');
+		assert.ok(!exported.includes(secret), 'the generated secret is in the exported workflow');
+		return `${exported.length} characters, registration of task ${task.id} present, secret absent`;
+	});
+
 	await checks.check('a call played by the simulator on that task → one execution per event, callbackData intact', async () => {
 		const known = await executionIds();
 		const callbackData = { crmId: 'T-100', nested: { list: [1, 2], flag: true } };
@@ -98,6 +106,7 @@ module.exports = async function triggerChecks(ctx) {
 		const items = exs.map((e) => outputOf(e, TRIGGER)[0]);
 		assert.deepStrictEqual(items.map((i) => i.event).sort(), ['CALL_ENDED', 'CANDIDATE_CHANGED']);
 		for (const i of items) assert.deepStrictEqual(i.callbackData, callbackData, `callbackData of ${i.event}: ${JSON.stringify(i.callbackData)}`);
+		for (const i of items) assert.match(String(i.deliveryId), /^[0-9a-f]{32}$/, `deliveryId of ${i.event}: ${i.deliveryId}`);
 		const ended = items.find((i) => i.event === 'CALL_ENDED');
 		assert.strictEqual(ended.callTo, '79990000100');
 		assert.strictEqual(ended.taskId, task.id);
@@ -122,36 +131,54 @@ module.exports = async function triggerChecks(ctx) {
 		const event = fakeEvent(task.id, 'dup');
 		const first = await post(secret, event);
 		assert.strictEqual(first.status, 200, `first delivery answered ${first.status} ${first.text}`);
+		// n8n answers with the node's small JSON body (not the text "firstEntryJson")
+		assert.deepStrictEqual(Object.keys(first.body || {}).sort(), ['deliveryId', 'received'], `first answer: ${first.text}`);
 		const [ex] = await newExecutions(known, 1);
 		assert.strictEqual(ex.status, 'success');
+		assert.strictEqual(outputOf(ex, TRIGGER)[0].deliveryId, first.body.deliveryId);
 		const second = await post(secret, event);
 		assert.strictEqual(second.status, 200, `repeat answered ${second.status} ${second.text}`);
+		assert.deepStrictEqual(second.body, { received: true, deliveryId: first.body.deliveryId, ignored: 'repeated delivery' });
 		await noNewExecution(new Set([...known, String(ex.id)]), 2000);
-		return `1st → execution ${ex.id}; 2nd → 200 ${JSON.stringify(second.body)}, no execution`;
+		return `1st → ${first.text}, execution ${ex.id}; 2nd → 200 ${second.text}, no execution`;
+	});
+
+	await checks.check('bodies refused: broken JSON → 422 from n8n before the node; nested 20,000 levels → 400 from the node; no execution', async () => {
+		const known = await executionIds();
+		const broken = await post(secret, '{"event": "CALL_ENDED", ');
+		assert.strictEqual(broken.status, 422, `broken JSON answered ${broken.status} ${broken.text}`);
+		const deep = await post(secret, `{"event":"CALL_ENDED","data":${'['.repeat(20000)}${']'.repeat(20000)}}`);
+		assert.strictEqual(deep.status, 400, `deep body answered ${deep.status} ${deep.text}`);
+		await noNewExecution(known, 1500);
+		return `422 ${broken.text}; 400 ${deep.text}`;
 	});
 
 	// ---- deactivate → re-activate → restart
 	const secrets = [secret];
-	await checks.check('deactivate: the trigger URL is gone (404), nothing is sent to the service', async () => {
+	await checks.check('deactivate: the trigger URL is gone (404) and the running task is paused ("Old Task" default)', async () => {
+		assert.strictEqual(sim.state.tasks.get(task.id).status, 'PROCESS', 'the task should be running before');
 		const mark = sim.requests.length;
 		await client.deactivate(wf.id);
+		await waitFor('the task to be paused', () => sim.state.tasks.get(task.id).status === 'PAUSED', 15000);
 		const res = await post(secret, fakeEvent(task.id, 'inactive'));
 		assert.strictEqual(res.status, 404, `answered ${res.status}`);
-		const sent = apiRequestsSince(sim, mark);
-		assert.strictEqual(sent.length, 0, `sent ${sent.map((r) => `${r.method} ${r.path}`).join(', ')}`);
-		return '404';
+		const sent = apiRequestsSince(sim, mark).map((r) => `${r.method} ${r.path}`);
+		assert.deepStrictEqual(sent, [`GET /cis/api/v1/telephony/autoCall/${task.id}`, `POST /cis/api/v1/telephony/autoCall/${task.id}/pause`]);
+		return `404; task ${task.id} PAUSED (${sent.join(', ')})`;
 	});
 
-	await checks.check('re-activate: the trigger listens again (tasks created counted)', async () => {
+	await checks.check('re-activate with unchanged settings: the same task is taken back and resumed, none created', async () => {
 		const mark = sim.requests.length;
 		await client.activate(wf.id);
-		await sleep(1000);
+		await waitFor('the task to be resumed', () => sim.state.tasks.get(task.id).status === 'PROCESS', 15000);
+		await sleep(500);
 		created.reactivation = createsSince(mark);
 		for (const t of tasksPointingAt(sim, triggerUrl)) {
 			const s = secretOfTask(t, triggerUrl);
 			if (!secrets.includes(s)) secrets.push(s);
 		}
-		return `${created.reactivation} task(s) created by the re-activation`;
+		assert.strictEqual(created.reactivation, 0, `POST telephony/autoCall sent ${created.reactivation} time(s)`);
+		return `task ${task.id} PROCESS again; 0 tasks created`;
 	});
 
 	await checks.check('restart of n8n with the workflow active creates no task (checkExists finds its registration)', async () => {
@@ -186,7 +213,8 @@ module.exports = async function triggerChecks(ctx) {
 		assert.strictEqual(created.change, 1, `POST telephony/autoCall sent ${created.change} time(s)`);
 		const newest = tasksPointingAt(sim, triggerUrl).sort((a, b) => a.sequence - b.sequence).pop();
 		assert.strictEqual(newest.name, `${taskName} (renamed)`);
-		return `new task ${newest.id}`;
+		assert.strictEqual(sim.state.tasks.get(task.id).status, 'PAUSED', 'the replaced task should stay paused');
+		return `new task ${newest.id}; the old task ${task.id} stays PAUSED`;
 	});
 
 	await checks.check('after deactivate/re-activate/restart/change: exactly one task registered with the CURRENT secret receives events; older secrets get 401', async () => {

@@ -657,6 +657,9 @@ const defaultBaseUrls: BaseUrls = {
 	webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
 };
 
+/** n8n gives every execution its own id; nodes may key per-execution memory by it. */
+let lastExecutionId = 0;
+
 function buildAdditionalData(
 	credentialsHelper: ICredentialsHelper,
 	urls: BaseUrls = defaultBaseUrls,
@@ -669,7 +672,7 @@ function buildAdditionalData(
 	const additionalData = {
 		credentialsHelper,
 		hooks,
-		executionId: '1',
+		executionId: String(++lastExecutionId),
 		userId: 'harness-user',
 		workflowId: HARNESS_WORKFLOW_ID,
 		currentNodeExecutionIndex: 0,

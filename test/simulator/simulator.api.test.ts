@@ -1,6 +1,6 @@
 // The simulator against spec/cis-api.md and platform-facts.md: endpoints, shapes, auth, login,
 // 404s, task list, status moves, clientExternalId, counts.
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient, validTaskBody } from './testkit';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -320,6 +320,44 @@ describe('4.5 batch from a template', () => {
     });
     expect(unknown.status).toBe(404);
     expect(sim.state.candidates.size).toBe(before);
+  });
+});
+
+describe('batch answer shape and joining a 4.5 task', () => {
+  it('batchAnswerShape "perTask": one inner array per task, candidates in request order', async () => {
+    sim.setBatchAnswerShape('perTask');
+    sim.addTemplate('tpl-b', { name: 'B', botSettingsId: 'bot-b' });
+    const answer = await call('POST', `${CIS}/telephony/autoCallCandidate/single/batch`, {
+      body: {
+        batch: [
+          { phone: ['79990000001'] },
+          { phone: ['79990000002'], autoCallTemplateId: 'tpl-b' },
+          { phone: ['79990000003'] },
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.map((inner: any[]) => inner.length)).toEqual([2, 1]);
+    const phoneOf = (entry: any) => sim.state.candidates.get(entry.autoCallCandidateId.identity)!.phone[0];
+    expect(answer.body[0].map(phoneOf)).toEqual(['79990000001', '79990000003']);
+    expect(answer.body[1].map(phoneOf)).toEqual(['79990000002']);
+    expect(new Set(answer.body[0].map((entry: any) => entry.autoCallId.identity)).size).toBe(1);
+    sim.reset();
+    expect(sim.config.batchAnswerShape).toBe('perCandidate');
+  });
+
+  it('candidates added with autoCallCandidate/batch to a task that 4.5 created join it and are called (no new task)', async () => {
+    const created = await call('POST', `${CIS}/telephony/autoCallCandidate/single/batch`, { body: { batch: [{ phone: ['79990000001'] }] } });
+    const taskId = created.body[0][0].autoCallId.identity;
+    const joined = await call('POST', `${CIS}/telephony/autoCallCandidate/batch`, {
+      body: { batch: [{ autoCallId: taskId, phone: ['79990000002'] }, { autoCallId: taskId, phone: ['79990000003'] }] },
+    });
+    expect(joined.status).toBe(200);
+    expect(joined.body.map((inner: any[]) => inner[0].autoCallId.identity)).toEqual([taskId, taskId]);
+    expect(sim.state.tasks.size).toBe(1);
+    await sim.idle();
+    const called = [...sim.state.calls.values()].map((callRecord) => callRecord.callTo).sort();
+    expect(called).toEqual(['79990000001', '79990000002', '79990000003']);
   });
 });
 

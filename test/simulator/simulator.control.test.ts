@@ -1,7 +1,7 @@
 // The /__sim/ control API and the CLI (the simulator as its own process).
 import { ChildProcess, spawn } from 'child_process';
 import * as path from 'path';
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient, startReceiver, target } from './testkit';
 
 describe('/__sim/ control API', () => {
@@ -117,7 +117,7 @@ describe('/__sim/ control API', () => {
 });
 
 describe('CLI', () => {
-  const cliPath = path.join(__dirname, 'cli.js');
+  const cliPath = path.join(__dirname, '..', '..', 'simulator', 'cli.js');
 
   function startCli(args: string[]): Promise<{ child: ChildProcess; url: string }> {
     return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 // Fault injection, random faults, rate limits, latency.
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient } from './testkit';
 
 let sim: Simulator;
@@ -83,6 +83,13 @@ describe('injectFault', () => {
     expect(sim.createdByPhone()).toEqual({ '7003': 1 });
     await call('POST', SINGLE, { body: singleBody('7003') }); // a naive retry duplicates
     expect(sim.counts()).toMatchObject({ duplicates: 1, total: 2 });
+  });
+
+  it('bodyIncludes: only requests whose body contains the text are hit', async () => {
+    sim.injectFault({ path: SINGLE, status: 503, afterHandling: true, bodyIncludes: '7005', times: Infinity });
+    const statuses = [];
+    for (const phone of ['7004', '7005', '7006', '7005']) statuses.push((await call('POST', SINGLE, { body: singleBody(phone) })).status);
+    expect(statuses).toEqual([200, 503, 200, 503]);
   });
 
   it('afterHandling with drop: the task is created but the socket is destroyed', async () => {

@@ -2,12 +2,15 @@
 // harness) against the service simulator.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { request } from 'undici';
 
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
+import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/verify';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
-import { createSimulator, type Simulator } from '../simulator';
+import { createSimulator, type Simulator } from '../../simulator';
 
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 const BASE = 'http://127.0.0.1:5678/webhook/';
@@ -23,7 +26,7 @@ const ALL_EVENTS = [
 
 let sim: Simulator;
 const node = new CisAutoCallTrigger();
-const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
+const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
 
 beforeAll(async () => {
 	sim = await createSimulator({ port: 0, timeScale: 0.001 });
@@ -68,6 +71,11 @@ function run(
 }
 
 const createRequests = () => sim.requests.filter((r) => r.method === 'POST' && r.path === CREATE_PATH);
+/** The secret in the URL a task was registered with (the simulator keeps what it received). */
+const registeredSecret = (autoCallId: string): string => {
+	const task = sim.state.tasks.get(autoCallId);
+	return new URL(task?.body.webhookUrls[0].url as string).searchParams.get('secret') as string;
+};
 
 describe('New Call Task: create', () => {
 	test('sends exactly one POST telephony/autoCall with this trigger as webhook target, and stores the registration', async () => {
@@ -85,9 +93,12 @@ describe('New Call Task: create', () => {
 		expect(body.webhookUrls).toHaveLength(1);
 		const [target] = body.webhookUrls;
 		const registration = staticData.registration as IDataObject;
-		expect(typeof registration.secret).toBe('string');
-		expect((registration.secret as string).length).toBeGreaterThanOrEqual(32);
-		expect(target.url).toBe(`${URL_OF_NODE}?secret=${registration.secret as string}`);
+		const secret = new URL(target.url as string).searchParams.get('secret') as string;
+		expect(secret).toMatch(/^[0-9a-f]{48}$/);
+		expect(target.url).toBe(`${URL_OF_NODE}?secret=${secret}`);
+		// Static data (which exports and the public API show) holds a hash of the secret, not the secret.
+		expect(registration.secretHash).toBe(hashSecret(secret));
+		expect(JSON.stringify(staticData)).not.toContain(secret);
 		expect(target.partialResults).toBe(true);
 		expect(target.delay).toBe(2);
 		expect(Object.keys(target.events).sort()).toEqual([...ALL_EVENTS].sort());
@@ -102,7 +113,7 @@ describe('New Call Task: create', () => {
 			autoCallId: task?.id,
 			webhookUrl: URL_OF_NODE,
 			fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
-			secret: registration.secret,
+			secretHash: hashSecret(secret),
 			createdAt: expect.any(String),
 		});
 	});
@@ -264,22 +275,26 @@ describe('New Call Task: checkExists', () => {
 		expect((await run('create', staticData, changed)).error).toBeUndefined();
 		const second = staticData.registration as IDataObject;
 		expect(second.autoCallId).not.toBe(first.autoCallId);
-		expect(second.secret).not.toBe(first.secret);
+		expect(second.secretHash).not.toBe(first.secretHash);
+		expect(registeredSecret(second.autoCallId as string)).not.toBe(registeredSecret(first.autoCallId as string));
 		expect(createRequests()).toHaveLength(2);
 		expect((await run('checkExists', staticData, changed)).result).toBe(true);
 	});
 });
 
 describe('New Call Task: delete', () => {
-	test('clears the stored registration; nothing is sent (the spec cannot detach a webhook)', async () => {
+	test('parks the registration; a task that never started is left as it is (only read)', async () => {
 		const staticData: IDataObject = {};
 		await run('create', staticData);
+		const first = staticData.registration as IDataObject;
 		const requestsBefore = sim.requests.length;
 		const deleted = await run('delete', staticData);
 		expect(deleted.error).toBeUndefined();
 		expect(deleted.result).toBe(true);
 		expect(staticData.registration).toBeUndefined();
-		expect(sim.requests.length).toBe(requestsBefore);
+		expect(staticData.parkedRegistration).toEqual(first);
+		expect(sim.requests.slice(requestsBefore).map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${CREATE_PATH}/${first.autoCallId as string}`]);
+		expect(sim.state.tasks.get(first.autoCallId as string)?.status).toBe('BLANK');
 		expect((await run('checkExists', staticData)).result).toBe(false);
 	});
 
@@ -306,13 +321,29 @@ describe('New Call Task: delete', () => {
 		expect(createRequests()).toHaveLength(2);
 		const second = staticData.registration as IDataObject;
 		expect(second.autoCallId).not.toBe(first.autoCallId);
-		expect(second.secret).not.toBe(first.secret);
+		expect(second.secretHash).not.toBe(first.secretHash);
+		expect(staticData.parkedRegistration).toBeUndefined();
 	});
 
 	test('succeeds without a registration (n8n calls it after a failed create)', async () => {
 		const deleted = await run('delete', {});
 		expect(deleted.result).toBe(true);
 		expect(deleted.error).toBeUndefined();
+		expect(sim.requests).toHaveLength(0);
+	});
+
+	test('a registration stored with its secret in clear (earlier versions) is kept as a hash from the next activation on', async () => {
+		const staticData: IDataObject = {};
+		await run('create', staticData);
+		const registration = staticData.registration as IDataObject;
+		const secret = registeredSecret(registration.autoCallId as string);
+		const legacy: IDataObject = { ...registration, secret };
+		delete legacy.secretHash;
+		const oldStaticData: IDataObject = { registration: legacy, recentDeliveries: ['k1', 'k2'] };
+		const exists = await run('checkExists', oldStaticData);
+		expect(exists.result).toBe(true);
+		expect(oldStaticData).toEqual({ registration });
+		expect(JSON.stringify(oldStaticData)).not.toContain(secret);
 	});
 });
 
@@ -366,5 +397,40 @@ describe('Existing Task or Template', () => {
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error?.message).toMatch(/secret/);
 		}
+	});
+
+	const withCredential = (secret: string, method: 'checkExists' | 'create' = 'checkExists') =>
+		runWebhookMethod({
+			node,
+			credentialTypes,
+			credentials: { cisAutoCallWebhookSecretApi: { secret } },
+			parameters: existing({ secret: '' }),
+			method,
+			staticData: {},
+			webhookBaseUrl: BASE,
+		});
+
+	test('the secret can live in a "CIS Auto-Call Webhook Secret API" credential instead of the workflow', async () => {
+		const secret = 'a-credential-secret-of-32-chars!';
+		for (const method of ['checkExists', 'create'] as const) {
+			const result = await withCredential(secret, method);
+			expect([method, result.error, result.result]).toEqual([method, undefined, true]);
+		}
+		const short = await withCredential('short');
+		expect(short.error).toBeInstanceOf(NodeOperationError);
+		expect(short.error?.message).toMatch(/secret is missing or shorter than 16/);
+		expect(sim.requests).toHaveLength(0);
+	});
+
+	test('the credential\'s own test (run by n8n when it is saved) checks the length and sends nothing', async () => {
+		const test = node.methods.credentialTest.cisAutoCallWebhookSecretTest;
+		const call = (secret: unknown) =>
+			test.call({} as never, { id: '1', name: 'x', type: 'cisAutoCallWebhookSecretApi', data: { secret } as never });
+		expect(await call('a-credential-secret-of-32-chars!')).toMatchObject({ status: 'OK' });
+		expect(await call('too-short')).toEqual({ status: 'Error', message: 'The secret has 9 characters; use at least 16' });
+		expect(await call(undefined)).toMatchObject({ status: 'Error' });
+		// the node declares it for its credential, so n8n finds it
+		const declared = node.description.credentials?.find((c) => c.name === 'cisAutoCallWebhookSecretApi');
+		expect(declared).toMatchObject({ testedBy: 'cisAutoCallWebhookSecretTest', displayOptions: { show: { connectTo: ['existing'] } } });
 	});
 });

@@ -8,7 +8,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod, startWebhookServer, type WebhookServer } from '../engine/harness';
-import { createSimulator, type Simulator } from '../simulator';
+import { createSimulator, type Simulator } from '../../simulator';
 
 const TOKEN = 'sim-token';
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
@@ -114,7 +114,8 @@ test('create → candidate added → call played → CALL_ENDED and CANDIDATE_CH
 	const deliveries = sim.webhookDeliveries;
 	expect(deliveries.map((d) => d.event).sort()).toEqual(['CALL_ENDED', 'CANDIDATE_CHANGED']);
 	for (const delivery of deliveries) {
-		expect(delivery.url).toBe(`${server.url}?secret=${registration.secret as string}`);
+		expect(delivery.url).toBe(sim.state.tasks.get(taskId)?.body.webhookUrls[0].url);
+		expect(delivery.url).toMatch(new RegExp(`^${server.url.replace(/[.?*+^$[\]\\(){}|-]/g, '\\$&')}\\?secret=[0-9a-f]{48}$`));
 		expect(delivery.status).toBe(200);
 		expect(delivery.attempt).toBe(1);
 	}

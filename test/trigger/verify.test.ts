@@ -1,15 +1,15 @@
 import {
-	BoundedMap,
 	buildOutput,
-	deliveryKey,
-	hashKey,
+	hashSecret,
 	isAddressAllowed,
+	MAX_NESTING,
+	nestsDeeperThan,
 	normalizeCallbackData,
 	parseAddressList,
 	parseEventBody,
 	parseIp,
-	RecentKeys,
 	secretMatches,
+	secretMatchesHash,
 	withoutSecret,
 	withSecret,
 } from '../../nodes/CisAutoCallTrigger/verify';
@@ -94,6 +94,18 @@ describe('secretMatches', () => {
 		expect(secretMatches('x', undefined)).toBe(false);
 	});
 
+	test('a stored hash accepts exactly its secret, and the hash does not contain it', () => {
+		const secret = '6f1d0c9e5b3a47f2a8e1d4c7b0a39e5f6d2c1b0a';
+		const stored = hashSecret(secret);
+		expect(stored).toMatch(/^[0-9a-f]{64}$/);
+		expect(stored).not.toContain(secret);
+		expect(secretMatchesHash(secret, stored)).toBe(true);
+		for (const given of ['', secret.slice(0, -1), `${secret}x`, secret.toUpperCase(), undefined, [secret], stored]) {
+			expect([given, secretMatchesHash(given, stored)]).toEqual([given, false]);
+		}
+		for (const bad of [undefined, '', 'zz', stored.slice(1), 42]) expect(secretMatchesHash(secret, bad)).toBe(false);
+	});
+
 	test('withSecret / withoutSecret', () => {
 		const url = 'http://127.0.0.1:5678/webhook/abc/webhook';
 		const signed = withSecret(url, 's3cret');
@@ -133,87 +145,29 @@ describe('parseEventBody', () => {
 		expect(parseEventBody({ event: 5 })).toEqual({ ok: false, reason: 'the body has no "event" field' });
 		expect(parseEventBody({ event: '  ' })).toEqual({ ok: false, reason: 'the body has no "event" field' });
 	});
-});
 
-describe('deliveryKey', () => {
-	const callEnded = {
-		event: 'CALL_ENDED',
-		id: 'call-1',
-		taskId: 'task-1',
-		status: 'ANSWERED',
-		startedAt: '2026-11-01T10:00:00Z',
-		result: { a: 1 },
-		callbackData: { crm: 1 },
-	};
-
-	test('event, ids and status; other fields do not count', () => {
-		expect(deliveryKey(callEnded)).toBe(
-			'CALL_ENDED|id=call-1|taskId=task-1|status=ANSWERED|startedAt=2026-11-01T10:00:00Z',
-		);
-		expect(deliveryKey({ ...callEnded, result: { a: 2 }, callbackData: [] })).toBe(deliveryKey(callEnded));
+	test(`a body nested deeper than ${MAX_NESTING} levels is refused, however deep (no stack overflow)`, () => {
+		const nested = (depth: number, leaf: unknown = 1): unknown => {
+			let value = leaf;
+			for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { a: value };
+			return value;
+		};
+		// the event object itself is level 1
+		expect(parseEventBody({ event: 'CALL_ENDED', x: nested(MAX_NESTING - 1) })).toMatchObject({ ok: true });
+		const deep = `the body is nested deeper than ${MAX_NESTING} levels`;
+		expect(parseEventBody({ event: 'CALL_ENDED', x: nested(MAX_NESTING) })).toEqual({ ok: false, reason: deep });
+		const text = `{"event":"CALL_ENDED","x":${'['.repeat(200000)}${']'.repeat(200000)}}`;
+		expect(parseEventBody(text)).toEqual({ ok: false, reason: deep });
+		expect(parseEventBody(JSON.parse(text), undefined, true)).toEqual({ ok: false, reason: deep });
 	});
 
-	test('different calls, statuses or events give different keys', () => {
-		expect(deliveryKey({ ...callEnded, id: 'call-2' })).not.toBe(deliveryKey(callEnded));
-		expect(deliveryKey({ ...callEnded, status: 'NOANSWER' })).not.toBe(deliveryKey(callEnded));
-		expect(deliveryKey({ ...callEnded, event: 'CALL_REDIRECTED' })).not.toBe(deliveryKey(callEnded));
-	});
-
-	test('candidate, task status, identity objects', () => {
-		expect(
-			deliveryKey({ event: 'CANDIDATE_CHANGED', taskId: 't', candidateId: 'c', lastCallId: 'l', status: 'SUCCESS' }),
-		).toBe('CANDIDATE_CHANGED|taskId=t|candidateId=c|lastCallId=l|status=SUCCESS');
-		expect(deliveryKey({ event: 'AUTOCALL_STATUS_CHANGED', taskId: 't', status: 'PROCESS', previousStatus: 'PAUSED' })).not.toBe(
-			deliveryKey({ event: 'AUTOCALL_STATUS_CHANGED', taskId: 't', status: 'PROCESS', previousStatus: 'READY' }),
-		);
-		expect(deliveryKey({ event: 'X', autoCallId: { identity: 'abc' } })).toBe('X|autoCallId=abc');
-	});
-
-	test('events without ids are keyed by their whole body', () => {
-		const a = deliveryKey({ event: 'EFFICIENCY_REACHED', foo: 1, bar: 2 });
-		expect(a).toMatch(/^EFFICIENCY_REACHED\|body=[0-9a-f]{64}$/);
-		expect(deliveryKey({ bar: 2, foo: 1, event: 'EFFICIENCY_REACHED' })).toBe(a);
-		expect(deliveryKey({ event: 'EFFICIENCY_REACHED', foo: 1, bar: 3 })).not.toBe(a);
-	});
-
-	test('hashKey is short and stable', () => {
-		expect(hashKey('a')).toHaveLength(32);
-		expect(hashKey('a')).toBe(hashKey('a'));
-		expect(hashKey('a')).not.toBe(hashKey('b'));
-	});
-});
-
-describe('RecentKeys', () => {
-	test('bounded: the oldest is forgotten first', () => {
-		const recent = new RecentKeys(3);
-		expect(recent.add('a')).toBe(true);
-		recent.add('b');
-		recent.add('c');
-		expect(recent.add('a')).toBe(false); // refreshed: now the newest
-		recent.add('d'); // forgets b
-		expect(recent.has('b')).toBe(false);
-		expect(recent.toArray()).toEqual(['c', 'a', 'd']);
-		recent.setCapacity(1);
-		expect(recent.toArray()).toEqual(['d']);
-	});
-
-	test('from() reads a stored list and ignores junk', () => {
-		const recent = RecentKeys.from(['x', 5, 'y', null, 'z'], 2);
-		expect(recent.toArray()).toEqual(['y', 'z']);
-		expect(RecentKeys.from(undefined, 5).size).toBe(0);
-		expect(new RecentKeys(0).add('a')).toBe(true);
-		expect(RecentKeys.clampCapacity(Number.NaN)).toBe(1);
-	});
-
-	test('BoundedMap keeps the most recently used entries', () => {
-		const map = new BoundedMap<number>(2);
-		map.set('a', 1);
-		map.set('b', 2);
-		map.get('a');
-		map.set('c', 3);
-		expect(map.get('b')).toBeUndefined();
-		expect(map.get('a')).toBe(1);
-		expect(map.size).toBe(2);
+	test('nestsDeeperThan counts objects and arrays, not scalars', () => {
+		expect(nestsDeeperThan('text', 0)).toBe(false);
+		expect(nestsDeeperThan({}, 0)).toBe(true);
+		expect(nestsDeeperThan({}, 1)).toBe(false);
+		expect(nestsDeeperThan({ a: { b: [1, 'x', null] } }, 3)).toBe(false);
+		expect(nestsDeeperThan({ a: { b: [1, { c: 2 }] } }, 3)).toBe(true);
+		expect(nestsDeeperThan({ wide: Array.from({ length: 10000 }, () => ({ x: 1 })) }, 3)).toBe(false);
 	});
 });
 
@@ -233,16 +187,18 @@ describe('callbackData and output', () => {
 		expect(normalizeCallbackData(7)).toEqual({ callbackData: {}, raw: 7 });
 	});
 
-	test('buildOutput keeps unknown fields and adds event, receivedAt, callbackData', () => {
-		expect(buildOutput({ event: 'RECALL_SCHEDULED', surprise: { x: 1 } }, 'RECALL_SCHEDULED', '2026-11-01T00:00:00.000Z')).toEqual({
+	test('buildOutput keeps unknown fields and adds event, receivedAt, deliveryId, callbackData', () => {
+		expect(buildOutput({ event: 'RECALL_SCHEDULED', surprise: { x: 1 } }, 'RECALL_SCHEDULED', '2026-11-01T00:00:00.000Z', 'd1')).toEqual({
 			event: 'RECALL_SCHEDULED',
 			surprise: { x: 1 },
 			receivedAt: '2026-11-01T00:00:00.000Z',
+			deliveryId: 'd1',
 			callbackData: {},
 		});
-		expect(buildOutput({ event: 'CALL_ENDED', callbackData: '{"a":1}' }, 'CALL_ENDED', 't')).toEqual({
+		expect(buildOutput({ event: 'CALL_ENDED', callbackData: '{"a":1}' }, 'CALL_ENDED', 't', 'd2')).toEqual({
 			event: 'CALL_ENDED',
 			receivedAt: 't',
+			deliveryId: 'd2',
 			callbackData: { a: 1 },
 			callbackDataRaw: '{"a":1}',
 		});

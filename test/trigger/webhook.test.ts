@@ -1,11 +1,14 @@
 // The trigger's webhook(): real HTTP requests to the harness's webhook server, which calls
 // webhook() in n8n-core's WebhookContext and answers like n8n's live webhooks (onReceived).
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 import { Agent, request } from 'undici';
 
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
+import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
+import { deliveryIdOf } from '../../nodes/CisAutoCallTrigger/deliveries';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/verify';
 import { startWebhookServer, type WebhookServer } from '../engine/harness';
 
 const SECRET = '6f1d0c9e5b3a47f2a8e1d4c7b0a39e5f6d2c1b0a';
@@ -36,19 +39,24 @@ const registrationData = (): IDataObject => ({
 		autoCallId: 'task-1',
 		webhookUrl: 'set-by-create',
 		fingerprint: 'f'.repeat(64),
-		secret: SECRET,
+		secretHash: hashSecret(SECRET),
 		createdAt: '2026-11-01T00:00:00.000Z',
 	},
 });
 
 async function serve(
 	parameters: INodeParameters = {},
-	{ staticData = registrationData(), persistStaticData = false, node = new CisAutoCallTrigger() } = {},
+	{
+		staticData = registrationData(),
+		persistStaticData = false,
+		node = new CisAutoCallTrigger(),
+		credentials = {} as Record<string, ICredentialDataDecryptedObject>,
+	} = {},
 ): Promise<WebhookServer> {
 	const server = await startWebhookServer({
 		node,
-		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-		credentials: {},
+		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()],
+		credentials,
 		parameters: { connectTo: 'newTask', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'], ...parameters },
 		staticData,
 		persistStaticData,
@@ -104,7 +112,7 @@ const callEnded = (extra: IDataObject = {}): IDataObject => ({
 const startedItems = (server: WebhookServer): IDataObject[] => server.started.flatMap((run) => run[0].map((item) => item.json));
 
 describe('accepted events', () => {
-	test('the right secret starts the workflow with one item: payload + event, receivedAt, callbackData', async () => {
+	test('the right secret starts the workflow with one item (payload + event, receivedAt, deliveryId, callbackData) and gets {received, deliveryId}', async () => {
 		const server = await serve();
 		const payload = callEnded();
 		const before = Date.now();
@@ -114,9 +122,11 @@ describe('accepted events', () => {
 		expect(server.started[0]).toHaveLength(1);
 		expect(server.started[0][0]).toHaveLength(1);
 		const item = server.started[0][0][0].json;
-		expect(item).toEqual({ ...payload, receivedAt: expect.any(String) });
+		expect(item).toEqual({ ...payload, receivedAt: expect.any(String), deliveryId: deliveryIdOf(payload) });
 		expect(Date.parse(item.receivedAt as string)).toBeGreaterThanOrEqual(before - 1000);
 		expect(JSON.stringify(item)).not.toContain(SECRET);
+		// A small JSON answer on purpose, with the id the item carries.
+		expect(answer.body).toEqual({ received: true, deliveryId: item.deliveryId });
 	});
 
 	test('unknown fields pass through; events without a documented payload are accepted', async () => {
@@ -129,7 +139,7 @@ describe('accepted events', () => {
 		];
 		for (const payload of payloads) expect((await post(server.url, payload)).status).toBe(200);
 		expect(startedItems(server)).toEqual(
-			payloads.map((payload) => ({ ...payload, receivedAt: expect.any(String), callbackData: {} })),
+			payloads.map((payload) => ({ ...payload, receivedAt: expect.any(String), deliveryId: deliveryIdOf(payload), callbackData: {} })),
 		);
 	});
 
@@ -149,16 +159,62 @@ describe('accepted events', () => {
 		const payload = callEnded();
 		const answer = await post(server.url, JSON.stringify(payload), { contentType: 'text/plain', raw: true });
 		expect(answer.status).toBe(200);
-		expect(startedItems(server)).toEqual([{ ...payload, receivedAt: expect.any(String) }]);
+		expect(startedItems(server)).toEqual([{ ...payload, receivedAt: expect.any(String), deliveryId: deliveryIdOf(payload) }]);
 	});
 
-	test('Existing Task or Template: the secret set by the user', async () => {
+	test('a registration stored by an earlier version (secret in clear) keeps being verified', async () => {
+		const staticData = registrationData();
+		const registration = staticData.registration as IDataObject;
+		delete registration.secretHash;
+		registration.secret = SECRET;
+		const server = await serve({}, { staticData });
+		expect((await post(server.url, callEnded())).status).toBe(200);
+		expect((await post(server.url, callEnded(), { secret: `${SECRET}x` })).status).toBe(401);
+		expect(server.started).toHaveLength(1);
+	});
+});
+
+describe('Existing Task or Template: the secret lives in a credential', () => {
+	const credentialSecret = 'a-credential-secret-of-32-chars!';
+
+	test('the credential\'s secret is the one accepted; it appears in no item and no answer', async () => {
+		const server = await serve(
+			{ connectTo: 'existing' },
+			{ staticData: {}, credentials: { cisAutoCallWebhookSecretApi: { secret: credentialSecret } } },
+		);
+		const accepted = await post(server.url, callEnded(), { secret: credentialSecret });
+		expect(accepted.status).toBe(200);
+		const refused = [await post(server.url, callEnded(), { secret: SECRET }), await post(server.url, callEnded(), { secret: null })];
+		expect(refused.map((a) => a.status)).toEqual([401, 401]);
+		expect(server.started).toHaveLength(1);
+		const everything = JSON.stringify([startedItems(server), accepted.body, refused.map((a) => a.body), server.log]);
+		expect(everything).not.toContain(credentialSecret);
+	});
+
+	test('an earlier workflow with the secret typed into the node keeps working with it', async () => {
 		const userSecret = 'my-own-secret-of-16+chars';
 		const server = await serve({ connectTo: 'existing', secret: userSecret }, { staticData: {} });
 		expect((await post(server.url, callEnded(), { secret: userSecret })).status).toBe(200);
 		expect((await post(server.url, callEnded(), { secret: SECRET })).status).toBe(401);
 		expect((await post(server.url, callEnded(), { secret: null })).status).toBe(401);
 		expect(server.started).toHaveLength(1);
+	});
+
+	test('while the legacy field holds a value it is the secret used (as the panel says), not the credential\'s', async () => {
+		const userSecret = 'my-own-secret-of-16+chars';
+		const server = await serve(
+			{ connectTo: 'existing', secret: userSecret },
+			{ staticData: {}, credentials: { cisAutoCallWebhookSecretApi: { secret: credentialSecret } } },
+		);
+		expect((await post(server.url, callEnded(), { secret: userSecret })).status).toBe(200);
+		expect((await post(server.url, callEnded(), { secret: credentialSecret })).status).toBe(401);
+	});
+
+	test('neither a credential nor a legacy secret: everything is refused', async () => {
+		const server = await serve({ connectTo: 'existing' }, { staticData: {} });
+		expect((await post(server.url, callEnded(), { secret: '' })).status).toBe(401);
+		expect((await post(server.url, callEnded(), { secret: null })).status).toBe(401);
+		expect(server.started).toHaveLength(0);
 	});
 });
 
@@ -222,6 +278,20 @@ describe('refused requests start nothing', () => {
 		expect(server.calls).toBe(0);
 		expect(server.started).toHaveLength(0);
 	});
+
+	test('a body nested thousands of levels deep gets 400, not 500; nothing is started', async () => {
+		const server = await serve({ events: ALL_EVENTS });
+		const depth = 20000;
+		for (const head of ['{"event":"EFFICIENCY_REACHED","data":', `{"event":"CALL_ENDED","id":"${nextId()}","data":`]) {
+			const body = `${head}${'['.repeat(depth)}${']'.repeat(depth)}}`;
+			const answer = await post(server.url, body, { raw: true });
+			expect([answer.status, answer.body]).toEqual([400, { received: false, error: 'Not an event: the body is nested deeper than 100 levels' }]);
+		}
+		expect(server.log.map((call) => call.error)).toEqual([undefined, undefined]);
+		expect(server.started).toHaveLength(0);
+		// and the trigger goes on working
+		expect((await post(server.url, callEnded())).status).toBe(200);
+	});
 });
 
 describe('filtered and repeated events: 200, nothing started', () => {
@@ -229,60 +299,87 @@ describe('filtered and repeated events: 200, nothing started', () => {
 		const server = await serve({ events: ['CANDIDATE_CHANGED'] });
 		const answer = await post(server.url, callEnded());
 		expect(answer.status).toBe(200);
-		expect(answer.body).toEqual({ received: true, ignored: 'event not selected' });
+		expect(answer.body).toEqual({ received: true, deliveryId: expect.stringMatching(/^[0-9a-f]{32}$/), ignored: 'event not selected' });
 		const unknownEvent = await post(server.url, { event: 'SOMETHING_NEW', id: nextId() });
 		expect(unknownEvent.status).toBe(200);
 		expect(server.started).toHaveLength(0);
 	});
 
-	test('a repeated delivery gets 200 and starts nothing (n8n 2.x: static data written in webhook() is dropped)', async () => {
-		const staticData = registrationData();
-		const server = await serve({}, { staticData, persistStaticData: false });
+	test('a repeat is the same body (whatever its key order): 200 and nothing started', async () => {
+		const server = await serve();
 		const payload = callEnded();
 		expect((await post(server.url, payload)).status).toBe(200);
-		const repeat = await post(server.url, { ...payload, receivedBy: 'another attempt' });
+		const reordered = Object.fromEntries(Object.entries(payload).reverse());
+		const repeat = await post(server.url, reordered);
 		expect(repeat.status).toBe(200);
-		expect(repeat.body).toEqual({ received: true, ignored: 'repeated delivery' });
+		expect(repeat.body).toEqual({ received: true, deliveryId: deliveryIdOf(payload), ignored: 'repeated delivery' });
 		expect(server.started).toHaveLength(1);
-		// the saved static data never changed: the in-memory keys did the work
-		expect(staticData.recentDeliveries).toBeUndefined();
-		// another call, or the same call with another status, is not a repeat
+		// another call, the same call with another status, or any other difference is not a repeat
 		expect((await post(server.url, { ...payload, id: nextId() })).status).toBe(200);
 		expect((await post(server.url, { ...payload, status: 'NOANSWER' })).status).toBe(200);
-		expect(server.started).toHaveLength(3);
+		expect((await post(server.url, { ...payload, nps: 9 })).status).toBe(200);
+		expect(server.started).toHaveLength(4);
 	});
 
-	test('n8n 1.x: the keys are also saved in static data and survive a restart of n8n', async () => {
+	test('genuine events are not dropped: PROCESS → PAUSED → PROCESS gives three executions', async () => {
+		const server = await serve({ events: ['AUTOCALL_STATUS_CHANGED'] });
+		const taskId = nextId();
+		const change = (status: string, timestamp: string) => ({ event: 'AUTOCALL_STATUS_CHANGED', taskId, status, timestamp });
+		for (const [status, at] of [['PROCESS', '10:00'], ['PAUSED', '11:00'], ['PROCESS', '12:00']]) {
+			expect((await post(server.url, change(status, `2026-11-01T${at}:00Z`))).status).toBe(200);
+		}
+		expect(startedItems(server).map((item) => item.status)).toEqual(['PROCESS', 'PAUSED', 'PROCESS']);
+	});
+
+	test('genuine events are not dropped: two recalls of one call at different times give two executions', async () => {
+		const server = await serve({ events: ['RECALL_SCHEDULED'] });
+		const call = { event: 'RECALL_SCHEDULED', id: nextId(), taskId: 'task-1', candidateId: 'cand-1' };
+		expect((await post(server.url, { ...call, recallAt: '2026-11-02T10:00:00Z' })).status).toBe(200);
+		expect((await post(server.url, { ...call, recallAt: '2026-11-02T15:00:00Z' })).status).toBe(200);
+		expect(startedItems(server).map((item) => item.recallAt)).toEqual(['2026-11-02T10:00:00Z', '2026-11-02T15:00:00Z']);
+	});
+
+	test('webhook() writes nothing into static data (queue mode: a webhook process would save it over the registration)', async () => {
+		// persistStaticData: one shared object, as when n8n saves what webhook() wrote
 		const staticData = registrationData();
+		const before = JSON.stringify(staticData);
 		const server = await serve({}, { staticData, persistStaticData: true });
 		const payload = callEnded();
-		expect((await post(server.url, payload)).status).toBe(200);
-		expect(staticData.recentDeliveries).toHaveLength(1);
+		for (const body of [payload, payload, callEnded(), { event: 'CANDIDATE_CHANGED', taskId: 'task-1' }, { nope: 1 }]) await post(server.url, body);
+		await post(server.url, payload, { secret: 'wrong' });
+		expect(server.started).toHaveLength(3);
+		expect(JSON.stringify(staticData)).toBe(before);
+	});
+
+	test('every item carries a deliveryId that another process computes the same, so a downstream node can drop repeats', async () => {
+		const server = await serve();
+		const payload = callEnded();
+		await post(server.url, payload);
 		await server.close();
 
-		// A fresh module = a fresh process: nothing in memory, only the saved static data.
+		// A fresh module = another n8n process (a second webhook process, or after a restart):
+		// it does not remember the delivery, but gives it the same deliveryId.
 		let FreshTrigger: typeof CisAutoCallTrigger | undefined;
 		jest.isolateModules(() => {
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			FreshTrigger = require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node').CisAutoCallTrigger;
 		});
-		const restarted = await serve({}, { staticData, persistStaticData: true, node: new FreshTrigger!() });
-		const repeat = await post(restarted.url, payload);
-		expect(repeat.body).toEqual({ received: true, ignored: 'repeated delivery' });
-		expect(restarted.started).toHaveLength(0);
+		const other = await serve({}, { node: new FreshTrigger!() });
+		const again = await post(other.url, Object.fromEntries(Object.entries(payload).reverse()));
+		expect(again.body).toEqual({ received: true, deliveryId: deliveryIdOf(payload) });
+		const ids = [...startedItems(server), ...startedItems(other)].map((item) => item.deliveryId);
+		expect(ids).toEqual([deliveryIdOf(payload), deliveryIdOf(payload)]);
 	});
 
-	test('the remembered keys are bounded by "Deliveries to Remember"', async () => {
-		const staticData = registrationData();
-		const server = await serve({ options: { rememberDeliveries: 2 } }, { staticData, persistStaticData: true });
+	test('a workflow saved with the former "Deliveries to Remember" option still works', async () => {
+		const server = await serve({ options: { rememberDeliveries: 2 } });
 		const first = callEnded();
 		await post(server.url, first);
 		await post(server.url, callEnded());
 		await post(server.url, callEnded());
-		expect(staticData.recentDeliveries).toHaveLength(2);
-		// the first one has been forgotten: it starts the workflow again
-		expect((await post(server.url, first)).status).toBe(200);
-		expect(server.started).toHaveLength(4);
+		// remembered by time now, not by count: the first one is still a repeat
+		expect((await post(server.url, first)).body).toMatchObject({ ignored: 'repeated delivery' });
+		expect(server.started).toHaveLength(3);
 	});
 
 	test('with "Ignore Repeated Deliveries" off, every delivery starts the workflow', async () => {

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { ReadItemParameter } from '../../shared/parameters';
 import type { RunSettings } from '../../shared/requestOptions';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
+import type { RunRecord } from './retryMemory';
 
 /** What every operation gets once per node run. */
 export interface Run {
@@ -12,6 +13,8 @@ export interface Run {
 	settings: RunSettings;
 	/** Use instead of `context.getNodeParameter`: parameters without expressions are read once. */
 	parameter: ReadItemParameter;
+	/** What earlier tries of this node run (n8n's Retry On Fail) created; shared by this try. */
+	record: RunRecord;
 }
 
 /**
@@ -21,6 +24,8 @@ export interface Run {
 export interface ItemOperation<Prepared = unknown> {
 	kind: 'item';
 	description: INodeProperties[];
+	/** Whether a request may create something (a task, a candidate): a later try must not send it again. */
+	creates: boolean;
 	prepare(run: Run): (itemIndex: number) => Prepared;
 	execute(run: Run, prepared: Prepared, itemIndex: number): Promise<IDataObject | IDataObject[]>;
 }
@@ -29,9 +34,12 @@ export interface ItemOperation<Prepared = unknown> {
 export interface BatchOperation {
 	kind: 'batch';
 	description: INodeProperties[];
+	creates: boolean;
 	prepare(run: Run): (itemIndex: number) => IDataObject;
-	/** Sends one chunk and returns one output per entry, in the entries' order. */
-	sendChunk(run: Run, entries: IDataObject[], itemIndexes: number[]): Promise<IDataObject[]>;
+	/** Entries of different groups never share a request (e.g. they belong to different call tasks). */
+	groupOf?(run: Run, entry: IDataObject): string;
+	/** The sender of one run: sends one chunk and returns one output per entry, in the entries' order. */
+	chunkSender(run: Run): (entries: IDataObject[], itemIndexes: number[]) => Promise<IDataObject[]>;
 }
 
 export type Operation = ItemOperation | BatchOperation;

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { expectNoBody } from '../../shared/answers';
 import { requestOptions } from '../../shared/requestOptions';
 import { requireString } from '../../shared/validation';
 import { forOperation } from './displayOptions';
@@ -28,6 +29,7 @@ export function depersonalizeOperation(
 ): ItemOperation<PreparedRequest> {
 	return {
 		kind: 'item',
+		creates: false,
 		description: forOperation(resource, 'depersonalize', [
 			irreversibleNotice,
 			id,
@@ -44,6 +46,7 @@ export function depersonalizeOperation(
 						path: pathOf(encodeURIComponent(value)),
 						body: { skipDeleteRecord: keep },
 						repeatability: 'safe',
+						expect: expectNoBody,
 					},
 					echo: { success: true, [id.name]: value, recordingKept: keep },
 				};

@@ -7,8 +7,17 @@ import { createApiClient, mapWithConcurrency } from '../../shared/transport';
 import { InputError } from '../../shared/validation';
 import type { BatchOperation, ItemOperation, Run } from './operation';
 import { operations } from './resources';
+import {
+	fingerprintOf,
+	mayHaveCreated,
+	NotSentError,
+	type Outcome as SentOutcome,
+	retryMemory,
+	type RunRecord,
+	runKeyOf,
+} from './retryMemory';
 
-type Outcome = { ok: true; json: IDataObject | IDataObject[] } | { ok: false; error: Error } | undefined;
+type Outcome = SentOutcome | undefined;
 
 /**
  * The one place that walks the items: checks every item first (no request is sent while any
@@ -31,11 +40,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw inputError(this, error, 0);
 	}
 	const client = await createApiClient(this, settings);
-	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this) };
+	// Only a node with Retry On Fail is run again with the same items.
+	const remembers = operation.creates && this.getNode().retryOnFail === true;
+	const runKey = remembers ? runKeyOf(this) : undefined;
+	const record = retryMemory.recordFor(runKey);
+	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this), record };
 
 	// Not sparse: summarizeFailure walks it with forEach, which would skip never-sent items.
 	const outcomes: Outcome[] = Array.from({ length: items.length }, () => undefined);
 	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
+	const fingerprints = remembers ? takeEarlierTries(run, prepared, outcomes) : undefined;
 
 	if (operation.kind === 'item') {
 		await sendPerItem(run, operation, prepared, outcomes, continueOnFail);
@@ -44,6 +58,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
+	if (fingerprints) {
+		remember(record, fingerprints, outcomes);
+		// n8n tries again only after a failure (a thrown error, or an error as the first output item).
+		if (failed === -1) retryMemory.forget(runKey);
+		else retryMemory.keep(runKey, record);
+	}
 	if (failed !== -1 && !continueOnFail) throw summarizeFailure(this, outcomes, failed);
 
 	const output: INodeExecutionData[] = [];
@@ -85,6 +105,47 @@ function prepareAll(
 	return prepared;
 }
 
+/**
+ * Items that an earlier try of this node run created (or left with an unknown outcome) are not
+ * sent again: they keep that try's result. Returns the fingerprints of the items still to send.
+ */
+function takeEarlierTries(run: Run, prepared: Map<number, unknown>, outcomes: Outcome[]): Map<number, string> {
+	const fingerprints = new Map<number, string>();
+	for (const [itemIndex, value] of prepared) {
+		const fingerprint = fingerprintOf(value);
+		const earlier = run.record.items.get(itemIndex);
+		if (!earlier) {
+			fingerprints.set(itemIndex, fingerprint);
+			continue;
+		}
+		prepared.delete(itemIndex);
+		outcomes[itemIndex] =
+			earlier.fingerprint === fingerprint
+				? earlier.outcome
+				: {
+						ok: false,
+						error: new NodeOperationError(
+							run.context.getNode(),
+							`Not sent again: an earlier try of this node already sent this item, and its request has changed since [item ${itemIndex}]`,
+							{
+								itemIndex,
+								description:
+									'n8n\'s Retry On Fail ran the node again, and this item now gives a different request (an expression with the time or a random value?). It may already have created a candidate or a task, so it was not sent a second time. Check the service.',
+							},
+						),
+					};
+	}
+	return fingerprints;
+}
+
+/** Records what this try created or may have created, for the next try. */
+function remember(record: RunRecord, fingerprints: Map<number, string>, outcomes: Outcome[]): void {
+	for (const [itemIndex, fingerprint] of fingerprints) {
+		const outcome = outcomes[itemIndex];
+		if (outcome && (outcome.ok || mayHaveCreated(outcome.error))) record.items.set(itemIndex, { fingerprint, outcome });
+	}
+}
+
 async function sendPerItem(
 	run: Run,
 	operation: ItemOperation,
@@ -111,17 +172,25 @@ async function sendBatches(
 	outcomes: Outcome[],
 	continueOnFail: boolean,
 ): Promise<void> {
-	const itemIndexes = [...prepared.keys()];
-	const chunks: number[][] = [];
-	for (let start = 0; start < itemIndexes.length; start += run.settings.batchSize) {
-		chunks.push(itemIndexes.slice(start, start + run.settings.batchSize));
+	const groups = new Map<string, number[]>();
+	for (const [itemIndex, entry] of prepared) {
+		const group = operation.groupOf?.(run, entry) ?? '';
+		const members = groups.get(group);
+		if (members) members.push(itemIndex);
+		else groups.set(group, [itemIndex]);
 	}
+	const chunks: number[][] = [];
+	for (const itemIndexes of groups.values()) {
+		for (let start = 0; start < itemIndexes.length; start += run.settings.batchSize) {
+			chunks.push(itemIndexes.slice(start, start + run.settings.batchSize));
+		}
+	}
+	const sendChunk = operation.chunkSender(run);
 	let stopped = false;
 	await sendFirstAlone(chunks, run.settings.concurrency, async (chunk) => {
 		if (stopped) return;
 		try {
-			const results = await operation.sendChunk(
-				run,
+			const results = await sendChunk(
 				chunk.map((itemIndex) => prepared.get(itemIndex) as IDataObject),
 				chunk,
 			);
@@ -138,7 +207,8 @@ async function sendBatches(
 
 /**
  * The first request goes alone: with the login credential it obtains the token that all others
- * then reuse (concurrent first requests would each log in).
+ * then reuse (concurrent first requests would each log in), and Create Batch's first request
+ * creates the call task that the others join.
  */
 async function sendFirstAlone<T>(inputs: T[], concurrency: number, task: (input: T) => Promise<void>): Promise<void> {
 	if (inputs.length === 0) return;
@@ -196,7 +266,7 @@ function summarizeFailure(context: IExecuteFunctions, outcomes: Outcome[], first
 	const failed: number[] = [];
 	const notSent: number[] = [];
 	outcomes.forEach((outcome, itemIndex) => {
-		if (!outcome) notSent.push(itemIndex);
+		if (!outcome || (!outcome.ok && outcome.error instanceof NotSentError)) notSent.push(itemIndex);
 		else if (outcome.ok) {
 			const id = idOf(outcome.json);
 			done.push(id ? `${itemIndex} (${id})` : String(itemIndex));
@@ -207,11 +277,12 @@ function summarizeFailure(context: IExecuteFunctions, outcomes: Outcome[], first
 	const lines = [
 		(first as NodeApiError).description ?? '',
 		`Succeeded before the stop: ${done.length === 0 ? 'none' : done.length > 50 ? `${done.slice(0, 50).join(', ')} and ${done.length - 50} more` : done.join(', ')}.`,
-		`Failed: items ${listItems(failed)}.`,
+		failed.length > 0 ? `Failed: items ${listItems(failed)}.` : '',
 		notSent.length > 0 ? `Not sent: items ${listItems(notSent)}.` : '',
 		'n8n discards the output of a failed node: to resume without duplicates, run again only the failed and unsent items, or turn on "Continue On Fail" to get one output per item.',
 	].filter(Boolean);
-	const message = `${first.message} [item ${firstFailed}]`;
+	const itemMark = `[item ${firstFailed}]`;
+	const message = first.message.endsWith(itemMark) ? first.message : `${first.message} ${itemMark}`;
 	if (first instanceof NodeApiError) {
 		return new NodeApiError(context.getNode(), { httpCode: first.httpCode, message }, {
 			message,

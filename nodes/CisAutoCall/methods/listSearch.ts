@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { expectTaskList } from '../../shared/answers';
 import { taskIdOf, taskListOf } from '../../shared/callTaskLocator';
 import { createApiClient } from '../../shared/transport';
 
@@ -18,6 +19,7 @@ export async function searchCallTasks(
 		qs: { limit: PAGE_SIZE, offset, sort: '-updatedAt', ...(filter ? { keyword: filter } : {}) },
 		repeatability: 'safe',
 		beyondSpec: true,
+		expect: expectTaskList,
 	});
 	const tasks = taskListOf(response);
 	return {

@@ -1,3 +1,4 @@
+import { expectNoBody } from '../../../shared/answers';
 import { requestOptions } from '../../../shared/requestOptions';
 import { requireString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
@@ -12,11 +13,17 @@ export const description = forOperation('call', 'deleteRecording', [
 export const deleteRecording: ItemOperation<PreparedRequest> = {
 	kind: 'item',
 	description,
+	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {
 			const id = requireString('callId', parameter('callId', itemIndex));
 			return {
-				request: { method: 'DELETE', path: `calls/${encodeURIComponent(id)}/record`, repeatability: 'safe' },
+				request: {
+					method: 'DELETE',
+					path: `calls/${encodeURIComponent(id)}/record`,
+					repeatability: 'safe',
+					expect: expectNoBody,
+				},
 				echo: { success: true, deleted: true, callId: id },
 			};
 		};

@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { addWebhookTargets, buildCallTaskBody, callTaskFields } from '../../../shared/callTaskFields';
+import { expectTaskId, identityAt } from '../../../shared/answers';
 import { EVENTS, toEventsMap } from '../../../shared/events';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
-import { identityOf, InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
+import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
@@ -83,17 +84,18 @@ export function readWebhookTargets(value: unknown): IDataObject[] {
 export const create: ItemOperation<ApiRequest> = {
 	kind: 'item',
 	description,
+	creates: true,
 	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();
 		return (itemIndex) => {
 			const body = buildCallTaskBody((name, fallback) => parameter(name, itemIndex, fallback), timeZone);
 			const targets = readWebhookTargets(parameter('webhookUrls', itemIndex, {}));
 			addWebhookTargets(body, targets);
-			return { method: 'POST', path: 'telephony/autoCall', body, repeatability: 'create' };
+			return { method: 'POST', path: 'telephony/autoCall', body, repeatability: 'create', expect: expectTaskId };
 		};
 	},
 	async execute({ client }, request, itemIndex) {
 		const response = await client.request<IDataObject>(request, itemIndex);
-		return { autoCallId: identityOf(response?.id) ?? identityOf(response), response };
+		return { autoCallId: identityAt(response, 'id'), response };
 	},
 };

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { expectTask } from '../../../shared/answers';
 import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { forOperation } from '../displayOptions';
@@ -13,6 +14,7 @@ export const description = forOperation('callTask', 'get', [
 export const get: ItemOperation<PreparedRequest> = {
 	kind: 'item',
 	description,
+	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {
 			const id = readTaskId(parameter, itemIndex);
@@ -23,6 +25,7 @@ export const get: ItemOperation<PreparedRequest> = {
 					repeatability: 'safe',
 					beyondSpec: true,
 					notFoundMeans: taskNotFoundMeans([id]),
+					expect: expectTask,
 				},
 				echo: { autoCallId: id },
 			};

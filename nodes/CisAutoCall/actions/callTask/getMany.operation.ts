@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { expectTaskList } from '../../../shared/answers';
 import { taskIdOf, taskListOf } from '../../../shared/callTaskLocator';
 import { toInstant } from '../../../shared/convert';
 import { requestOptions } from '../../../shared/requestOptions';
@@ -8,6 +10,8 @@ import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
 const MAX_PAGE = 1000;
+/** Return All stops here (100,000 tasks) rather than page on for ever. */
+const MAX_PAGES = 100;
 const TASK_STATUSES = ['BLANK', 'READY', 'PROCESS', 'PAUSED', 'HALTED'];
 
 export const description = forOperation('callTask', 'getMany', [
@@ -90,6 +94,7 @@ interface ListQuery {
 export const getMany: ItemOperation<ListQuery> = {
 	kind: 'item',
 	description,
+	creates: false,
 	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();
 		const instant = (field: string, value: unknown) =>
@@ -109,16 +114,40 @@ export const getMany: ItemOperation<ListQuery> = {
 			return { qs, max };
 		};
 	},
-	async execute({ client }, { qs, max }, itemIndex) {
+	async execute({ client, context }, { qs, max }, itemIndex) {
 		const tasks: IDataObject[] = [];
-		for (let offset = 0; tasks.length < max; ) {
+		const seen = new Set<string>();
+		const stop = (message: string, description: string) =>
+			new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, { itemIndex, description });
+		for (let offset = 0, pages = 0; tasks.length < max; pages++) {
+			if (pages === MAX_PAGES) {
+				throw stop(
+					`Stopped listing call tasks after ${MAX_PAGES} pages (${tasks.length} tasks)`,
+					`Return All reads at most ${MAX_PAGES} pages of ${MAX_PAGE.toLocaleString('en-US')} tasks. Narrow the list with the filters, or use Limit.`,
+				);
+			}
 			const limit = Math.min(MAX_PAGE, max - tasks.length);
 			const page = taskListOf(
 				await client.request(
-					{ method: 'GET', path: 'telephony/autoCall', qs: { ...qs, limit, offset }, repeatability: 'safe', beyondSpec: true },
+					{
+						method: 'GET',
+						path: 'telephony/autoCall',
+						qs: { ...qs, limit, offset },
+						repeatability: 'safe',
+						beyondSpec: true,
+						expect: expectTaskList,
+					},
 					itemIndex,
 				),
 			);
+			const keys = page.map((task) => taskIdOf(task) ?? JSON.stringify(task));
+			if (keys.length > 0 && keys.every((key) => seen.has(key))) {
+				throw stop(
+					`The service answered the page at offset ${offset} with call tasks it had already sent, so it seems to ignore "offset"`,
+					`Return All stopped after ${tasks.length} tasks instead of reading the same page for ever. Use Limit (up to 1,000 tasks in one request, or more in pages if the server honours "offset") or narrow the list with the filters.`,
+				);
+			}
+			for (const key of keys) seen.add(key);
 			tasks.push(...page.slice(0, max - tasks.length));
 			if (page.length < limit) break;
 			offset += page.length;

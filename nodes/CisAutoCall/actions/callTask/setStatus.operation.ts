@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { expectAcknowledgement } from '../../../shared/answers';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { forOperation } from '../displayOptions';
@@ -22,6 +23,7 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: 'play' |
 	return {
 		kind: 'item',
 		description,
+		creates: false,
 		prepare({ parameter }) {
 			return (itemIndex) => {
 				const id = readTaskId(parameter, itemIndex);
@@ -32,6 +34,7 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: 'play' |
 						repeatability: 'safe',
 						beyondSpec: true,
 						notFoundMeans: taskNotFoundMeans([id]),
+						expect: expectAcknowledgement,
 					},
 					echo: { success: true, autoCallId: id, action },
 				};

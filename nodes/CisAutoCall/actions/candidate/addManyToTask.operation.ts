@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { expectAddedCandidates } from '../../../shared/answers';
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
@@ -18,6 +19,7 @@ export const description = forOperation('candidate', 'addManyToTask', [
 export const addManyToTask: BatchOperation = {
 	kind: 'batch',
 	description,
+	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');
 		const perItem = parameter('inputMode', 0, 'define') === 'define';
@@ -27,23 +29,26 @@ export const addManyToTask: BatchOperation = {
 			...readCandidate(itemIndex),
 		});
 	},
-	async sendChunk({ client, parameter }, entries, itemIndexes) {
-		const everyEntryHasExternalId = entries.every((entry) => typeof entry.clientExternalId === 'string');
-		const response = await client.request(
-			{
-				method: 'POST',
-				path: 'telephony/autoCallCandidate/batch',
-				body: { batch: entries, forceStart: parameter('forceStart', 0, false) as boolean },
-				repeatability: everyEntryHasExternalId ? 'createOnce' : 'create',
-				beyondSpec: true,
-				notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),
-			},
-			itemIndexes[0],
-		);
-		return mapBatchResponse(response, entries.length).map((result: IDataObject, index) => ({
-			...result,
-			autoCallId: result.autoCallId ?? entries[index].autoCallId,
-			phone: entries[index].phone,
-		}));
+	chunkSender({ client, parameter }) {
+		return async (entries, itemIndexes) => {
+			const everyEntryHasExternalId = entries.every((entry) => typeof entry.clientExternalId === 'string');
+			const response = await client.request(
+				{
+					method: 'POST',
+					path: 'telephony/autoCallCandidate/batch',
+					body: { batch: entries, forceStart: parameter('forceStart', 0, false) as boolean },
+					repeatability: everyEntryHasExternalId ? 'createOnce' : 'create',
+					beyondSpec: true,
+					notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),
+					expect: expectAddedCandidates,
+				},
+				itemIndexes[0],
+			);
+			return mapBatchResponse(response, itemIndexes).map((result: IDataObject, index) => ({
+				...result,
+				autoCallId: result.autoCallId ?? entries[index].autoCallId,
+				phone: entries[index].phone,
+			}));
+		};
 	},
 };

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answers';
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
-import { identityOf } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
@@ -26,6 +26,7 @@ export const description = forOperation('candidate', 'addToTask', [
 export const addToTask: ItemOperation<ApiRequest> = {
 	kind: 'item',
 	description,
+	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');
 		const perItem = parameter('inputMode', 0, 'define') === 'define';
@@ -46,6 +47,7 @@ export const addToTask: ItemOperation<ApiRequest> = {
 				repeatability: candidate.clientExternalId ? 'createOnce' : 'create',
 				beyondSpec: true,
 				notFoundMeans: taskNotFoundMeans([autoCallId]),
+				expect: expectAddedCandidate,
 			};
 		};
 	},
@@ -53,7 +55,7 @@ export const addToTask: ItemOperation<ApiRequest> = {
 		const response = await client.request<IDataObject>(request, itemIndex);
 		const body = request.body as IDataObject;
 		return {
-			autoCallCandidateId: identityOf(response?.id) ?? identityOf(response),
+			autoCallCandidateId: addedCandidateIdOf(response),
 			autoCallId: body.autoCallId,
 			phone: body.phone,
 			response,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { expectAcknowledgement } from '../../../shared/answers';
 import { autoCallIdLocator, readTaskId } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import { toPhones } from '../../../shared/validation';
@@ -23,6 +24,7 @@ export const description = forOperation('candidate', 'cancel', [
 export const cancel: ItemOperation<PreparedRequest> = {
 	kind: 'item',
 	description,
+	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {
 			const autoCallId = readTaskId(parameter, itemIndex);
@@ -35,6 +37,7 @@ export const cancel: ItemOperation<PreparedRequest> = {
 					repeatability: 'safe',
 					beyondSpec: true,
 					notFoundMeans: `No candidate with the number ${phone} in the task "${autoCallId}", or this server does not offer this operation (it is not in the CIS API spec).`,
+					expect: expectAcknowledgement,
 				},
 				echo: { success: true, autoCallId, phone },
 			};

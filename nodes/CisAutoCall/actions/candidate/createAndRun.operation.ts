@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answers';
 import { candidateFields, candidateReader, requireRunParameter } from '../../../shared/candidateFields';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
-import { identityOf } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
@@ -25,6 +25,7 @@ export const description = forOperation('candidate', 'createAndRun', [
 export const createAndRun: ItemOperation<ApiRequest> = {
 	kind: 'item',
 	description,
+	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'single');
 		const perItem = parameter('inputMode', 0, 'define') === 'define';
@@ -39,13 +40,21 @@ export const createAndRun: ItemOperation<ApiRequest> = {
 			if (candidate.variables) body.variables = candidate.variables;
 			if (candidate.timezone !== undefined) body.timezone = candidate.timezone;
 			if (candidate.callbackData) body.callbackData = candidate.callbackData;
-			return { method: 'POST', path: 'telephony/autoCallCandidate/single', body, repeatability: 'create' };
+			return {
+				method: 'POST',
+				path: 'telephony/autoCallCandidate/single',
+				body,
+				repeatability: 'create',
+				expect: expectCandidateId,
+			};
 		};
 	},
 	async execute({ client }, request, itemIndex) {
 		const response = await client.request<IDataObject>(request, itemIndex);
+		const autoCallId = identityAt(response, 'autoCallId');
 		return {
-			autoCallCandidateId: identityOf(response?.id) ?? identityOf(response),
+			autoCallCandidateId: candidateIdOf(response),
+			...(autoCallId ? { autoCallId } : {}),
 			phone: (request.body as IDataObject).phone,
 			response,
 		};

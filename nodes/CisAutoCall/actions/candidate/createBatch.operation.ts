@@ -2,10 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
 import { requestOptions } from '../../../shared/requestOptions';
+import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
-import type { BatchOperation } from '../operation';
-import { mapBatchResponse } from './batchResponse';
+import type { BatchOperation, Run } from '../operation';
+import { type GroupTask, mayHaveCreated, NotSentError } from '../retryMemory';
+import { mapBatchResponse, singleTaskIdOf } from './batchResponse';
 
 const taskSettings: INodeProperties = {
 	displayName: 'Task Settings',
@@ -38,9 +40,34 @@ const taskSettings: INodeProperties = {
 	],
 };
 
+const callTasks: INodeProperties = {
+	displayName: 'Call Tasks',
+	name: 'callTasks',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'One Task for the Whole Run',
+			value: 'oneTask',
+			description:
+				'The first request creates and starts the task; the other batches join it (POST telephony/autoCallCandidate/batch, from the platform\'s public integrations, not in the CIS API spec)',
+		},
+		{
+			name: 'A New Task per Batch',
+			value: 'taskPerBatch',
+			description:
+				'Every request of Batch Size candidates creates and starts a task of its own: 250 items with Batch Size 100 make 3 campaigns, each dialling (and billed) separately',
+		},
+	],
+	default: 'oneTask',
+	description:
+		'Items with a different template or bot script always go to a task of their own',
+};
+
 export const description = forOperation('candidate', 'createBatch', [
 	...candidateFields('batch'),
 	taskSettings,
+	callTasks,
 	requestOptions({ creates: true, batch: true }),
 ]);
 
@@ -54,9 +81,20 @@ function readTaskSettings(settings: IDataObject): IDataObject {
 	return entry;
 }
 
+/** An entry of a task that already exists: its id instead of the settings that made the task. */
+function joiningEntry(autoCallId: string, entry: IDataObject): IDataObject {
+	const { autoCallTemplateId, botSettingsId, ...candidate } = entry;
+	return { autoCallId, ...candidate };
+}
+
+function itemsText(itemIndexes: number[]): string {
+	return itemIndexes.length === 1 ? `item ${itemIndexes[0]}` : `${itemIndexes.length} items from item ${itemIndexes[0]}`;
+}
+
 export const createBatch: BatchOperation = {
 	kind: 'batch',
 	description,
+	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'batch');
 		const perItem = parameter('inputMode', 0, 'define') === 'define';
@@ -66,19 +104,98 @@ export const createBatch: BatchOperation = {
 			...(runSettings ?? readTaskSettings(parameter('taskSettings', itemIndex, {}) as IDataObject)),
 		});
 	},
-	async sendChunk({ client }, entries, itemIndexes) {
-		const response = await client.request(
-			{
-				method: 'POST',
-				path: 'telephony/autoCallCandidate/single/batch',
-				body: { batch: entries },
-				repeatability: 'create',
-			},
-			itemIndexes[0],
-		);
-		return mapBatchResponse(response, entries.length).map((result, index) => ({
-			...result,
-			phone: entries[index].phone,
-		}));
+	// One task per template and bot script (4.5 makes one task per template; a task has one script).
+	groupOf: (run, entry) =>
+		isTaskPerBatch(run) ? '' : JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
+	chunkSender(run) {
+		const { client, context, record } = run;
+		const taskPerBatch = isTaskPerBatch(run);
+
+		const create = async (entries: IDataObject[], itemIndexes: number[]) => {
+			const response = await client.request(
+				{
+					method: 'POST',
+					path: 'telephony/autoCallCandidate/single/batch',
+					body: { batch: entries },
+					repeatability: 'create',
+					expect: expectBatchAnswer,
+				},
+				itemIndexes[0],
+			);
+			return withPhones(mapBatchResponse(response, itemIndexes), entries);
+		};
+
+		const join = async (autoCallId: string, entries: IDataObject[], itemIndexes: number[]) => {
+			const response = await client.request(
+				{
+					method: 'POST',
+					path: 'telephony/autoCallCandidate/batch',
+					body: { batch: entries.map((entry) => joiningEntry(autoCallId, entry)) },
+					repeatability: 'create',
+					beyondSpec: true,
+					notFoundMeans: `The call task "${autoCallId}" that this run created was not found, or this server does not offer adding candidates to a task (not in the CIS API spec). Choose "A New Task per Batch" under Call Tasks, or a Batch Size that holds all items.`,
+					expect: expectAddedCandidates,
+				},
+				itemIndexes[0],
+			);
+			return withPhones(mapBatchResponse(response, itemIndexes), entries).map((result) => ({
+				...result,
+				autoCallId: result.autoCallId ?? autoCallId,
+			}));
+		};
+
+		return async (entries, itemIndexes) => {
+			if (taskPerBatch) return await create(entries, itemIndexes);
+			const group = createBatch.groupOf!(run, entries[0]);
+			for (;;) {
+				const task = record.tasks.get(group);
+				if (task && 'taskId' in task) return await join(task.taskId, entries, itemIndexes);
+				if (task && 'unusable' in task) {
+					throw new NotSentError(context.getNode(), `Not sent: ${task.unusable} [item ${itemIndexes[0]}]`, {
+						itemIndex: itemIndexes[0],
+						description:
+							'These candidates were not sent, so that nobody is put into a second task. Find the task on the service and add them with Candidate → Add Many to Task, or choose "A New Task per Batch" under Call Tasks.',
+					});
+				}
+				if (task) {
+					await task.creating;
+					continue;
+				}
+				let created!: () => void;
+				record.tasks.set(group, { creating: new Promise<void>((resolve) => (created = resolve)) });
+				const outcome = await create(entries, itemIndexes).then(
+					(results) => ({ results }),
+					(error: Error) => ({ error }),
+				);
+				const made = taskOfGroup(outcome, itemIndexes);
+				if (made) record.tasks.set(group, made);
+				else record.tasks.delete(group);
+				created();
+				if ('error' in outcome) throw outcome.error;
+				return outcome.results;
+			}
+		};
 	},
 };
+
+function isTaskPerBatch({ parameter }: Run): boolean {
+	return parameter('callTasks', 0, 'oneTask') === 'taskPerBatch';
+}
+
+/** What the request creating a group's task left for the group's other batches. */
+function taskOfGroup(outcome: { results: IDataObject[] } | { error: Error }, itemIndexes: number[]): GroupTask | undefined {
+	if ('results' in outcome) {
+		const taskId = singleTaskIdOf(outcome.results);
+		if (taskId) return { taskId };
+		return { unusable: `the answer to the request that created the call task (${itemsText(itemIndexes)}) names no single task to add them to` };
+	}
+	if (mayHaveCreated(outcome.error)) {
+		return { unusable: `the request that creates the call task (${itemsText(itemIndexes)}) failed after it was sent, so whether the task exists is unknown` };
+	}
+	// Refused: nothing was created, so the next batch of the group creates the task.
+	return undefined;
+}
+
+function withPhones(results: IDataObject[], entries: IDataObject[]): IDataObject[] {
+	return results.map((result, index) => ({ ...result, phone: entries[index].phone }));
+}

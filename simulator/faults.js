@@ -19,6 +19,7 @@ const { STATUS_CODES } = require('http');
  * @property {number} [delayMs] wait before going on
  * @property {boolean} [drop] destroy the socket without an answer
  * @property {boolean} [afterHandling] process the request (state changes) then answer with the fault
+ * @property {string} [bodyIncludes] only requests whose raw body contains this text (e.g. one phone number)
  */
 
 /**
@@ -74,7 +75,7 @@ function statusAction(kind, status, extra = {}) {
 
 class FaultInjector {
   constructor() {
-    /** @type {Array<{matchesMethod: (m: string) => boolean, matchesPath: (p: string) => boolean, remaining: number, spec: FaultSpec}>} */
+    /** @type {Array<{matchesMethod: (m: string) => boolean, matchesPath: (p: string) => boolean, matchesBody: (rawBody: string) => boolean, remaining: number, spec: FaultSpec}>} */
     this.rules = [];
     this.randomFaults = null;
   }
@@ -82,9 +83,11 @@ class FaultInjector {
   /** @param {FaultSpec} spec */
   inject(spec = {}) {
     const method = spec.method ? String(spec.method).toUpperCase() : undefined;
+    const bodyIncludes = spec.bodyIncludes === undefined ? undefined : String(spec.bodyIncludes);
     this.rules.push({
       matchesMethod: (m) => !method || m === method,
       matchesPath: toPathMatcher(spec.path),
+      matchesBody: (rawBody) => bodyIncludes === undefined || String(rawBody || '').includes(bodyIncludes),
       remaining: toTimes(spec.times),
       spec,
     });
@@ -115,10 +118,15 @@ class FaultInjector {
 
   /**
    * The fault for this request, if any. Injected rules win over random faults.
+   * @param {string} method
+   * @param {string} path
+   * @param {string} [rawBody]
    * @returns {FaultAction | null}
    */
-  match(method, path) {
-    const rule = this.rules.find((r) => r.remaining > 0 && r.matchesMethod(method) && r.matchesPath(path));
+  match(method, path, rawBody = '') {
+    const rule = this.rules.find(
+      (r) => r.remaining > 0 && r.matchesMethod(method) && r.matchesPath(path) && r.matchesBody(rawBody),
+    );
     if (rule) {
       rule.remaining -= 1;
       if (rule.remaining <= 0) this.rules.splice(this.rules.indexOf(rule), 1);

@@ -12,6 +12,23 @@ const { utcDay } = require('./state');
 
 const identity = (id) => ({ identity: id });
 
+/**
+ * The answer of the batch endpoints: "an array whose elements are arrays of objects" (spec 4.5).
+ * `perCandidate`: one inner array per candidate, in request order (`[[A], [B], [C]]`);
+ * `perTask`: one inner array per task holding its candidates in request order (`[[A, B, C]]`).
+ */
+function batchAnswer(entries, shape) {
+  if (shape !== 'perTask') return entries.map((entry) => [entry]);
+  /** @type {Map<string, any[]>} */
+  const byTask = new Map();
+  for (const entry of entries) {
+    const taskId = entry.autoCallId.identity;
+    if (!byTask.has(taskId)) byTask.set(taskId, []);
+    byTask.get(taskId).push(entry);
+  }
+  return [...byTask.values()];
+}
+
 function noDefaultTemplate() {
   return unprocessable('DefaultTemplateNotFoundException', 'No default call job template is set');
 }
@@ -35,14 +52,16 @@ function candidateInput(item) {
 
 class Operations {
   /**
-   * @param {{ state: import('./state').SimState, player: import('./player').Player, scheduler: import('./scheduler').Scheduler, auth: import('./auth').Auth, maxBatchSize?: number }} deps
+   * @param {{ state: import('./state').SimState, player: import('./player').Player, scheduler: import('./scheduler').Scheduler, auth: import('./auth').Auth, maxBatchSize?: number, batchAnswerShape?: 'perCandidate' | 'perTask' }} deps
    */
-  constructor({ state, player, scheduler, auth, maxBatchSize = Infinity }) {
+  constructor({ state, player, scheduler, auth, maxBatchSize = Infinity, batchAnswerShape = 'perCandidate' }) {
     this.state = state;
     this.player = player;
     this.scheduler = scheduler;
     this.auth = auth;
     this.maxBatchSize = maxBatchSize;
+    /** @type {'perCandidate' | 'perTask'} */
+    this.batchAnswerShape = batchAnswerShape;
   }
 
   // ----- login (platform-facts.md) ------------------------------------------------------
@@ -147,10 +166,10 @@ class Operations {
         taskByTemplate.set(template.id, task);
       }
       const { candidate } = this.state.addCandidate(task, { ...candidateInput(item), botSettingsId });
-      return [{ autoCallId: identity(task.id), autoCallCandidateId: identity(candidate.id) }];
+      return { autoCallId: identity(task.id), autoCallCandidateId: identity(candidate.id) };
     });
     for (const task of taskByTemplate.values()) this.player.changeTaskStatus(task, 'PROCESS');
-    return { status: 200, body: result };
+    return { status: 200, body: batchAnswer(result, this.batchAnswerShape) };
   }
 
   // ----- 4.6 -------------------------------------------------------------------------------
@@ -248,10 +267,10 @@ class Operations {
       const task = tasks[index];
       const { candidate, created } = this.state.addCandidate(task, candidateInput(item));
       if (created) this.player.candidateAdded(task, candidate);
-      return [{ autoCallId: identity(task.id), autoCallCandidateId: identity(candidate.id) }];
+      return { autoCallId: identity(task.id), autoCallCandidateId: identity(candidate.id) };
     });
     for (const task of new Set(tasks)) this.startIfForced(task, body.forceStart);
-    return { status: 200, body: added };
+    return { status: 200, body: batchAnswer(added, this.batchAnswerShape) };
   }
 
   startIfForced(task, forceStart) {

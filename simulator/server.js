@@ -179,7 +179,7 @@ async function handle(sim, request, response) {
   try {
     if (sim.latencyMs > 0) await sim.scheduler.sleep(sim.latencyMs);
 
-    const fault = sim.faults.match(method, path);
+    const fault = sim.faults.match(method, path, rawBody);
     if (fault) {
       entry.fault = fault.kind;
       if (fault.delayMs) await sim.scheduler.sleep(fault.delayMs);

@@ -26,7 +26,11 @@ export interface SimulatorOptions {
   webhookTimeoutMs?: number;
   /** 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false) */
   strictHeaders?: boolean;
+  /** answer of the batch endpoints: one inner array per candidate `[[A], [B]]` (default) or per task `[[A, B]]` */
+  batchAnswerShape?: BatchAnswerShape;
 }
+
+export type BatchAnswerShape = 'perCandidate' | 'perTask';
 
 export interface LoggedRequest {
   method: string;
@@ -92,6 +96,8 @@ export interface FaultSpec {
   drop?: boolean;
   /** process the request (state changes) then answer with the fault */
   afterHandling?: boolean;
+  /** only requests whose raw body contains this text (e.g. one phone number) */
+  bodyIncludes?: string;
 }
 
 export type RandomFaultKind = '429' | '500' | '502' | '503' | '504' | 'drop' | 'slow' | 'after503' | 'afterDrop';
@@ -231,7 +237,7 @@ export interface Simulator {
   /** 'http://127.0.0.1:<port>' */
   readonly url: string;
   readonly port: number;
-  readonly config: Required<Pick<SimulatorOptions, 'port' | 'token' | 'users' | 'timeScale' | 'latencyMs' | 'strictHeaders'>>;
+  readonly config: Required<Pick<SimulatorOptions, 'port' | 'token' | 'users' | 'timeScale' | 'latencyMs' | 'strictHeaders' | 'batchAnswerShape'>>;
   readonly requests: LoggedRequest[];
   readonly state: SimState;
   readonly webhookDeliveries: WebhookDeliveryRecord[];
@@ -250,6 +256,7 @@ export interface Simulator {
   setFaultRate(options: FaultRate | null): void;
   setRateLimit(limits: RateLimit | null): void;
   setLatency(ms: number): void;
+  setBatchAnswerShape(shape: BatchAnswerShape): void;
   /** every login-issued token answers 401 "Token is expired."; refreshTokens: true also voids refresh tokens */
   expireTokens(options?: { refreshTokens?: boolean }): void;
   /** null removes the phone's script */

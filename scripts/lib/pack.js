@@ -14,25 +14,21 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
+const { npmCli } = require('./n8n-install');
+const { spawnTree, killTree } = require('./process-tree');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-function run(cmd, args, { cwd, timeoutMs = 10 * 60 * 1000 }) {
+/** `npm <args>`, run by this Node with the machine's npm-cli.js (no shell, on every platform). */
+function npm(args, { cwd, timeoutMs = 10 * 60 * 1000 }) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
-		const child = spawn(cmd, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawnTree(process.execPath, [npmCli(), ...args], { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
 		let out = '';
 		let err = '';
 		child.stdout.on('data', (c) => (out += c));
 		child.stderr.on('data', (c) => (err += c));
-		const kill = () => {
-			try {
-				process.kill(-child.pid, 'SIGKILL');
-			} catch (_) {
-				/* gone */
-			}
-		};
+		const kill = () => killTree(child, 'SIGKILL');
 		const timer = setTimeout(kill, timeoutMs);
 		// the build runs in its own process group: if this process exits first (e.g. Ctrl-C of
 		// npm start), the group goes with it
@@ -45,11 +41,7 @@ function run(cmd, args, { cwd, timeoutMs = 10 * 60 * 1000 }) {
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			process.removeListener('exit', kill);
-			try {
-				process.kill(-child.pid, 'SIGKILL'); // leave nothing behind
-			} catch (_) {
-				/* gone */
-			}
+			kill(); // leave nothing behind
 			resolve({ code: code === null ? 128 : code, signal, stdout: out, stderr: err, ms: Date.now() - t0 });
 		});
 	});
@@ -81,7 +73,7 @@ async function packRepo({ repoDir = REPO_ROOT, outDir, build = true, quiet = tru
 
 	if (build) {
 		say('npm run build…');
-		const b = await run('npm', ['run', 'build'], { cwd: repoDir });
+		const b = await npm(['run', 'build'], { cwd: repoDir });
 		steps.push({ step: 'build', code: b.code, ms: b.ms, output: tail(`${b.stdout}\n${b.stderr}`) });
 		if (b.code !== 0) {
 			result.error = `npm run build failed (exit ${b.code})`;
@@ -93,7 +85,7 @@ async function packRepo({ repoDir = REPO_ROOT, outDir, build = true, quiet = tru
 	fs.mkdirSync(dir, { recursive: true });
 	result.dir = dir;
 	say(`npm pack into ${dir}…`);
-	const p = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: repoDir });
+	const p = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: repoDir });
 	steps.push({ step: 'pack', code: p.code, ms: p.ms, output: tail(p.stderr) });
 	if (p.code !== 0) {
 		result.error = `npm pack failed (exit ${p.code})`;

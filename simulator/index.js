@@ -5,7 +5,7 @@
  * Simulator of the CIS Auto-Call service (TWIN voice-bot platform), written from
  * spec/cis-api.md and reference/platform-facts.md. See README.md in this folder.
  *
- *   const { createSimulator } = require('./test/simulator');
+ *   const { createSimulator } = require('./simulator');
  *   const sim = await createSimulator({ port: 0, timeScale: 0.01 });
  *   ... sim.url ...
  *   await sim.close();
@@ -36,7 +36,16 @@ const HOST = '127.0.0.1';
  * @property {number} [webhookMaxAttempts] delivery attempts per event (default 8)
  * @property {number} [webhookTimeoutMs] how long a webhook receiver may take to answer (default 5000)
  * @property {boolean} [strictHeaders] 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false)
+ * @property {'perCandidate' | 'perTask'} [batchAnswerShape] answer of the batch endpoints: `[[A], [B]]` (default) or one inner array per task `[[A, B]]`
  */
+
+/** @returns {'perCandidate' | 'perTask'} */
+function checkBatchAnswerShape(shape) {
+  if (shape !== 'perCandidate' && shape !== 'perTask') {
+    throw new Error(`batchAnswerShape must be "perCandidate" or "perTask", got ${JSON.stringify(shape)}`);
+  }
+  return shape;
+}
 
 /** @param {SimulatorOptions} [options] */
 async function createSimulator(options = {}) {
@@ -47,6 +56,7 @@ async function createSimulator(options = {}) {
     timeScale: options.timeScale ?? 1,
     latencyMs: options.latencyMs ?? 0,
     strictHeaders: options.strictHeaders ?? false,
+    batchAnswerShape: checkBatchAnswerShape(options.batchAnswerShape ?? 'perCandidate'),
   };
 
   const scheduler = new Scheduler({ timeScale: config.timeScale });
@@ -58,7 +68,14 @@ async function createSimulator(options = {}) {
     timeoutMs: options.webhookTimeoutMs ?? 5000,
   });
   const player = new Player({ state, scheduler, delivery });
-  const operations = new Operations({ state, player, scheduler, auth, maxBatchSize: options.maxBatchSize });
+  const operations = new Operations({
+    state,
+    player,
+    scheduler,
+    auth,
+    maxBatchSize: options.maxBatchSize,
+    batchAnswerShape: config.batchAnswerShape,
+  });
   const faults = new FaultInjector();
   const rateLimiter = new RateLimiter();
   /** @type {any[]} */
@@ -128,6 +145,10 @@ async function createSimulator(options = {}) {
     setLatency(ms) {
       context.latencyMs = Math.max(0, Number(ms) || 0);
     },
+    /** @param {'perCandidate' | 'perTask'} shape */
+    setBatchAnswerShape(shape) {
+      operations.batchAnswerShape = checkBatchAnswerShape(shape);
+    },
     expireTokens(expireOptions = {}) {
       auth.expireAll(expireOptions);
     },
@@ -166,6 +187,7 @@ async function createSimulator(options = {}) {
       auth.resetCounters();
       requests.length = 0;
       context.latencyMs = config.latencyMs;
+      operations.batchAnswerShape = config.batchAnswerShape;
     },
 
     idle() {

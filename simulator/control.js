@@ -55,6 +55,9 @@ class ControlApi {
         case 'POST /__sim/rate-limit':
           sim.setRateLimit(body || null);
           return ok;
+        case 'POST /__sim/batch-answer-shape':
+          sim.setBatchAnswerShape(body && body.shape);
+          return ok;
         case 'POST /__sim/latency':
           sim.setLatency(Number((body && body.ms) || 0));
           return ok;

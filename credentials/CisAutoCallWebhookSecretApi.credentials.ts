@@ -1,0 +1,32 @@
+import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+
+import { icon } from './common';
+
+/**
+ * The secret that the CIS Auto-Call Trigger (Existing Task or Template) expects in `?secret=`.
+ * Kept in a credential so that it is stored encrypted and never travels with the workflow
+ * (exports, workflow history, execution data). Nothing is sent anywhere with it: the trigger
+ * node's credential test checks its length.
+ */
+export class CisAutoCallWebhookSecretApi implements ICredentialType {
+	name = 'cisAutoCallWebhookSecretApi';
+
+	displayName = 'CIS Auto-Call Webhook Secret API';
+
+	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall#trigger';
+
+	icon = icon;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Secret',
+			name: 'secret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'At least 16 characters that you choose (for example a random password). The URL pasted into the service\'s webhook settings ends with ?secret= and this value; requests without it are refused with 401.',
+		},
+	];
+}

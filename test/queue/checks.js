@@ -1,0 +1,396 @@
+'use strict';
+/**
+ * The queue-mode checks (see ./run.js): the action node on workers, the trigger's registration
+ * (once, and not again after restarting every process), deliveries through either webhook
+ * process, wrong secrets, deactivation, the registration race of issue 13, and de-duplication
+ * across webhook processes with the trigger's deliveryId and n8n's Remove Duplicates node.
+ */
+const assert = require('assert');
+const crypto = require('crypto');
+const { httpRequest } = require('../../scripts/lib/n8n-instance');
+const { chain, cisNode, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep } = require('../e2e/harness');
+const { executionsByWorker } = require('./cluster');
+
+const P = '/cis/api/v1';
+const TRIGGER = 'CIS Trigger';
+const EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED', 'CALL_REDIRECTED', 'RECALL_SCHEDULED', 'EFFICIENCY_REACHED', 'AUTOCALL_STATUS_CHANGED'];
+const NO_REDIAL = {
+	redialStrategyEn: false,
+	busy: { redial: false },
+	noAnswer: { redial: false },
+	answerMash: { redial: false },
+	congestion: { redial: false },
+	answerNoList: { redial: false },
+};
+const FINISHED = ['success', 'error', 'crashed', 'canceled'];
+
+/** The body of Call Task → Create for these parameters, written from the spec (as in test/e2e/actions.e2e.js). */
+function expectedTaskBody(name, webhookUrls) {
+	const body = {
+		name,
+		defaultExec: 'robot',
+		defaultExecData: 'bot-queue',
+		secondExec: 'end',
+		cidType: 'default',
+		startType: 'manual',
+		cps: 1.02,
+		additionalOptions: { fullListMethod: 'reject', fullListTime: 30, recordCall: true, recTrimLeft: 0 },
+		redialStrategyOptions: NO_REDIAL,
+	};
+	if (webhookUrls) body.webhookUrls = webhookUrls;
+	return body;
+}
+
+function eventsMap(chosen) {
+	const map = {};
+	for (const name of EVENTS) map[name] = { name, value: chosen.includes(name) };
+	return map;
+}
+
+function fakeEvent(taskId, tag) {
+	return {
+		event: 'CALL_ENDED',
+		type: 'robot',
+		id: `${tag}-${crypto.randomUUID()}`,
+		taskId,
+		candidateId: `cand-${tag}`,
+		status: 'ANSWERED',
+		callFrom: '74950000000',
+		callTo: '79990000299',
+		startedAt: new Date().toISOString(),
+		variables: {},
+		result: {},
+		callbackData: { crmId: tag },
+	};
+}
+
+module.exports = async function queueChecks(ctx) {
+	const { cluster, client, sim, cred, checks, summary } = ctx;
+	const { balancer } = cluster;
+	const creates = (mark) => apiRequestsSince(sim, mark).filter((r) => r.method === 'POST' && r.path === `${P}/telephony/autoCall`);
+
+	/** Waits until every execution id has a worker in the workers' logs; returns their workers. */
+	async function workersOf(ids) {
+		let ranOn = {};
+		await waitFor(`worker log lines of executions ${ids.join(', ')}`, () => {
+			ranOn = executionsByWorker(cluster);
+			return ids.every((id) => ranOn[id]);
+		}, 15000).catch((e) => {
+			throw new Error(`${e.message}; executions without a worker: ${ids.filter((id) => !ranOn[id]).join(', ')}`);
+		});
+		return ids.map((id) => ranOn[id]);
+	}
+
+	const executionIds = async (wfId) => new Set((await client.listExecutions(wfId)).map((e) => String(e.id)));
+	/** Waits for exactly `n` new finished executions (none running); resolves them oldest first. */
+	async function newExecutions(wfId, known, n, timeoutMs = 30000) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const fresh = (await client.listExecutions(wfId, { includeData: true })).filter((e) => !known.has(String(e.id)));
+			const done = fresh.filter((e) => FINISHED.includes(e.status));
+			if (done.length >= n && done.length === fresh.length) return done.sort((a, b) => Number(a.id) - Number(b.id));
+			if (Date.now() > deadline) throw new Error(`expected ${n} new execution(s) within ${timeoutMs} ms, saw ${fresh.length} (${fresh.map((e) => e.status).join(', ')})`);
+			await sleep(200);
+		}
+	}
+	async function noNewExecution(wfId, known, ms = 2000) {
+		await sleep(ms);
+		const fresh = [...(await executionIds(wfId))].filter((id) => !known.has(id));
+		assert.strictEqual(fresh.length, 0, `unexpected execution(s) ${fresh.join(', ')}`);
+	}
+
+	// ------------------------------------------------------------------ the action node on workers
+	await checks.check('the action node runs on workers with correct requests: 4 manual runs of Create → Add to Task → Get, each on a worker, exactly the 3 expected requests each', async () => {
+		const ran = [];
+		for (let run = 1; run <= 4; run++) {
+			const name = `Queue task ${run}`;
+			const nodes = [
+				cisNode('Create task', { resource: 'callTask', operation: 'create', name, defaultExecData: 'bot-queue', callsPerSecond: 2 }, cred),
+				cisNode('Add candidate', {
+					resource: 'candidate',
+					operation: 'addToTask',
+					autoCallId: { __rl: true, mode: 'id', value: '={{ $json.autoCallId }}' },
+					phone: `7999000030${run}`,
+					candidateFields: { clientExternalId: `q-${run}`, callbackData: `{"crmId":"Q-${run}"}` },
+				}, cred),
+				cisNode('Get task', { resource: 'callTask', operation: 'get', autoCallId: { __rl: true, mode: 'id', value: "={{ $('Create task').item.json.autoCallId }}" } }, cred),
+			];
+			const mark = sim.requests.length;
+			const ex = await ctx.run(`queue action ${run}`, nodes);
+			assertSuccess(ex);
+			const task = [...sim.state.tasks.values()].find((t) => t.name === name);
+			assert.ok(task, `run ${run}: no task named "${name}" at the simulator`);
+			const sent = apiRequestsSince(sim, mark).map((r) => shapeOf(r));
+			assert.deepStrictEqual(sent, [
+				{ method: 'POST', path: `${P}/telephony/autoCall`, body: expectedTaskBody(name) },
+				{
+					method: 'POST',
+					path: `${P}/telephony/autoCallCandidate`,
+					body: { autoCallId: task.id, phone: [`7999000030${run}`], callbackData: { crmId: `Q-${run}` }, clientExternalId: `q-${run}`, forceStart: false },
+				},
+				{ method: 'GET', path: `${P}/telephony/autoCall/${task.id}` },
+			], `run ${run}: requests seen by the simulator:\n${JSON.stringify(sent, null, 1)}`);
+			const got = outputOf(ex, 'Get task');
+			assert.strictEqual(got.length, 1);
+			assert.strictEqual(got[0].autoCallId, task.id);
+			ran.push(String(ex.id));
+		}
+		const workers = await workersOf(ran);
+		summary.actionWorkers = workers;
+		return `executions ${ran.map((id, i) => `${id}→${workers[i]}`).join(', ')}`;
+	});
+
+	// ------------------------------------------------------------------ the trigger
+	const webhookId = crypto.randomUUID();
+	const hookPath = `webhook/${webhookId}/webhook`;
+	const viaBalancer = `${balancer.url}/${hookPath}`;
+	const direct = cluster.webhooks.map((w) => `${w.url}/${hookPath}`);
+	const onMain = `${cluster.main.url}/${hookPath}`;
+	const post = (url, secret, body) => httpRequest('POST', secret === undefined ? url : `${url}?secret=${encodeURIComponent(secret)}`, { body });
+	const taskName = 'Queue trigger task';
+	const triggerParams = (name) => ({ connectTo: 'newTask', authentication: 'accessToken', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'], name, defaultExecData: 'bot-queue' });
+	const wf = await client.createWorkflow(chain('queue trigger', [triggerNode(TRIGGER, triggerParams(taskName), cred, webhookId), noOp()]));
+	const webhookRows = async () => Number((await cluster.postgres.query('SELECT count(*) AS n FROM webhook_entity WHERE "workflowId" = $1', [wf.id]))[0].n);
+	/** The task the trigger registered last (newest pointing at its URL) and its secret. */
+	const newestTask = () => {
+		const task = tasksPointingAt(sim, viaBalancer).sort((a, b) => a.sequence - b.sequence).pop();
+		return task ? { task, secret: secretOfTask(task, viaBalancer) } : null;
+	};
+	summary.tasksCreated = { publish: 0, restart: 0, republishUnchanged: 0, raceRounds: [] };
+
+	let current = null;
+	const registered = await checks.check('publishing the trigger registers exactly one call task, at the balancer\'s URL with ?secret= (main runs create; one webhook row in the database)', async () => {
+		const mark = sim.requests.length;
+		await client.activate(wf.id, { timeoutMs: 60000 });
+		await waitFor('the task to be created', () => tasksPointingAt(sim, viaBalancer).length >= 1, 30000);
+		await sleep(1000);
+		const sent = creates(mark);
+		summary.tasksCreated.publish = sent.length;
+		assert.strictEqual(sent.length, 1, `POST telephony/autoCall sent ${sent.length} times`);
+		current = newestTask();
+		const target = current.task.body.webhookUrls[0];
+		assert.match(target.url, new RegExp(`^${viaBalancer.replace(/[.?*+^$[\]\\(){}|-]/g, '\\$&')}\\?secret=[0-9a-f]{32,}$`));
+		assert.deepStrictEqual(target.events, eventsMap(['CALL_ENDED', 'CANDIDATE_CHANGED']));
+		assert.strictEqual(await webhookRows(), 1, 'webhook rows of the workflow');
+		return `task ${current.task.id} → ${viaBalancer}?secret=<${current.secret.length} hex>`;
+	});
+	if (!registered) {
+		for (const n of ['deliveries', 'JSON answer', 'wrong secret', 'restart', 'deactivation', 're-publish race', 'de-duplication']) checks.skip(`trigger: ${n}`, 'the trigger did not register');
+		return;
+	}
+
+	await checks.check('events delivered through either webhook process start executions that finish on workers (a played call through the balancer, one event straight to each webhook process); main answers 404 (production webhooks off)', async () => {
+		const known = await executionIds(wf.id);
+		const before = balancer.forwarded;
+		const callbackData = { crmId: 'Q-CALL' };
+		await simApi(sim, 'POST', 'telephony/autoCallCandidate', { autoCallId: current.task.id, phone: ['79990000310'], callbackData, forceStart: true });
+		const played = await newExecutions(wf.id, known, 2);
+		assert.deepStrictEqual(played.map((e) => outputOf(e, TRIGGER)[0].event).sort(), ['CALL_ENDED', 'CANDIDATE_CHANGED']);
+		for (const e of played) assert.deepStrictEqual(outputOf(e, TRIGGER)[0].callbackData, callbackData);
+		const viaEach = balancer.forwarded.map((n, i) => n - (before[i] || 0));
+		assert.ok(viaEach.every((n) => n >= 1), `the balancer forwarded the simulator's deliveries as ${JSON.stringify(viaEach)}: not through both webhook processes`);
+
+		const known2 = new Set([...known, ...played.map((e) => String(e.id))]);
+		for (const [i, url] of direct.entries()) {
+			const res = await post(url, current.secret, fakeEvent(current.task.id, `direct-${i + 1}`));
+			assert.strictEqual(res.status, 200, `webhook-${i + 1} answered ${res.status} ${res.text}`);
+		}
+		const sent = await newExecutions(wf.id, known2, 2);
+		const tags = sent.map((e) => outputOf(e, TRIGGER)[0].callbackData.crmId).sort();
+		assert.deepStrictEqual(tags, ['direct-1', 'direct-2']);
+		const all = [...played, ...sent];
+		for (const e of all) assertSuccess(e);
+		assert.ok(all.every((e) => e.mode === 'webhook'), `modes ${all.map((e) => e.mode).join(', ')}`);
+		const workers = await workersOf(all.map((e) => String(e.id)));
+		const onMainRes = await post(onMain, current.secret, fakeEvent(current.task.id, 'main'));
+		assert.strictEqual(onMainRes.status, 404, `main answered ${onMainRes.status} for a production webhook`);
+		summary.triggerWorkers = workers;
+		return `played call → 2 executions (balancer sent ${viaEach.join(' + ')}); direct → 2 executions; workers ${workers.join(', ')}; main 404`;
+	});
+
+	await checks.check('an accepted delivery is answered with a small JSON body', async () => {
+		const res = await post(viaBalancer, current.secret, fakeEvent(current.task.id, 'json-answer'));
+		assert.strictEqual(res.status, 200, `answered ${res.status} ${res.text}`);
+		assert.match(String(res.headers['content-type']), /application\/json/, `content-type ${res.headers['content-type']}, body ${JSON.stringify(res.text.slice(0, 200))}`);
+		assert.ok(res.body && typeof res.body === 'object' && !Array.isArray(res.body), `body ${JSON.stringify(res.text.slice(0, 200))}`);
+		assert.ok(res.text.length <= 300, `${res.text.length} bytes`);
+		assert.ok(!res.text.includes(current.secret), 'the answer carries the secret');
+		return res.text;
+	});
+
+	await checks.check('a wrong or missing secret gets 401 from both webhook processes, and no execution', async () => {
+		const known = await executionIds(wf.id);
+		const answers = [];
+		for (const url of direct) {
+			answers.push((await post(url, '0'.repeat(48), fakeEvent(current.task.id, 'wrong'))).status);
+			answers.push((await post(url, undefined, fakeEvent(current.task.id, 'missing'))).status);
+		}
+		assert.deepStrictEqual(answers, [401, 401, 401, 401]);
+		await noNewExecution(wf.id, known, 2000);
+		return `answers ${answers.join(', ')}`;
+	});
+
+	await checks.check('restarting every process (main, 2 workers, 2 webhook processes) registers no second task; the registered secret still starts executions', async () => {
+		const mark = sim.requests.length;
+		const ms = await cluster.restartAll();
+		await client.waitForPublication(wf.id, 'published', 60000);
+		await sleep(2000);
+		const sent = creates(mark);
+		summary.tasksCreated.restart = sent.length;
+		summary.restartMs = ms;
+		assert.strictEqual(sent.length, 0, `POST telephony/autoCall sent ${sent.length} time(s) after the restart`);
+		assert.strictEqual(await webhookRows(), 1, 'webhook rows of the workflow');
+		const known = await executionIds(wf.id);
+		const answers = [];
+		for (const url of direct) answers.push((await post(url, current.secret, fakeEvent(current.task.id, `after-restart-${answers.length}`))).status);
+		assert.deepStrictEqual(answers, [200, 200]);
+		const exs = await newExecutions(wf.id, known, 2);
+		for (const e of exs) assertSuccess(e);
+		await workersOf(exs.map((e) => String(e.id)));
+		return `all 5 processes restarted in ${(ms / 1000).toFixed(1)} s; 0 tasks created; deliveries → 200, 200 and 2 executions on workers`;
+	});
+
+	await checks.check('deactivation removes the registration: no webhook row, 404 from both webhook processes and the balancer, no task created', async () => {
+		const mark = sim.requests.length;
+		await client.deactivate(wf.id, { timeoutMs: 60000 });
+		assert.strictEqual(await webhookRows(), 0, 'webhook rows of the workflow');
+		const answers = [];
+		for (const url of [...direct, viaBalancer]) answers.push((await post(url, current.secret, fakeEvent(current.task.id, 'inactive'))).status);
+		assert.deepStrictEqual(answers, [404, 404, 404]);
+		assert.strictEqual(creates(mark).length, 0);
+		const other = apiRequestsSince(sim, mark).map((r) => `${r.method} ${r.path}`);
+		// published again with unchanged settings: the same task is taken back (checkExists / parked registration)
+		const mark2 = sim.requests.length;
+		await client.activate(wf.id, { timeoutMs: 60000 });
+		await sleep(1000);
+		summary.tasksCreated.republishUnchanged = creates(mark2).length;
+		assert.strictEqual(summary.tasksCreated.republishUnchanged, 0, 're-publishing with unchanged settings created a task');
+		assert.strictEqual(await webhookRows(), 1);
+		return `answers ${answers.join(', ')}; requests to the service at deactivation: ${other.join(', ') || 'none'}; re-published unchanged: same task, 0 created`;
+	});
+
+	// ------------------------------------------------------------------ the race of issue 13
+	const rounds = ctx.raceRounds;
+	const raceResults = [];
+	await checks.check(`re-publishing with changed settings while repeated deliveries arrive keeps the new registration (${rounds} rounds, both webhook processes flooded with a repeated delivery)`, async () => {
+		const repeated = fakeEvent(current.task.id, 'repeat');
+		for (let round = 1; round <= rounds; round++) {
+			const old = newestTask();
+			const answers = {};
+			let stop = false;
+			let sentCount = 0;
+			const flood = async (lane) => {
+				while (!stop) {
+					const url = direct[(lane + sentCount) % direct.length];
+					sentCount += 1;
+					const res = await post(url, old.secret, repeated).catch((e) => ({ status: e.code || 'error' }));
+					answers[res.status] = (answers[res.status] || 0) + 1;
+				}
+			};
+			const lanes = [0, 1, 2, 3].map(flood);
+			const mark = sim.requests.length;
+			await sleep(500);
+			try {
+				const stored = await client.getWorkflow(wf.id);
+				const nodes = stored.nodes.map((n) => (n.name === TRIGGER ? { ...n, parameters: { ...n.parameters, name: `${taskName} (round ${round})` } } : n));
+				// a PUT of a published workflow publishes the new version at once (n8n 2.x public API)
+				await client.api('PUT', `/workflows/${wf.id}`, { name: stored.name, nodes, connections: stored.connections, settings: { executionOrder: 'v1' } });
+				await waitFor('the new task', () => creates(mark).length >= 1, 30000);
+				await client.waitForPublication(wf.id, 'published', 60000);
+				await sleep(1500);
+			} finally {
+				stop = true;
+				await Promise.all(lanes);
+			}
+			const made = creates(mark).length;
+			const fresh = newestTask();
+			const stored = (await cluster.postgres.query('SELECT "staticData" AS s FROM workflow_entity WHERE id = $1', [wf.id]))[0].s;
+			const registration = stored && stored[`node:${TRIGGER}`] && stored[`node:${TRIGGER}`].registration;
+			const storedIsNew = Boolean(registration && registration.autoCallId === fresh.task.id);
+			const newAnswers = [];
+			for (const url of direct) newAnswers.push((await post(url, fresh.secret, fakeEvent(fresh.task.id, `round-${round}`))).status);
+			const oldAnswers = [];
+			for (const url of direct) oldAnswers.push((await post(url, old.secret, fakeEvent(old.task.id, `old-${round}`))).status);
+			raceResults.push({ round, made, flood: sentCount, answers, newAnswers, oldAnswers, storedIsNew });
+			summary.tasksCreated.raceRounds.push(made);
+			checks.note(`round ${round}: ${sentCount} repeated deliveries during the re-publish (${Object.entries(answers).map(([s, n]) => `${n}×${s}`).join(', ')}); tasks created ${made}; new secret → ${newAnswers.join(', ')}; old secret → ${oldAnswers.join(', ')}; stored registration is the new one: ${storedIsNew}`);
+			current = fresh;
+		}
+		summary.race = raceResults;
+		const lost = raceResults.filter((r) => r.made !== 1 || !r.storedIsNew || r.newAnswers.some((s) => s !== 200) || r.oldAnswers.some((s) => s !== 401));
+		assert.strictEqual(lost.length, 0, `the new registration was lost (or a task count was wrong) in round(s) ${lost.map((r) => r.round).join(', ')} of ${rounds}`);
+		return `${rounds} of ${rounds} rounds kept the new registration`;
+	});
+
+	// ------------------------------------------------------------------ de-duplication across processes
+	await checks.check('the same delivery sent to both webhook processes leads to ONE downstream run (deliveryId + Remove Duplicates, memory in the database)', async () => {
+		const dedupHookId = crypto.randomUUID();
+		const dedupPath = `webhook/${dedupHookId}/webhook`;
+		const dedupDirect = cluster.webhooks.map((w) => `${w.url}/${dedupPath}`);
+		const dedupBalancer = `${balancer.url}/${dedupPath}`;
+		const dedupWf = await client.createWorkflow(
+			chain('queue dedup', [
+				triggerNode(TRIGGER, triggerParams('Queue dedup task'), cred, dedupHookId),
+				{
+					parameters: {
+						operation: 'removeItemsSeenInPreviousExecutions',
+						logic: 'removeItemsWithAlreadySeenKeyValues',
+						dedupeValue: '={{ $json.deliveryId }}',
+						options: { scope: 'workflow' },
+					},
+					id: crypto.randomUUID(),
+					name: 'Remove Duplicates',
+					type: 'n8n-nodes-base.removeDuplicates',
+					typeVersion: 2,
+					position: [0, 0],
+				},
+				noOp('Downstream'),
+			]),
+		);
+		await client.activate(dedupWf.id, { timeoutMs: 60000 });
+		await waitFor('the dedup task', () => tasksPointingAt(sim, dedupBalancer).length >= 1, 30000);
+		const dedupTask = tasksPointingAt(sim, dedupBalancer)[0];
+		const secret = secretOfTask(dedupTask, dedupBalancer);
+		const downstreamRuns = (exs) => exs.filter((e) => outputOf(e, 'Downstream').length > 0).length;
+
+		const delivery = fakeEvent(dedupTask.id, 'dedup');
+		const first = await post(dedupDirect[0], secret, delivery);
+		assert.strictEqual(first.status, 200, `webhook-1 answered ${first.status} ${first.text}`);
+		const [ex1] = await newExecutions(dedupWf.id, new Set(), 1);
+		assertSuccess(ex1);
+		const deliveryId = outputOf(ex1, TRIGGER)[0].deliveryId;
+		assert.ok(typeof deliveryId === 'string' && deliveryId.length >= 8, `the trigger's item has no deliveryId (${JSON.stringify(deliveryId)})`);
+		// the service re-sends until it gets a 200: here the copy reaches the other webhook process
+		const second = await post(dedupDirect[1], secret, delivery);
+		assert.strictEqual(second.status, 200, `webhook-2 answered ${second.status} ${second.text}`);
+		const [ex2] = await newExecutions(dedupWf.id, new Set([String(ex1.id)]), 1);
+		assertSuccess(ex2);
+		assert.strictEqual(outputOf(ex2, TRIGGER)[0].deliveryId, deliveryId, 'the two processes derived different deliveryIds');
+		// and four more copies through the balancer (each process also remembers it itself)
+		const known = new Set([String(ex1.id), String(ex2.id)]);
+		const more = [];
+		for (let i = 0; i < 4; i++) more.push((await post(dedupBalancer, secret, delivery)).status);
+		assert.deepStrictEqual(more, [200, 200, 200, 200]);
+		await sleep(2000);
+		const all = await client.listExecutions(dedupWf.id, { includeData: true });
+		const finished = all.filter((e) => FINISHED.includes(e.status));
+		assert.strictEqual(finished.length, all.length, 'executions still running');
+		for (const e of finished) assertSuccess(e);
+		const runs = downstreamRuns(finished);
+		summary.dedup = { executions: finished.length, downstreamRuns: runs, repeatsStartingExecutions: finished.filter((e) => !known.has(String(e.id))).length };
+		assert.strictEqual(runs, 1, `${runs} downstream runs from ${finished.length} executions`);
+		// a figure, not a check: copies arriving at the same instant (the service re-sends only after a
+		// failed delivery, so it does not do this). Remove Duplicates reads, then writes its memory.
+		const simultaneous = [];
+		for (let i = 0; i < ctx.simultaneousTrials; i++) {
+			const copy = fakeEvent(dedupTask.id, `same-instant-${i}`);
+			const before = new Set((await client.listExecutions(dedupWf.id)).map((e) => String(e.id)));
+			await Promise.all(dedupDirect.map((url) => post(url, secret, copy)));
+			simultaneous.push(downstreamRuns(await newExecutions(dedupWf.id, before, 2)));
+		}
+		summary.dedup.simultaneous = simultaneous;
+		if (simultaneous.length) checks.note(`figure: the same delivery sent to both webhook processes at the same instant, ${simultaneous.length} times → downstream runs ${simultaneous.join(', ')}`);
+		await client.deactivate(dedupWf.id, { timeoutMs: 60000 });
+		return `6 copies (1 → webhook-1, 1 → webhook-2, 4 → balancer) → ${finished.length} executions → 1 downstream run (deliveryId ${deliveryId.slice(0, 12)}…)`;
+	});
+};
