@@ -71,7 +71,14 @@ async function searchNodePanel(page, query) {
 	await search.fill(query);
 	const names = page.getByTestId('node-creator').getByTestId('node-creator-item-name');
 	await names.first().waitFor();
-	await page.waitForTimeout(300); // results settle after the debounce
+	// Results replace the category list after a debounce: wait until two reads agree.
+	let previous = '';
+	for (let attempt = 0; attempt < 20; attempt++) {
+		await page.waitForTimeout(150);
+		const current = (await names.allInnerTexts()).join('|');
+		if (current === previous) break;
+		previous = current;
+	}
 	return (await names.allInnerTexts()).map((text) => text.trim());
 }
 
