@@ -282,7 +282,7 @@ export const callTaskFields: INodeProperties[] = [
 						name: 'Parallel',
 						value: 'PARALLEL',
 						description:
-							'Next number when one cannot be reached; needs more than one call per second (the spec\'s cps above 1), so it is refused with "One Call Every N Seconds"',
+							'Next number when one cannot be reached; needs more than one call per second, so it is refused with "One Call Every N Seconds"',
 					},
 				],
 				default: 'STEP_2_STEP',
@@ -586,7 +586,7 @@ function checkParallelIntensity(body: IDataObject): void {
 	throw new InputError(
 		'callStrategy',
 		body.callStrategy,
-		`needs more than one call per second to work for several candidates (spec 4.6: cps above 1), but the call intensity is cps ${body.cps}${pace}; ` +
+		`needs more than one call per second to work for several candidates (cps above 1), but the call intensity is cps ${body.cps}${pace}; ` +
 			'choose "N Calls per Second" as Call Intensity, or the Step by Step strategy',
 	);
 }

@@ -43,6 +43,15 @@ const timezoneOptions = [
 	{ name: 'Seconds (Custom)', value: 'custom' },
 ];
 
+/** On the operations that make the service call people: re-running them while building calls again. */
+export const dialsNotice: INodeProperties = {
+	displayName:
+		'Each run calls real people, and calls cost money. While building, pin this node\'s output once it has run (the pin icon of its output pane): running the workflow again then reuses that output instead of calling again.',
+	name: 'dialsNotice',
+	type: 'notice',
+	default: '',
+};
+
 export function candidateFields(kind: CandidateKind): INodeProperties[] {
 	const byFieldName = { show: { inputMode: ['fromItems'] } };
 	const defined = { show: { inputMode: ['define'] } };

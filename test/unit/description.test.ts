@@ -103,7 +103,7 @@ test('candidate input: defined fields or field names, never both', () => {
 
 test('each operation shows only its own fields', () => {
 	expect(Object.keys(shown({ resource: 'call', operation: 'deleteRecording' })).sort()).toEqual(
-		['authentication', 'callId', 'operation', 'options', 'resource'].sort(),
+		['authentication', 'callId', 'irreversibleNotice', 'operation', 'options', 'resource'].sort(),
 	);
 	expect(shown({ resource: 'call', operation: 'depersonalize' })).toHaveProperty('skipDeleteRecord');
 	expect(shown({ resource: 'candidate', operation: 'depersonalize' })).toHaveProperty('autoCallCandidateId');
@@ -115,6 +115,22 @@ test('no operation offers to repeat creating requests (a repeat could call a per
 	expect(options({ resource: 'candidate', operation: 'createAndRun' })).toEqual([]);
 	expect(options({ resource: 'candidate', operation: 'createBatch' })).toEqual([]);
 	expect(options({ resource: 'callTask', operation: 'create' })).toEqual([]);
+});
+
+test('the operations that call people say to pin data while building; irreversible ones say so', () => {
+	for (const operation of ['createAndRun', 'createBatch', 'addToTask', 'addManyToTask']) {
+		expect(shown({ resource: 'candidate', operation })).toHaveProperty('dialsNotice');
+	}
+	expect(shown({ resource: 'callTask', operation: 'getMany' })).not.toHaveProperty('dialsNotice');
+	const notices = description.properties.filter((property) => property.name === 'irreversibleNotice');
+	expect(notices.length).toBeGreaterThanOrEqual(2);
+	for (const notice of notices) expect(notice.displayName).toMatch(/cannot be undone/);
+});
+
+test('the canvas subtitle uses the options\' names ("Create and Run: Candidate")', () => {
+	expect(description.subtitle).toContain('"Create and Run: Candidate"');
+	expect(description.subtitle).toContain('"Delete Recording: Call"');
+	expect(description.subtitle).not.toContain('$parameter["operation"] + ');
 });
 
 test('usable as an AI tool, with both credentials selectable', () => {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answers';
-import { candidateFields, candidateReader } from '../../../shared/candidateFields';
+import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
@@ -17,6 +17,7 @@ export const forceStart: INodeProperties = {
 };
 
 export const description = forOperation('candidate', 'addToTask', [
+	dialsNotice,
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
