@@ -36,16 +36,28 @@ async function compareWithDescription(page, description, values) {
 		(property) => property.type !== 'notice' && isShown(texts, property),
 	);
 	const credentialsExpected = displayedCredentials(description, values).length > 0;
-	const select = ndvOf(page).getByTestId('node-credentials-select');
-	await select.waitFor({ state: credentialsExpected ? 'visible' : 'hidden', timeout: 3000 }).catch(() => undefined);
-	const credentialsShown = await select.isVisible();
+	// The label is there with the list of credentials, or with the "Connect to …" button n8n shows
+	// for a credential type that has no saved credential yet.
+	const credential = ndvOf(page).getByTestId('credentials-label').first();
+	await credential.waitFor({ state: credentialsExpected ? 'visible' : 'hidden', timeout: 3000 }).catch(() => undefined);
+	const credentialsShown = await credential.isVisible();
 	const problems = [];
 	if (missing.length) problems.push(`the description displays but the editor hides: ${missing.map((p) => `"${p.displayName}" (${p.name})`).join(', ')}`);
 	if (unexpected.length) problems.push(`the editor shows what the description hides: ${unexpected.map((p) => `"${p.displayName}"`).join(', ')}`);
 	if (credentialsExpected !== credentialsShown) {
-		problems.push(`credential selector ${credentialsShown ? 'shown' : 'hidden'}, the description ${credentialsExpected ? 'displays' : 'hides'} it`);
+		const slot = await ndvOf(page).getByTestId('node-credentials-slot').innerText().catch(() => '(no credential slot)');
+		problems.push(`credential selector ${credentialsShown ? 'shown' : 'hidden'}, the description ${credentialsExpected ? 'displays' : 'hides'} it; the panel shows: ${normalise(slot).slice(0, 120)}`);
 	}
 	return { problems, texts, shown: displayedProperties(description, values) };
+}
+
+/** The node panel from its parameters to its output pane (the empty input pane left out). */
+async function panelScreenshot(page, file) {
+	const parameters = await parametersOf(page).boundingBox();
+	const ndv = await ndvOf(page).boundingBox();
+	const x = Math.max(ndv.x, parameters.x - 24);
+	await page.screenshot({ path: file, clip: { x, y: ndv.y, width: ndv.x + ndv.width - x, height: ndv.height }, animations: 'disabled' });
+	return file;
 }
 
 function developerWordingIn(text) {
@@ -148,7 +160,7 @@ async function trigger(ctx) {
 			const { problems, shown } = await compareWithDescription(page, description, values);
 			if (problems.length) throw new Error(problems.join('\n'));
 			const file = path.join(images, `trigger-${mode.value === 'existing' ? 'existing' : 'new-task'}.png`);
-			return `${shown.length} parameters; ${await screenshot(ndvOf(page), file)}`;
+			return `${shown.length} parameters; ${await panelScreenshot(page, file)}`;
 		});
 		await checks.check(`trigger: "${mode.name}": the panel says how to get a test event and what publishing does`, async () => {
 			const text = await triggerPanelText(page);
@@ -243,7 +255,7 @@ async function action(ctx) {
 			if (missingRequired.length) problems.unshift(`required but not shown: ${missingRequired.map((p) => p.displayName).join(', ')}`);
 			if (problems.length) throw new Error(problems.join('\n'));
 			if (operation.resource === 'candidate' && operation.operation === 'createAndRun') {
-				await screenshot(ndvOf(page), path.join(images, 'action-create-and-run.png'));
+				await panelScreenshot(page, path.join(images, 'action-create-and-run.png'));
 			}
 			return required.map((property) => property.displayName).join(', ') || 'no required field';
 		});
