@@ -48,6 +48,7 @@ async function launchBrowser(profileDir) {
 	});
 	await context.route((url) => !isLoopback(url.href), (route) => route.abort());
 	context.setDefaultTimeout(8000);
+	context.setDefaultNavigationTimeout(30000);
 	const page = context.pages()[0] || (await context.newPage());
 	return { context, page, version: context.browser() ? context.browser().version() : 'chromium' };
 }
