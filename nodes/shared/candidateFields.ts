@@ -50,6 +50,8 @@ export const dialsNotice: INodeProperties = {
 	name: 'dialsNotice',
 	type: 'notice',
 	default: '',
+	// An AI agent's tool is not built by hand: its own notice (agentToolNotice) applies there.
+	displayOptions: { hide: { '@tool': [true] } },
 };
 
 export function candidateFields(kind: CandidateKind): INodeProperties[] {
@@ -152,7 +154,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. 79876543210',
 			displayOptions: defined,
-			description: 'One or more numbers of the candidate, separated by commas; an expression may also return an array',
+			description: 'Number(s) of the person to call, country code first (79876543210), separated by commas; an expression may also return an array. They are dialled for real: take them from your data or from the person, never make one up.',
 		},
 		{
 			displayName: 'Additional Fields',

@@ -1,13 +1,25 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { allowedNumbersOption, maxCallsPerRunOption } from './guardrails';
 import { DEFAULT_TRANSPORT_SETTINGS, MAX_WAIT_MS, type TransportSettings } from './transport';
 import { InputError, requireInteger } from './validation';
 
 export const MAX_REQUESTS_PER_SECOND = 1000;
 export const MAX_TIMEOUT_SECONDS = 3600;
 
-/** The "Options" collection of an operation: how requests are sent. */
-export function requestOptions({ creates, batch }: { creates: boolean; batch: boolean }): INodeProperties {
+/**
+ * The "Options" collection of an operation: how requests are sent, and for the operations that
+ * start calls (`startsCalls`) the guardrails, first: Allowed Numbers and Max Calls per Run.
+ */
+export function requestOptions({
+	creates,
+	batch,
+	startsCalls = false,
+}: {
+	creates: boolean;
+	batch: boolean;
+	startsCalls?: boolean;
+}): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Concurrency',
@@ -54,6 +66,7 @@ export function requestOptions({ creates, batch }: { creates: boolean; batch: bo
 			description: 'How many candidates (input items) go into one request',
 		});
 	}
+	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption);
 	return {
 		displayName: 'Options',
 		name: 'options',

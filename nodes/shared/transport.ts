@@ -484,6 +484,7 @@ export class ApiClient {
 			itemIndex,
 		});
 		error.message = message;
+		error.context.outcomeUnknown = false;
 		return error;
 	}
 }
@@ -653,6 +654,8 @@ export function toNodeApiError(
 	// NodeApiError swaps a message that contains a network code (ECONNRESET, ...) for a generic
 	// sentence, which would drop the endpoint, the attempts and "outcome unknown".
 	error.message = redact(message, secrets);
+	// For the callers: whether a creating request may have been carried out (see mayHaveCreated).
+	error.context.outcomeUnknown = uncertain;
 	return error;
 }
 

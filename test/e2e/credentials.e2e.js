@@ -140,7 +140,7 @@ module.exports = async function credentialChecks(ctx) {
 			const node = cisNode('Create (redirected)', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990000001' }, { id: String(cred.id), name: cred.name });
 			const execution = await ctx.run('e2e redirect run', [node]);
 			const error = errorOf(execution);
-			assert.ok(error, `expected a failed execution, got ${execution.status}`);
+			assert.ok(error, `expected a failed execution, got ${execution.status}: ${JSON.stringify(execution.data && execution.data.resultData).slice(0, 1500)}`);
 			assert.ok(/302/.test(String(error.message)) && String(error.message).includes(second.host), `message: ${error.message}`);
 			assert.deepStrictEqual(second.seen, [], `the second server received: ${second.seen.join(', ')}`);
 			return `"${error.message}"`;

@@ -10,7 +10,7 @@
  *            --only credentials,actions (run only those check modules)
  *
  * Per version: one n8n start (one restart, for the trigger's restart check), checks in this order:
- *   credentials.e2e.js  actions.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js
+ *   credentials.e2e.js  actions.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js  agent.e2e.js
  * It prints each check, a summary per version, and ends with exactly one line
  * `N passed, N failed` (all versions together); the exit code is 1 when any check failed.
  *
@@ -34,6 +34,7 @@ const MODULES = [
 	['trigger', require('./trigger.e2e')],
 	['examples', require('./examples.e2e')],
 	['campaign', require('./campaign.e2e')],
+	['agent', require('./agent.e2e')],
 ];
 
 function parseArgs(argv) {

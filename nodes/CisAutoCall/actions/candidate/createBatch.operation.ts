@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
@@ -66,10 +67,11 @@ const callTasks: INodeProperties = {
 
 export const description = forOperation('candidate', 'createBatch', [
 	dialsNotice,
+	agentToolNotice,
 	...candidateFields('batch'),
 	taskSettings,
 	callTasks,
-	requestOptions({ creates: true, batch: true }),
+	requestOptions({ creates: true, batch: true, startsCalls: true }),
 ]);
 
 function readTaskSettings(settings: IDataObject): IDataObject {
@@ -108,6 +110,7 @@ export const createBatch: BatchOperation = {
 	// One task per template and bot script (4.5 makes one task per template; a task has one script).
 	groupOf: (run, entry) =>
 		isTaskPerBatch(run) ? '' : JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
+	dialledPhones: (entry) => entry.phone as string[],
 	chunkSender(run) {
 		const { client, context, record } = run;
 		const taskPerBatch = isTaskPerBatch(run);
