@@ -129,11 +129,12 @@ async function main() {
 			return page.url().replace(n8n.url, '');
 		});
 		if (!signedIn) throw new Error('not signed in');
-		const ctx = { page, url: n8n.url, checks, types, sim, simToken: SIM_TOKEN, images: opts.images, exampleWorkflowId: workflow.id, exampleNodeCount: example.json.nodes.length };
+		const ctx = { page, url: n8n.url, checks, types, sim, simToken: SIM_TOKEN, images: opts.images, exampleWorkflowId: workflow.id, exampleNodeCount: example.json.nodes.length, client, credential };
 		for (const [name, scenario] of [
 			['node panel', scenarios.nodePanel],
 			['trigger', scenarios.trigger],
 			['action', scenarios.action],
+			['field names', scenarios.fieldNames],
 			['canvas', scenarios.exampleCanvas],
 		]) {
 			const started = Date.now();

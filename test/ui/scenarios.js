@@ -18,6 +18,7 @@ const {
 	selectOption,
 	shownParameterTexts,
 } = require('./editor');
+const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger } = require('../e2e/harness');
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf } = require('./expected');
 
 const ENTRY = 'CIS Auto-Call';
@@ -371,6 +372,39 @@ async function credentials(ctx) {
 	});
 }
 
+/* ------------------------------------------------------------------ a value where a field name is expected (point 5) */
+
+/**
+ * Manual Trigger → Code (one row) → Create and Run reading fields by name, with the phone dragged
+ * into "Phone Field" ({{ $json.phone }}): run from the editor, the node's error is read in its panel.
+ */
+async function fieldNames(ctx) {
+	const { page, url, checks, client, sim, credential } = ctx;
+	await checks.check('action: a value dragged into "Phone Field" is said in plain words, and nothing is sent', async () => {
+		const workflow = await client.createWorkflow(
+			chain('UI: value as field name', [
+				manualTrigger(),
+				codeNode('Lead', [{ phone: '79990001111', name: 'Ann' }]),
+				cisNode('Call the lead', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', inputMode: 'fromItems', phoneField: '={{ $json.phone }}' }, credential),
+			]),
+		);
+		const mark = sim.requests.length;
+		await page.goto(`${url}/workflow/${workflow.id}`);
+		await page.getByTestId('execute-workflow-button').click();
+		const node = page.getByTestId('canvas-node').filter({ hasText: 'Call the lead' });
+		await node.getByTestId('node-issues').or(node.locator('[data-test-id="canvas-node-status-error"]')).first().waitFor({ timeout: 30000 }).catch(() => undefined);
+		await node.dblclick();
+		const output = page.getByTestId('output-panel');
+		await output.getByText(/not a field name/).first().waitFor({ timeout: 15000 });
+		const text = normalise(await output.innerText());
+		if (/nothing holds/.test(text)) throw new Error(`garbled: ${text.slice(0, 200)}`);
+		const sent = apiRequestsSince(sim, mark).length;
+		if (sent !== 0) throw new Error(`${sent} requests reached the service`);
+		await closeNdv(page);
+		return `"${text.match(/Invalid phoneField[^[]*/)[0].trim()}"; 0 requests`;
+	});
+}
+
 /* ------------------------------------------------------------------ an example workflow on the canvas */
 
 async function exampleCanvas(ctx) {
@@ -396,4 +430,4 @@ async function exampleCanvas(ctx) {
 	});
 }
 
-module.exports = { nodePanel, trigger, action, exampleCanvas };
+module.exports = { nodePanel, trigger, action, fieldNames, exampleCanvas };
