@@ -1,10 +1,23 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
 import { operationDescriptions, operationProperties, resourceProperty } from './actions/resources';
 import { router } from './actions/router';
 import { searchCallTasks } from './methods/listSearch';
+
+/** The canvas subtitle in the options' own words ("Create and Run: Candidate"), not their values. */
+function subtitle(): string {
+	const resources = resourceProperty.options as INodePropertyOptions[];
+	const cases = operationProperties.flatMap((property) => {
+		const resource = resources.find((option) => option.value === property.displayOptions?.show?.resource?.[0]);
+		return (property.options as INodePropertyOptions[]).map(
+			(option) =>
+				`$parameter["resource"] === ${JSON.stringify(resource?.value)} && $parameter["operation"] === ${JSON.stringify(option.value)} ? ${JSON.stringify(`${option.name}: ${resource?.name}`)} : `,
+		);
+	});
+	return `={{ ${cases.join('')}"" }}`;
+}
 
 export class CisAutoCall implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,7 +26,7 @@ export class CisAutoCall implements INodeType {
 		icon: { light: 'file:cisAutoCall.svg', dark: 'file:cisAutoCall.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: subtitle(),
 		description:
 			'Drive automated outbound calls by voice bots: call tasks, candidates, depersonalization and recordings. As an AI tool it dials real people at real cost.',
 		defaults: { name: 'CIS Auto-Call' },

@@ -99,7 +99,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Activating the workflow creates a call task with the settings below and this trigger\'s production URL (with a generated secret) as its webhook target. Add candidates to that task with the CIS Auto-Call node. Re-activating with unchanged settings takes the same task back; changed settings create a new task. The service cannot detach a webhook from a task, so "Old Task" below says what happens to a task this trigger stops using (default: paused; stopping is final). "Listen for test event" creates no task and changes nothing registered, so it receives nothing: activate the workflow and look at its executions, or try the events with "Existing Task or Template".',
+			'Publishing the workflow (activating, in n8n 1.x) creates a call task with the settings below, with this trigger as its webhook: a real campaign that calls the candidates you add with the CIS Auto-Call node. Publishing again with unchanged settings takes the same task back; changed settings create a new one, and "Old Task" says what becomes of the old one. While building, "Listen for test event" creates no task, so no event arrives and nothing is paid for. To have data to build with, use "set mock data" in the output pane with a sample event such as {"event": "CALL_ENDED", "taskId": "task-1", "status": "ANSWERED"}, or switch Connect To to "Existing Task or Template" and listen to a task you already have.',
 		name: 'newTaskNotice',
 		type: 'notice',
 		default: '',
@@ -107,13 +107,16 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Nothing is registered on the service. In its management interface, open the webhook settings of the call-task template (or task) and paste this node\'s Production URL (Webhook URLs, above) followed by ?secret= and the secret of the credential, e.g. https://n8n.example.com/webhook/…/webhook?secret=YOUR_SECRET. This is how tasks made from templates (Candidate → Create and Run, Create Batch From Template) report back.',
+			'Nothing is created on the service. Paste this trigger\'s Production URL (Webhook URLs, above: click it to copy) into the webhook settings of the call-task template or task in the service\'s management interface, with ?secret= and the secret of the credential above at its end, e.g. https://n8n.example.com/webhook/…/webhook?secret=YOUR_SECRET. Tasks made from that template (Candidate → Create and Run, Create Batch From Template) then report here. While building, "Listen for test event" receives the events the service sends to the Test URL: paste the Test URL the same way to try it. Publishing the workflow (activating, in n8n 1.x) makes the Production URL answer; nothing is registered or paid for.',
 		name: 'existingNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: connectToExisting,
 	},
-	{ ...authenticationProperty, displayOptions: connectToNewTask },
+	// No displayOptions: n8n's editor moves this field into the credential window and hides every
+	// parameter it depends on (nodeTypesUtils.isAuthRelatedParameter), which hid "Connect To". The
+	// credentials themselves are shown for New Call Task only.
+	authenticationProperty,
 	{
 		displayName: 'Secret (Saved in the Workflow)',
 		name: 'secret',
@@ -427,8 +430,9 @@ export class CisAutoCallTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
+		// n8n's node panel shows this text for the action node and its trigger together.
 		description:
-			'Starts the workflow on events of a call task (calls ended, candidates finished, transfers, recalls, task status): creates the task itself or listens to one set up from a template',
+			'Automated outbound calls by voice bots: create call tasks, add candidates, control campaigns, handle privacy requests, and start workflows on call events (calls ended, candidates finished, transfers, recalls, task status)',
 		defaults: { name: 'CIS Auto-Call Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -454,6 +458,17 @@ export class CisAutoCallTrigger implements INodeType {
 				testedBy: 'cisAutoCallWebhookSecretTest',
 			},
 		],
+		triggerPanel: {
+			header: 'Listen for a test event of the call task',
+			executionsHelp: {
+				inactive:
+					'New Call Task: a test listen creates no task, so no event arrives; build with mock data (output pane) or listen to an existing task. Publishing creates the task and its events start executions. Existing Task or Template: a test listen receives what the service sends to the Test URL. Publishing makes the Production URL answer.',
+				active:
+					'The workflow is published: events of the call task start executions, listed under Executions. A test listen still creates no task.',
+			},
+			activationHint:
+				'Publish the workflow to create the call task (New Call Task) or to make the Production URL answer (Existing Task or Template).',
+		},
 		webhooks: [
 			{
 				name: 'default',
@@ -463,6 +478,8 @@ export class CisAutoCallTrigger implements INodeType {
 				// ('firstEntryJson') is sent back as that literal text.
 				responseData: '',
 				path: 'webhook',
+				// New Call Task registers its own URL: a URL to copy would only invite pasting it elsewhere.
+				ndvHideUrl: '={{ $parameter["connectTo"] !== "existing" }}',
 			},
 		],
 		properties,

@@ -53,12 +53,12 @@ function isEmpty(answer: unknown): boolean {
 
 /** Spec 4.1, 4.2, 4.3: HTTP 200 with no body. */
 export const expectNoBody: AnswerCheck = (answer) =>
-	isEmpty(answer) ? undefined : `the spec promises an empty answer, but it is ${shapeOf(answer)}`;
+	isEmpty(answer) ? undefined : `the API promises an empty answer, but it is ${shapeOf(answer)}`;
 
 /** Spec 4.6 (and the trigger's registration): `{id: {identity}}`, the created task's id. */
 export const expectTaskId: AnswerCheck = (answer) => {
 	if (isPlainObject(answer) && isIdentity(answer.id) && !carriesError(answer)) return undefined;
-	return `the spec promises the task id as {"id": {"identity": "..."}}, but the answer is ${shapeOf(answer)}`;
+	return `the API promises the task id as {"id": {"identity": "..."}}, but the answer is ${shapeOf(answer)}`;
 };
 
 /** The candidate id of a 4.4 answer: `id.identity` (spec), or `autoCallCandidateId.identity` (the 4.5 entry form). */
@@ -69,12 +69,12 @@ export function candidateIdOf(answer: unknown): string | undefined {
 /** Spec 4.4: `{id: {identity}}`, the added candidate's id. */
 export const expectCandidateId: AnswerCheck = (answer) => {
 	if (candidateIdOf(answer) !== undefined && !carriesError(answer as IDataObject)) return undefined;
-	return `the spec promises the candidate id as {"id": {"identity": "..."}}, but the answer is ${shapeOf(answer)}`;
+	return `the API promises the candidate id as {"id": {"identity": "..."}}, but the answer is ${shapeOf(answer)}`;
 };
 
 /** Spec 4.5: an array whose elements are arrays of {autoCallId: {identity}, autoCallCandidateId: {identity}}. */
 export const expectBatchAnswer: AnswerCheck = (answer) => {
-	const promise = 'the spec promises a list of lists of {"autoCallId": {"identity"}, "autoCallCandidateId": {"identity"}}';
+	const promise = 'the API promises a list of lists of {"autoCallId": {"identity"}, "autoCallCandidateId": {"identity"}}';
 	if (!Array.isArray(answer) || answer.length === 0) return `${promise}, but the answer is ${shapeOf(answer)}`;
 	for (let index = 0; index < answer.length; index++) {
 		const inner: unknown = answer[index];

@@ -26,25 +26,6 @@ const REDIAL_RULES = [
 	{ name: 'answerNoList', displayName: 'Unsuccessful Call' },
 ] as const;
 
-const limitValues: INodeProperties[] = [
-	{
-		displayName: 'Enabled',
-		name: 'redial',
-		type: 'boolean',
-		default: true,
-		description: 'Whether this limit applies',
-	},
-	{
-		displayName: 'Count',
-		name: 'count',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 3,
-		displayOptions: { show: { redial: [true] } },
-		description: 'Maximum number of calls',
-	},
-];
-
 export const callTaskFields: INodeProperties[] = [
 	{
 		displayName: 'Name',
@@ -124,6 +105,52 @@ export const callTaskFields: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { startType: ['time'] } },
 		description: 'When the task starts; sent as YYYY-MM-DD HH:MM in the workflow\'s time zone',
+	},
+	{
+		displayName: 'Call Window',
+		name: 'callWindow',
+		type: 'options',
+		options: [
+			{
+				name: 'Any Time of Day',
+				value: 'anyTime',
+				description: 'No time-of-day window is set; a Schedule ID, if given, still applies',
+			},
+			{
+				name: 'Between Set Hours, in the Candidate\'s Time Zone',
+				value: 'candidateTime',
+				description: 'Calls only between the hours below, in each candidate\'s own time zone',
+			},
+		],
+		default: 'anyTime',
+		description: 'When in the day people may be called',
+	},
+	{
+		displayName: 'Call Window From',
+		name: 'allowCallTimeFrom',
+		type: 'string',
+		default: '09:00',
+		placeholder: 'e.g. 09:00',
+		displayOptions: { show: { callWindow: ['candidateTime'] } },
+		description: 'First time of day when calls are allowed, as HH:MM in the candidate\'s time zone',
+	},
+	{
+		displayName: 'Call Window To',
+		name: 'allowCallTimeTo',
+		type: 'string',
+		default: '21:00',
+		placeholder: 'e.g. 21:00',
+		displayOptions: { show: { callWindow: ['candidateTime'] } },
+		description:
+			'Last time of day when calls are allowed, as HH:MM in the candidate\'s time zone, after Call Window From on the same day. For calls overnight, choose Any Time of Day and give a Schedule ID.',
+	},
+	{
+		displayName:
+			'The hours are in each candidate\'s own time zone: the Time Zone given with the candidate, otherwise the one the service derives from the phone number.',
+		name: 'callWindowNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { callWindow: ['candidateTime'] } },
 	},
 	{
 		displayName: 'Call Intensity',
@@ -255,43 +282,46 @@ export const callTaskFields: INodeProperties[] = [
 						name: 'Parallel',
 						value: 'PARALLEL',
 						description:
-							'Next number when one cannot be reached; needs more than one call per second (the spec\'s cps above 1), so it is refused with "One Call Every N Seconds"',
+							'Next number when one cannot be reached; needs more than one call per second, so it is refused with "One Call Every N Seconds"',
 					},
 				],
 				default: 'STEP_2_STEP',
 			},
+			// Version 0.1.0 kept the call window here. Shown only where a saved workflow has it, so
+			// that its window keeps applying (n8n drops values of options that are not there).
 			{
-				displayName: 'Call Window From',
+				displayName: 'Call Window From (Older Setting)',
 				name: 'allowCallTimeFrom',
 				type: 'string',
 				default: '09:00',
-				placeholder: 'e.g. 09:00',
 				displayOptions: { show: { useTr: [true] } },
-				description: 'Start of the time of day when calls are allowed (candidate\'s time), as HH:MM. The window cannot cross midnight; for calls overnight use a Schedule ID.',
+				description: 'Kept from an earlier version of this node; remove these older settings and use Call Window above',
 			},
 			{
-				displayName: 'Call Window To',
+				displayName: 'Call Window To (Older Setting)',
 				name: 'allowCallTimeTo',
 				type: 'string',
 				default: '21:00',
-				placeholder: 'e.g. 21:00',
 				displayOptions: { show: { useTr: [true] } },
-				description: 'End of the time of day when calls are allowed (candidate\'s time), as HH:MM; after Call Window From on the same day',
+				description: 'Kept from an earlier version of this node; remove these older settings and use Call Window above',
 			},
 			{
-				displayName: 'Caller Time Zone Window',
+				displayName: 'Caller Time Zone Window (Older Setting)',
 				name: 'useTr',
 				type: 'boolean',
 				default: false,
-				description: 'Whether calls are only made inside a time-of-day window in the candidate\'s time zone',
+				displayOptions: { show: { useTr: [true, false] } },
+				description:
+					'Whether the older call window applies. Kept from an earlier version of this node and still applied while set; remove it and use Call Window above.',
 			},
 			{
 				displayName: 'Candidate Limit',
 				name: 'candidateLimit',
-				type: 'fixedCollection',
-				default: {},
-				options: [{ displayName: 'Limit', name: 'limit', values: limitValues }],
-				description: 'Maximum number of calls to one candidate',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 3,
+				description:
+					'Most calls made to one candidate, over all their numbers and redials; 0 = no limit. Not added here: the service\'s default applies.',
 			},
 			{
 				displayName: 'Check Phones',
@@ -362,10 +392,11 @@ export const callTaskFields: INodeProperties[] = [
 			{
 				displayName: 'Number Limit',
 				name: 'numberLimit',
-				type: 'fixedCollection',
-				default: {},
-				options: [{ displayName: 'Limit', name: 'limit', values: limitValues }],
-				description: 'Maximum number of calls to one number',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 3,
+				description:
+					'Most calls made to one phone number, redials included; 0 = no limit. Not added here: the service\'s default applies.',
 			},
 			{
 				displayName: 'Phone Normalization',
@@ -408,17 +439,24 @@ function nonNegative(field: string, value: unknown): number {
 	return requireInteger(field, value, { min: 0 });
 }
 
+/** A limit is a number (0 = no limit); workflows saved with 0.1.0 hold {limit: {redial, count}}. */
 function readLimit(field: string, value: unknown): IDataObject | undefined {
-	const limit = isPlainObject(value) ? (value.limit as IDataObject | undefined) : undefined;
-	if (!limit) return undefined;
-	const redial = limit.redial !== false;
-	return redial ? { redial, count: nonNegative(`${field}.count`, limit.count) } : { redial };
+	if (value === undefined || value === null || value === '') return undefined;
+	if (isPlainObject(value)) {
+		const limit = value.limit as IDataObject | undefined;
+		if (!limit) return undefined;
+		const redial = limit.redial !== false;
+		return redial ? { redial, count: nonNegative(`${field}.count`, limit.count) } : { redial };
+	}
+	const count = nonNegative(field, value);
+	return count === 0 ? { redial: false } : { redial: true, count };
 }
 
 const SECOND_EXEC = ['end', 'ignore', 'ch'] as const;
 const CID_TYPES = ['default', 'gornum', 'pool'] as const;
 const START_TYPES = ['manual', 'time'] as const;
 const CPS_MODES = ['perSecond', 'everyNSeconds', 'raw'] as const;
+const CALL_WINDOWS = ['anyTime', 'candidateTime'] as const;
 
 /** Builds the body of spec 4.6 from the fields above; checks everything before a request is sent. */
 export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataObject {
@@ -474,11 +512,14 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 		recordCall,
 	};
 	if (recordCall) additionalOptions.recTrimLeft = nonNegative('recTrimLeft', read('recTrimLeft', 0));
-	if (extra.useTr === true) {
+	const callWindow = requireOption('callWindow', read('callWindow', 'anyTime'), CALL_WINDOWS);
+	if (callWindow === 'candidateTime') {
 		additionalOptions.useTr = true;
-		const { from, to } = readCallWindow(extra.allowCallTimeFrom ?? '09:00', extra.allowCallTimeTo ?? '21:00');
-		additionalOptions.allowCallTimeFrom = from;
-		additionalOptions.allowCallTimeTo = to;
+		Object.assign(additionalOptions, readCallWindow(read('allowCallTimeFrom'), read('allowCallTimeTo')));
+	} else if (extra.useTr === true) {
+		// Workflows saved with 0.1.0 kept the window under Additional Fields.
+		additionalOptions.useTr = true;
+		Object.assign(additionalOptions, readCallWindow(extra.allowCallTimeFrom ?? '09:00', extra.allowCallTimeTo ?? '21:00'));
 	} else if (extra.useTr === false) {
 		additionalOptions.useTr = false;
 	}
@@ -521,7 +562,7 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
  * spec does not say that an end before the start wraps past midnight, so such a window is refused
  * with the way to call overnight instead of being sent for the service to guess.
  */
-function readCallWindow(fromValue: unknown, toValue: unknown): { from: number; to: number } {
+function readCallWindow(fromValue: unknown, toValue: unknown): { allowCallTimeFrom: number; allowCallTimeTo: number } {
 	const from = timeOfDayToSeconds('allowCallTimeFrom', fromValue);
 	const to = timeOfDayToSeconds('allowCallTimeTo', toValue);
 	if (from === to) {
@@ -535,7 +576,7 @@ function readCallWindow(fromValue: unknown, toValue: unknown): { from: number; t
 				'for calls overnight (e.g. 22:00 to 06:00) turn the window off and give a Schedule ID of a call schedule set up in the service',
 		);
 	}
-	return { from, to };
+	return { allowCallTimeFrom: from, allowCallTimeTo: to };
 }
 
 /** Spec 4.6: PARALLEL works for several candidates only when cps is above 1 (more than one call per second). */
@@ -545,7 +586,7 @@ function checkParallelIntensity(body: IDataObject): void {
 	throw new InputError(
 		'callStrategy',
 		body.callStrategy,
-		`needs more than one call per second to work for several candidates (spec 4.6: cps above 1), but the call intensity is cps ${body.cps}${pace}; ` +
+		`needs more than one call per second to work for several candidates (cps above 1), but the call intensity is cps ${body.cps}${pace}; ` +
 			'choose "N Calls per Second" as Call Intensity, or the Step by Step strategy',
 	);
 }

@@ -4,7 +4,8 @@ import type { ReadItemParameter } from './parameters';
 
 import { identityOf, requireString } from './validation';
 
-export const BEYOND_SPEC_NOTE = 'From the platform\'s public integrations, not in the CIS API spec';
+/** Said of operations the service offers outside its published API (some servers may lack them). */
+export const BEYOND_SPEC_NOTE = 'Not part of the service\'s published API: a server without it says so';
 
 /** The call task an operation targets: picked from a searchable list, or given by ID. */
 export const autoCallIdLocator: INodeProperties = {
@@ -13,7 +14,7 @@ export const autoCallIdLocator: INodeProperties = {
 	type: 'resourceLocator',
 	required: true,
 	default: { mode: 'list', value: '' },
-	description: 'The call task (campaign)',
+	description: 'The call task (campaign): pick it from the list, or give its ID (the autoCallId of Create, or the taskId of a trigger event)',
 	modes: [
 		{
 			displayName: 'From List',
@@ -35,7 +36,7 @@ export const autoCallIdLocator: INodeProperties = {
 export function taskNotFoundMeans(taskIds: string[]): string {
 	const ids = [...new Set(taskIds)].map((id) => `"${id}"`);
 	const missing = ids.length === 1 ? `No call task with the ID ${ids[0]} exists` : `One of the call tasks ${ids.join(', ')} does not exist`;
-	return `${missing}, or this server does not offer this operation (it is not in the CIS API spec).`;
+	return `${missing}, or this server does not offer this operation (it is not part of the service\'s published API).`;
 }
 
 /** A task of `GET telephony/autoCall`: its id may come wrapped as {identity} or plain. */

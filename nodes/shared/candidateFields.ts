@@ -43,6 +43,17 @@ const timezoneOptions = [
 	{ name: 'Seconds (Custom)', value: 'custom' },
 ];
 
+/** On the operations that make the service call people: re-running them while building calls again. */
+export const dialsNotice: INodeProperties = {
+	displayName:
+		'Each run calls real people, and calls cost money. While building, pin this node\'s output once it has run (the pin icon of its output pane): running the workflow again then reuses that output instead of calling again.',
+	name: 'dialsNotice',
+	type: 'notice',
+	default: '',
+	// An AI agent's tool is not built by hand: its own notice (agentToolNotice) applies there.
+	displayOptions: { hide: { '@tool': [true] } },
+};
+
 export function candidateFields(kind: CandidateKind): INodeProperties[] {
 	const byFieldName = { show: { inputMode: ['fromItems'] } };
 	const defined = { show: { inputMode: ['define'] } };
@@ -161,7 +172,9 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			required: true,
 			default: 'phone',
 			displayOptions: byFieldName,
-			description: 'Field of each input item holding the number(s): a text (commas between numbers) or an array',
+			placeholder: 'e.g. phone',
+			description:
+				'Name of the field of each input item that holds the number(s), for example phone: the name itself, not an expression that gives the number. The field holds a text (commas between numbers) or an array.',
 		},
 		{
 			displayName: 'Variables Fields',
@@ -238,6 +251,53 @@ function pairsToObject(value: unknown): IDataObject {
 	return result;
 }
 
+/** Field-name parameters of the by-field-name mode, with what their field holds (for messages). */
+const FIELD_NAME_PARAMETERS = {
+	phoneField: 'the phone number(s)',
+	variablesFields: 'variables',
+	callbackDataFields: 'callback data',
+	timezoneField: 'the time zone',
+	clientExternalIdField: 'your ID for the client',
+} as const;
+
+function fieldsOf(json: IDataObject): string {
+	const names = Object.keys(json);
+	if (names.length === 0) return 'it has no fields';
+	return `its fields: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}`;
+}
+
+/**
+ * These parameters want a field NAME. A value dragged in ({{ $json.phone }}) arrives as the value
+ * of the first item ("79990001111"), which names no field: say that in plain words, before any
+ * request, instead of reporting an empty phone.
+ */
+function refuseValueAsFieldName(parameterName: keyof typeof FIELD_NAME_PARAMETERS, fieldName: string, json: IDataObject): void {
+	if (readPath(json, fieldName) !== undefined) return;
+	const holder = Object.keys(json).find((key) => {
+		const value = json[key];
+		return (typeof value === 'string' || typeof value === 'number') && String(value).trim() === fieldName;
+	});
+	if (holder === undefined) return;
+	throw new InputError(
+		parameterName,
+		fieldName,
+		`is a value (the item's field "${holder}"), not a field name. Enter the name of the field, ${holder}, as plain text, not an expression such as {{ $json.${holder} }}`,
+	);
+}
+
+/** The value of a field the item must have; a name that is not a field of the item is refused. */
+function readRequiredField(json: IDataObject, parameterName: keyof typeof FIELD_NAME_PARAMETERS, fieldName: string): unknown {
+	const value = readPath(json, fieldName);
+	if (value === undefined) {
+		throw new InputError(
+			parameterName,
+			fieldName,
+			`names no field of this item (${fieldsOf(json)}); enter the name of the field that holds ${FIELD_NAME_PARAMETERS[parameterName]}`,
+		);
+	}
+	return value;
+}
+
 function readTimezone(value: unknown, custom: unknown): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (value === 'custom') return parseTimezone('timezoneSeconds', custom);
@@ -258,9 +318,18 @@ export function candidateReader(
 		const timezoneField = String(parameter('timezoneField', 0, '')).trim();
 		const clientExternalIdField =
 			kind === 'single' ? '' : String(parameter('clientExternalIdField', 0, '')).trim();
+		if (items.length > 0) {
+			const first = items[0].json;
+			refuseValueAsFieldName('phoneField', phoneField, first);
+			for (const name of variablesFields) refuseValueAsFieldName('variablesFields', name, first);
+			for (const name of callbackDataFields) refuseValueAsFieldName('callbackDataFields', name, first);
+			if (timezoneField) refuseValueAsFieldName('timezoneField', timezoneField, first);
+			if (clientExternalIdField) refuseValueAsFieldName('clientExternalIdField', clientExternalIdField, first);
+		}
 		return (itemIndex) => {
 			const json = items[itemIndex].json;
-			const candidate: Candidate = { phone: toPhones(`phone (field "${phoneField}")`, readPath(json, phoneField)) };
+			const phones = readRequiredField(json, 'phoneField', phoneField);
+			const candidate: Candidate = { phone: toPhones(`phone (field "${phoneField}")`, phones) };
 			if (variablesFields.length > 0) {
 				const variables: IDataObject = {};
 				for (const name of variablesFields) {

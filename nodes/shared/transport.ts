@@ -602,7 +602,7 @@ export function toNodeApiError(
 		if (request.beyondSpec && (failure.status === 405 || (failure.status === 404 && !request.notFoundMeans))) {
 			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
 			description =
-				'It uses an endpoint of the platform\'s public integrations that is not part of the CIS API spec, and this server does not offer it.';
+				'It uses a call of the service that is not part of its published API, and this server does not offer it.';
 		} else if (failure.status === 404 && request.notFoundMeans) {
 			description = request.notFoundMeans;
 		} else if (failure.status === 400 || failure.status === 422) {

@@ -140,6 +140,9 @@ export function toPhones(field: string, value: unknown): string[] {
 			: typeof value === 'number'
 				? [value]
 				: undefined;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+		throw new InputError(field, value, 'is empty; enter at least one phone number');
+	}
 	if (!list || list.length === 0) {
 		throw new InputError(field, value, 'holds no phone number');
 	}

@@ -101,7 +101,7 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 		'phone field missing in the by-field-name mode',
 		{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', inputMode: 'fromItems', phoneField: 'mobile' },
 		[{ mobile: '79990000001' }, { name: 'no phone' }],
-		/Invalid phone \(field "mobile"\): nothing holds no phone number \[item 1\]/,
+		/Invalid phoneField: "mobile" names no field of this item \(its fields: name\).*\[item 1\]/,
 	],
 	// Issue 10, point 13: dates that do not exist, offsets past 59 minutes, overnight windows, PARALLEL too slow.
 	[

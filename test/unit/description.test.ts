@@ -43,7 +43,7 @@ test.each([
 });
 
 test.each([
-	[['allowCallTimeFrom', 'allowCallTimeTo'], { useTr: true }, { useTr: false }],
+	[['allowCallTimeFrom', 'allowCallTimeTo'], { useTr: true }, { useTr: false }], // older settings (0.1.0)
 	[['detectRobotMode'], { detectRobot: true }, { detectRobot: false }],
 	[['detectRobotGreeting'], { detectRobot: true, detectRobotMode: 'block' }, { detectRobot: true, detectRobotMode: 'back' }],
 	[['normalizationErrorAction'], { phoneNormalization: 'RU' }, { phoneNormalization: 'none' }],
@@ -63,16 +63,30 @@ test('redial rule: time and count only when its redial is on', () => {
 	expect(visible(false)).toEqual(['redial']);
 });
 
-test('call limits: count only when on', () => {
+test('call window: one choice on the panel; its hours and the time-zone notice show when chosen', () => {
+	expect(shown({ ...callTask })).toHaveProperty('callWindow', 'anyTime');
+	expect(shown({ ...callTask })).not.toHaveProperty('allowCallTimeFrom');
+	expect(shown({ ...callTask, callWindow: 'candidateTime' })).toMatchObject({ allowCallTimeFrom: '09:00', allowCallTimeTo: '21:00' });
+	const notice = description.properties.find((property) => property.name === 'callWindowNotice') as INodeProperties;
+	expect(notice.displayName).toMatch(/time zone/);
+	expect(NodeHelpers.displayParameter({ ...callTask, callWindow: 'candidateTime' }, notice, node, description)).toBe(true);
+	expect(NodeHelpers.displayParameter({ ...callTask, callWindow: 'anyTime' }, notice, node, description)).toBe(false);
+});
+
+test('older call window settings are offered only where a saved workflow has them', () => {
+	expect(shownIn('additionalFields', callTask, {})).not.toContain('useTr');
+	expect(shownIn('additionalFields', callTask, { useTr: false })).toContain('useTr');
+});
+
+test('call limits: one number each, saying what 0 means', () => {
 	const additional = description.properties.find(
 		(property) => property.name === 'additionalFields' && NodeHelpers.displayParameter(callTask, property, node, description),
 	) as INodeProperties;
-	const limit = (additional.options as INodeProperties[]).find((option) => option.name === 'candidateLimit') as INodeProperties;
-	const values = (limit.options as Array<{ values: INodeProperties[] }>)[0].values;
-	const visible = (redial: boolean) =>
-		values.filter((value) => NodeHelpers.displayParameter({ redial }, value, node, description)).map((value) => value.name);
-	expect(visible(true)).toEqual(['redial', 'count']);
-	expect(visible(false)).toEqual(['redial']);
+	for (const name of ['candidateLimit', 'numberLimit']) {
+		const limit = (additional.options as INodeProperties[]).find((option) => option.name === name) as INodeProperties;
+		expect(limit.type).toBe('number');
+		expect(limit.description).toMatch(/0 = no limit/);
+	}
 });
 
 test('candidate input: defined fields or field names, never both', () => {
@@ -89,7 +103,7 @@ test('candidate input: defined fields or field names, never both', () => {
 
 test('each operation shows only its own fields', () => {
 	expect(Object.keys(shown({ resource: 'call', operation: 'deleteRecording' })).sort()).toEqual(
-		['authentication', 'callId', 'operation', 'options', 'resource'].sort(),
+		['authentication', 'callId', 'irreversibleNotice', 'operation', 'options', 'resource'].sort(),
 	);
 	expect(shown({ resource: 'call', operation: 'depersonalize' })).toHaveProperty('skipDeleteRecord');
 	expect(shown({ resource: 'candidate', operation: 'depersonalize' })).toHaveProperty('autoCallCandidateId');
@@ -101,6 +115,22 @@ test('no operation offers to repeat creating requests (a repeat could call a per
 	expect(options({ resource: 'candidate', operation: 'createAndRun' })).toEqual([]);
 	expect(options({ resource: 'candidate', operation: 'createBatch' })).toEqual([]);
 	expect(options({ resource: 'callTask', operation: 'create' })).toEqual([]);
+});
+
+test('the operations that call people say to pin data while building; irreversible ones say so', () => {
+	for (const operation of ['createAndRun', 'createBatch', 'addToTask', 'addManyToTask']) {
+		expect(shown({ resource: 'candidate', operation })).toHaveProperty('dialsNotice');
+	}
+	expect(shown({ resource: 'callTask', operation: 'getMany' })).not.toHaveProperty('dialsNotice');
+	const notices = description.properties.filter((property) => property.name === 'irreversibleNotice');
+	expect(notices.length).toBeGreaterThanOrEqual(2);
+	for (const notice of notices) expect(notice.displayName).toMatch(/cannot be undone/);
+});
+
+test('the canvas subtitle uses the options\' names ("Create and Run: Candidate")', () => {
+	expect(description.subtitle).toContain('"Create and Run: Candidate"');
+	expect(description.subtitle).toContain('"Delete Recording: Call"');
+	expect(description.subtitle).not.toContain('$parameter["operation"] + ');
 });
 
 test('usable as an AI tool, with both credentials selectable', () => {

@@ -15,7 +15,8 @@ export const skipDeleteRecord: INodeProperties = {
 };
 
 const irreversibleNotice: INodeProperties = {
-	displayName: 'Deletes personal data for good; it cannot be recovered',
+	displayName:
+		'This cannot be undone: the personal data of the call is deleted for good, and so is its recording unless Keep Recording is on',
 	name: 'irreversibleNotice',
 	type: 'notice',
 	default: '',

@@ -123,8 +123,8 @@ export const operationProperties: INodeProperties[] = [
 			{
 				name: 'Depersonalize',
 				value: 'depersonalize',
-				description: 'Delete the personal data of a candidate\'s call, keeping or deleting the recording',
-				action: 'Depersonalize a candidate s call',
+				description: 'Delete the personal data of a candidate\'s call, keeping or deleting the recording; this cannot be undone',
+				action: 'Depersonalize the call of a candidate',
 			},
 		],
 		default: 'createAndRun',
@@ -139,13 +139,13 @@ export const operationProperties: INodeProperties[] = [
 			{
 				name: 'Delete Recording',
 				value: 'deleteRecording',
-				description: 'Delete the audio recording of a call',
+				description: 'Delete the audio recording of a call; this cannot be undone',
 				action: 'Delete a call recording',
 			},
 			{
 				name: 'Depersonalize',
 				value: 'depersonalize',
-				description: 'Delete the personal data of a call, keeping or deleting the recording',
+				description: 'Delete the personal data of a call, keeping or deleting the recording; this cannot be undone',
 				action: 'Depersonalize a call',
 			},
 		],

@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { expectNoBody } from '../../../shared/answers';
 import { requestOptions } from '../../../shared/requestOptions';
 import { requireString } from '../../../shared/validation';
@@ -5,7 +7,15 @@ import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 import { callId } from './depersonalize.operation';
 
+const irreversibleNotice: INodeProperties = {
+	displayName: 'This cannot be undone: the audio recording of the call is deleted for good',
+	name: 'irreversibleNotice',
+	type: 'notice',
+	default: '',
+};
+
 export const description = forOperation('call', 'deleteRecording', [
+	irreversibleNotice,
 	callId,
 	requestOptions({ creates: false, batch: false }),
 ]);

@@ -8,7 +8,7 @@ export const callId: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: 'Identifier of the call, for example the ID that a Call Ended event carries',
+	description: 'The call\'s ID: the ID field of a Call Ended event of the CIS Auto-Call Trigger (also the lastCallId of a Candidate Changed event)',
 };
 
 export const depersonalize = depersonalizeOperation('call', callId, (id) => `calls/${id}/depersonalization`);

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expectAddedCandidates } from '../../../shared/answers';
-import { candidateFields, candidateReader } from '../../../shared/candidateFields';
+import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
@@ -11,6 +11,7 @@ import { forceStart } from './addToTask.operation';
 import { mapBatchResponse } from './batchResponse';
 
 export const description = forOperation('candidate', 'addManyToTask', [
+	dialsNotice,
 	agentToolNotice,
 	autoCallIdLocator,
 	...candidateFields('addToTask'),

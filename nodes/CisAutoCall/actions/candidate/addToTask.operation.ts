@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answers';
-import { candidateFields, candidateReader } from '../../../shared/candidateFields';
+import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
 import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
@@ -18,6 +18,7 @@ export const forceStart: INodeProperties = {
 };
 
 export const description = forOperation('candidate', 'addToTask', [
+	dialsNotice,
 	agentToolNotice,
 	autoCallIdLocator,
 	...candidateFields('addToTask'),

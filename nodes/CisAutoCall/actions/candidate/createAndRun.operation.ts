@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answers';
-import { candidateFields, candidateReader, requireRunParameter } from '../../../shared/candidateFields';
+import { candidateFields, candidateReader, dialsNotice, requireRunParameter } from '../../../shared/candidateFields';
 import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
@@ -18,6 +18,7 @@ const botSettingsId: INodeProperties = {
 };
 
 export const description = forOperation('candidate', 'createAndRun', [
+	dialsNotice,
 	agentToolNotice,
 	botSettingsId,
 	...candidateFields('single'),

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { candidateFields, candidateReader } from '../../../shared/candidateFields';
+import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
 import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
@@ -51,7 +51,7 @@ const callTasks: INodeProperties = {
 			name: 'One Task for the Whole Run',
 			value: 'oneTask',
 			description:
-				'The first request creates and starts the task; the other batches join it (POST telephony/autoCallCandidate/batch, from the platform\'s public integrations, not in the CIS API spec)',
+				'The first request creates and starts the task; the other batches join it (adding to a task is not part of the service\'s published API)',
 		},
 		{
 			name: 'A New Task per Batch',
@@ -66,6 +66,7 @@ const callTasks: INodeProperties = {
 };
 
 export const description = forOperation('candidate', 'createBatch', [
+	dialsNotice,
 	agentToolNotice,
 	...candidateFields('batch'),
 	taskSettings,
@@ -134,7 +135,7 @@ export const createBatch: BatchOperation = {
 					body: { batch: entries.map((entry) => joiningEntry(autoCallId, entry)) },
 					repeatability: 'create',
 					beyondSpec: true,
-					notFoundMeans: `The call task "${autoCallId}" that this run created was not found, or this server does not offer adding candidates to a task (not in the CIS API spec). Choose "A New Task per Batch" under Call Tasks, or a Batch Size that holds all items.`,
+					notFoundMeans: `The call task "${autoCallId}" that this run created was not found, or this server does not offer adding candidates to a task (not part of the service\'s published API). Choose "A New Task per Batch" under Call Tasks, or a Batch Size that holds all items.`,
 					expect: expectAddedCandidates,
 				},
 				itemIndexes[0],

@@ -8,7 +8,7 @@ const autoCallCandidateId: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: 'Identifier of the candidate (as returned by Create and Run or Create Batch From Template)',
+	description: 'The candidate\'s ID: autoCallCandidateId in the output of Create and Run, Add to Task, Add Many to Task or Create Batch From Template',
 };
 
 export const depersonalize = depersonalizeOperation(

@@ -1,0 +1,433 @@
+'use strict';
+/**
+ * What a user sees in n8n's editor, checked in a real browser. Each scenario gets the context
+ * built by test/ui/run.js: { page, url, checks, types: {action, trigger}, sim, images, client }.
+ */
+const path = require('path');
+const {
+	closeNdv,
+	isShown,
+	ndvOf,
+	nodePanelEntryDescription,
+	normalise,
+	openNewWorkflow,
+	optionsOf,
+	parametersOf,
+	screenshot,
+	searchNodePanel,
+	selectOption,
+	shownParameterTexts,
+} = require('./editor');
+const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger } = require('../e2e/harness');
+const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf } = require('./expected');
+
+const ENTRY = 'CIS Auto-Call';
+
+/** Developer wording that must not reach the user. */
+const DEVELOPER_WORDING = [/\bspec\b/i, /\bCIS API\b/, /\bendpoint\b/i, /\bpayload\b/i, /\bcamelCase\b/];
+
+/** Compares what the editor shows with what the description displays for these values. */
+async function compareWithDescription(page, description, values) {
+	const texts = await shownParameterTexts(page);
+	const inCredentialWindow = mainAuthField(description);
+	const missing = displayedProperties(description, values).filter(
+		(property) => property !== inCredentialWindow && !isShown(texts, property),
+	);
+	const unexpected = hiddenProperties(description, values).filter(
+		(property) => property.type !== 'notice' && isShown(texts, property),
+	);
+	const credentialsExpected = displayedCredentials(description, values).length > 0;
+	// The label is there with the list of credentials, or with the "Connect to …" button n8n shows
+	// for a credential type that has no saved credential yet.
+	const credential = ndvOf(page).getByTestId('credentials-label').first();
+	await credential.waitFor({ state: credentialsExpected ? 'visible' : 'hidden', timeout: 3000 }).catch(() => undefined);
+	const credentialsShown = await credential.isVisible();
+	const problems = [];
+	if (missing.length) problems.push(`the description displays but the editor hides: ${missing.map((p) => `"${p.displayName}" (${p.name})`).join(', ')}`);
+	if (unexpected.length) problems.push(`the editor shows what the description hides: ${unexpected.map((p) => `"${p.displayName}"`).join(', ')}`);
+	if (credentialsExpected !== credentialsShown) {
+		const slot = await ndvOf(page).getByTestId('node-credentials-slot').innerText().catch(() => '(no credential slot)');
+		problems.push(`credential selector ${credentialsShown ? 'shown' : 'hidden'}, the description ${credentialsExpected ? 'displays' : 'hides'} it; the panel shows: ${normalise(slot).slice(0, 120)}`);
+	}
+	return { problems, texts, shown: displayedProperties(description, values) };
+}
+
+/** The node panel from its parameters to its output pane (the empty input pane left out). */
+async function panelScreenshot(page, file) {
+	const parameters = await parametersOf(page).boundingBox();
+	const ndv = await ndvOf(page).boundingBox();
+	const x = Math.max(ndv.x, parameters.x - 24);
+	await page.screenshot({ path: file, clip: { x, y: ndv.y, width: ndv.x + ndv.width - x, height: ndv.height }, animations: 'disabled' });
+	return file;
+}
+
+function developerWordingIn(text) {
+	return DEVELOPER_WORDING.filter((pattern) => pattern.test(text)).map((pattern) => {
+		const match = text.match(pattern);
+		const at = Math.max(0, match.index - 40);
+		return `…${text.slice(at, match.index + 40)}…`;
+	});
+}
+
+/* ------------------------------------------------------------------ node panel (issue 11, point 4) */
+
+async function nodePanel(ctx) {
+	const { page, url, checks, types, images } = ctx;
+	await openNewWorkflow(page, url);
+	await page.getByTestId('canvas-add-button').click();
+	for (const query of ['auto-call', 'calls', 'voice bot', 'dialer', 'outbound call']) {
+		await checks.check(`node panel: searching "${query}" for a trigger lists ${ENTRY} first`, async () => {
+			const names = await searchNodePanel(page, query);
+			if (names[0] !== ENTRY) throw new Error(`order: ${names.slice(0, 5).join(' | ')}`);
+			return names.slice(0, 3).join(' | ');
+		});
+	}
+	// n8n ranks popular built-in nodes up: an exact alias match (the best score a word can get) still
+	// comes after Execute Sub-workflow and Calendly for "call".
+	await checks.check(`node panel: searching "call" for a trigger lists ${ENTRY} among the first three`, async () => {
+		const names = await searchNodePanel(page, 'call');
+		const rank = names.indexOf(ENTRY) + 1;
+		if (rank < 1 || rank > 3) throw new Error(`order: ${names.slice(0, 5).join(' | ')}`);
+		return `rank ${rank}: ${names.slice(0, 3).join(' | ')}`;
+	});
+	await checks.check(`node panel: the ${ENTRY} entry shows a description of the whole package, not only of the trigger`, async () => {
+		await searchNodePanel(page, 'CIS');
+		const text = await nodePanelEntryDescription(page, ENTRY);
+		// n8n shows the trigger's description for a node merged with its trigger; it has to speak for both.
+		if (text !== normalise(types.trigger.description)) throw new Error(`shown: "${text}"`);
+		if (/^starts the workflow/i.test(text)) throw new Error(`"${text}" describes the trigger only`);
+		const missing = ['call task', 'candidate', 'event'].filter((word) => !text.toLowerCase().includes(word));
+		if (missing.length) throw new Error(`"${text}" does not mention: ${missing.join(', ')}`);
+		return `"${text}"`;
+	});
+	await checks.check(`node panel: ${ENTRY} lists its triggers and its ${operationsOf(types.action).length} actions with their own texts`, async () => {
+		await page.getByTestId('node-creator-item-name').getByText(ENTRY, { exact: true }).first().click();
+		const creator = page.getByTestId('node-creator');
+		const actionsHeader = creator.getByText(/^Actions \(\d+\)$/);
+		await actionsHeader.click();
+		await creator.getByTestId('node-creator-item-name').getByText(operationsOf(types.action)[0].action, { exact: true }).waitFor();
+		const text = await creator.innerText();
+		const actions = operationsOf(types.action).map((operation) => operation.action);
+		const missing = actions.filter((action) => !text.includes(action));
+		if (missing.length) throw new Error(`actions not listed: ${missing.join(', ')}`);
+		const badText = actions.filter((action) => /\b[a-z]+ s\b/.test(action));
+		if (badText.length) throw new Error(`garbled action names: ${badText.join(', ')}`);
+		return screenshot(creator, path.join(images, 'node-panel.png'));
+	});
+}
+
+/* ------------------------------------------------------------------ trigger (points 1, 2, 3, 7) */
+
+async function addTriggerFromPanel(page, url) {
+	await openNewWorkflow(page, url);
+	await page.getByTestId('canvas-add-button').click();
+	await searchNodePanel(page, 'CIS Auto-Call');
+	await page.getByTestId('node-creator-item-name').getByText(ENTRY, { exact: true }).first().click();
+	await page.getByTestId('node-creator').getByTestId('node-creator-item-name').getByText(/^On /).first().click();
+	await ndvOf(page).waitFor();
+	await parametersOf(page).waitFor();
+}
+
+/** The text n8n shows in the trigger's Parameters tab and its output side ("Test this trigger"). */
+async function triggerPanelText(page) {
+	return normalise(await ndvOf(page).innerText());
+}
+
+const PRODUCTION_URL = /https?:\/\/[^\s"']+\/webhook\/[0-9a-f-]{36}\/webhook\b/;
+
+async function trigger(ctx) {
+	const { page, url, checks, types, images } = ctx;
+	const description = types.trigger;
+	const connectTo = description.properties.find((property) => property.name === 'connectTo');
+	const modes = connectTo.options.map((option) => ({ value: option.value, name: option.name }));
+	await addTriggerFromPanel(page, url);
+
+	await checks.check('trigger: "Connect To" is shown with both choices', async () => {
+		const visible = await parametersOf(page).getByTestId('parameter-input-connectTo').isVisible();
+		if (!visible) throw new Error('"Connect To" is not in the panel: New Call Task is the only mode a user can reach');
+		const names = (await optionsOf(page, 'connectTo')).map((option) => option.name);
+		const wanted = modes.map((mode) => mode.name);
+		if (JSON.stringify(names) !== JSON.stringify(wanted)) throw new Error(`choices: ${names.join(' | ')}; wanted ${wanted.join(' | ')}`);
+		return names.join(' | ');
+	});
+
+	for (const mode of modes) {
+		const values = { connectTo: mode.value };
+		const label = `trigger: "${mode.name}" shows the fields and credential its description shows, and no others`;
+		await checks.check(label, async () => {
+			const input = parametersOf(page).getByTestId('parameter-input-connectTo');
+			if (await input.isVisible()) await selectOption(page, 'connectTo', mode.name);
+			else if (mode.value !== valuesOf(description, {}).connectTo) throw new Error('cannot switch: "Connect To" is not shown');
+			const { problems, shown } = await compareWithDescription(page, description, values);
+			if (problems.length) throw new Error(problems.join('\n'));
+			const file = path.join(images, `trigger-${mode.value === 'existing' ? 'existing' : 'new-task'}.png`);
+			return `${shown.length} parameters; ${await panelScreenshot(page, file)}`;
+		});
+		await checks.check(`trigger: "${mode.name}": the panel says how to get a test event and what publishing does`, async () => {
+			const text = await triggerPanelText(page);
+			const missing = [/listen for test event/i, /publish/i, /while building/i].filter((pattern) => !pattern.test(text));
+			if (missing.length) throw new Error(`the panel never mentions ${missing.join(', ')}`);
+			if (mode.value !== 'existing' && !/mock data/i.test(text)) throw new Error('no way to get sample data without a campaign');
+			return 'test events, building and publishing explained';
+		});
+		if (mode.value === 'existing') {
+			await checks.check('trigger: "Existing Task or Template" shows the production URL to copy and where the secret goes', async () => {
+				const webhooks = ndvOf(page).getByText('Webhook URLs', { exact: true });
+				await webhooks.click();
+				await ndvOf(page).getByText('Production URL', { exact: true }).click();
+				const text = await triggerPanelText(page);
+				const url = text.match(PRODUCTION_URL);
+				if (!url) throw new Error('no production URL is shown');
+				if (!/\?secret=/.test(text)) throw new Error('the panel does not say that ?secret= goes at the end');
+				await webhooks.click();
+				return `${url[0]} (+ ?secret= and the credential's secret)`;
+			});
+			await checks.check('trigger: "New Call Task" shows no URL to paste (the trigger registers itself)', async () => {
+				await selectOption(page, 'connectTo', modes.find((other) => other.value !== 'existing').name);
+				const shown = await ndvOf(page).getByText('Webhook URLs', { exact: true }).isVisible();
+				await selectOption(page, 'connectTo', mode.name);
+				if (shown) throw new Error('"Webhook URLs" is shown in New Call Task mode');
+				return 'Webhook URLs hidden';
+			});
+		} else {
+			await checks.check('trigger: "New Call Task": the call window is one choice; its hours and time zone show when chosen', async () => {
+				const field = description.properties.find((property) => property.name === 'callWindow');
+				if (!field) throw new Error('no "Call Window" field: the window is hidden under Add Field');
+				const names = (await optionsOf(page, 'callWindow')).map((option) => option.name);
+				const windowed = field.options.find((option) => option.value !== 'anyTime');
+				await selectOption(page, 'callWindow', windowed.name);
+				const texts = await shownParameterTexts(page);
+				const from = description.properties.find((property) => property.name === 'allowCallTimeFrom');
+				const to = description.properties.find((property) => property.name === 'allowCallTimeTo');
+				const hours = [from, to].map((property) => property && isShown(texts, property));
+				if (hours.includes(false) || hours.includes(undefined)) throw new Error('the window\'s hours are not shown after choosing it');
+				const fromValue = await parametersOf(page).getByTestId('parameter-input-allowCallTimeFrom').locator('input').inputValue();
+				const toValue = await parametersOf(page).getByTestId('parameter-input-allowCallTimeTo').locator('input').inputValue();
+				if (!fromValue || !toValue) throw new Error(`the default hours are not shown: "${fromValue}"–"${toValue}"`);
+				if (!/time zone/i.test(texts.flat().join(' '))) throw new Error('whose time zone the hours are in is not said');
+				const anyTime = field.options.find((option) => option.value === 'anyTime');
+				await selectOption(page, 'callWindow', anyTime.name);
+				return `${names.join(' | ')}; default hours ${fromValue}–${toValue}`;
+			});
+		}
+	}
+	await closeNdv(page);
+}
+
+/* ------------------------------------------------------------------ action node (points 4, 6, 8, 9, 10) */
+
+async function addActionAfterTrigger(page, actionNames) {
+	await page.getByTestId('canvas-handle-plus').first().click();
+	const names = await searchNodePanel(page, 'call');
+	await page.getByTestId('node-creator-item-name').getByText(ENTRY, { exact: true }).first().click();
+	const actions = page.getByTestId('node-creator').getByTestId('node-creator-item-name');
+	await actions.getByText(actionNames[0], { exact: true }).first().click();
+	await ndvOf(page).waitFor();
+	await parametersOf(page).getByTestId('parameter-input-resource').waitFor();
+	return names;
+}
+
+async function action(ctx) {
+	const { page, checks, types, images } = ctx;
+	const description = types.action;
+	let names;
+	await checks.check(`node panel: searching "call" for a next step lists ${ENTRY} among the first three`, async () => {
+		names = await addActionAfterTrigger(page, operationsOf(description).map((operation) => operation.action));
+		const rank = names.indexOf(ENTRY) + 1;
+		if (rank < 1 || rank > 3) throw new Error(`order: ${names.slice(0, 5).join(' | ')}`);
+		return `rank ${rank}: ${names.slice(0, 3).join(' | ')}`;
+	});
+	if (!(await parametersOf(page).getByTestId('parameter-input-resource').isVisible())) {
+		throw new Error('the action node\'s panel did not open');
+	}
+	await credentials(ctx);
+	const seenTexts = [];
+	for (const operation of operationsOf(description)) {
+		const values = { resource: operation.resource, operation: operation.operation };
+		await checks.check(`action: ${operation.resourceName} → ${operation.operationName}: the required fields appear`, async () => {
+			await selectOption(page, 'resource', operation.resourceName);
+			const operationOptions = await optionsOf(page, 'operation');
+			seenTexts.push(...operationOptions.map((option) => `${option.name}: ${option.description}`));
+			await selectOption(page, 'operation', operation.operationName);
+			const { problems, texts, shown } = await compareWithDescription(page, description, values);
+			seenTexts.push(...texts.map((lines) => lines.join(' ')));
+			const required = shown.filter((property) => property.required);
+			const missingRequired = required.filter((property) => !isShown(texts, property));
+			if (missingRequired.length) problems.unshift(`required but not shown: ${missingRequired.map((p) => p.displayName).join(', ')}`);
+			if (problems.length) throw new Error(problems.join('\n'));
+			if (operation.resource === 'candidate' && operation.operation === 'createAndRun') {
+				await panelScreenshot(page, path.join(images, 'action-create-and-run.png'));
+			}
+			return required.map((property) => property.displayName).join(', ') || 'no required field';
+		});
+	}
+	await checks.check('action: no developer wording in labels, descriptions, notices and choices', async () => {
+		if (seenTexts.length < operationsOf(description).length) throw new Error(`only ${seenTexts.length} texts could be read`);
+		const found = [...new Set(seenTexts.flatMap(developerWordingIn))];
+		if (found.length) throw new Error(found.slice(0, 8).join('\n'));
+		return `${seenTexts.length} texts read`;
+	});
+	await checks.check('action: irreversible operations say so, and id fields say where the id comes from', async () => {
+		const problems = [];
+		for (const operation of operationsOf(description).filter((op) => /depersonalize|deleteRecording/.test(op.operation))) {
+			await selectOption(page, 'resource', operation.resourceName);
+			await selectOption(page, 'operation', operation.operationName);
+			const text = (await shownParameterTexts(page)).flat().join(' ');
+			if (!/cannot be undone/i.test(text)) problems.push(`${operation.resourceName} → ${operation.operationName}: no "cannot be undone"`);
+			const ids = displayedProperties(description, { resource: operation.resource, operation: operation.operation }).filter(
+				(property) => /id$/i.test(property.name) && property.required,
+			);
+			for (const id of ids) {
+				if (!/\bfrom\b|event|output|the `?id`?/i.test(id.description || '')) {
+					problems.push(`${operation.resourceName} → ${operation.operationName}: "${id.displayName}" does not say where the id comes from`);
+				}
+			}
+		}
+		if (problems.length) throw new Error(problems.join('\n'));
+		return 'Delete Recording, Depersonalize (call and candidate)';
+	});
+	await checks.check('action: Create and Run tells to pin data while building (a re-run dials again)', async () => {
+		await selectOption(page, 'resource', 'Candidate');
+		await selectOption(page, 'operation', 'Create and Run');
+		const text = (await shownParameterTexts(page)).flat().join(' ');
+		if (!/\bpin\b/i.test(text)) throw new Error('no notice about pinning data');
+		return 'pin notice shown';
+	});
+	await checks.check('action: Call Task → Create: Candidate and Number limits are one field each, saying what 0 means', async () => {
+		const additional = description.properties.find(
+			(property) => property.name === 'additionalFields' && displayedProperties(description, { resource: 'callTask', operation: 'create' }).includes(property),
+		);
+		const limits = (additional.options || []).filter((option) => /Limit$/.test(option.name));
+		const problems = limits
+			.filter((option) => option.type !== 'number' || !/\b0\b/.test(option.description || ''))
+			.map((option) => `"${option.displayName}" is ${option.type}${option.type === 'number' ? ' without a word on 0' : ''}`);
+		if (limits.length < 2) problems.push('the limits are missing');
+		if (problems.length) throw new Error(problems.join('; '));
+		return limits.map((option) => option.displayName).join(', ');
+	});
+	await closeNdv(page);
+	await checks.check('action: the node on the canvas reads as words, not internal names', async () => {
+		const subtitle = normalise(await page.getByTestId('canvas-node').filter({ hasNotText: 'Trigger' }).last().innerText());
+		const internal = [];
+		for (const property of description.properties.filter((p) => p.name === 'resource' || p.name === 'operation')) {
+			for (const option of property.options) {
+				if (option.value !== option.name && new RegExp(`\\b${option.value}\\b`).test(subtitle) && /[a-z][A-Z]/.test(option.value)) {
+					internal.push(option.value);
+				}
+			}
+		}
+		if (internal.length) throw new Error(`"${subtitle}" shows ${[...new Set(internal)].join(', ')}`);
+		return `"${subtitle}"`;
+	});
+}
+
+/* ------------------------------------------------------------------ credentials */
+
+/** Opens "Create new credential" from the open node's credential selector, as a user does. */
+async function openNewCredential(page) {
+	const select = ndvOf(page).getByTestId('node-credentials-select');
+	const button = ndvOf(page).getByRole('button', { name: /credential/i });
+	await select.or(button).first().waitFor();
+	if (await select.isVisible()) {
+		await select.click();
+		await page.getByTestId('node-credentials-select-item-new').click();
+	} else {
+		await ndvOf(page).getByRole('button', { name: /credential/i }).first().click();
+	}
+	await page.getByTestId('editCredential-modal').waitFor();
+}
+
+/** Run with the action node's panel open. */
+async function credentials(ctx) {
+	const { page, checks, sim, simToken } = ctx;
+	const modal = page.getByTestId('editCredential-modal');
+	await checks.check('credentials: a wrong token is refused and the test says why', async () => {
+		await openNewCredential(page);
+		await modal.getByTestId('credential-mode-dropdown-trigger').click();
+		await page.getByRole('menuitem', { name: 'Access Token' }).click();
+		await modal.getByTestId('parameter-input-accessToken').waitFor();
+		await modal.getByTestId('parameter-input-baseUrl').locator('input').fill(sim.url);
+		await modal.getByTestId('parameter-input-accessToken').locator('input').fill('not-the-token');
+		await modal.getByTestId('credential-save-button').click();
+		await modal.getByText('Couldn’t connect with these settings').waitFor({ timeout: 20000 });
+		await modal.getByText('More details').click();
+		const text = normalise(await modal.innerText());
+		if (!/401/.test(text) || !/token/i.test(text)) throw new Error(`the reason is not shown: ${text.slice(0, 300)}`);
+		if (text.includes('not-the-token')) throw new Error('the token is shown in the message');
+		const at = text.indexOf('401');
+		return `"…${text.slice(Math.max(0, at - 30), at + 50)}…"`;
+	});
+	await checks.check('credentials: the right token tests OK against the simulator', async () => {
+		if (!(await modal.isVisible())) throw new Error('the credential window is not open');
+		await modal.getByTestId('parameter-input-accessToken').locator('input').fill(simToken);
+		await modal.getByTestId('credential-save-button').click();
+		const ok = page.getByText('Connection tested successfully');
+		await Promise.race([ok.waitFor({ timeout: 20000 }), modal.waitFor({ state: 'hidden', timeout: 20000 })]);
+		if (await modal.isVisible()) {
+			const text = normalise(await modal.innerText());
+			if (!text.includes('Connection tested successfully')) throw new Error(text.slice(0, 300));
+			await modal.locator('.el-dialog__headerbtn, [aria-label="Close this dialog"]').first().click().catch(() => page.keyboard.press('Escape'));
+		}
+		return 'Connection tested successfully';
+	});
+}
+
+/* ------------------------------------------------------------------ a value where a field name is expected (point 5) */
+
+/**
+ * Manual Trigger → Code (one row) → Create and Run reading fields by name, with the phone dragged
+ * into "Phone Field" ({{ $json.phone }}): run from the editor, the node's error is read in its panel.
+ */
+async function fieldNames(ctx) {
+	const { page, url, checks, client, sim, credential } = ctx;
+	await checks.check('action: a value dragged into "Phone Field" is said in plain words, and nothing is sent', async () => {
+		const workflow = await client.createWorkflow(
+			chain('UI: value as field name', [
+				manualTrigger(),
+				codeNode('Lead', [{ phone: '79990001111', name: 'Ann' }]),
+				cisNode('Call the lead', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', inputMode: 'fromItems', phoneField: '={{ $json.phone }}' }, credential),
+			]),
+		);
+		const mark = sim.requests.length;
+		await page.goto(`${url}/workflow/${workflow.id}`);
+		await page.getByTestId('execute-workflow-button').click();
+		const node = page.getByTestId('canvas-node').filter({ hasText: 'Call the lead' });
+		await node.getByTestId('node-issues').or(node.locator('[data-test-id="canvas-node-status-error"]')).first().waitFor({ timeout: 30000 }).catch(() => undefined);
+		await node.dblclick();
+		const output = page.getByTestId('output-panel');
+		await output.getByText(/not a field name/).first().waitFor({ timeout: 15000 });
+		const text = normalise(await output.innerText());
+		if (/nothing holds/.test(text)) throw new Error(`garbled: ${text.slice(0, 200)}`);
+		const sent = apiRequestsSince(sim, mark).length;
+		if (sent !== 0) throw new Error(`${sent} requests reached the service`);
+		await closeNdv(page);
+		return `"${text.match(/Invalid phoneField[^[]*/)[0].trim()}"; 0 requests`;
+	});
+}
+
+/* ------------------------------------------------------------------ an example workflow on the canvas */
+
+async function exampleCanvas(ctx) {
+	const { page, url, checks, images, exampleWorkflowId, exampleNodeCount } = ctx;
+	await checks.check('canvas: an example workflow opens with its nodes connected', async () => {
+		await page.goto(`${url}/workflow/${exampleWorkflowId}`);
+		const nodes = page.getByTestId('canvas-node');
+		await nodes.first().waitFor();
+		await page.getByTestId('zoom-to-fit').click();
+		await page.waitForTimeout(500);
+		const count = await nodes.count();
+		if (count !== exampleNodeCount) throw new Error(`${count} nodes on the canvas, the workflow has ${exampleNodeCount}`);
+		const edges = await page.getByTestId('edge').count();
+		if (edges < count - 1) throw new Error(`${edges} connections between ${count} nodes`);
+		const boxes = await nodes.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON()));
+		const left = Math.max(0, Math.min(...boxes.map((box) => box.left)) - 110);
+		const top = Math.max(0, Math.min(...boxes.map((box) => box.top)) - 40);
+		const right = Math.max(...boxes.map((box) => box.right)) + 110;
+		const bottom = Math.max(...boxes.map((box) => box.bottom)) + 80;
+		const file = path.join(images, 'example-workflow.png');
+		await page.screenshot({ path: file, clip: { x: left, y: top, width: right - left, height: bottom - top }, animations: 'disabled' });
+		return `${count} nodes, ${edges} connections; ${file}`;
+	});
+}
+
+module.exports = { nodePanel, trigger, action, fieldNames, exampleCanvas };
