@@ -9,6 +9,7 @@ import {
 	requireInteger,
 	requireOption,
 	requireString,
+	setUserKey,
 	toObject,
 } from './validation';
 
@@ -596,7 +597,7 @@ export function mergeExtraFields(body: IDataObject, extra: IDataObject | undefin
 	if (!extra) return body;
 	for (const [key, value] of Object.entries(extra)) {
 		if (key === 'webhookUrls') addWebhookTargets(body, value, 'extraFields.webhookUrls');
-		else body[key] = isPlainObject(value) && isPlainObject(body[key]) ? { ...(body[key] as IDataObject), ...value } : value;
+		else setUserKey(body, 'extraFields', key, isPlainObject(value) && isPlainObject(body[key]) ? { ...(body[key] as IDataObject), ...value } : value);
 	}
 	return body;
 }

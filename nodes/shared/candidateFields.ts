@@ -2,7 +2,17 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 
 import { parseTimezone } from './convert';
 import type { ReadItemParameter } from './parameters';
-import { describeValue, InputError, optionalString, toObject, toPhones, toVariables } from './validation';
+import {
+	describeValue,
+	InputError,
+	isPlainObject,
+	optionalString,
+	requireString,
+	setUserKey,
+	toObject,
+	toPhones,
+	toVariables,
+} from './validation';
 
 /**
  * How the candidate operations read a candidate: from fields the user defines (expressions
@@ -243,7 +253,7 @@ function pairsToObject(value: unknown): IDataObject {
 	const result: IDataObject = {};
 	pairs.forEach((pair, index) => {
 		const name = optionalString(pair.name, `variables[${index}].name`);
-		if (name !== undefined) result[name] = pair.value as string;
+		if (name !== undefined) setUserKey(result, `variables[${index}].name`, name, pair.value);
 		else if (optionalString(pair.value, `variables[${index}].value`) !== undefined) {
 			throw new InputError(`variables[${index}].name`, pair.name, `is empty while the value is ${describeValue(pair.value)}; enter the variable's name`);
 		}
@@ -298,6 +308,34 @@ function readRequiredField(json: IDataObject, parameterName: keyof typeof FIELD_
 	return value;
 }
 
+interface FieldNames {
+	phoneField: string;
+	variablesFields: string[];
+	callbackDataFields: string[];
+	timezoneField: string;
+	clientExternalIdField: string;
+}
+
+/**
+ * The field names for one item. A name without an expression is resolved once per run (see
+ * perRunParameters); one given by an expression is resolved for this item, like any parameter.
+ */
+function readFieldNames(parameter: ReadItemParameter, itemIndex: number, kind: CandidateKind, json: IDataObject): FieldNames {
+	const names: FieldNames = {
+		phoneField: requireString('phoneField', parameter('phoneField', itemIndex, 'phone')),
+		variablesFields: splitNames(parameter('variablesFields', itemIndex, '')),
+		callbackDataFields: splitNames(parameter('callbackDataFields', itemIndex, '')),
+		timezoneField: String(parameter('timezoneField', itemIndex, '')).trim(),
+		clientExternalIdField: kind === 'single' ? '' : String(parameter('clientExternalIdField', itemIndex, '')).trim(),
+	};
+	refuseValueAsFieldName('phoneField', names.phoneField, json);
+	for (const name of names.variablesFields) refuseValueAsFieldName('variablesFields', name, json);
+	for (const name of names.callbackDataFields) refuseValueAsFieldName('callbackDataFields', name, json);
+	if (names.timezoneField) refuseValueAsFieldName('timezoneField', names.timezoneField, json);
+	if (names.clientExternalIdField) refuseValueAsFieldName('clientExternalIdField', names.clientExternalIdField, json);
+	return names;
+}
+
 function readTimezone(value: unknown, custom: unknown): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (value === 'custom') return parseTimezone('timezoneSeconds', custom);
@@ -312,30 +350,23 @@ export function candidateReader(
 ): (itemIndex: number) => Candidate {
 	const mode = parameter('inputMode', 0, 'define') as string;
 	if (mode === 'fromItems') {
-		const phoneField = requireRunParameter('phoneField', parameter('phoneField', 0, 'phone'));
-		const variablesFields = splitNames(parameter('variablesFields', 0, ''));
-		const callbackDataFields = splitNames(parameter('callbackDataFields', 0, ''));
-		const timezoneField = String(parameter('timezoneField', 0, '')).trim();
-		const clientExternalIdField =
-			kind === 'single' ? '' : String(parameter('clientExternalIdField', 0, '')).trim();
-		if (items.length > 0) {
-			const first = items[0].json;
-			refuseValueAsFieldName('phoneField', phoneField, first);
-			for (const name of variablesFields) refuseValueAsFieldName('variablesFields', name, first);
-			for (const name of callbackDataFields) refuseValueAsFieldName('callbackDataFields', name, first);
-			if (timezoneField) refuseValueAsFieldName('timezoneField', timezoneField, first);
-			if (clientExternalIdField) refuseValueAsFieldName('clientExternalIdField', clientExternalIdField, first);
-		}
 		return (itemIndex) => {
 			const json = items[itemIndex].json;
+			const { phoneField, variablesFields, callbackDataFields, timezoneField, clientExternalIdField } = readFieldNames(
+				parameter,
+				itemIndex,
+				kind,
+				json,
+			);
 			const phones = readRequiredField(json, 'phoneField', phoneField);
 			const candidate: Candidate = { phone: toPhones(`phone (field "${phoneField}")`, phones) };
 			if (variablesFields.length > 0) {
 				const variables: IDataObject = {};
 				for (const name of variablesFields) {
 					const value = readPath(json, name);
-					if (typeof value === 'object' && value !== null && !Array.isArray(value)) Object.assign(variables, value);
-					else if (value !== undefined && value !== null) variables[name] = value as string;
+					if (isPlainObject(value)) {
+						for (const [key, entry] of Object.entries(value)) setUserKey(variables, `variables (field "${name}")`, key, entry);
+					} else if (value !== undefined && value !== null) setUserKey(variables, `variables (field "${name}")`, name, value);
 				}
 				candidate.variables = toVariables('variables', variables);
 			}
@@ -343,7 +374,7 @@ export function candidateReader(
 				const callbackData: IDataObject = {};
 				for (const name of callbackDataFields) {
 					const value = readPath(json, name);
-					if (value !== undefined) callbackData[name] = value as IDataObject;
+					if (value !== undefined) setUserKey(callbackData, `callbackData (field "${name}")`, name, value);
 				}
 				candidate.callbackData = callbackData;
 			}
@@ -378,9 +409,3 @@ export function candidateReader(
 	};
 }
 
-/** Checks a required text parameter that is read once per run (e.g. the bot script). */
-export function requireRunParameter(name: string, value: unknown): string {
-	const text = optionalString(value, name);
-	if (text === undefined) throw new InputError(name, value, 'is empty; enter a value');
-	return text;
-}

@@ -40,6 +40,38 @@ test('Create and Run: the bot script given by an expression is read for each ite
 	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 });
 
+test('Create and Run: field names given by expressions are read for each item', async () => {
+	const result = await runAction(
+		sim,
+		fromItems('createAndRun', {
+			botSettingsId: 'bot-1',
+			phoneField: '={{ $json.phoneIn }}',
+			callbackDataFields: '={{ $json.keep }}',
+		}),
+		[
+			{ phoneIn: 'tel', tel: '79990000001', keep: 'crmId', crmId: 'c-1' },
+			{ phoneIn: 'mobile', mobile: '79990000002', keep: 'leadId', leadId: 'l-2' },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(bodies()).toEqual([
+		{ phone: ['79990000001'], botSettingsId: 'bot-1', callbackData: { crmId: 'c-1' } },
+		{ phone: ['79990000002'], botSettingsId: 'bot-1', callbackData: { leadId: 'l-2' } },
+	]);
+});
+
+test('a value dragged in as the field name is refused on every item, not only the first', async () => {
+	const result = await runAction(sim, fromItems('createAndRun', { botSettingsId: 'bot-1', phoneField: '={{ $json.phone }}' }), [
+		{ phone: '79990000001' },
+		{ phone: '79990000002' },
+	], { continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	for (const [index, json] of jsonOf(result).entries()) {
+		expect(json.error).toMatch(new RegExp(`Invalid phoneField: "7999000000${index + 1}" is a value \\(the item's field "phone"\\), not a field name.*\\[item ${index}\\]`));
+	}
+	expect(apiRequests(sim)).toHaveLength(0);
+});
+
 test('Add to Task: each item goes to the task its expression names', async () => {
 	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
 	const result = await runAction(

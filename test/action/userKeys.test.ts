@@ -44,6 +44,36 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 		[{ ...good, vars: { name: 'Ann' } }, { ...good, vars: '{"constructor": "x"}' }],
 		/Invalid variablesJson: "constructor" is a name that n8n does not allow.*\[item 1\]/,
 	],
+	[
+		'an item field holding __proto__, sent as variables by field name',
+		createAndRun({ inputMode: 'fromItems', phoneField: 'phone', variablesFields: 'person' }),
+		[parsed('{"phone": "79990000001", "person": {"name": "Ann", "__proto__": {"city": "Kazan"}}}')],
+		/Invalid variables \(field "person"\): "__proto__" is a name that n8n does not allow.*\[item 0\]/,
+	],
+	[
+		'a callback data field named constructor, by field name',
+		createAndRun({ inputMode: 'fromItems', phoneField: 'phone', callbackDataFields: 'crmId, constructor' }),
+		[parsed('{"phone": "79990000002", "crmId": "c-2", "constructor": "x"}')],
+		/Invalid callbackData \(field "constructor"\): "constructor" is a name that n8n does not allow.*\[item 0\]/,
+	],
+	[
+		'a variable pair named __proto__',
+		createAndRun({ candidateFields: { variables: { variable: [{ name: 'first', value: 'Ann' }, { name: '__proto__', value: 'x' }] } } }),
+		[good],
+		/Invalid variables\[1\]\.name: "__proto__" is a name that n8n does not allow.*\[item 0\]/,
+	],
+	[
+		'an Extra Body Fields key named __proto__',
+		{
+			resource: 'callTask',
+			operation: 'create',
+			name: 'Task',
+			defaultExecData: 'bot-1',
+			additionalFields: { extraFields: '{"taskComment": "x", "__proto__": {"cps": 2}}' },
+		},
+		[{}],
+		/Invalid extraFields: "__proto__" is a name that n8n does not allow.*\[item 0\]/,
+	],
 ];
 
 describe('a key n8n does not allow is refused, naming the field, the key and the item', () => {

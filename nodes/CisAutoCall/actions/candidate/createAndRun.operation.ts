@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answers';
-import { candidateFields, candidateReader, dialsNotice, requireRunParameter } from '../../../shared/candidateFields';
+import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
 import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
+import { requireString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
@@ -35,7 +36,7 @@ export const createAndRun: ItemOperation<ApiRequest> = {
 			const candidate = readCandidate(itemIndex);
 			const body: IDataObject = {
 				phone: candidate.phone,
-				botSettingsId: requireRunParameter('botSettingsId', parameter('botSettingsId', itemIndex)),
+				botSettingsId: requireString('botSettingsId', parameter('botSettingsId', itemIndex)),
 			};
 			if (candidate.variables) body.variables = candidate.variables;
 			if (candidate.timezone !== undefined) body.timezone = candidate.timezone;
