@@ -9,10 +9,13 @@
  *   node test/bench/run.js --scenarios 1,3 --rows 2000 --repeat 3
  *
  * Options:
- *   --scenarios 1,2,3,4   which scenarios (default all)
+ *   --scenarios 1,2,3,4,5 which scenarios (default all)
  *   --rows N              rows of scenarios 1–3 (default 2000)
  *   --big N               rows of scenario 4 (default 100000)
- *   --repeat N            measured rounds of scenario 1 (after a warm-up round); the median is reported (default 3)
+ *   --repeat N            measured rounds of scenarios 1 and 5 (after a warm-up round); the median is reported (default 3)
+ *   --events N            events per round of scenario 5 (default 500)
+ *   --trigger-variants ID,ID  other settings of the trigger to measure in scenario 5 beside the default
+ *                         (cis-trigger-v1, cis-trigger-legacy, cis-trigger-v1-legacy, cis-trigger-norepeat)
  *   --max-other-cores X   a run during which other processes kept more than X cores busy is run
  *                         again (at most twice; the least disturbed run is kept and marked) (default 0.5)
  *   --latency MS          simulator latency per request (default 10)
@@ -44,14 +47,17 @@ const { cpuWatch } = require('./lib/memory');
 const { sec, mb } = require('./lib/table');
 const { contendersFor, FAULTS, LIMIT } = require('./lib/scenarios');
 const { render, evaluateTargets, smokeChecks } = require('./lib/report');
+const { setUpTriggerContenders, runTriggerRound } = require('./lib/trigger');
 
 function parseArgs(argv) {
 	const a = {
-		scenarios: [1, 2, 3, 4],
+		scenarios: [1, 2, 3, 4, 5],
 		rows: 2000,
 		big: 100000,
 		repeat: 3,
 		latency: 10,
+		events: 500,
+		triggerVariants: [],
 		maxOtherCores: 0.5,
 		build: true,
 		smoke: false,
@@ -68,6 +74,8 @@ function parseArgs(argv) {
 			case '--big': a.big = Number(value()); break;
 			case '--repeat': a.repeat = Math.max(1, Number(value())); break;
 			case '--latency': a.latency = Number(value()); break;
+			case '--events': a.events = Number(value()); break;
+			case '--trigger-variants': a.triggerVariants = value().split(',').filter(Boolean); break;
 			case '--max-other-cores': a.maxOtherCores = Number(value()); break;
 			case '--no-build': a.build = false; break;
 			case '--tarball': a.tarball = path.resolve(value()); break;
@@ -91,8 +99,9 @@ function parseArgs(argv) {
 		}
 	}
 	if (a.smoke) {
-		a.scenarios = [1];
+		a.scenarios = [1, 5];
 		a.rows = 50;
+		a.events = 20;
 		a.repeat = 1;
 	}
 	return a;
@@ -351,6 +360,61 @@ async function scenario4(bench, report, restart) {
 	return results;
 }
 
+/**
+ * Events per second that become executions: the CIS trigger (Existing Task mode) against n8n's
+ * Webhook node in the same n8n, same events, concurrency 10. A warm-up round, then rounds in
+ * alternating order (A B, B A, ...), so drift of the machine hits both alike.
+ */
+async function scenario5(bench, report) {
+	const concurrency = 10;
+	const count = args.events;
+	const env = bench.env;
+	const contenders = selected(await setUpTriggerContenders(env, { variants: ['cis-trigger', ...args.triggerVariants] }));
+	say(`scenario 5: ${count} events at concurrency ${concurrency}, ${contenders.map((c) => c.id).join(' vs ')}`);
+	let offset = 0;
+	const round = async (contender, n) => {
+		const load = loadavg();
+		const cpu = cpuWatch({ pids: [bench.sim.pid, process.pid], groups: [env.n8n.process && env.n8n.process.pid] });
+		const r = await runTriggerRound(env, contender, { count: n, concurrency, offset });
+		const cpuUse = cpu.stop();
+		offset += n;
+		say(`  ${contender.id}: ${r.perSecond === null ? '-' : r.perSecond.toFixed(1)} executions/s (${r.executions} of ${n} in ${sec(r.ms)} s; answers ${JSON.stringify(r.statuses)}), load ${load}`);
+		return { ...r, loadBefore: load, otherCores: cpuUse ? cpuUse.otherCores : null };
+	};
+	if (!args.smoke) {
+		say('warm-up round (not reported)');
+		for (const c of contenders) await round(c, Math.min(count, 200));
+	}
+	const runsById = new Map(contenders.map((c) => [c.id, []]));
+	for (let i = 0; i < args.repeat; i++) {
+		const order = i % 2 === 0 ? contenders : [...contenders].reverse();
+		for (const c of order) runsById.get(c.id).push(await round(c, count));
+	}
+	const results = contenders.map((c) => {
+		const runs = runsById.get(c.id);
+		const perSecond = median(runs.map((r) => r.perSecond));
+		return {
+			...runs[0],
+			perSecond,
+			runsPerSecond: runs.map((r) => (r.perSecond === null ? null : +r.perSecond.toFixed(1))),
+			executions: Math.min(...runs.map((r) => r.executions)),
+			events: count,
+			otherCores: Math.max(...runs.map((r) => r.otherCores || 0)),
+			loads: runs.map((r) => r.loadBefore.split(' ')[0]),
+			runs,
+		};
+	});
+	// the same round of both, side by side: their ratio is less exposed to drift than the medians
+	const plain = runsById.get('webhook-node') || [];
+	for (const r of results) {
+		if (r.id === 'webhook-node') continue;
+		const mine = runsById.get(r.id);
+		r.roundRatios = mine.map((m, i) => (m.perSecond && plain[i] && plain[i].perSecond ? +(m.perSecond / plain[i].perSecond).toFixed(2) : null));
+	}
+	report.scenarios[5] = { events: count, concurrency, results };
+	return results;
+}
+
 /* ------------------------------------------------------------------ main */
 
 async function main() {
@@ -372,6 +436,7 @@ async function main() {
 		if (args.scenarios.includes(1)) await scenario1(bench, report);
 		if (args.scenarios.includes(2)) await scenario2(bench, report);
 		if (args.scenarios.includes(3)) await scenario3(bench, report);
+		if (args.scenarios.includes(5)) await scenario5(bench, report);
 		if (args.scenarios.includes(4)) await scenario4(bench, report, restart);
 	} finally {
 		if (env) await env.stop({ keep: args.keep });

@@ -121,6 +121,29 @@ function render(report) {
 			),
 		);
 	}
+	const s5 = report.scenarios[5];
+	if (s5) {
+		const plain = s5.results.find((r) => r.id === 'webhook-node');
+		out.push('');
+		out.push(`### 5. Events that become executions: ${s5.events} events per round at concurrency ${s5.concurrency}, trigger vs n8n's Webhook node in one n8n${repeat > 1 ? ` (median of ${repeat} rounds, order alternated)` : ''}`);
+		out.push('');
+		out.push(
+			table(
+				[
+					{ title: 'contender', value: 'label' },
+					{ title: 'settings', value: 'settings' },
+					{ title: 'executions/s', value: (r) => (r.perSecond === null ? null : r.perSecond.toFixed(1)), align: 'right' },
+					...(repeat > 1 ? [{ title: 'rounds', value: (r) => (r.runsPerSecond || []).join(' / ') }] : []),
+					{ title: 'vs Webhook node', value: (r) => (r.id === 'webhook-node' || !plain || !plain.perSecond || !r.perSecond ? '' : `${(r.perSecond / plain.perSecond).toFixed(2)}×`), align: 'right' },
+					{ title: 'same-round ratios', value: (r) => (r.roundRatios || []).join(' / ') },
+					{ title: 'executions', value: 'executions', align: 'right' },
+					{ title: 'load (1 min) per round', value: (r) => (r.loads || []).join(' / ') },
+					{ title: 'others', value: others, align: 'right' },
+				],
+				s5.results,
+			),
+		);
+	}
 	if (report.targets && report.targets.length) {
 		out.push('');
 		out.push('### Targets');
@@ -173,6 +196,14 @@ function evaluateTargets(report) {
 		const r = get(4, 'batch-items');
 		if (r) push(`${s4.rows} rows through Create Batch From Template complete, memory reported`, `${r.status}, created ${r.created}, ${sec(r.nodeMs)} s, peak RSS ${mb(r.mainPeakRss)} MB`, r.status === 'success' && r.created === r.rows && r.duplicated === 0);
 	}
+	const s5 = report.scenarios[5];
+	if (s5) {
+		const plain = get(5, 'webhook-node');
+		const cis = get(5, 'cis-trigger');
+		if (plain && cis && plain.perSecond && cis.perSecond) {
+			push('trigger (Existing Task mode) ≥ 0.9× the executions/s of a plain Webhook node', `${cis.perSecond.toFixed(1)} vs ${plain.perSecond.toFixed(1)} executions/s = ${(cis.perSecond / plain.perSecond).toFixed(2)}× (same-round ratios ${(cis.roundRatios || []).join(', ')})`, cis.perSecond >= 0.9 * plain.perSecond);
+		}
+	}
 	return t;
 }
 
@@ -187,6 +218,12 @@ function smokeChecks(report) {
 		if (r.status !== 'floor' && (r.errorItems !== 0 || r.okItems !== r.rows)) problems.push(`${r.id}: ${r.okItems} ok and ${r.errorItems} error items for ${r.rows} rows`);
 		if (r.status !== 'floor' && !(r.nodeMs > 0)) problems.push(`${r.id}: no executionTime of the node`);
 		if (r.status === 'floor' && (r.statuses || {})[200] !== r.requests) problems.push(`${r.id}: statuses ${JSON.stringify(r.statuses)}`);
+	}
+	const s5 = report.scenarios[5];
+	if (!s5) problems.push('scenario 5 did not run');
+	for (const r of s5 ? s5.results : []) {
+		if (r.executions !== r.events || (r.statuses || {})[200] !== r.events) problems.push(`${r.id}: ${r.executions} executions for ${r.events} events, answers ${JSON.stringify(r.statuses)}`);
+		if (r.succeeded !== r.events) problems.push(`${r.id}: ${r.succeeded} of ${r.events} executions succeeded`);
 	}
 	if (!/\| contender/.test(report.text || '')) problems.push('no table produced');
 	return problems;
