@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, icon, listOneTask } from './common';
+import { baseUrlProperty, icon, listOneTask, withBearerToken } from './common';
 
 export class CisAutoCallApi implements ICredentialType {
 	name = 'cisAutoCallApi';
@@ -37,8 +37,7 @@ export class CisAutoCallApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken)}` };
-		return requestOptions;
+		return withBearerToken(credentials.baseUrl, String(credentials.accessToken), requestOptions);
 	}
 
 	test: ICredentialTestRequest = listOneTask;

@@ -4,10 +4,12 @@ import type {
 	ICredentialType,
 	IHttpRequestOptions,
 	IHttpRequestHelper,
+	IN8nHttpFullResponse,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, icon, listOneTask } from './common';
+import { displayUrl, insecureUrlProblem, redirectHost } from '../nodes/shared/serviceUrl';
+import { baseUrlProperty, icon, listOneTask, withBearerToken } from './common';
 
 export class CisAutoCallLoginApi implements ICredentialType {
 	name = 'cisAutoCallLoginApi';
@@ -62,8 +64,11 @@ export class CisAutoCallLoginApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const loginUrl = String(credentials.loginUrl);
-		let response: { token?: unknown };
+		const loginUrl = String(credentials.loginUrl ?? '').trim();
+		const shown = displayUrl(loginUrl);
+		const refused = insecureUrlProblem('Login URL', loginUrl) ?? insecureUrlProblem('Base URL', credentials.baseUrl);
+		if (refused) throw loginFailure(`${refused}. Nothing was sent.`);
+		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequest({
 				method: 'POST',
@@ -74,20 +79,30 @@ export class CisAutoCallLoginApi implements ICredentialType {
 					ttl: credentials.ttl,
 				},
 				json: true,
-			})) as { token?: unknown };
+				// A redirect would carry the password to wherever it points.
+				disableFollowRedirect: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as IN8nHttpFullResponse;
 		} catch (error) {
 			// Rebuilt so that the request (which holds the password) never travels with the error.
-			const status = (error as { httpCode?: string; response?: { status?: number } }).httpCode ??
-				(error as { response?: { status?: number } }).response?.status;
-			throw Object.assign(
-				new Error(`Login at ${loginUrl} failed${status ? ` (HTTP ${status})` : ''}: check the email and password of the credential`),
-				{ cisLoginFailed: true },
+			throw loginFailure(`Login at ${shown} failed: no answer (${networkCode(error)})`);
+		}
+		const status = response.statusCode;
+		if (status >= 300 && status < 400) {
+			const host = redirectHost(response.headers?.location, loginUrl);
+			throw loginFailure(
+				`Login at ${shown} was answered with a redirect (HTTP ${status}) to ${host}; n8n does not follow redirects, so the password was not sent there. Set the Login URL to the address that answers itself.`,
 			);
 		}
-		if (typeof response?.token !== 'string' || response.token === '') {
-			throw Object.assign(new Error(`Login at ${loginUrl} answered without a token`), { cisLoginFailed: true });
+		if (status < 200 || status >= 300) {
+			throw loginFailure(`Login at ${shown} failed (HTTP ${status}): check the email and password of the credential`);
 		}
-		return { token: response.token };
+		const token = (response.body as { token?: unknown } | undefined)?.token;
+		if (typeof token !== 'string' || token === '') {
+			throw loginFailure(`Login at ${shown} answered without a token`);
+		}
+		return { token };
 	}
 
 	// A function rather than the generic form: n8n then sets the header without running its
@@ -96,9 +111,19 @@ export class CisAutoCallLoginApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` };
-		return requestOptions;
+		return withBearerToken(credentials.baseUrl, String(credentials.token), requestOptions);
 	}
 
 	test: ICredentialTestRequest = listOneTask;
+}
+
+/** The login marks its own failures: no request of the node was sent, nothing to repeat. */
+function loginFailure(message: string): Error {
+	return Object.assign(new Error(message), { cisLoginFailed: true });
+}
+
+function networkCode(error: unknown): string {
+	const outer = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+	const code = outer?.code ?? outer?.cause?.code;
+	return typeof code === 'string' ? code : 'the connection failed';
 }

@@ -1,6 +1,8 @@
-import type { ICredentialTestRequest, INodeProperties } from 'n8n-workflow';
+import type { ICredentialTestRequest, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-/** What both credentials share: the service's address, the icon and the read-only test call. */
+import { insecureUrlProblem } from '../nodes/shared/serviceUrl';
+
+/** What both credentials share: the service's address, the icon, the bearer header and the read-only test call. */
 
 export const icon = {
 	light: 'file:../nodes/CisAutoCall/cisAutoCall.svg',
@@ -14,9 +16,47 @@ export const baseUrlProperty: INodeProperties = {
 	default: 'https://twin24.ai',
 	placeholder: 'e.g. https://twin24.ai',
 	description:
-		'Address of the service without the API path; the node adds /cis/api/v1/... Use https://twin-ai.com for the international region.',
+		'Address of the service without the API path; the node adds /cis/api/v1/... Use https://twin-ai.com for the international region. Only https:// is accepted (plain http:// only for this machine: localhost, 127.x.x.x, ::1).',
 	required: true,
 };
+
+/** Marks an error of the credential's own checks: nothing was sent. */
+export function credentialRefusal(message: string): Error {
+	return Object.assign(new Error(message), { cisRefused: true });
+}
+
+/**
+ * Adds the bearer token to a request, and only to a request that goes to the Base URL's own
+ * address over https (or loopback). Every request that carries the token is told not to follow
+ * redirects: n8n would otherwise send the Authorization header on to wherever a 3xx points.
+ * This also holds when another node (e.g. HTTP Request) uses this credential.
+ */
+export function withBearerToken(baseUrl: unknown, token: string, requestOptions: IHttpRequestOptions): IHttpRequestOptions {
+	const problem = insecureUrlProblem('Base URL', baseUrl) ?? otherAddressProblem(String(baseUrl), requestOptions);
+	if (problem) throw credentialRefusal(`${problem}. Nothing was sent.`);
+	requestOptions.disableFollowRedirect = true;
+	// The same for n8n's legacy request helper (request-promise options).
+	Object.assign(requestOptions, { followRedirect: false, followAllRedirects: false });
+	requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${token}` };
+	return requestOptions;
+}
+
+function otherAddressProblem(baseUrl: string, requestOptions: IHttpRequestOptions): string | undefined {
+	const legacy = requestOptions as IHttpRequestOptions & { uri?: unknown };
+	const raw = requestOptions.url ?? legacy.uri;
+	let target: URL;
+	try {
+		target = new URL(String(raw), requestOptions.baseURL ? String(requestOptions.baseURL) : undefined);
+	} catch {
+		return 'The token is sent only to the Base URL, and the address of this request could not be read';
+	}
+	const allowed = new URL(baseUrl.trim()).origin;
+	if (target.origin === allowed) return undefined;
+	return `The token of this credential is sent only to its Base URL (${allowed}), not to ${target.origin}`;
+}
+
+const REDIRECT_MESSAGE =
+	'n8n does not follow redirects, so that the token never reaches another address. Set the Base URL to the address the service really answers on.';
 
 /** A documented list call that changes nothing; a rejected token answers 401/403. */
 export const listOneTask: ICredentialTestRequest = {
@@ -25,9 +65,14 @@ export const listOneTask: ICredentialTestRequest = {
 		url: '/cis/api/v1/telephony/autoCall',
 		qs: { limit: 1 },
 		method: 'GET',
+		disableFollowRedirect: true,
 	},
 	rules: [
 		{ type: 'responseCode', properties: { value: 401, message: 'Token rejected (HTTP 401): it is invalid or expired' } },
 		{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): the account may not use the API' } },
+		...[301, 302, 303, 307, 308].map((status) => ({
+			type: 'responseCode' as const,
+			properties: { value: status, message: `The service answered with a redirect (HTTP ${status}); ${REDIRECT_MESSAGE}` },
+		})),
 	],
 };

@@ -472,8 +472,8 @@ async function main() {
 	const { ensureN8n, isInstalled, planFor } = require('./lib/n8n-install');
 	const { megabytes } = require('./lib/node-runtime');
 	const { startN8n, setupOwner, installPackageTarball } = require('./lib/n8n-instance');
-	const { packRepo } = require('../test/e2e/lib/pack');
-	const { createSimulator } = require('../test/simulator');
+	const { packRepo } = require('./lib/pack');
+	const { createSimulator } = require('../simulator');
 
 	const TOTAL = 6;
 	const version = opts.version;

@@ -594,13 +594,6 @@ export class CisAutoCallTrigger implements INodeType {
 								message: 'The call task could not be created',
 							});
 				}
-				const problem = expectTaskId(response);
-				if (problem) {
-					throw new NodeOperationError(this.getNode(), `Outcome unknown for POST telephony/autoCall: ${problem}`, {
-						description:
-							'The call task may or may not have been created, and it was not sent again. Check the service\'s task list before activating again.',
-					});
-				}
 				const registration: Registration = {
 					autoCallId: identityOf(response?.id) as string,
 					webhookUrl: url,

@@ -143,7 +143,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. 79876543210',
 			displayOptions: defined,
-			description: 'One or more numbers of the candidate, separated by commas; an expression may also return an array',
+			description: 'Number(s) of the person to call, country code first (79876543210), separated by commas; an expression may also return an array. They are dialled for real: take them from your data or from the person, never make one up.',
 		},
 		{
 			displayName: 'Additional Fields',

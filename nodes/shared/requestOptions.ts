@@ -1,10 +1,25 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from './transport';
-import { requireInteger } from './validation';
+import { allowedNumbersOption, maxCallsPerRunOption } from './guardrails';
+import { DEFAULT_TRANSPORT_SETTINGS, MAX_WAIT_MS, type TransportSettings } from './transport';
+import { InputError, requireInteger } from './validation';
 
-/** The "Options" collection of an operation: how requests are sent. */
-export function requestOptions({ creates, batch }: { creates: boolean; batch: boolean }): INodeProperties {
+export const MAX_REQUESTS_PER_SECOND = 1000;
+export const MAX_TIMEOUT_SECONDS = 3600;
+
+/**
+ * The "Options" collection of an operation: how requests are sent, and for the operations that
+ * start calls (`startsCalls`) the guardrails, first: Allowed Numbers and Max Calls per Run.
+ */
+export function requestOptions({
+	creates,
+	batch,
+	startsCalls = false,
+}: {
+	creates: boolean;
+	batch: boolean;
+	startsCalls?: boolean;
+}): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Concurrency',
@@ -20,9 +35,9 @@ export function requestOptions({ creates, batch }: { creates: boolean; batch: bo
 			displayName: 'Max Requests per Second',
 			name: 'maxRequestsPerSecond',
 			type: 'number',
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_PER_SECOND },
 			default: 0,
-			description: 'Upper limit for all requests of this node in one run, retries included; 0 means no limit',
+			description: `Upper limit for all requests of this node in one run, retries included; 0 means no limit (at most ${MAX_REQUESTS_PER_SECOND})`,
 		},
 		{
 			displayName: 'Max Retries',
@@ -30,14 +45,13 @@ export function requestOptions({ creates, batch }: { creates: boolean; batch: bo
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
-			description:
-				'How often a request is repeated after "too many requests" (429, honouring Retry-After), after a connection that could not be made, and, for requests that are safe to repeat, after 502/503/504, timeouts or dropped connections',
+			description: `How often a request is repeated after "too many requests" (429, honouring a Retry-After of up to ${MAX_WAIT_MS / 1000} s; a longer one fails the item), after a connection that could not be made, and, for requests that are safe to repeat, after a 5xx, a timeout or a dropped connection${creates ? '. A creating request is never repeated once it may have reached the service (a repeat could call a person twice); it fails with "outcome unknown", unless it carries a Client External ID, which the service adds only once' : ''}`,
 		},
 		{
 			displayName: 'Timeout (Seconds)',
 			name: 'timeout',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS },
 			default: 30,
 			description: 'How long to wait for the answer to one request',
 		},
@@ -52,15 +66,7 @@ export function requestOptions({ creates, batch }: { creates: boolean; batch: bo
 			description: 'How many candidates (input items) go into one request',
 		});
 	}
-	if (creates) {
-		options.push({
-			displayName: 'Retry Creating Requests',
-			name: 'retryUncertainCreates',
-			type: 'boolean',
-			default: false,
-			description: 'Whether a creating request is repeated after a 502/503/504, a timeout or a dropped connection. The first attempt may have succeeded, so a repeat can create a second task or call a person twice. Off: such items fail with "outcome unknown". Requests carrying a Client External ID are repeated anyway, since the platform adds a repeated ID once.',
-		});
-	}
+	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption);
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -75,21 +81,41 @@ export interface RunSettings extends TransportSettings {
 	batchSize: number;
 }
 
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
+/** A number (decimals allowed) within bounds, from a number field or an expression's text. */
+function requireNumber(field: string, value: unknown, min: number, max: number, meaning: string): number {
+	const number = typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number < min || number > max) {
+		throw new InputError(field, value, `is not ${meaning}`);
+	}
+	return number;
+}
+
+/**
+ * The options as settings. Unknown keys are ignored: workflows saved with an option that no
+ * longer exists (e.g. "Retry Creating Requests") keep running.
+ */
 export function readRunSettings(options: IDataObject): RunSettings {
-	const number = (name: string, fallback: number, min: number, max?: number) =>
-		options[name] === undefined || options[name] === '' || options[name] === null
-			? fallback
-			: requireInteger(name, options[name], { min, max });
+	const integer = (name: string, field: string, fallback: number, min: number, max: number) =>
+		isEmpty(options[name]) ? fallback : requireInteger(field, options[name], { min, max });
 	return {
-		concurrency: number('concurrency', DEFAULT_TRANSPORT_SETTINGS.concurrency, 1, 50),
-		maxRequestsPerSecond:
-			options.maxRequestsPerSecond === undefined || options.maxRequestsPerSecond === null || options.maxRequestsPerSecond === ''
-				? 0
-				: Math.max(0, Number(options.maxRequestsPerSecond)),
-		maxRetries: number('maxRetries', DEFAULT_TRANSPORT_SETTINGS.maxRetries, 0, 10),
-		timeoutMs:
-			options.timeout === undefined || options.timeout === '' ? DEFAULT_TRANSPORT_SETTINGS.timeoutMs : Math.max(1, Number(options.timeout)) * 1000,
-		retryUncertainCreates: options.retryUncertainCreates === true,
-		batchSize: number('batchSize', 100, 1, 10000),
+		concurrency: integer('concurrency', 'Concurrency', DEFAULT_TRANSPORT_SETTINGS.concurrency, 1, 50),
+		maxRequestsPerSecond: isEmpty(options.maxRequestsPerSecond)
+			? 0
+			: requireNumber(
+					'Max Requests per Second',
+					options.maxRequestsPerSecond,
+					0,
+					MAX_REQUESTS_PER_SECOND,
+					`a number from 0 (no limit) to ${MAX_REQUESTS_PER_SECOND}`,
+				),
+		maxRetries: integer('maxRetries', 'Max Retries', DEFAULT_TRANSPORT_SETTINGS.maxRetries, 0, 10),
+		timeoutMs: isEmpty(options.timeout)
+			? DEFAULT_TRANSPORT_SETTINGS.timeoutMs
+			: Math.round(
+					requireNumber('Timeout (Seconds)', options.timeout, 1, MAX_TIMEOUT_SECONDS, `a number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}`) * 1000,
+				),
+		batchSize: integer('batchSize', 'Batch Size', 100, 1, 10000),
 	};
 }

@@ -6,10 +6,12 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { insecureUrlProblem, redirectHost } from './serviceUrl';
 import { isPlainObject } from './validation';
 
 export const API_PATH = '/cis/api/v1/';
@@ -18,7 +20,7 @@ export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFu
 
 /**
  * How safe a request is to send again when its outcome is unknown (timeout, dropped
- * connection, 502/503/504):
+ * connection, 5xx):
  * - `safe`: repeating changes nothing more (depersonalize, delete a recording, reads);
  * - `create`: a repeat may create a second task or dial a person twice;
  * - `createOnce`: a creation that the service de-duplicates (a candidate with `clientExternalId`).
@@ -53,8 +55,6 @@ export interface TransportSettings {
 	maxRequestsPerSecond: number;
 	maxRetries: number;
 	timeoutMs: number;
-	/** Whether creating requests may be repeated after an unknown outcome (risk of duplicate calls). */
-	retryUncertainCreates: boolean;
 }
 
 export const DEFAULT_TRANSPORT_SETTINGS: TransportSettings = {
@@ -62,7 +62,6 @@ export const DEFAULT_TRANSPORT_SETTINGS: TransportSettings = {
 	maxRequestsPerSecond: 0,
 	maxRetries: 3,
 	timeoutMs: 30000,
-	retryUncertainCreates: false,
 };
 
 export const CREDENTIAL_BY_AUTHENTICATION: Record<string, string> = {
@@ -70,30 +69,27 @@ export const CREDENTIAL_BY_AUTHENTICATION: Record<string, string> = {
 	login: 'cisAutoCallLoginApi',
 };
 
-/** What went wrong with one attempt, read from whatever error shape n8n's HTTP helper produced. */
+/** What went wrong with one attempt: an error n8n's HTTP helper threw, or an answer that is not a success. */
 export interface Failure {
 	status?: number;
 	/** Network error code such as ECONNREFUSED, ECONNRESET, ETIMEDOUT. */
 	code?: string;
 	body?: unknown;
 	retryAfterMs?: number;
+	/** For a 3xx answer: the host its Location points to (never followed). */
+	redirectHost?: string;
+	/** For a 2xx answer that is not what the API promises: what is wrong with it. */
+	unexpected?: string;
 	message: string;
 }
 
 /** The login credential marks its own failures (`cisLoginFailed`): no request was sent, nothing to repeat. */
 export const LOGIN_FAILED_CODE = 'CIS_LOGIN_FAILED';
+/** The credential refused to add the token (`cisRefused`: address not allowed): nothing was sent. */
+export const REFUSED_CODE = 'CIS_REFUSED';
 
+/** Failures where the request never reached the service: repeating it cannot create anything twice. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const UNKNOWN_OUTCOME_CODES = new Set([
-	'ECONNRESET',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EPIPE',
-	'ESOCKETTIMEDOUT',
-	'UND_ERR_SOCKET',
-	'ERR_CANCELED',
-]);
-const UNKNOWN_OUTCOME_STATUSES = new Set([502, 503, 504]);
 
 export function readFailure(error: unknown): Failure {
 	const outer = (error ?? {}) as IDataObject & { cause?: IDataObject; message?: string };
@@ -114,6 +110,7 @@ export function readFailure(error: unknown): Failure {
 		body = context?.data;
 	}
 	if (outer.cause?.cisLoginFailed === true) code = LOGIN_FAILED_CODE;
+	if (outer.cause?.cisRefused === true) code = REFUSED_CODE;
 	const messageText = String(outer.message ?? '');
 	// n8n replaces the message of a network error; axios' own words stay on the cause.
 	const causeText = typeof outer.cause?.message === 'string' ? outer.cause.message : '';
@@ -128,6 +125,29 @@ export function readFailure(error: unknown): Failure {
 		retryAfterMs: parseRetryAfter(readHeader(headers, 'retry-after')),
 		message: causeText || messageText,
 	};
+}
+
+/** A non-2xx answer (n8n was told not to throw for them, nor to follow redirects). */
+function failureOfAnswer(answer: IN8nHttpFullResponse, requestUrl: string): Failure {
+	const headers = answer.headers as IDataObject | undefined;
+	const status = answer.statusCode;
+	return {
+		status,
+		body: parseBody(answer.body),
+		retryAfterMs: parseRetryAfter(readHeader(headers, 'retry-after')),
+		redirectHost: status >= 300 && status < 400 ? redirectHost(readHeader(headers, 'location'), requestUrl) : undefined,
+		message: answer.statusMessage ?? `HTTP ${status}`,
+	};
+}
+
+/** What is wrong with a 2xx answer: an HTML or XML page is never a success, whatever the request's own check says. */
+function checkAnswer(answer: IN8nHttpFullResponse, expect: AnswerCheck | undefined): string | undefined {
+	const contentType = readHeader(answer.headers as IDataObject | undefined, 'content-type') ?? '';
+	const body = answer.body;
+	if (/html/i.test(contentType) || (typeof body === 'string' && /^\s*</.test(body))) {
+		return 'an HTML or XML page, not JSON';
+	}
+	return expect?.(body);
 }
 
 function isPlainObjectLike(value: unknown): value is IDataObject {
@@ -160,32 +180,56 @@ function readHeader(headers: IDataObject | undefined, name: string): string | un
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-/** `Retry-After` in seconds or as an HTTP date. */
+/**
+ * `Retry-After` in seconds or as an HTTP date. Zero, negative, a date in the past or anything
+ * unreadable gives undefined: the normal backoff applies, never an immediate repeat.
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
-	if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.round(Number(value) * 1000);
+	if (/^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) {
+		const ms = Math.round(Number(value) * 1000);
+		return ms > 0 ? ms : undefined;
+	}
+	if (!/[a-z]/i.test(value)) return undefined;
 	const date = Date.parse(value);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - now);
+	if (Number.isNaN(date) || date <= now) return undefined;
+	return date - now;
+}
+
+/**
+ * Whether a failure leaves open whether the service carried the request out: it was sent and
+ * the answer (if any) does not say. A 5xx, a redirect (not followed), a 2xx that is not what the
+ * API promises, a timeout, a dropped connection or any network error not known to happen before
+ * sending.
+ */
+export function isOutcomeUnknown(failure: Failure): boolean {
+	if (failure.code === LOGIN_FAILED_CODE || failure.code === REFUSED_CODE) return false;
+	if (failure.status !== undefined) {
+		return failure.status >= 500 || (failure.status >= 300 && failure.status < 400) || failure.unexpected !== undefined;
+	}
+	return !(failure.code && NOT_SENT_CODES.has(failure.code));
 }
 
 export type RetryDecision = { retry: true; delayMs?: number } | { retry: false; uncertain: boolean };
 
-/** The retry rules; pure, so they can be tested case by case. */
-export function decideRetry(failure: Failure, repeatability: Repeatability, retryUncertainCreates: boolean): RetryDecision {
-	if (failure.code === LOGIN_FAILED_CODE) return { retry: false, uncertain: false };
+/**
+ * The retry rules; pure, so they can be tested case by case. `uncertain`: a creating request may
+ * have been carried out. A creating request is never repeated after an unknown outcome, except
+ * one the service de-duplicates (`createOnce`). Redirects and unexpected answers are never repeated.
+ */
+export function decideRetry(failure: Failure, repeatability: Repeatability): RetryDecision {
+	if (failure.code === LOGIN_FAILED_CODE || failure.code === REFUSED_CODE) return { retry: false, uncertain: false };
 	if (failure.status === 429) return { retry: true, delayMs: failure.retryAfterMs };
 	if (failure.code && NOT_SENT_CODES.has(failure.code)) return { retry: true };
-	const uncertain =
-		(failure.status !== undefined && UNKNOWN_OUTCOME_STATUSES.has(failure.status)) ||
-		(failure.status === undefined && (failure.code === undefined || UNKNOWN_OUTCOME_CODES.has(failure.code)));
-	if (!uncertain) return { retry: false, uncertain: false };
-	if (repeatability === 'safe' || repeatability === 'createOnce' || retryUncertainCreates) return { retry: true };
-	return { retry: false, uncertain: true };
+	if (!isOutcomeUnknown(failure)) return { retry: false, uncertain: false };
+	const uncertain = repeatability !== 'safe';
+	const answeredOddly = failure.redirectHost !== undefined || failure.unexpected !== undefined;
+	if (repeatability === 'create' || answeredOddly || failure.code === 'ERR_CANCELED') return { retry: false, uncertain };
+	return { retry: true };
 }
 
-/** Longest single wait before a retry, whatever Retry-After asks for. */
-const MAX_WAIT_MS = 60000;
+/** Longest wait before a retry; when the service asks for longer, the item fails and says so. */
+export const MAX_WAIT_MS = 60000;
 
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
 	const ceiling = Math.min(30000, 500 * 2 ** attempt);
@@ -253,8 +297,31 @@ export async function mapWithConcurrency<T, R>(
 	return results;
 }
 
+/** One attempt: the answer as it came (any status), or the failure n8n's helper threw. */
+interface Attempt {
+	answer?: IN8nHttpFullResponse;
+	failure?: Failure;
+	/** The token the request carried (login credential). */
+	tokenUsed?: string;
+}
+
 export class ApiClient {
 	private readonly limiter: RateLimiter;
+
+	/** Why the credential's addresses may not be used (plain http:// to another machine), if so. */
+	private readonly refusal?: string;
+
+	/** The login credential can get a fresh token; the access-token credential cannot. */
+	private readonly renewsToken: boolean;
+
+	/** Settles when the request that is logging in has its answer; the others wait for its token. */
+	private login?: Promise<void>;
+
+	/** This run has logged in: when the service rejects that token too, logging in again will not help. */
+	private loggedIn = false;
+
+	/** The token was rejected (or the login failed): every later request of the run fails at once, unsent. */
+	private stop?: NodeApiError;
 
 	constructor(
 		private readonly context: RequestContext,
@@ -267,50 +334,172 @@ export class ApiClient {
 		readonly settings: TransportSettings,
 	) {
 		this.limiter = new RateLimiter(settings.maxRequestsPerSecond);
+		this.renewsToken = credentialType === CREDENTIAL_BY_AUTHENTICATION.login;
+		const data = credentials.data ?? {};
+		this.refusal =
+			insecureUrlProblem('Base URL', data.baseUrl) ??
+			(this.renewsToken ? insecureUrlProblem('Login URL', data.loginUrl) : undefined);
 	}
 
 	/** Sends one request with the retry rules; throws a NodeApiError that carries no secret. */
 	async request<T = unknown>(request: ApiRequest, itemIndex?: number): Promise<T> {
+		if (this.refusal) {
+			throw new NodeOperationError(
+				this.context.getNode(),
+				itemIndex === undefined ? this.refusal : `${this.refusal} [item ${itemIndex}]`,
+				{ itemIndex, description: 'Change the address in the credential. Nothing was sent to the service.' },
+			);
+		}
+		const url = `${String(this.credentials.data?.baseUrl ?? '').trim().replace(/\/+$/, '')}${API_PATH}${request.path}`;
 		const options: IHttpRequestOptions = {
 			method: request.method,
-			url: `${String(this.credentials.data?.baseUrl ?? '').replace(/\/+$/, '')}${API_PATH}${request.path}`,
+			url,
 			qs: request.qs,
 			body: request.body,
 			json: true,
 			headers: { accept: 'application/json', 'content-type': 'application/json' },
 			timeout: this.settings.timeoutMs,
+			// A redirect is an answer, not an instruction: following it would carry the token elsewhere.
+			disableFollowRedirect: true,
+			// Every answer comes back as it is and the rules below judge it; n8n then also leaves a
+			// 401 to us instead of logging in again once per request.
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
 		};
 		if (request.body === undefined) delete options.body;
+		const fail = (failure: Failure, attempts: number, extra: { askedWaitMs?: number } = {}) =>
+			toNodeApiError(this.context, request, failure, {
+				attempts,
+				uncertain: request.repeatability !== 'safe' && isOutcomeUnknown(failure),
+				itemIndex,
+				secrets: this.secrets(),
+				renewsToken: this.renewsToken,
+				...extra,
+			});
 		let attempt = 0;
+		let renewed = false;
 		for (;;) {
-			try {
-				const release = await this.limiter.take();
-				try {
-					return (await this.context.helpers.httpRequestWithAuthentication.call(
-						this.context,
-						this.credentialType,
-						{ ...options },
-						{ credentialsDecrypted: this.credentials },
-					)) as T;
-				} finally {
-					release();
-				}
-			} catch (error) {
-				const failure = readFailure(error);
-				const decision = decideRetry(failure, request.repeatability, this.settings.retryUncertainCreates);
-				if (decision.retry && attempt < this.settings.maxRetries) {
-					await sleep(Math.min(decision.delayMs ?? backoffDelay(attempt), MAX_WAIT_MS));
-					attempt++;
+			const sent = await this.send(options);
+			if (!sent) throw this.notSent(itemIndex);
+			const failure = sent.failure ?? judgeAnswer(sent.answer, request.expect, url);
+			if (!failure) return (isFullResponse(sent.answer) ? sent.answer.body : sent.answer) as T;
+			if (failure.status === 401 || failure.code === LOGIN_FAILED_CODE) {
+				if (failure.status === 401 && !renewed && this.renewToken(sent.tokenUsed)) {
+					renewed = true;
 					continue;
 				}
-				throw toNodeApiError(this.context, request, failure, {
-					attempts: attempt + 1,
-					uncertain: !decision.retry && decision.uncertain,
-					itemIndex,
-				});
+				const error = fail(failure, attempt + 1);
+				this.stop ??= error;
+				throw error;
+			}
+			const decision = decideRetry(failure, request.repeatability);
+			if (decision.retry && attempt < this.settings.maxRetries) {
+				const delayMs = decision.delayMs ?? backoffDelay(attempt);
+				if (delayMs > MAX_WAIT_MS) throw fail(failure, attempt + 1, { askedWaitMs: delayMs });
+				await sleep(delayMs);
+				attempt++;
+				continue;
+			}
+			throw fail(failure, attempt + 1);
+		}
+	}
+
+	/**
+	 * One attempt through n8n's authenticated helper, within the rate limit. With the login
+	 * credential, a request that has to log in (no token yet) goes alone: the others wait for
+	 * its token instead of each logging in. Undefined: not sent, the run was stopped.
+	 */
+	private async send(options: IHttpRequestOptions): Promise<Attempt | undefined> {
+		for (;;) {
+			if (this.stop) return undefined;
+			if (this.login) {
+				await this.login;
+				continue;
+			}
+			const release = await this.limiter.take();
+			if (this.stop || this.login) {
+				release();
+				continue;
+			}
+			const logsIn = this.renewsToken && this.currentToken() === '';
+			let loginDone: () => void = () => {};
+			if (logsIn) {
+				this.loggedIn = true;
+				this.login = new Promise<void>((resolve) => (loginDone = resolve));
+			}
+			const tokenBefore = this.currentToken();
+			try {
+				const answer = (await this.context.helpers.httpRequestWithAuthentication.call(
+					this.context,
+					this.credentialType,
+					{ ...options },
+					{ credentialsDecrypted: this.credentials },
+				)) as IN8nHttpFullResponse;
+				return { answer, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
+			} catch (error) {
+				return { failure: readFailure(error), tokenUsed: logsIn ? this.currentToken() : tokenBefore };
+			} finally {
+				release();
+				if (logsIn) {
+					this.login = undefined;
+					loginDone();
+				}
 			}
 		}
 	}
+
+	private currentToken(): string | undefined {
+		return this.renewsToken ? String(this.credentials.data?.token ?? '') : undefined;
+	}
+
+	/**
+	 * After a 401: whether to send the request again. Yes when another request has renewed the
+	 * token meanwhile; yes, once per run, after clearing the token so that the next attempt logs
+	 * in; no when the token this run logged in for was rejected too.
+	 */
+	private renewToken(tokenUsed: string | undefined): boolean {
+		if (!this.renewsToken || this.stop || !this.credentials.data) return false;
+		if (this.currentToken() !== tokenUsed) return true;
+		if (this.loggedIn) return false;
+		this.credentials.data.token = '';
+		return true;
+	}
+
+	private secrets(): string[] {
+		const data = this.credentials.data ?? {};
+		return [data.accessToken, data.token, data.password].filter(
+			(value): value is string => typeof value === 'string' && value.length >= 4,
+		);
+	}
+
+	/** The error of an item that was not sent because the run was stopped (token rejected, login failed). */
+	private notSent(itemIndex?: number): NodeApiError {
+		const first = this.stop as NodeApiError;
+		const message = `Not sent: ${first.message}`;
+		const description = `${first.description ?? ''} Once the service has rejected the credential in a run, the remaining items are not sent.`.trim();
+		const error = new NodeApiError(this.context.getNode(), { httpCode: first.httpCode, message } as JsonObject, {
+			message,
+			description,
+			httpCode: first.httpCode ?? undefined,
+			itemIndex,
+		});
+		error.message = message;
+		error.context.outcomeUnknown = false;
+		return error;
+	}
+}
+
+function isFullResponse(answer: unknown): answer is IN8nHttpFullResponse {
+	return typeof answer === 'object' && answer !== null && typeof (answer as IN8nHttpFullResponse).statusCode === 'number';
+}
+
+/** Undefined when the answer is a success: a 2xx that passes the checks. */
+function judgeAnswer(answer: unknown, expect: AnswerCheck | undefined, url: string): Failure | undefined {
+	const full = isFullResponse(answer) ? answer : ({ body: answer, headers: {}, statusCode: 200 } as IN8nHttpFullResponse);
+	const status = full.statusCode;
+	if (status < 200 || status >= 300) return failureOfAnswer(full, url);
+	const problem = checkAnswer(full, expect);
+	return problem === undefined ? undefined : { status, body: parseBody(full.body), unexpected: problem, message: problem };
 }
 
 export async function createApiClient(
@@ -344,8 +533,14 @@ const HINT_BY_STATUS: Record<number, string> = {
 	429: 'The service is receiving too many requests; lower "Max Requests per Second" or "Concurrency" in the options.',
 };
 
+const RENEWED_TOKEN_REJECTED =
+	'The service rejected the token even after a fresh login. Check that the account may use the API and that the Base URL and the Login URL belong to the same service.';
+
+const NOT_REPEATED =
+	'It was not repeated, because repeating a creating request can call a person twice. Look at the task on the service (its candidates and calls) before running these items again.';
+
 function serviceMessage(body: unknown): string | undefined {
-	if (typeof body === 'string') return body.trim() === '' ? undefined : body.slice(0, 500);
+	if (typeof body === 'string') return body.trim() === '' || /^\s*</.test(body) ? undefined : body.slice(0, 500);
 	if (!isPlainObject(body)) return undefined;
 	const error = body.error ?? body.message;
 	const text = typeof error === 'string' ? error : error !== undefined ? JSON.stringify(error) : undefined;
@@ -353,18 +548,56 @@ function serviceMessage(body: unknown): string | undefined {
 	return [text, details].filter(Boolean).join(' ') || undefined;
 }
 
+/** The start of an answer, for an error: short, whitespace folded. */
+function excerpt(body: unknown, max = 120): string | undefined {
+	if (body === undefined || body === null || body === '') return undefined;
+	const text = (typeof body === 'string' ? body : JSON.stringify(body)).replace(/\s+/g, ' ').trim();
+	return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+function redact<T>(value: T, secrets: string[]): T {
+	if (secrets.length === 0 || value === undefined) return value;
+	const text = JSON.stringify(value);
+	if (text === undefined || !secrets.some((secret) => text.includes(secret))) return value;
+	let cleaned = text;
+	for (const secret of secrets) cleaned = cleaned.split(secret).join('***');
+	return JSON.parse(cleaned) as T;
+}
+
 export function toNodeApiError(
 	context: RequestContext,
 	request: ApiRequest,
 	failure: Failure,
-	{ attempts, uncertain, itemIndex }: { attempts: number; uncertain: boolean; itemIndex?: number },
+	{
+		attempts,
+		uncertain,
+		itemIndex,
+		secrets = [],
+		renewsToken = false,
+		askedWaitMs,
+	}: {
+		attempts: number;
+		uncertain: boolean;
+		itemIndex?: number;
+		secrets?: string[];
+		renewsToken?: boolean;
+		askedWaitMs?: number;
+	},
 ): NodeApiError {
 	const endpoint = `${request.method} ${API_PATH}${request.path.split('?')[0]}`;
 	const fromService = serviceMessage(failure.body);
+	const quoted = excerpt(failure.body);
 	const tried = attempts > 1 ? ` after ${attempts} attempts` : '';
 	let message: string;
 	let description: string;
-	if (failure.status) {
+	if (failure.unexpected !== undefined) {
+		message = `Unexpected answer from the service to ${endpoint}: ${failure.status} with ${failure.unexpected}`;
+		description = `The API promises another answer, so this is not a success. ${quoted ? `The answer began with: ${quoted}` : 'The answer was empty.'}`;
+	} else if (failure.redirectHost !== undefined) {
+		message = `The service answered ${failure.status} to ${endpoint}: a redirect to ${failure.redirectHost}, which n8n does not follow (nothing was sent there)`;
+		description =
+			'Redirects are not followed, so that the token and your data never reach another address. If the service has moved, set the Base URL of the credential to its new address.';
+	} else if (failure.status) {
 		message = `The service answered ${failure.status} to ${endpoint}${tried}${fromService ? `: ${fromService}` : ''}`;
 		if (request.beyondSpec && (failure.status === 405 || (failure.status === 404 && !request.notFoundMeans))) {
 			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
@@ -374,35 +607,55 @@ export function toNodeApiError(
 			description = request.notFoundMeans;
 		} else if (failure.status === 400 || failure.status === 422) {
 			description = `The service refused the request: ${fromService ?? 'no reason given'}`;
+		} else if (failure.status === 401 && renewsToken) {
+			description = RENEWED_TOKEN_REJECTED;
 		} else {
 			description = HINT_BY_STATUS[failure.status] ?? (failure.status >= 500 ? 'The service failed; try again later.' : 'See the service\'s answer above.');
 		}
 	} else if (failure.code === LOGIN_FAILED_CODE) {
 		message = failure.message;
 		description = 'n8n could not get a token; nothing was sent to the service. Check the Login URL, email and password of the credential.';
+	} else if (failure.code === REFUSED_CODE) {
+		message = failure.message;
+		description = 'The credential refused to send its token there; nothing was sent to the service. Check the Base URL of the credential.';
 	} else {
 		message = `No answer from the service for ${endpoint}${tried}: ${networkReason(failure)}`;
 		description = 'Check the Base URL of the credential and that the service is reachable from n8n.';
 	}
+	if (askedWaitMs !== undefined) {
+		message = `The service answered ${failure.status} to ${endpoint} and asked to wait ${Math.ceil(askedWaitMs / 1000)} s before the next request, longer than the ${MAX_WAIT_MS / 1000} s this node waits`;
+		description = 'Nothing was carried out. Run these items again later, or lower "Max Requests per Second" or "Concurrency" in the options.';
+	}
 	if (uncertain) {
-		message = `Outcome unknown for ${endpoint}: ${failure.status ? `the service answered ${failure.status}` : networkReason(failure)} after the request was sent`;
-		description =
-			'The request may or may not have been carried out. It was not repeated because repeating a creating request can call a person twice. Check the service before sending it again, or turn on "Retry Creating Requests" in the options if duplicates are acceptable.';
+		const why =
+			failure.unexpected !== undefined
+				? `the service answered ${failure.status} with an unexpected body (${failure.unexpected})`
+				: failure.redirectHost !== undefined
+					? `the service answered ${failure.status}, a redirect to ${failure.redirectHost} that n8n does not follow`
+					: failure.status
+						? `the service answered ${failure.status} after the request was sent`
+						: `${networkReason(failure)} after the request was sent`;
+		message = `Outcome unknown for ${endpoint}${tried}: ${why}. It may have been created; check the task before running again`;
+		const answer = failure.unexpected !== undefined ? (quoted ? ` The answer began with: ${quoted}` : ' The answer was empty.') : fromService ? ` The service said: ${fromService}` : '';
+		description = `${NOT_REPEATED}${answer}`;
 	}
 	const errorBody: JsonObject = {
 		httpCode: failure.status ? String(failure.status) : null,
 		error: fromService ?? null,
 	};
-	if (failure.body !== undefined) errorBody.body = failure.body as JsonObject;
-	const error = new NodeApiError(context.getNode(), errorBody, {
-		message,
-		description,
+	if (failure.unexpected !== undefined) errorBody.body = quoted ?? null;
+	else if (failure.body !== undefined) errorBody.body = (typeof failure.body === 'string' ? excerpt(failure.body, 1000) : failure.body) as JsonObject;
+	const error = new NodeApiError(context.getNode(), redact(errorBody, secrets), {
+		message: redact(message, secrets),
+		description: redact(description, secrets),
 		httpCode: failure.status ? String(failure.status) : undefined,
 		itemIndex,
 	});
 	// NodeApiError swaps a message that contains a network code (ECONNRESET, ...) for a generic
 	// sentence, which would drop the endpoint, the attempts and "outcome unknown".
-	error.message = message;
+	error.message = redact(message, secrets);
+	// For the callers: whether a creating request may have been carried out (see mayHaveCreated).
+	error.context.outcomeUnknown = uncertain;
 	return error;
 }
 
@@ -416,6 +669,7 @@ const NETWORK_REASONS: Record<string, string> = {
 	ECONNRESET: 'the connection was dropped',
 	ECONNABORTED: 'the connection was aborted',
 	EPIPE: 'the connection was dropped',
+	EPROTO: 'the connection failed (protocol error)',
 };
 
 function networkReason(failure: Failure): string {

@@ -833,9 +833,16 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			const execId = result.executionId;
 			if (!execId) throw new Error(`workflow ${id}: unexpected run answer ${JSON.stringify(result)}`);
 			const deadline = Date.now() + timeoutMs;
+			// n8n 1.x can report status "error" a moment before the error itself is saved.
+			let errorWithoutDataUntil = 0;
 			for (;;) {
 				const r = await rawApi('GET', `/executions/${execId}?includeData=true`);
-				if (r.status === 200 && isFinished(r.body)) return r.body;
+				if (r.status === 200 && isFinished(r.body)) {
+					const recorded = r.body.status !== 'error' || Boolean(r.body.data && r.body.data.resultData && r.body.data.resultData.error);
+					if (recorded) return r.body;
+					errorWithoutDataUntil ||= Date.now() + 3000;
+					if (Date.now() > errorWithoutDataUntil) return r.body;
+				}
 				if (Date.now() > deadline) throw new Error(`execution ${execId} of workflow ${id} not finished within ${timeoutMs}ms (last: ${r.status} ${r.body && r.body.status})`);
 				await sleep(250);
 			}

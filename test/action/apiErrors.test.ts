@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from './fixtures';
 
 let sim: Simulator;
@@ -139,5 +139,76 @@ describe('the login credential', () => {
 		expect(result.error?.message).toMatch(/Login at .* failed \(HTTP 401\)/);
 		expect(JSON.stringify(result.recordedError)).not.toContain('not-the-password-xyz');
 		expect(apiRequests(sim)).toHaveLength(0);
+	});
+});
+
+describe('a rejected token stops the run: at most one fresh login, the other items fail at once, unsent', () => {
+	const items = Array.from({ length: 20 }, (_, index) => ({ phone: `7999100${String(index).padStart(4, '0')}` }));
+	const perItem = { ...createAndRun, phone: '={{ $json.phone }}' };
+	const rejectEveryToken = () =>
+		sim.injectFault({ path: /^\/cis\/api\/v1\//, status: 401, body: { error: 'Token is expired.' }, times: Infinity });
+
+	function expectStoppedRun(result: Awaited<ReturnType<typeof runAction>>) {
+		const outputs = jsonOf(result);
+		expect(outputs).toHaveLength(20);
+		expect(outputs[0]).toMatchObject({ httpCode: '401', error: expect.stringMatching(/^The service answered 401 to POST /) });
+		for (const json of outputs.slice(1)) {
+			expect(json).toMatchObject({ httpCode: '401', error: expect.stringMatching(/^Not sent: The service answered 401/) });
+		}
+		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expect(secretsIn(result.items)).toEqual([]);
+	}
+
+	test('login credential with a saved token, every token rejected: 20 items → 1 login and 2 requests', async () => {
+		const saved = await runAction(sim, { ...createAndRun, authentication: 'login' });
+		expect(saved.error).toBeUndefined();
+		const [logins, preAuthCalls, requests] = [sim.logins, saved.credentialStore.preAuthCalls, apiRequests(sim).length];
+		rejectEveryToken();
+		const result = await runAction(sim, { ...perItem, authentication: 'login' }, items, {
+			credentialStore: saved.credentialStore,
+			continueOnFail: true,
+		});
+		expect(result.credentialStore.preAuthCalls - preAuthCalls).toBe(1);
+		expect(sim.logins - logins).toBe(1);
+		expect(apiRequests(sim).length - requests).toBe(2);
+		expectStoppedRun(result);
+		expect(jsonOf(result)[0].description).toMatch(/rejected the token even after a fresh login/);
+	});
+
+	test('login credential without a saved token: the run\'s own login is the fresh one: 1 login, 1 request', async () => {
+		rejectEveryToken();
+		const result = await runAction(sim, { ...perItem, authentication: 'login' }, items, { continueOnFail: true });
+		expect(result.credentialStore.preAuthCalls).toBe(1);
+		expect(sim.logins).toBe(1);
+		expect(apiRequests(sim)).toHaveLength(1);
+		expectStoppedRun(result);
+	});
+
+	test('access token rejected: 20 items → 1 request', async () => {
+		rejectEveryToken();
+		const result = await runAction(sim, perItem, items, { continueOnFail: true });
+		expect(apiRequests(sim)).toHaveLength(1);
+		expectStoppedRun(result);
+		expect(jsonOf(result)[0].description).toMatch(/token is invalid or expired/);
+	});
+
+	test('without Continue On Fail the run stops at the first item, nothing else is sent', async () => {
+		rejectEveryToken();
+		const result = await runAction(sim, { ...perItem, options: { concurrency: 5 } }, items);
+		expect(apiRequests(sim)).toHaveLength(1);
+		expect(result.error?.message).toMatch(/401/);
+	});
+
+	test('an expired saved token is renewed once and the run goes on: 20 items → 1 login, 21 requests, 20 successes', async () => {
+		const saved = await runAction(sim, { ...createAndRun, authentication: 'login' });
+		const [logins, requests] = [sim.logins, apiRequests(sim).length];
+		sim.expireTokens();
+		const result = await runAction(sim, { ...perItem, authentication: 'login', options: { concurrency: 5 } }, items, {
+			credentialStore: saved.credentialStore,
+		});
+		expect(result.error).toBeUndefined();
+		expect(sim.logins - logins).toBe(1);
+		expect(apiRequests(sim).length - requests).toBe(21);
+		expect(jsonOf(result).every((json) => typeof json.autoCallCandidateId === 'string')).toBe(true);
 	});
 });

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { getGlobalState, NodeApiError, NodeOperationError, setGlobalState } from 'n8n-workflow';
 
-import type { SimTask, Simulator, TaskStatus } from '../simulator';
+import type { SimTask, Simulator, TaskStatus } from '../../simulator';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
 import { runListSearch } from './listSearch';
 import { createTaskInState } from './simState';

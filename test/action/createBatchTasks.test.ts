@@ -8,7 +8,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
 
 jest.setTimeout(600_000);

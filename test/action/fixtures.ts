@@ -4,7 +4,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { runNode, type RunOptions, type RunResult } from '../engine/harness';
-import { createSimulator, type Simulator } from '../simulator';
+import { createSimulator, type Simulator } from '../../simulator';
 
 export const TOKEN = 'sim-token-7f3a9c';
 export const EMAIL = 'robot@example.com';

@@ -21,7 +21,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { CredentialStore, setupEngine } from '../engine/harness';
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { credentialsFor } from './fixtures';
 
 const NODE_TYPE = 'n8n-nodes-cis-autocall.cisAutoCall';

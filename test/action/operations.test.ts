@@ -1,4 +1,4 @@
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 import { apiRequests, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
 
 let sim: Simulator;

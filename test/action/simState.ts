@@ -1,4 +1,4 @@
-import type { SimTask, Simulator, TaskStatus } from '../simulator';
+import type { SimTask, Simulator, TaskStatus } from '../../simulator';
 
 /** The simulator state's own task factory (state.js), which index.d.ts does not declare. */
 interface TaskFactory {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
-import type { Simulator } from '../simulator';
+import type { Simulator } from '../../simulator';
 
 export interface TinyRequest {
 	method: string;

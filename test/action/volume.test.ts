@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { FaultSpec, LoggedRequest, Simulator } from '../simulator';
+import type { FaultSpec, LoggedRequest, Simulator } from '../../simulator';
 import { createTaskInState } from './simState';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
 
@@ -92,6 +92,31 @@ async function closedPortUrl(): Promise<string> {
 	const { port } = server.address() as { port: number };
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return `http://127.0.0.1:${port}`;
+}
+
+/** A TCP server on 127.0.0.1 that reads a request and answers bytes that are not HTTP. */
+async function startGarbageServer(): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+	let count = 0;
+	const sockets = new Set<import('node:net').Socket>();
+	const server = createServer((socket) => {
+		sockets.add(socket);
+		socket.once('data', () => {
+			count++;
+			socket.end('THIS IS NOT HTTP\r\n\r\n');
+		});
+		socket.on('error', () => {});
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests: () => count,
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
 }
 
 function expectInOrder(result: Awaited<ReturnType<typeof runAction>>, count: number) {
@@ -273,6 +298,33 @@ describe('retries', () => {
 		expect(jsonOf(result)[0].autoCallCandidateId).toBe(candidateIdFor(phoneOf(1)));
 	});
 
+	test.each([
+		['negative', () => '-5'],
+		['zero', () => '0'],
+		['a date in the past', () => new Date(Date.now() - 60_000).toUTCString()],
+	])('a Retry-After that is %s gets the normal backoff, not an immediate repeat', async (_name, retryAfter) => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': retryAfter() } });
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 1 }), [{ callId: call.id }]);
+		expect(result.error).toBeUndefined();
+		const [first, second] = apiRequests(sim);
+		expect([first.status, second.status]).toEqual([429, 200]);
+		// The first backoff is 250..500 ms.
+		expect(second.at - first.at).toBeGreaterThanOrEqual(240);
+	});
+
+	test('a Retry-After longer than the longest wait (60 s): the item fails at once, saying how long the service asked to wait', async () => {
+		const call = sim.addCall();
+		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': '120' } });
+		const started = Date.now();
+		const result = await runAction(sim, depersonalizeCall({ maxRetries: 3 }), [{ callId: call.id }], { continueOnFail: true });
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(apiRequests(sim)).toHaveLength(1);
+		const [json] = jsonOf(result);
+		expect(json.error).toMatch(/answered 429 .* asked to wait 120 s before the next request, longer than the 60 s this node waits/);
+		expect(json.description).toMatch(/Nothing was carried out/);
+	}, 15_000);
+
 	test('429 beyond Max Retries: the item fails after maxRetries + 1 attempts and says so', async () => {
 		const call = sim.addCall();
 		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': '0' }, times: 10 });
@@ -364,8 +416,8 @@ describe('retries', () => {
 			const [json] = jsonOf(result);
 			expect(json.error).toMatch(/^Outcome unknown for POST /);
 			expect(json.error).toMatch(why);
-			expect(json.description).toMatch(/may or may not have been carried out/);
-			expect(json.description).toMatch(/Retry Creating Requests/);
+			expect(json.error).toMatch(/may have been created; check the task before running again/);
+			expect(json.description).toMatch(/not repeated, because repeating a creating request can call a person twice/);
 			expect(result.items[0].pairedItem).toEqual({ item: 0 });
 		});
 	});
@@ -380,21 +432,44 @@ describe('retries', () => {
 		expect(error.message).toMatch(/timed out/);
 	});
 
-	test('with Retry Creating Requests on, a creating request is repeated after 503 and after a drop', async () => {
-		sim.injectFault({ path: SINGLE, status: 503 });
-		sim.injectFault({ path: SINGLE, drop: true });
-		const result = await runAction(sim, createAndRun({ maxRetries: 3, retryUncertainCreates: true }), [{ phone: phoneOf(1) }]);
-		expect(result.error).toBeUndefined();
-		expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 0, 200]);
-		expect(jsonOf(result)[0].autoCallCandidateId).toBe(candidateIdFor(phoneOf(1)));
+	test.each([
+		['Candidate → Create and Run', createAndRun({ maxRetries: 3, retryUncertainCreates: true }), [{ phone: phoneOf(1) }], SINGLE],
+		['Candidate → Create Batch From Template', createBatch({ maxRetries: 3, retryUncertainCreates: true }), phoneItems(3), TEMPLATE_BATCH],
+	])('%s saved with the removed option "Retry Creating Requests" on: runs, and still sends once after a 503', async (_name, parameters, items, path) => {
+		sim.injectFault({ path, status: 503, afterHandling: true });
+		const result = await runAction(sim, parameters, items, { continueOnFail: true });
+		expect(apiRequests(sim)).toHaveLength(1);
+		expect(sim.counts().duplicates).toBe(0);
+		expect(jsonOf(result)[0].error).toMatch(/^Outcome unknown for POST .*may have been created; check the task before running again/);
 	});
 
-	test('with Retry Creating Requests on, Create Batch is repeated too', async () => {
-		sim.injectFault({ path: TEMPLATE_BATCH, status: 504 });
-		const result = await runAction(sim, createBatch({ maxRetries: 1, retryUncertainCreates: true }), phoneItems(3));
-		expect(result.error).toBeUndefined();
-		expect(apiRequests(sim).map((request) => request.status)).toEqual([504, 200]);
-		jsonOf(result).forEach((json, index) => expect(json.autoCallCandidateId).toBe(candidateIdFor(phoneOf(index))));
+	test.each([
+		['500', { status: 500, afterHandling: true } as FaultSpec, /the service answered 500/],
+		['500 before handling', { status: 500 } as FaultSpec, /the service answered 500/],
+	])('%s on a creating request: one request, outcome unknown', async (_name, fault, why) => {
+		sim.injectFault({ path: SINGLE, ...fault });
+		const result = await runAction(sim, createAndRun({ maxRetries: 3 }), [{ phone: phoneOf(1) }], { continueOnFail: true });
+		expect(apiRequests(sim)).toHaveLength(1);
+		const [json] = jsonOf(result);
+		expect(json.error).toMatch(/^Outcome unknown for POST /);
+		expect(json.error).toMatch(why);
+		expect(json.error).toMatch(/may have been created; check the task before running again/);
+	});
+
+	test('an unrecognised network error (a server that answers garbage) on a creating request: one request, outcome unknown', async () => {
+		const garbage = await startGarbageServer();
+		try {
+			const result = await runAction(
+				{ ...sim, url: garbage.url } as Simulator,
+				createAndRun({ maxRetries: 3 }),
+				[{ phone: phoneOf(1) }],
+				{ continueOnFail: true },
+			);
+			expect(garbage.requests()).toBe(1);
+			expect(jsonOf(result)[0].error).toMatch(/^Outcome unknown for POST .*may have been created; check the task before running again/);
+		} finally {
+			await garbage.close();
+		}
 	});
 
 	describe('a creation carrying Client External ID (Candidate → Add to Task)', () => {
@@ -434,6 +509,29 @@ describe('retries', () => {
 			expect(apiRequests(sim)).toHaveLength(1);
 			expect((result.error as Error).message).toMatch(/Outcome unknown/);
 		});
+	});
+});
+
+describe('options are checked before anything is sent', () => {
+	test.each([
+		['Max Requests per Second', { maxRequestsPerSecond: '={{ 1/0 }}' }, /Invalid Max Requests per Second: .* is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
+		['Max Requests per Second', { maxRequestsPerSecond: 1e9 }, /Invalid Max Requests per Second: 1000000000 is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
+		['Max Requests per Second', { maxRequestsPerSecond: -1 }, /Invalid Max Requests per Second: -1 is not/],
+		['Timeout (Seconds)', { timeout: 'abc' }, /Invalid Timeout \(Seconds\): "abc" is not a number of seconds from 1 to 3600 \[item 0\]/],
+		['Timeout (Seconds)', { timeout: 0 }, /Invalid Timeout \(Seconds\): 0 is not a number of seconds/],
+		['Max Retries', { maxRetries: 2.5 }, /Invalid Max Retries: 2.5 is not a whole number \[item 0\]/],
+	])('%s %j: a named error, 0 requests', async (field, options, message) => {
+		const result = await runAction(sim, depersonalizeCall(options as INodeParameters), [{ callId: 'c-1' }]);
+		expect(result.error?.message).toMatch(message);
+		expect((result.error as NodeApiError).description).toContain(`Field "${field}"`);
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+
+	test('a fractional rate (2.5 per second) is accepted', async () => {
+		const calls = [sim.addCall(), sim.addCall()];
+		const result = await runAction(sim, depersonalizeCall({ maxRequestsPerSecond: 2.5 }), calls.map((call) => ({ callId: call.id })));
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(2);
 	});
 });
 
@@ -670,7 +768,7 @@ describe('random faults at CRM scale', () => {
 		const unknown = outputs.filter((json) => /^Outcome unknown/.test(String(json.error ?? '')));
 		// Every item is accounted for: a success or an "outcome unknown" error item.
 		expect(succeeded.length + unknown.length).toBe(200);
-		for (const json of unknown) expect(json.description).toMatch(/may or may not have been carried out/);
+		for (const json of unknown) expect(json.error).toMatch(/may have been created; check the task before running again/);
 		outputs.forEach((json, index) => {
 			if (json.autoCallCandidateId) expect(sim.state.candidates.get(json.autoCallCandidateId as string)?.phone).toEqual([phoneOf(index)]);
 		});

@@ -6,10 +6,11 @@
  *
  *   npm run test:e2e                       both versions (1.123.81, then 2.41.1)
  *   node test/e2e/run.js --version 2.41.1  one version (repeatable), for development
- *   options: --keep (keep the n8n user folders), --echo (mirror n8n's output), --no-build
+ *   options: --keep (keep the n8n user folders), --echo (mirror n8n's output), --no-build,
+ *            --only credentials,actions (run only those check modules)
  *
  * Per version: one n8n start (one restart, for the trigger's restart check), checks in this order:
- *   credentials.e2e.js  actions.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js
+ *   credentials.e2e.js  actions.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js  agent.e2e.js
  * It prints each check, a summary per version, and ends with exactly one line
  * `N passed, N failed` (all versions together); the exit code is 1 when any check failed.
  *
@@ -20,8 +21,8 @@ const os = require('os');
 const path = require('path');
 const { ensureN8n, isInstalled, DEFAULT_VERSION, V1_VERSION } = require('../../scripts/lib/n8n-install');
 const { startN8n, setupOwner, installPackageTarball, httpRequest } = require('../../scripts/lib/n8n-instance');
-const { packRepo } = require('./lib/pack');
-const { createSimulator } = require('../simulator');
+const { packRepo } = require('../../scripts/lib/pack');
+const { createSimulator } = require('../../simulator');
 const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/start');
 const { Checks, chain, manualTrigger } = require('./harness');
 
@@ -33,10 +34,11 @@ const MODULES = [
 	['trigger', require('./trigger.e2e')],
 	['examples', require('./examples.e2e')],
 	['campaign', require('./campaign.e2e')],
+	['agent', require('./agent.e2e')],
 ];
 
 function parseArgs(argv) {
-	const opts = { versions: [], keep: false, echo: false, build: true };
+	const opts = { versions: [], keep: false, echo: false, build: true, only: [] };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		const value = () => (inline !== undefined ? inline : argv[++i]);
@@ -44,6 +46,7 @@ function parseArgs(argv) {
 		else if (flag === '--keep') opts.keep = true;
 		else if (flag === '--echo') opts.echo = true;
 		else if (flag === '--no-build') opts.build = false;
+		else if (flag === '--only') opts.only.push(...String(value()).split(',').filter(Boolean));
 		else throw new Error(`unknown option ${argv[i]}`);
 	}
 	if (!opts.versions.length) opts.versions = [V1_VERSION, DEFAULT_VERSION];
@@ -141,6 +144,7 @@ async function runVersion(version, pack, opts, installInfo) {
 			},
 		};
 		for (const [name, fn] of MODULES) {
+			if (opts.only.length && !opts.only.includes(name)) continue;
 			const t = Date.now();
 			try {
 				await fn(ctx);

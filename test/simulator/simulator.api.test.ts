@@ -1,6 +1,6 @@
 // The simulator against spec/cis-api.md and platform-facts.md: endpoints, shapes, auth, login,
 // 404s, task list, status moves, clientExternalId, counts.
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient, validTaskBody } from './testkit';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -2,7 +2,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as http from 'http';
 import * as path from 'path';
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient, startReceiver, target } from './testkit';
 
 describe('/__sim/ control API', () => {
@@ -145,7 +145,7 @@ describe('/__sim/ control API', () => {
 });
 
 describe('CLI', () => {
-  const cliPath = path.join(__dirname, 'cli.js');
+  const cliPath = path.join(__dirname, '..', '..', 'simulator', 'cli.js');
 
   function startCli(args: string[]): Promise<{ child: ChildProcess; url: string }> {
     return new Promise((resolve, reject) => {

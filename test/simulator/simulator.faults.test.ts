@@ -1,5 +1,5 @@
 // Fault injection, random faults, rate limits, latency.
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient } from './testkit';
 
 let sim: Simulator;

@@ -1,6 +1,6 @@
 // Each validation rule of spec/cis-api.md: a representative bad body gets 400 with the section-7
 // body naming the field, and nothing is created.
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient, validTaskBody, withField } from './testkit';
 
 let sim: Simulator;

@@ -1,6 +1,6 @@
 // Calls playing and webhook delivery: event sequences, payloads, callbackData, delay, re-delivery,
 // enabled/disabled events, plain-URL targets, default template targets, pause/play/halt.
-import { createSimulator, Simulator } from './index';
+import { createSimulator, Simulator } from '../../simulator';
 import { ALL_EVENTS, CIS, createClient, Receiver, startReceiver, target, validTaskBody, waitFor } from './testkit';
 
 const TIME_SCALE = 0.01;

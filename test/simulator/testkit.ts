@@ -2,7 +2,7 @@
 import * as http from 'http';
 import { AddressInfo } from 'net';
 import { Agent, request } from 'undici';
-import type { Simulator } from './index';
+import type { Simulator } from '../../simulator';
 
 export const TOKEN = 'sim-token';
 

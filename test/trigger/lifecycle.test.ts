@@ -10,7 +10,7 @@ import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhoo
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { hashSecret } from '../../nodes/CisAutoCallTrigger/verify';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
-import { createSimulator, type Simulator } from '../simulator';
+import { createSimulator, type Simulator } from '../../simulator';
 
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 const BASE = 'http://127.0.0.1:5678/webhook/';

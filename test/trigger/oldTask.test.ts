@@ -9,7 +9,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod } from '../engine/harness';
-import { createSimulator, type Simulator } from '../simulator';
+import { createSimulator, type Simulator } from '../../simulator';
 
 const TOKEN = 'sim-token';
 const BASE = 'http://127.0.0.1:5678/webhook/';

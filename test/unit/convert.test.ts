@@ -50,22 +50,30 @@ test('phones and variables', () => {
 	expect(() => toVariables('variables', { nested: { a: 1 } })).toThrow(/variables.nested/);
 });
 
-test('Retry-After in seconds or as an HTTP date', () => {
+test('Retry-After in seconds or as an HTTP date; zero, negative, past or unreadable → normal backoff', () => {
 	expect(parseRetryAfter('2')).toBe(2000);
 	const now = Date.parse('2026-11-22T10:00:00Z');
 	expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:03 GMT', now)).toBe(3000);
 	expect(parseRetryAfter('soon')).toBeUndefined();
+	expect(parseRetryAfter('0')).toBeUndefined();
+	expect(parseRetryAfter('-5')).toBeUndefined();
+	expect(parseRetryAfter('Sun, 22 Nov 2026 09:59:00 GMT', now)).toBeUndefined();
 });
 
-test('retry rules', () => {
-	expect(decideRetry({ status: 429, message: '', retryAfterMs: 1000 }, 'create', false)).toEqual({ retry: true, delayMs: 1000 });
-	expect(decideRetry({ code: 'ECONNREFUSED', message: '' }, 'create', false)).toEqual({ retry: true });
-	expect(decideRetry({ status: 503, message: '' }, 'safe', false)).toEqual({ retry: true });
-	expect(decideRetry({ status: 503, message: '' }, 'create', false)).toEqual({ retry: false, uncertain: true });
-	expect(decideRetry({ status: 503, message: '' }, 'create', true)).toEqual({ retry: true });
-	expect(decideRetry({ code: 'ECONNRESET', message: '' }, 'createOnce', false)).toEqual({ retry: true });
-	expect(decideRetry({ status: 400, message: '' }, 'safe', true)).toEqual({ retry: false, uncertain: false });
-	expect(decideRetry({ code: 'CIS_LOGIN_FAILED', message: '' }, 'safe', true)).toEqual({ retry: false, uncertain: false });
+test('retry rules: creating requests are never repeated after an unknown outcome', () => {
+	expect(decideRetry({ status: 429, message: '', retryAfterMs: 1000 }, 'create')).toEqual({ retry: true, delayMs: 1000 });
+	expect(decideRetry({ code: 'ECONNREFUSED', message: '' }, 'create')).toEqual({ retry: true });
+	expect(decideRetry({ status: 503, message: '' }, 'safe')).toEqual({ retry: true });
+	expect(decideRetry({ status: 500, message: '' }, 'safe')).toEqual({ retry: true });
+	expect(decideRetry({ status: 503, message: '' }, 'create')).toEqual({ retry: false, uncertain: true });
+	expect(decideRetry({ status: 500, message: '' }, 'create')).toEqual({ retry: false, uncertain: true });
+	expect(decideRetry({ code: 'EPROTO', message: '' }, 'create')).toEqual({ retry: false, uncertain: true });
+	expect(decideRetry({ message: 'something odd' }, 'create')).toEqual({ retry: false, uncertain: true });
+	expect(decideRetry({ code: 'ECONNRESET', message: '' }, 'createOnce')).toEqual({ retry: true });
+	expect(decideRetry({ status: 200, unexpected: 'no id', message: '' }, 'createOnce')).toEqual({ retry: false, uncertain: true });
+	expect(decideRetry({ status: 302, redirectHost: 'elsewhere', message: '' }, 'safe')).toEqual({ retry: false, uncertain: false });
+	expect(decideRetry({ status: 400, message: '' }, 'safe')).toEqual({ retry: false, uncertain: false });
+	expect(decideRetry({ code: 'CIS_LOGIN_FAILED', message: '' }, 'safe')).toEqual({ retry: false, uncertain: false });
 });
 
 test('backoff grows exponentially with jitter, capped', () => {

@@ -95,11 +95,12 @@ test('each operation shows only its own fields', () => {
 	expect(shown({ resource: 'candidate', operation: 'depersonalize' })).toHaveProperty('autoCallCandidateId');
 });
 
-test('retrying creating requests is offered only where a repeat could create twice', () => {
+test('no operation offers to repeat creating requests (a repeat could call a person twice)', () => {
 	const options = (values: INodeParameters) =>
 		shownIn('options', values, {}).filter((name) => name === 'retryUncertainCreates');
-	expect(options({ resource: 'candidate', operation: 'createAndRun' })).toEqual(['retryUncertainCreates']);
-	expect(options({ resource: 'call', operation: 'deleteRecording' })).toEqual([]);
+	expect(options({ resource: 'candidate', operation: 'createAndRun' })).toEqual([]);
+	expect(options({ resource: 'candidate', operation: 'createBatch' })).toEqual([]);
+	expect(options({ resource: 'callTask', operation: 'create' })).toEqual([]);
 });
 
 test('usable as an AI tool, with both credentials selectable', () => {

@@ -28,6 +28,8 @@ export interface ItemOperation<Prepared = unknown> {
 	creates: boolean;
 	prepare(run: Run): (itemIndex: number) => Prepared;
 	execute(run: Run, prepared: Prepared, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+	/** Set by operations that start calls: the numbers one prepared item dials (one candidate). */
+	dialledPhones?(prepared: Prepared): string[];
 }
 
 /** All input items of the run are sent together, `settings.batchSize` entries per request. */
@@ -36,6 +38,8 @@ export interface BatchOperation {
 	description: INodeProperties[];
 	creates: boolean;
 	prepare(run: Run): (itemIndex: number) => IDataObject;
+	/** Set by operations that start calls: the numbers one entry dials (one candidate). */
+	dialledPhones?(entry: IDataObject): string[];
 	/** Entries of different groups never share a request (e.g. they belong to different call tasks). */
 	groupOf?(run: Run, entry: IDataObject): string;
 	/** The sender of one run: sends one chunk and returns one output per entry, in the entries' order. */

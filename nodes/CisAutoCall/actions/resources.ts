@@ -71,7 +71,7 @@ export const operationProperties: INodeProperties[] = [
 				name: 'Start',
 				value: 'start',
 				description: `Start or resume a call task. ${BEYOND_SPEC_NOTE}.`,
-				action: 'Start a call task',
+				action: 'Start a call task so its candidates are phoned',
 			},
 			{
 				name: 'Stop',
@@ -93,32 +93,32 @@ export const operationProperties: INodeProperties[] = [
 				name: 'Add Many to Task',
 				value: 'addManyToTask',
 				description: `Add all input items as candidates to an existing call task, in batches. ${BEYOND_SPEC_NOTE}.`,
-				action: 'Add many candidates to a call task',
+				action: 'Add people to a call task to be phoned',
 			},
 			{
 				name: 'Add to Task',
 				value: 'addToTask',
 				description: `Add one candidate per input item to an existing call task. ${BEYOND_SPEC_NOTE}.`,
-				action: 'Add a candidate to a call task',
+				action: 'Add a person to a call task to be phoned',
 			},
 			{
 				name: 'Cancel',
 				value: 'cancel',
 				description: `Cancel a candidate of a call task by phone number. ${BEYOND_SPEC_NOTE}.`,
-				action: 'Cancel a candidate',
+				action: 'Cancel a candidate so it is not phoned',
 			},
 			{
 				name: 'Create and Run',
 				value: 'createAndRun',
 				description:
 					'Call one person now: adds the candidate to today\'s task of the bot (created from the default template) and starts it',
-				action: 'Create a candidate and run the call',
+				action: 'Phone a person now with a voice bot',
 			},
 			{
 				name: 'Create Batch From Template',
 				value: 'createBatch',
 				description: 'Create a call task from a template with all input items as candidates, and start calling',
-				action: 'Create a call task from a template with a batch of candidates',
+				action: 'Phone a list of people with a voice bot',
 			},
 			{
 				name: 'Depersonalize',

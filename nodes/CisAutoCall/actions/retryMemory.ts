@@ -19,11 +19,13 @@ export interface RunRecord {
 export class NotSentError extends NodeOperationError {}
 
 /**
- * Whether a failed request may still have created something. Only a 4xx answer (the service
- * refused) or a request the node did not send proves that nothing was created.
+ * Whether a failed request may still have created something. The transport's errors say so
+ * (`outcomeUnknown`: false after a 4xx, a failed login, a request it did not send). Otherwise only
+ * a 4xx answer or an item the node did not send proves that nothing was created.
  */
 export function mayHaveCreated(error: Error): boolean {
 	if (error instanceof NotSentError) return false;
+	if (error instanceof NodeApiError && typeof error.context.outcomeUnknown === 'boolean') return error.context.outcomeUnknown;
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	return !(status >= 400 && status < 500);
 }

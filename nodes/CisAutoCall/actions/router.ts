@@ -1,6 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import {
+	agentFailure,
+	agentSuccess,
+	callLedger,
+	capRefusal,
+	checkAllowedNumbers,
+	type AgentFailureKind,
+	type Guardrails,
+	ledgerKeyOf,
+	readGuardrails,
+	runsAsAgentTool,
+} from '../../shared/guardrails';
 import { perRunParameters } from '../../shared/parameters';
 import { readRunSettings } from '../../shared/requestOptions';
 import { createApiClient, mapWithConcurrency } from '../../shared/transport';
@@ -19,12 +31,25 @@ import {
 
 type Outcome = SentOutcome | undefined;
 
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	if (!runsAsAgentTool(this)) return await runItems.call(this, false);
+	// As an AI Agent's tool the node never throws: the model reads short text for every item, and
+	// nothing makes n8n run it again (its Retry On Fail re-runs a node that threw).
+	try {
+		return await runItems.call(this, true);
+	} catch (error) {
+		const kind: AgentFailureKind = error instanceof NotSentError ? 'refused' : 'failed';
+		return [this.getInputData().map((_, item) => ({ json: agentFailure(kind, error as Error), pairedItem: { item } }))];
+	}
+}
+
 /**
  * The one place that walks the items: checks every item first (no request is sent while any
  * input is bad, unless Continue On Fail turns bad items into error items), then sends with the
- * run's concurrency, and returns one output per item (or an error item) with pairedItem.
+ * run's concurrency, and returns one output per item (or an error item) with pairedItem. As an AI
+ * Agent's tool, every item gives the model's short text instead, and nothing is thrown.
  */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
@@ -32,10 +57,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-	const continueOnFail = this.continueOnFail();
+	// A tool gives one answer per item, like Continue On Fail.
+	const continueOnFail = asAgentTool || this.continueOnFail();
 	let settings;
+	let guardrails: Guardrails | undefined;
 	try {
-		settings = readRunSettings(this.getNodeParameter('options', 0, {}) as IDataObject);
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		settings = readRunSettings(options);
+		if (operation.dialledPhones) guardrails = readGuardrails(options, asAgentTool);
 	} catch (error) {
 		throw inputError(this, error, 0);
 	}
@@ -50,6 +79,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const outcomes: Outcome[] = Array.from({ length: items.length }, () => undefined);
 	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
 	const fingerprints = remembers ? takeEarlierTries(run, prepared, outcomes) : undefined;
+	const booking = guardrails ? applyGuardrails(run, operation, guardrails, prepared, outcomes, continueOnFail) : undefined;
 
 	if (operation.kind === 'item') {
 		await sendPerItem(run, operation, prepared, outcomes, continueOnFail);
@@ -64,6 +94,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (failed === -1) retryMemory.forget(runKey);
 		else retryMemory.keep(runKey, record);
 	}
+	if (booking) releaseUnstarted(booking, outcomes);
+	if (asAgentTool) return [agentOutput(operation, outcomes)];
 	if (failed !== -1 && !continueOnFail) throw summarizeFailure(this, outcomes, failed);
 
 	const output: INodeExecutionData[] = [];
@@ -146,6 +178,77 @@ function remember(record: RunRecord, fingerprints: Map<number, string>, outcomes
 	}
 }
 
+interface Booking {
+	key: string | undefined;
+	itemIndexes: number[];
+}
+
+/**
+ * Allowed Numbers refuses each candidate with a number outside them; then the calls of the run are
+ * booked against Max Calls per Run, all or none: a run that would go beyond it is refused whole.
+ * Nothing is sent for a refused item. Returns the booking when a cap applies.
+ */
+function applyGuardrails(
+	run: Run,
+	operation: ItemOperation | BatchOperation,
+	guardrails: Guardrails,
+	prepared: Map<number, unknown>,
+	outcomes: Outcome[],
+	continueOnFail: boolean,
+): Booking | undefined {
+	const phonesOf = operation.dialledPhones as (prepared: unknown) => string[];
+	for (const [itemIndex, value] of prepared) {
+		try {
+			checkAllowedNumbers(phonesOf(value), guardrails.allowedNumbers);
+		} catch (error) {
+			const failure = inputError(run.context, error, itemIndex);
+			if (!continueOnFail) throw failure;
+			outcomes[itemIndex] = { ok: false, error: failure };
+			prepared.delete(itemIndex);
+		}
+	}
+	if (guardrails.maxCalls === undefined || prepared.size === 0) return undefined;
+	const key = ledgerKeyOf(run.context);
+	const itemIndexes = [...prepared.keys()];
+	if (callLedger.book(key, itemIndexes.length, guardrails.maxCalls)) return { key, itemIndexes };
+	const refusal = capRefusal(guardrails, callLedger.used(key), itemIndexes.length);
+	if (!continueOnFail) throw inputError(run.context, refusal, itemIndexes[0]);
+	for (const itemIndex of itemIndexes) outcomes[itemIndex] = { ok: false, error: inputError(run.context, refusal, itemIndex) };
+	prepared.clear();
+	return undefined;
+}
+
+/** Booked calls that were not sent, or that the service refused (4xx), did not start: they do not count. */
+function releaseUnstarted(booking: Booking, outcomes: Outcome[]): void {
+	const unstarted = booking.itemIndexes.filter((itemIndex) => {
+		const outcome = outcomes[itemIndex];
+		return !outcome || (!outcome.ok && !mayHaveCreated(outcome.error));
+	});
+	callLedger.release(booking.key, unstarted.length);
+}
+
+/** What the model reads: per item an `outcome`, with the ids or with a short message. */
+function agentOutput(operation: ItemOperation | BatchOperation, outcomes: Outcome[]): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	outcomes.forEach((outcome, itemIndex) => {
+		if (!outcome) return;
+		if (outcome.ok) {
+			for (const json of Array.isArray(outcome.json) ? outcome.json : [outcome.json]) {
+				output.push({ json: agentSuccess(json), pairedItem: { item: itemIndex } });
+			}
+			return;
+		}
+		const kind: AgentFailureKind =
+			outcome.error instanceof NotSentError
+				? 'refused'
+				: operation.creates && mayHaveCreated(outcome.error)
+					? 'unknown'
+					: 'failed';
+		output.push({ json: agentFailure(kind, outcome.error), pairedItem: { item: itemIndex } });
+	});
+	return output;
+}
+
 async function sendPerItem(
 	run: Run,
 	operation: ItemOperation,
@@ -216,9 +319,10 @@ async function sendFirstAlone<T>(inputs: T[], concurrency: number, task: (input:
 	await mapWithConcurrency(inputs.slice(1), concurrency, task);
 }
 
+/** Bad input and refusals: the item is not sent. */
 function inputError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof InputError) {
-		return new NodeOperationError(context.getNode(), `${error.message} [item ${itemIndex}]`, {
+		return new NotSentError(context.getNode(), `${error.message} [item ${itemIndex}]`, {
 			itemIndex,
 			description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.`,
 		});

@@ -8,7 +8,7 @@ const os = require('os');
 const path = require('path');
 const { startN8n, setupOwner, installPackageTarball } = require('../../../scripts/lib/n8n-instance');
 const { ensureN8n } = require('../../../scripts/lib/n8n-install');
-const { packRepo, REPO_ROOT } = require('../../e2e/lib/pack');
+const { packRepo, REPO_ROOT } = require('../../../scripts/lib/pack');
 const { sampleGroup, mainRss } = require('./memory');
 const { CONTENDER, ROWS } = require('./workflows');
 

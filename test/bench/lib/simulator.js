@@ -1,13 +1,13 @@
 'use strict';
 /**
- * The CIS simulator as its own process (test/simulator/cli.js), plus a client of its
+ * The CIS simulator as its own process (simulator/cli.js), plus a client of its
  * /__sim/ control API. The bench talks to it only over HTTP on 127.0.0.1, like n8n does.
  */
 const path = require('path');
 const { spawn } = require('child_process');
 const { httpRequest, freePort } = require('../../../scripts/lib/n8n-instance');
 
-const CLI = path.resolve(__dirname, '..', '..', 'simulator', 'cli.js');
+const CLI = path.resolve(__dirname, '..', '..', '..', 'simulator', 'cli.js');
 
 /**
  * Starts the simulator. latencyMs: added to every API request. timeScale 1000 pushes the

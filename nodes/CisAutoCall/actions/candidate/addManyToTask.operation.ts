@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { expectAddedCandidates } from '../../../shared/answers';
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
@@ -10,10 +11,11 @@ import { forceStart } from './addToTask.operation';
 import { mapBatchResponse } from './batchResponse';
 
 export const description = forOperation('candidate', 'addManyToTask', [
+	agentToolNotice,
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
-	requestOptions({ creates: true, batch: true }),
+	requestOptions({ creates: true, batch: true, startsCalls: true }),
 ]);
 
 export const addManyToTask: BatchOperation = {
@@ -29,6 +31,7 @@ export const addManyToTask: BatchOperation = {
 			...readCandidate(itemIndex),
 		});
 	},
+	dialledPhones: (entry) => entry.phone as string[],
 	chunkSender({ client, parameter }) {
 		return async (entries, itemIndexes) => {
 			const everyEntryHasExternalId = entries.every((entry) => typeof entry.clientExternalId === 'string');

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answers';
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { forOperation } from '../displayOptions';
@@ -17,10 +18,11 @@ export const forceStart: INodeProperties = {
 };
 
 export const description = forOperation('candidate', 'addToTask', [
+	agentToolNotice,
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
-	requestOptions({ creates: true, batch: false }),
+	requestOptions({ creates: true, batch: false, startsCalls: true }),
 ]);
 
 export const addToTask: ItemOperation<ApiRequest> = {
@@ -51,6 +53,7 @@ export const addToTask: ItemOperation<ApiRequest> = {
 			};
 		};
 	},
+	dialledPhones: (request) => (request.body as IDataObject).phone as string[],
 	async execute({ client }, request, itemIndex) {
 		const response = await client.request<IDataObject>(request, itemIndex);
 		const body = request.body as IDataObject;

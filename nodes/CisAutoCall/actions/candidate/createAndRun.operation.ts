@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answers';
 import { candidateFields, candidateReader, requireRunParameter } from '../../../shared/candidateFields';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { forOperation } from '../displayOptions';
@@ -17,9 +18,10 @@ const botSettingsId: INodeProperties = {
 };
 
 export const description = forOperation('candidate', 'createAndRun', [
+	agentToolNotice,
 	botSettingsId,
 	...candidateFields('single'),
-	requestOptions({ creates: true, batch: false }),
+	requestOptions({ creates: true, batch: false, startsCalls: true }),
 ]);
 
 export const createAndRun: ItemOperation<ApiRequest> = {
@@ -49,6 +51,7 @@ export const createAndRun: ItemOperation<ApiRequest> = {
 			};
 		};
 	},
+	dialledPhones: (request) => (request.body as IDataObject).phone as string[],
 	async execute({ client }, request, itemIndex) {
 		const response = await client.request<IDataObject>(request, itemIndex);
 		const autoCallId = identityAt(response, 'autoCallId');

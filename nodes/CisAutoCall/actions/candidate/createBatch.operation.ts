@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateFields, candidateReader } from '../../../shared/candidateFields';
+import { agentToolNotice } from '../../../shared/guardrails';
 import { requestOptions } from '../../../shared/requestOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
@@ -65,10 +66,11 @@ const callTasks: INodeProperties = {
 };
 
 export const description = forOperation('candidate', 'createBatch', [
+	agentToolNotice,
 	...candidateFields('batch'),
 	taskSettings,
 	callTasks,
-	requestOptions({ creates: true, batch: true }),
+	requestOptions({ creates: true, batch: true, startsCalls: true }),
 ]);
 
 function readTaskSettings(settings: IDataObject): IDataObject {
@@ -107,6 +109,7 @@ export const createBatch: BatchOperation = {
 	// One task per template and bot script (4.5 makes one task per template; a task has one script).
 	groupOf: (run, entry) =>
 		isTaskPerBatch(run) ? '' : JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
+	dialledPhones: (entry) => entry.phone as string[],
 	chunkSender(run) {
 		const { client, context, record } = run;
 		const taskPerBatch = isTaskPerBatch(run);

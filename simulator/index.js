@@ -5,7 +5,7 @@
  * Simulator of the CIS Auto-Call service (TWIN voice-bot platform), written from
  * spec/cis-api.md and reference/platform-facts.md. See README.md in this folder.
  *
- *   const { createSimulator } = require('./test/simulator');
+ *   const { createSimulator } = require('./simulator');
  *   const sim = await createSimulator({ port: 0, timeScale: 0.01 });
  *   ... sim.url ...
  *   await sim.close();

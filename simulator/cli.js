@@ -4,7 +4,7 @@
 
 /**
  * Runs the simulator as its own process:
- *   node test/simulator/cli.js --port 5680 --token sim-token --time-scale 0.05 [--latency 0]
+ *   node simulator/cli.js --port 5680 --token sim-token --time-scale 0.05 [--latency 0]
  *        [--connection-delay 0] [--user email:password ...] [--max-batch-size N] [--strict-headers]
  * Prints "CIS simulator listening on http://127.0.0.1:<port>" and runs until SIGINT/SIGTERM.
  */

@@ -14,10 +14,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { npmCli } = require('../../../scripts/lib/n8n-install');
-const { spawnTree, killTree } = require('../../../scripts/lib/process-tree');
+const { npmCli } = require('./n8n-install');
+const { spawnTree, killTree } = require('./process-tree');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /** `npm <args>`, run by this Node with the machine's npm-cli.js (no shell, on every platform). */
 function npm(args, { cwd, timeoutMs = 10 * 60 * 1000 }) {

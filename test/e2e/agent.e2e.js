@@ -1,0 +1,195 @@
+'use strict';
+/**
+ * Example 6 (an AI Agent with CIS Auto-Call → Create and Run as its tool) in a real n8n, with
+ * n8n's own AI Agent and OpenAI Chat Model nodes. The model is a small OpenAI-compatible server on
+ * 127.0.0.1 (`startScriptedChatModel`) that behaves like a model following the user: it calls the
+ * tool once per phone number in the user's message, one after another, then answers with what the
+ * tool returned. It records every request, so the checks see what n8n gives the model: the tool's
+ * description and arguments, and the text the tool returned for each call.
+ *
+ * Shows in real n8n (1.x and 2.x): the node detects that it runs as a tool (the AI Agent v3 runs
+ * tools as ordinary nodes), Allowed Numbers refuses with 0 requests, the agent default of Max Calls
+ * per Run holds over the tool calls of one execution, and what the model reads back.
+ */
+const assert = require('assert');
+const http = require('http');
+const { httpRequest } = require('../../scripts/lib/n8n-instance');
+const { loadExamples, prepareExample } = require('../../scripts/start');
+const { apiRequestsSince } = require('./harness');
+
+const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
+
+/**
+ * An OpenAI-compatible chat completions endpoint (POST /v1/chat/completions, JSON or SSE when
+ * `stream` is set) scripted as described above.
+ */
+async function startScriptedChatModel() {
+	const requests = [];
+	let callCounter = 0;
+	const server = http.createServer((req, res) => {
+		let raw = '';
+		req.on('data', (chunk) => (raw += chunk));
+		req.on('end', () => {
+			let body = {};
+			try {
+				body = JSON.parse(raw || '{}');
+			} catch {
+				body = {};
+			}
+			requests.push({ method: req.method, path: req.url, body });
+			if (req.method !== 'POST' || !/\/chat\/completions$/.test(req.url.split('?')[0])) {
+				res.writeHead(404, { 'content-type': 'application/json' });
+				res.end(JSON.stringify({ error: { message: `not scripted: ${req.method} ${req.url}` } }));
+				return;
+			}
+			const messages = Array.isArray(body.messages) ? body.messages : [];
+			const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+			const userText = lastUser >= 0 ? contentText(messages[lastUser].content) : '';
+			const numbers = userText.match(/\+?\d[\d ()-]{5,}\d/g) || [];
+			const toolResults = messages.slice(lastUser + 1).filter((m) => m.role === 'tool');
+			const tool = body.tools && body.tools[0] && body.tools[0].function;
+			let message;
+			if (tool && toolResults.length < numbers.length) {
+				callCounter += 1;
+				message = {
+					role: 'assistant',
+					content: null,
+					tool_calls: [
+						{
+							id: `call_${callCounter}`,
+							type: 'function',
+							function: { name: tool.name, arguments: JSON.stringify({ phone: numbers[toolResults.length], name: '' }) },
+						},
+					],
+				};
+			} else {
+				message = { role: 'assistant', content: toolResults.map((m) => contentText(m.content)).join('\n') || 'Nothing to do.' };
+			}
+			const finish = message.tool_calls ? 'tool_calls' : 'stop';
+			const id = `chatcmpl-${requests.length}`;
+			const created = Math.floor(Date.now() / 1000);
+			if (body.stream) {
+				res.writeHead(200, { 'content-type': 'text/event-stream' });
+				const delta = message.tool_calls
+					? { role: 'assistant', tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) }
+					: { role: 'assistant', content: message.content };
+				const chunk = (choice) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [choice] })}\n\n`;
+				res.write(chunk({ index: 0, delta, finish_reason: null }));
+				res.write(chunk({ index: 0, delta: {}, finish_reason: finish }));
+				res.end('data: [DONE]\n\n');
+				return;
+			}
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(
+				JSON.stringify({
+					id,
+					object: 'chat.completion',
+					created,
+					model: body.model,
+					choices: [{ index: 0, message, finish_reason: finish }],
+					usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+				}),
+			);
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		requests,
+		/** The texts the tool returned to the model, in order, from the requests since `mark`. */
+		toolResultsSince(mark) {
+			const chats = requests.slice(mark).filter((r) => Array.isArray(r.body.messages));
+			const last = chats[chats.length - 1];
+			return last ? last.body.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content)) : [];
+		},
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
+}
+
+function contentText(content) {
+	if (typeof content === 'string') return content;
+	if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part.text || '')).join('');
+	return content == null ? '' : JSON.stringify(content);
+}
+
+/** The JSON the tool returned for one call (n8n gives the model the output items as a JSON array). */
+function toolAnswer(text) {
+	const parsed = JSON.parse(text);
+	const items = typeof parsed === 'string' ? JSON.parse(parsed) : parsed;
+	return Array.isArray(items) ? items : [items];
+}
+
+module.exports = async function agentChecks(ctx) {
+	const { client, sim, checks, creds } = ctx;
+	const model = await startScriptedChatModel();
+	try {
+		const example = loadExamples().find((e) => e.key === '06');
+		const openAi = await client.createCredential({ name: 'e2e scripted model', type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: `${model.url}/v1`, header: false } });
+		const json = prepareExample(example.json, { credentials: { cisAutoCallApi: { id: String(creds.token.id), name: creds.token.name } } });
+		const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+		// The hosted chat's webhook answers a POSTed message with the agent's output.
+		trigger.parameters = { ...trigger.parameters, public: true };
+		const modelNode = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi');
+		modelNode.credentials = { openAiApi: { id: String(openAi.id), name: openAi.name } };
+		const toolNode = json.nodes.find((n) => n.type.endsWith('.cisAutoCallTool'));
+		const wf = await client.createWorkflow(json);
+		await client.activate(wf.id);
+		const chatUrl = `${ctx.n8n.url}/webhook/${trigger.webhookId}/chat`;
+		let session = 0;
+		const chat = async (text) => {
+			const mark = model.requests.length;
+			const simMark = sim.requests.length;
+			session += 1;
+			const res = await httpRequest('POST', chatUrl, { body: { action: 'sendMessage', sessionId: `e2e-${session}`, chatInput: text } });
+			assert.strictEqual(res.status, 200, `chat answered ${res.status}: ${res.text}`);
+			return {
+				answer: res.body,
+				toolResults: model.toolResultsSince(mark).map(toolAnswer),
+				created: apiRequestsSince(sim, simMark).filter((r) => r.path === CREATE_AND_RUN),
+				modelRequests: model.requests.slice(mark),
+			};
+		};
+
+		await checks.check('example 6: the model is given the tool\'s description and the $fromAI arguments with their descriptions', async () => {
+			const { modelRequests } = await chat('Hello');
+			const tool = modelRequests[0].body.tools[0].function;
+			assert.strictEqual(tool.description, toolNode.parameters.toolDescription);
+			assert.deepStrictEqual(Object.keys(tool.parameters.properties).sort(), ['name', 'phone']);
+			assert.match(tool.parameters.properties.phone.description, /Never guess, complete or make up a number/);
+			return `tool "${tool.name}"`;
+		});
+
+		await checks.check('example 6: the agent calls an allowed number; the model reads back outcome done and the candidate id, not the raw answer', async () => {
+			const { toolResults, created } = await chat('Please call Ann on 79990007001.');
+			assert.strictEqual(created.length, 1, `create requests: ${created.length}`);
+			assert.deepStrictEqual(created[0].body.phone, ['79990007001']);
+			assert.strictEqual(toolResults.length, 1);
+			const [item] = toolResults[0];
+			assert.strictEqual(item.outcome, 'done', JSON.stringify(item));
+			assert.ok(typeof item.autoCallCandidateId === 'string' && item.autoCallCandidateId !== '', JSON.stringify(item));
+			assert.strictEqual(item.response, undefined, 'the raw answer reached the model');
+			return JSON.stringify(item);
+		});
+
+		await checks.check('example 6: a number outside Allowed Numbers is refused with 0 requests; the model reads why', async () => {
+			const { toolResults, created } = await chat('Call 74950000001 now.');
+			assert.strictEqual(created.length, 0);
+			const [item] = toolResults[0];
+			assert.strictEqual(item.outcome, 'refused');
+			assert.match(item.message, /^Refused: the number 74950000001 is not in Allowed Numbers \("7999"\)/);
+			return item.message;
+		});
+
+		await checks.check('example 6: Max Calls per Run not set, so the tool default (3) holds over the tool calls of one execution: the 4th is refused, 3 requests', async () => {
+			const { toolResults, created } = await chat('Call 79990007011, 79990007012, 79990007013 and 79990007014.');
+			assert.strictEqual(created.length, 3, `create requests: ${created.length}`);
+			assert.deepStrictEqual(toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
+			assert.match(toolResults[3][0].message, /would go beyond 3 calls per workflow execution/);
+			return toolResults[3][0].message;
+		});
+	} finally {
+		await model.close();
+	}
+};
+
+module.exports.startScriptedChatModel = startScriptedChatModel;
