@@ -28,8 +28,16 @@ export function requestOptions({
 			typeOptions: { minValue: 1, maxValue: 50 },
 			default: 5,
 			description: batch
-				? 'How many batch requests are in flight at once'
-				: 'How many requests are in flight at once; output order still matches the input',
+				? 'How many batch requests are in flight at once (with Adapt Concurrency: at most)'
+				: 'How many requests are in flight at once (with Adapt Concurrency: at most); output order still matches the input',
+		},
+		{
+			displayName: 'Adapt Concurrency',
+			name: 'adaptiveConcurrency',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to find how many requests the service takes at once: start at 5 and go up to Concurrency while answers keep their speed, halve on "too many requests" (429) or errors. Helps most with a distant service, where every request waits for a new connection. Max Requests per Second still applies.',
 		},
 		{
 			displayName: 'Max Requests per Second',
@@ -101,6 +109,7 @@ export function readRunSettings(options: IDataObject): RunSettings {
 		isEmpty(options[name]) ? fallback : requireInteger(field, options[name], { min, max });
 	return {
 		concurrency: integer('concurrency', 'Concurrency', DEFAULT_TRANSPORT_SETTINGS.concurrency, 1, 50),
+		adaptiveConcurrency: options.adaptiveConcurrency === true,
 		maxRequestsPerSecond: isEmpty(options.maxRequestsPerSecond)
 			? 0
 			: requireNumber(
