@@ -9,6 +9,12 @@ const FAULTS = { rate: 0.05, kinds: ['429', '503', 'drop', 'after503', 'afterDro
 
 const COF = { continueOnFail: true };
 
+/**
+ * Scenario 6, a remote service: every request takes 40 ms, and a new connection 80 ms more before
+ * its first request (TCP and TLS handshakes). n8n opens a new connection per request of a node.
+ */
+const REMOTE = { latencyMs: 40, connectionDelayMs: 80, rows: 1000 };
+
 function httpDefault(extra = {}) {
 	return { id: 'http-default', label: 'HTTP Request', kind: 'http', settingsText: 'defaults', floorId: 'floor-c10', ...extra };
 }
@@ -56,6 +62,22 @@ function contendersFor(scenario, { smoke = false } = {}) {
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settings: COF, settingsText: 'fields from items, defaults (100 per request), Continue On Fail' },
 				{ id: 'batch-items-b10', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: { batchSize: 10 }, settings: COF, settingsText: 'fields from items, 10 per request (more requests, more faults), Continue On Fail' },
 			];
+		case 6:
+			if (smoke) {
+				return [
+					{ id: 'remote-floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, keep-alive, concurrency 10' },
+					{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 50', floorId: 'remote-floor-c50' },
+				];
+			}
+			return [
+				{ id: 'remote-floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, keep-alive, concurrency 10' },
+				{ id: 'remote-floor-c50', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 50, settingsText: '4.4, keep-alive, concurrency 50' },
+				httpDefault({ id: 'remote-http-default', floorId: 'remote-floor-c10' }),
+				{ id: 'remote-car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'remote-floor-c10' },
+				{ id: 'remote-car-items-c50', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50 }, settingsText: 'fields from items, concurrency 50', floorId: 'remote-floor-c50' },
+				{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 50', floorId: 'remote-floor-c50' },
+				{ id: 'remote-car-define-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: '3 expressions per item, Adapt Concurrency up to 50', floorId: 'remote-floor-c50' },
+			];
 		case 4:
 			return [
 				{ id: 'rows-only', label: 'Code node only', kind: 'rowsOnly', settingsText: 'produces the rows, nothing else' },
@@ -67,4 +89,4 @@ function contendersFor(scenario, { smoke = false } = {}) {
 	}
 }
 
-module.exports = { contendersFor, LIMIT, FAULTS };
+module.exports = { contendersFor, LIMIT, FAULTS, REMOTE };
