@@ -41,6 +41,7 @@ function contendersFor(scenario, { smoke = false } = {}) {
 				{ id: 'car-define-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 10 }, settingsText: '3 expressions per item, concurrency 10', floorId: 'floor-c10' },
 				{ id: 'car-items-c5', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: {}, settingsText: 'fields from items, default concurrency 5', floorId: 'floor-c5' },
 				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'floor-c10' },
+				{ id: 'car-items-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 50', floorId: 'floor-c10' },
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)', floorId: 'floor-batch' },
 				{ id: 'batch-define', label: 'Create Batch From Template', kind: 'createBatch', mode: 'define', options: {}, settingsText: '3 expressions per item, defaults', floorId: 'floor-batch' },
 			];
@@ -81,6 +82,7 @@ function contendersFor(scenario, { smoke = false } = {}) {
 		case 4:
 			return [
 				{ id: 'rows-only', label: 'Code node only', kind: 'rowsOnly', settingsText: 'produces the rows, nothing else' },
+				{ id: 'rows-set', label: 'Edit Fields (Set) node', kind: 'setNode', settingsText: 'one new item of 3 fixed fields per row, no request' },
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)' },
 				{ id: 'floor-batch', label: 'floor: undici', kind: 'floor', floor: 'batch', concurrency: 5, batchSize: 100, settingsText: '4.5, 100 per request, concurrency 5 (no n8n)' },
 			];
