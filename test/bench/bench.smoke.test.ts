@@ -170,6 +170,7 @@ describe('report', () => {
 			],
 		};
 		report.scenarios[5].results = report.scenarios[5].configs[0].results;
+		report.scenarios[5].unparsedBody = { status: 200, executions: 1 };
 		report.text = render(report);
 		expect(report.text).toMatch(/\| contender/);
 		expect(report.text).toMatch(/1\.20×/);
@@ -184,12 +185,14 @@ describe('report', () => {
 		report.scenarios[1].results[1] = result({ id: 'car-items-c10', status: 'success', created: 49, duplicated: 1 });
 		report.scenarios[5].configs[0].results[1] = trigger({ id: 'cis-trigger', perSecond: 10, executions: 19 });
 		report.scenarios[6].results[1] = result({ id: 'remote-car-adaptive', status: 'success', connections: 0 });
+		report.scenarios[5].unparsedBody = { status: 400, executions: 0 };
 		expect(smokeChecks(report)).toEqual(
 			expect.arrayContaining([
 				expect.stringMatching(/created 49/),
 				expect.stringMatching(/1 duplicated/),
 				expect.stringMatching(/cis-trigger: 19 executions for 20 events/),
 				expect.stringMatching(/remote-car-adaptive \(remote\): no connection counted/),
+				expect.stringMatching(/application\/octet-stream got 400/),
 			]),
 		);
 	});

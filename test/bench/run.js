@@ -47,7 +47,7 @@ const { cpuWatch } = require('./lib/memory');
 const { sec, mb } = require('./lib/table');
 const { contendersFor, FAULTS, LIMIT, REMOTE } = require('./lib/scenarios');
 const { render, evaluateTargets, smokeChecks } = require('./lib/report');
-const { setUpTriggerContenders, runTriggerRound } = require('./lib/trigger');
+const { setUpTriggerContenders, runTriggerRound, sendUnparsedBody } = require('./lib/trigger');
 
 function parseArgs(argv) {
 	const a = {
@@ -449,7 +449,10 @@ async function scenario5(bench, report) {
 			await env.restartWith(Object.fromEntries(Object.keys(LAZY_ISOLATE).map((k) => [k, undefined])));
 		}
 	}
-	report.scenarios[5] = { events: count, concurrency, configs, results: configs[0].results };
+	const cis = contenders.find((c) => c.id === 'cis-trigger');
+	const unparsedBody = cis ? await sendUnparsedBody(env, cis, offset++) : undefined;
+	if (unparsedBody) say(`  cis-trigger, one event as application/octet-stream: answer ${unparsedBody.status}, executions ${unparsedBody.executions}`);
+	report.scenarios[5] = { events: count, concurrency, configs, results: configs[0].results, unparsedBody };
 	return configs;
 }
 

@@ -275,6 +275,9 @@ function smokeChecks(report) {
 	}
 	const s5 = report.scenarios[5];
 	if (!s5) problems.push('scenario 5 did not run');
+	if (s5 && s5.unparsedBody && (s5.unparsedBody.status !== 200 || s5.unparsedBody.executions !== 1)) {
+		problems.push(`cis-trigger: an event sent as application/octet-stream got ${s5.unparsedBody.status} and ${s5.unparsedBody.executions} executions`);
+	}
 	for (const r of s5 ? s5.results : []) {
 		if (r.executions !== r.events || (r.statuses || {})[200] !== r.events) problems.push(`${r.id}: ${r.executions} executions for ${r.events} events, answers ${JSON.stringify(r.statuses)}`);
 		if (r.succeeded !== r.events) problems.push(`${r.id}: ${r.succeeded} of ${r.events} executions succeeded`);

@@ -76,7 +76,7 @@ function cisTriggerWorkflow(webhookId, credential, { options = {}, typeVersion =
 }
 
 /** POSTs every body to url at `concurrency`, keep-alive. Resolves { firstSentAt, statuses, ms }. */
-async function sendAll(url, bodies, concurrency) {
+async function sendAll(url, bodies, concurrency, contentType = 'application/json') {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 	const target = new URL(url);
 	const statuses = {};
@@ -91,7 +91,7 @@ async function sendAll(url, bodies, concurrency) {
 					port: target.port,
 					path: `${target.pathname}${target.search}`,
 					method: 'POST',
-					headers: { 'content-type': 'application/json', 'content-length': data.length },
+					headers: { 'content-type': contentType, 'content-length': data.length },
 				},
 				(res) => {
 					res.resume();
@@ -192,4 +192,16 @@ async function runTriggerRound(env, contender, { count, concurrency, offset }) {
 	};
 }
 
-module.exports = { TRIGGER_VARIANTS, setUpTriggerContenders, runTriggerRound, callEnded, webhookWorkflow, cisTriggerWorkflow, sendAll, SECRET, TRIGGER_TYPE };
+/**
+ * One event sent as application/octet-stream, a body n8n leaves unread for version 1.1 of the
+ * trigger (the node reads it itself). Resolves { status, executions }.
+ */
+async function sendUnparsedBody(env, contender, offset) {
+	const afterId = await lastExecutionId(env.client);
+	const sent = await sendAll(contender.url, [callEnded(offset)], 1, 'application/octet-stream');
+	const status = Number(Object.keys(sent.statuses)[0]);
+	const executions = status === 200 ? await waitForFinished(env.client, contender.workflowId, 1, { afterId, timeoutMs: 30000 }) : [];
+	return { status, executions: executions.length };
+}
+
+module.exports = { TRIGGER_VARIANTS, setUpTriggerContenders, runTriggerRound, sendUnparsedBody, callEnded, webhookWorkflow, cisTriggerWorkflow, sendAll, SECRET, TRIGGER_TYPE };
