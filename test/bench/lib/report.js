@@ -162,7 +162,7 @@ function render(report) {
 					{ title: 'settings', value: 'settings' },
 					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
 					...(repeat > 1 ? [{ title: 'runs ms', value: (r) => (r.runsMs || []).join(' / ') }] : []),
-					{ title: 'vs keep-alive floor', value: (r) => (r.status === 'floor' || !floors[r.floorId] ? '' : `${ratio(r.nodeMs, floors[r.floorId])} (${r.floorId === 'remote-floor-c50' ? 'c=50' : 'c=10'})`), align: 'right' },
+					{ title: 'vs keep-alive floor', value: (r) => (r.status === 'floor' || !floors[r.floorId] ? '' : `${ratio(r.nodeMs, floors[r.floorId])} (c=${r.floorId.replace('remote-floor-c', '')})`), align: 'right' },
 					{ title: 'HTTP node / this', value: (r) => (r.status === 'floor' || !httpNode || r === httpNode ? '' : `${(httpNode.nodeMs / r.nodeMs).toFixed(2)}×`), align: 'right' },
 					{ title: 'connections', value: 'connections', align: 'right' },
 					{ title: 'created', value: 'created', align: 'right' },
@@ -243,7 +243,7 @@ function evaluateTargets(report) {
 	if (s6) {
 		const get6 = (id) => s6.results.find((r) => r.id === id);
 		const http = get6('remote-http-default');
-		for (const id of ['remote-car-adaptive', 'remote-car-items-c50', 'remote-car-items-c10']) {
+		for (const id of ['remote-car-adaptive', 'remote-car-define-adaptive', 'remote-car-items-c50', 'remote-car-items-c10']) {
 			const car = get6(id);
 			if (!car) continue;
 			if (http) push(`remote service: Create and Run (${car.settings}) ≥ 1.5× faster than the HTTP Request node`, `${sec(http.nodeMs)} s / ${sec(car.nodeMs)} s = ${(http.nodeMs / car.nodeMs).toFixed(2)}×`, http.nodeMs >= 1.5 * car.nodeMs);

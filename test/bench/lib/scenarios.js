@@ -41,7 +41,7 @@ function contendersFor(scenario, { smoke = false } = {}) {
 				{ id: 'car-define-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 10 }, settingsText: '3 expressions per item, concurrency 10', floorId: 'floor-c10' },
 				{ id: 'car-items-c5', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: {}, settingsText: 'fields from items, default concurrency 5', floorId: 'floor-c5' },
 				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'floor-c10' },
-				{ id: 'car-items-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 50', floorId: 'floor-c10' },
+				{ id: 'car-items-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 200', floorId: 'floor-c10' },
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)', floorId: 'floor-batch' },
 				{ id: 'batch-define', label: 'Create Batch From Template', kind: 'createBatch', mode: 'define', options: {}, settingsText: '3 expressions per item, defaults', floorId: 'floor-batch' },
 			];
@@ -67,17 +67,18 @@ function contendersFor(scenario, { smoke = false } = {}) {
 			if (smoke) {
 				return [
 					{ id: 'remote-floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, keep-alive, concurrency 10' },
-					{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 50', floorId: 'remote-floor-c50' },
+					{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 200', floorId: 'remote-floor-c10' },
 				];
 			}
 			return [
 				{ id: 'remote-floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, keep-alive, concurrency 10' },
 				{ id: 'remote-floor-c50', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 50, settingsText: '4.4, keep-alive, concurrency 50' },
+				{ id: 'remote-floor-c200', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 200, settingsText: '4.4, keep-alive, concurrency 200' },
 				httpDefault({ id: 'remote-http-default', floorId: 'remote-floor-c10' }),
 				{ id: 'remote-car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'remote-floor-c10' },
 				{ id: 'remote-car-items-c50', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50 }, settingsText: 'fields from items, concurrency 50', floorId: 'remote-floor-c50' },
-				{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 50', floorId: 'remote-floor-c50' },
-				{ id: 'remote-car-define-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 50, adaptiveConcurrency: true }, settingsText: '3 expressions per item, Adapt Concurrency up to 50', floorId: 'remote-floor-c50' },
+				{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 200', floorId: 'remote-floor-c200' },
+				{ id: 'remote-car-define-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: '3 expressions per item, Adapt Concurrency up to 200', floorId: 'remote-floor-c200' },
 			];
 		case 4:
 			return [
