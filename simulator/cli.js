@@ -5,7 +5,7 @@
 /**
  * Runs the simulator as its own process:
  *   node simulator/cli.js --port 5680 --token sim-token --time-scale 0.05 [--latency 0]
- *        [--user email:password ...] [--max-batch-size N] [--strict-headers]
+ *        [--connection-delay 0] [--user email:password ...] [--max-batch-size N] [--strict-headers]
  * Prints "CIS simulator listening on http://127.0.0.1:<port>" and runs until SIGINT/SIGTERM.
  */
 
@@ -32,6 +32,9 @@ function parseArgs(argv) {
       case '--latency':
         options.latencyMs = Number(value());
         break;
+      case '--connection-delay':
+        options.connectionDelayMs = Number(value());
+        break;
       case '--strict-headers':
         options.strictHeaders = true;
         break;
@@ -48,7 +51,7 @@ function parseArgs(argv) {
         break;
       }
       case '--help':
-        process.stdout.write('usage: cli.js [--port N] [--token T] [--time-scale X] [--latency MS] [--user email:password]\n');
+        process.stdout.write('usage: cli.js [--port N] [--token T] [--time-scale X] [--latency MS] [--connection-delay MS] [--user email:password]\n');
         process.exit(0);
         break;
       default:

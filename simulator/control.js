@@ -39,7 +39,7 @@ class ControlApi {
         case 'GET /__sim/state':
           return { status: 200, body: sim.snapshot() };
         case 'GET /__sim/counts':
-          return { status: 200, body: { ...sim.counts(), logins: sim.logins, requests: sim.requests.length } };
+          return { status: 200, body: { ...sim.counts(), logins: sim.logins, requests: sim.requests.length, connections: sim.connections } };
         case 'GET /__sim/idle':
           await sim.idle();
           return ok;
@@ -60,6 +60,9 @@ class ControlApi {
           return ok;
         case 'POST /__sim/latency':
           sim.setLatency(Number((body && body.ms) || 0));
+          return ok;
+        case 'POST /__sim/connection-delay':
+          sim.setConnectionDelay(Number((body && body.ms) || 0));
           return ok;
         case 'POST /__sim/outcome':
           if (!body || body.phone === undefined) return { status: 400, body: { error: 'phone is required' } };

@@ -16,6 +16,8 @@ export interface SimulatorOptions {
   timeScale?: number;
   /** added latency per API request, ms (default 0) */
   latencyMs?: number;
+  /** added before the first API request of each new connection, ms: a remote service's TCP + TLS handshakes (default 0) */
+  connectionDelayMs?: number;
   /** settings of the default template; null = no default template (default: a template with no redials and no targets) */
   defaultTemplate?: Partial<Template> | null;
   /** largest batch the batch endpoints accept (default unlimited) */
@@ -246,6 +248,8 @@ export interface Simulator {
   readonly logins: number;
   /** successful refreshes */
   readonly refreshes: number;
+  /** new connections that carried an API request since the start or the last reset */
+  readonly connections: number;
 
   createdByPhone(): Record<string, number>;
   counts(): Counts;
@@ -256,6 +260,8 @@ export interface Simulator {
   setFaultRate(options: FaultRate | null): void;
   setRateLimit(limits: RateLimit | null): void;
   setLatency(ms: number): void;
+  /** delay before the first API request of each new connection, ms */
+  setConnectionDelay(ms: number): void;
   setBatchAnswerShape(shape: BatchAnswerShape): void;
   /** every login-issued token answers 401 "Token is expired."; refreshTokens: true also voids refresh tokens */
   expireTokens(options?: { refreshTokens?: boolean }): void;

@@ -31,6 +31,7 @@ const HOST = '127.0.0.1';
  * @property {Array<{email: string, password: string}>} [users] accounts for the login endpoint
  * @property {number} [timeScale] multiplies every simulated duration (default 1)
  * @property {number} [latencyMs] added latency per API request (default 0)
+ * @property {number} [connectionDelayMs] added before the first API request of each new connection (default 0)
  * @property {object | null} [defaultTemplate] settings of the default template (null: none)
  * @property {number} [maxBatchSize] largest batch accepted by the batch endpoints (default unlimited)
  * @property {number} [webhookMaxAttempts] delivery attempts per event (default 8)
@@ -55,6 +56,7 @@ async function createSimulator(options = {}) {
     users: options.users ?? [{ email: 'user@example.com', password: 'secret' }],
     timeScale: options.timeScale ?? 1,
     latencyMs: options.latencyMs ?? 0,
+    connectionDelayMs: options.connectionDelayMs ?? 0,
     strictHeaders: options.strictHeaders ?? false,
     batchAnswerShape: checkBatchAnswerShape(options.batchAnswerShape ?? 'perCandidate'),
   };
@@ -90,6 +92,10 @@ async function createSimulator(options = {}) {
     scheduler,
     operations,
     latencyMs: config.latencyMs,
+    connectionDelayMs: config.connectionDelayMs,
+    /** sockets that carried an API request; connectionCount counts the new ones since the last reset */
+    connectionsSeen: new WeakSet(),
+    connectionCount: 0,
     strictHeaders: config.strictHeaders,
     /** @type {ControlApi | null} */
     control: null,
@@ -145,6 +151,14 @@ async function createSimulator(options = {}) {
     setLatency(ms) {
       context.latencyMs = Math.max(0, Number(ms) || 0);
     },
+    /** Delay before the first API request of each new connection (a remote service's handshakes). */
+    setConnectionDelay(ms) {
+      context.connectionDelayMs = Math.max(0, Number(ms) || 0);
+    },
+    /** Connections that carried at least one API request since the start or the last reset. */
+    get connections() {
+      return context.connectionCount;
+    },
     /** @param {'perCandidate' | 'perTask'} shape */
     setBatchAnswerShape(shape) {
       operations.batchAnswerShape = checkBatchAnswerShape(shape);
@@ -187,6 +201,8 @@ async function createSimulator(options = {}) {
       auth.resetCounters();
       requests.length = 0;
       context.latencyMs = config.latencyMs;
+      context.connectionDelayMs = config.connectionDelayMs;
+      context.connectionCount = 0;
       operations.batchAnswerShape = config.batchAnswerShape;
     },
 

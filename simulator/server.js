@@ -5,9 +5,10 @@
  * The HTTP side: routing, authentication, body parsing, request log, rate limit, latency and
  * fault injection. Control calls under /__sim/ skip all of that (see control.js).
  *
- * Order for an API request: read body → log → rate limit (429) → latency → fault before
- * handling (delay / status / drop) → authentication (401) → route (404/405) → content type
- * (415) → JSON parse (400) → operation → fault after handling → answer.
+ * Order for an API request: read body → connection delay (first request of a connection) → log →
+ * rate limit (429) → latency → fault before
+ * handling (delay / status / drop) → authentication (401) → route (404/405) → content type (415) →
+ * JSON parse (400) → operation → fault after handling → answer.
  */
 
 const http = require('http');
@@ -136,6 +137,14 @@ async function handle(sim, request, response) {
     const result = await sim.control.handle({ method, path, query, rawBody });
     send(response, result.status, result.body);
     return;
+  }
+
+  // A new connection to a remote service costs a TCP and TLS handshake before the request
+  // arrives; modelled as a delay before the first API request of each connection.
+  if (!sim.connectionsSeen.has(request.socket)) {
+    sim.connectionsSeen.add(request.socket);
+    sim.connectionCount += 1;
+    if (sim.connectionDelayMs > 0) await sim.scheduler.sleep(sim.connectionDelayMs);
   }
 
   let body;

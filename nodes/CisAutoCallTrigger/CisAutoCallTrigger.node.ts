@@ -31,6 +31,7 @@ import {
 	type RetireOutcome,
 	type RetireReason,
 } from './oldTask';
+import { RecentSecrets } from './recentSecrets';
 import {
 	buildOutput,
 	hashSecret,
@@ -69,6 +70,9 @@ const WEBHOOK_SECRET_CREDENTIAL = 'cisAutoCallWebhookSecretApi';
  * overwrite a newer registration written by the main process (queue mode).
  */
 const deliveries = new DeliveryMemory();
+
+/** Secrets of the webhook secret credentials, read at most once a second per trigger node. */
+const recentSecrets = new RecentSecrets();
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };
@@ -227,14 +231,32 @@ function legacySecretOf(read: ParameterReader): string | undefined {
 	return text === '' ? undefined : text;
 }
 
-/** The secret Existing Task mode expects: the legacy field while it holds a value, else the credential's. */
-async function existingTaskSecret(context: IHookFunctions | IWebhookFunctions): Promise<string | undefined> {
-	const legacy = legacySecretOf((name, fallback) => context.getNodeParameter(name, fallback));
-	if (legacy !== undefined) return legacy;
+/** The secret of the webhook secret credential selected in the node, if any. */
+async function credentialSecret(context: IHookFunctions | IWebhookFunctions): Promise<string | undefined> {
 	if (!context.getNode().credentials?.[WEBHOOK_SECRET_CREDENTIAL]) return undefined;
 	const credential = await context.getCredentials(WEBHOOK_SECRET_CREDENTIAL);
 	const secret = typeof credential?.secret === 'string' ? credential.secret.trim() : '';
 	return secret === '' ? undefined : secret;
+}
+
+/** The secret Existing Task mode expects: the legacy field while it holds a value, else the credential's. */
+async function existingTaskSecret(context: IHookFunctions): Promise<string | undefined> {
+	return legacySecretOf((name, fallback) => context.getNodeParameter(name, fallback)) ?? (await credentialSecret(context));
+}
+
+/** Whether a delivery's secret is the one Existing Task mode expects (see RecentSecrets). */
+async function existingTaskAccepts(context: IWebhookFunctions, given: unknown): Promise<boolean> {
+	const legacy = legacySecretOf((name, fallback) => context.getNodeParameter(name, fallback));
+	if (legacy !== undefined) return secretMatches(given, legacy);
+	const reference = context.getNode().credentials?.[WEBHOOK_SECRET_CREDENTIAL];
+	if (!reference) return false;
+	const key = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${reference.id ?? ''}:${reference.name}`;
+	try {
+		const expectedHash = await recentSecrets.hashOf(key, async () => await credentialSecret(context));
+		return expectedHash !== undefined && secretMatchesHash(given, expectedHash);
+	} catch {
+		return false;
+	}
 }
 
 /** Problems with the settings that make the trigger unusable; thrown at activation. */
@@ -268,6 +290,11 @@ async function checkSettings(context: IHookFunctions): Promise<void> {
 			});
 		}
 	}
+}
+
+/** What n8n leaves in the body when it did not parse one. */
+function isEmptyBody(body: unknown): boolean {
+	return body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
 }
 
 function isTestListen(context: IHookFunctions): boolean {
@@ -428,7 +455,11 @@ export class CisAutoCallTrigger implements INodeType {
 		name: 'cisAutoCallTrigger',
 		icon: { light: 'file:cisAutoCallTrigger.svg', dark: 'file:cisAutoCallTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: n8n evaluates no expression of its own before calling webhook() (for version 1 it
+		// reads options.binaryData through the expression engine on every request) and leaves
+		// bodies of other content types unread; webhook() reads those itself.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		// n8n's node panel shows this text for the action node and its trigger together.
 		description:
@@ -634,13 +665,7 @@ export class CisAutoCallTrigger implements INodeType {
 		const given = ((this.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
 		let accepted: boolean;
 		if (read('connectTo', 'newTask') === 'existing') {
-			let expected: string | undefined;
-			try {
-				expected = await existingTaskSecret(this);
-			} catch {
-				expected = undefined;
-			}
-			accepted = expected !== undefined && secretMatches(given, expected);
+			accepted = await existingTaskAccepts(this, given);
 		} else {
 			accepted = registrationAccepts(storedRegistration(this.getWorkflowStaticData('node')), given);
 		}
@@ -648,7 +673,12 @@ export class CisAutoCallTrigger implements INodeType {
 
 		// 3. Body.
 		const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();
-		const parsed = parseEventBody(this.getBodyData(), request.rawBody, contentType.startsWith('application/json'));
+		const body = this.getBodyData();
+		if (isEmptyBody(body) && request.rawBody === undefined && typeof request.readRawBody === 'function') {
+			// Version 1.1: n8n did not read a body whose content type it does not parse.
+			await request.readRawBody();
+		}
+		const parsed = parseEventBody(body, request.rawBody, contentType.startsWith('application/json'));
 		if (!parsed.ok) return refuse(400, `Not an event: ${parsed.reason}`);
 		const deliveryId = deliveryIdOf(parsed.payload);
 

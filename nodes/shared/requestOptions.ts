@@ -5,6 +5,8 @@ import { DEFAULT_TRANSPORT_SETTINGS, MAX_WAIT_MS, type TransportSettings } from 
 import { InputError, requireInteger } from './validation';
 
 export const MAX_REQUESTS_PER_SECOND = 1000;
+/** n8n opens a connection per request; against a distant service many in flight hide that wait. */
+export const MAX_CONCURRENCY = 200;
 export const MAX_TIMEOUT_SECONDS = 3600;
 
 /**
@@ -25,11 +27,19 @@ export function requestOptions({
 			displayName: 'Concurrency',
 			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 50 },
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 			default: 5,
 			description: batch
-				? 'How many batch requests are in flight at once'
-				: 'How many requests are in flight at once; output order still matches the input',
+				? 'How many batch requests are in flight at once (with Adapt Concurrency: at most)'
+				: 'How many requests are in flight at once (with Adapt Concurrency: at most); output order still matches the input',
+		},
+		{
+			displayName: 'Adapt Concurrency',
+			name: 'adaptiveConcurrency',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to find how many requests the service takes at once: start at 5 and go up to Concurrency while answers keep their speed, halve on "too many requests" (429) or errors. Helps most with a distant service, where every request waits for a new connection. Max Requests per Second still applies.',
 		},
 		{
 			displayName: 'Max Requests per Second',
@@ -100,7 +110,8 @@ export function readRunSettings(options: IDataObject): RunSettings {
 	const integer = (name: string, field: string, fallback: number, min: number, max: number) =>
 		isEmpty(options[name]) ? fallback : requireInteger(field, options[name], { min, max });
 	return {
-		concurrency: integer('concurrency', 'Concurrency', DEFAULT_TRANSPORT_SETTINGS.concurrency, 1, 50),
+		concurrency: integer('concurrency', 'Concurrency', DEFAULT_TRANSPORT_SETTINGS.concurrency, 1, MAX_CONCURRENCY),
+		adaptiveConcurrency: options.adaptiveConcurrency === true,
 		maxRequestsPerSecond: isEmpty(options.maxRequestsPerSecond)
 			? 0
 			: requireNumber(

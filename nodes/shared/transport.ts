@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { AdaptiveConcurrency, type AttemptOutcome } from './adaptiveConcurrency';
 import { insecureUrlProblem, redirectHost } from './serviceUrl';
 import { isPlainObject } from './validation';
 
@@ -49,8 +50,13 @@ export interface ApiRequest {
 }
 
 export interface TransportSettings {
-	/** Requests in flight at once (used by the callers' pools; kept here so all share one setting). */
+	/**
+	 * Requests in flight at once (used by the callers' pools; kept here so all share one setting);
+	 * with `adaptiveConcurrency` the most in flight at once.
+	 */
 	concurrency: number;
+	/** Start low and find how many requests in flight the service takes (see AdaptiveConcurrency). */
+	adaptiveConcurrency?: boolean;
 	/** Empty/0 = no limit. Shared by every request made through one client. */
 	maxRequestsPerSecond: number;
 	maxRetries: number;
@@ -59,6 +65,7 @@ export interface TransportSettings {
 
 export const DEFAULT_TRANSPORT_SETTINGS: TransportSettings = {
 	concurrency: 5,
+	adaptiveConcurrency: false,
 	maxRequestsPerSecond: 0,
 	maxRetries: 3,
 	timeoutMs: 30000,
@@ -308,6 +315,9 @@ interface Attempt {
 export class ApiClient {
 	private readonly limiter: RateLimiter;
 
+	/** With adaptive concurrency: how many requests may be in flight now. */
+	private readonly inFlight?: AdaptiveConcurrency;
+
 	/** Why the credential's addresses may not be used (plain http:// to another machine), if so. */
 	private readonly refusal?: string;
 
@@ -334,6 +344,9 @@ export class ApiClient {
 		readonly settings: TransportSettings,
 	) {
 		this.limiter = new RateLimiter(settings.maxRequestsPerSecond);
+		if (settings.adaptiveConcurrency) {
+			this.inFlight = new AdaptiveConcurrency(Math.min(DEFAULT_TRANSPORT_SETTINGS.concurrency, settings.concurrency), settings.concurrency);
+		}
 		this.renewsToken = credentialType === CREDENTIAL_BY_AUTHENTICATION.login;
 		const data = credentials.data ?? {};
 		this.refusal =
@@ -416,9 +429,11 @@ export class ApiClient {
 				await this.login;
 				continue;
 			}
+			const attemptDone = this.inFlight ? await this.inFlight.acquire() : undefined;
 			const release = await this.limiter.take();
 			if (this.stop || this.login) {
 				release();
+				attemptDone?.({ kind: 'notSent' });
 				continue;
 			}
 			const logsIn = this.renewsToken && this.currentToken() === '';
@@ -428,6 +443,8 @@ export class ApiClient {
 				this.login = new Promise<void>((resolve) => (loginDone = resolve));
 			}
 			const tokenBefore = this.currentToken();
+			const startedAt = Date.now();
+			let outcome: AttemptOutcome = { kind: 'notSent' };
 			try {
 				const answer = (await this.context.helpers.httpRequestWithAuthentication.call(
 					this.context,
@@ -435,11 +452,15 @@ export class ApiClient {
 					{ ...options },
 					{ credentialsDecrypted: this.credentials },
 				)) as IN8nHttpFullResponse;
+				outcome = outcomeOf(isFullResponse(answer) ? answer.statusCode : 200, undefined, Date.now() - startedAt);
 				return { answer, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} catch (error) {
-				return { failure: readFailure(error), tokenUsed: logsIn ? this.currentToken() : tokenBefore };
+				const failure = readFailure(error);
+				outcome = outcomeOf(failure.status, failure.code, Date.now() - startedAt);
+				return { failure, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} finally {
 				release();
+				attemptDone?.(outcome);
 				if (logsIn) {
 					this.login = undefined;
 					loginDone();
@@ -487,6 +508,15 @@ export class ApiClient {
 		error.context.outcomeUnknown = false;
 		return error;
 	}
+}
+
+/** What one attempt tells about the service's load (see AdaptiveConcurrency). */
+function outcomeOf(status: number | undefined, code: string | undefined, latencyMs: number): AttemptOutcome {
+	if (status === 429 || (status !== undefined && status >= 500)) return { kind: 'overload' };
+	if (status !== undefined) return { kind: 'answer', latencyMs };
+	// Nothing was sent: the credential refused or the login failed.
+	if (code === LOGIN_FAILED_CODE || code === REFUSED_CODE) return { kind: 'notSent' };
+	return { kind: 'overload' };
 }
 
 function isFullResponse(answer: unknown): answer is IN8nHttpFullResponse {

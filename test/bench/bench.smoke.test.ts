@@ -90,7 +90,7 @@ describe('accounting', () => {
 
 describe('workflows', () => {
 	const credential = { id: '7', name: 'bench simulator' };
-	const all = [1, 2, 3, 4].flatMap((s) => contendersFor(s)).concat(contendersFor(1, { smoke: true }));
+	const all = [1, 2, 3, 4, 6].flatMap((s) => contendersFor(s)).concat(contendersFor(1, { smoke: true }), contendersFor(6, { smoke: true }));
 
 	test.each(all.filter((c: { kind: string }) => c.kind !== 'floor').map((c: { id: string }) => [c.id, c]))(
 		'%s: Manual Trigger → Code → contender, with the credential',
@@ -104,6 +104,11 @@ describe('workflows', () => {
 			expect(names).toEqual(['Start', ROWS, CONTENDER]);
 			expect(wf.connections[ROWS].main[0][0].node).toBe(CONTENDER);
 			const node = wf.nodes[2];
+			if (spec.kind === 'setNode') {
+				expect(node.type).toBe('n8n-nodes-base.set');
+				expect(node.parameters.assignments.assignments.map((a: { name: string }) => a.name)).toEqual(['autoCallId', 'autoCallCandidateId', 'phone']);
+				return;
+			}
 			expect(node.credentials).toEqual({ cisAutoCallApi: credential });
 			if (spec.kind === 'http') {
 				expect(node.type).toBe('n8n-nodes-base.httpRequest');
@@ -145,13 +150,50 @@ describe('report', () => {
 				},
 			},
 		};
+		report.scenarios[6] = {
+			rows: 50,
+			service: { latencyMs: 40, connectionDelayMs: 80 },
+			results: [
+				result({ id: 'remote-floor-c10', status: 'floor', statuses: { 200: 50 }, nodeMs: 300, connections: 10 }),
+				result({ id: 'remote-car-adaptive', status: 'success', floorId: 'remote-floor-c10', nodeMs: 450, connections: 50 }),
+			],
+		};
+		const trigger = (over: Record<string, unknown>) => ({ label: 't', settings: 's', events: 20, executions: 20, succeeded: 20, statuses: { 200: 20 }, ...over });
+		report.scenarios[5] = {
+			events: 20,
+			concurrency: 10,
+			configs: [
+				{
+					setting: 'n8n defaults',
+					results: [trigger({ id: 'webhook-node', perSecond: 20 }), trigger({ id: 'cis-trigger', perSecond: 19, roundRatios: [0.95] })],
+				},
+			],
+		};
+		report.scenarios[5].results = report.scenarios[5].configs[0].results;
+		report.scenarios[5].unparsedBody = { status: 200, executions: 1 };
 		report.text = render(report);
 		expect(report.text).toMatch(/\| contender/);
 		expect(report.text).toMatch(/1\.20×/);
+		expect(report.text).toMatch(/0\.95×/);
+		expect(report.text).toMatch(/1\.50× \(c=10\)/);
 		expect(smokeChecks(report)).toEqual([]);
+		expect(evaluateTargets(report)).toEqual(
+			expect.arrayContaining([expect.objectContaining({ target: expect.stringMatching(/0\.9× the executions\/s/), met: true })]),
+		);
 		expect(evaluateTargets(report)[0]).toMatchObject({ met: true });
 
 		report.scenarios[1].results[1] = result({ id: 'car-items-c10', status: 'success', created: 49, duplicated: 1 });
-		expect(smokeChecks(report)).toEqual(expect.arrayContaining([expect.stringMatching(/created 49/), expect.stringMatching(/1 duplicated/)]));
+		report.scenarios[5].configs[0].results[1] = trigger({ id: 'cis-trigger', perSecond: 10, executions: 19 });
+		report.scenarios[6].results[1] = result({ id: 'remote-car-adaptive', status: 'success', connections: 0 });
+		report.scenarios[5].unparsedBody = { status: 400, executions: 0 };
+		expect(smokeChecks(report)).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(/created 49/),
+				expect.stringMatching(/1 duplicated/),
+				expect.stringMatching(/cis-trigger: 19 executions for 20 events/),
+				expect.stringMatching(/remote-car-adaptive \(remote\): no connection counted/),
+				expect.stringMatching(/application\/octet-stream got 400/),
+			]),
+		);
 	});
 });

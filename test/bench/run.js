@@ -9,10 +9,13 @@
  *   node test/bench/run.js --scenarios 1,3 --rows 2000 --repeat 3
  *
  * Options:
- *   --scenarios 1,2,3,4   which scenarios (default all)
+ *   --scenarios 1,2,3,4,5,6  which scenarios (default all)
  *   --rows N              rows of scenarios 1–3 (default 2000)
  *   --big N               rows of scenario 4 (default 100000)
- *   --repeat N            measured rounds of scenario 1 (after a warm-up round); the median is reported (default 3)
+ *   --repeat N            measured rounds of scenarios 1, 5 and 6 (after a warm-up round); the median is reported (default 3)
+ *   --events N            events per round of scenario 5 (default 500)
+ *   --trigger-variants ID,ID  other settings of the trigger to measure in scenario 5 beside the default
+ *                         (cis-trigger-v1, cis-trigger-legacy, cis-trigger-v1-legacy, cis-trigger-norepeat)
  *   --max-other-cores X   a run during which other processes kept more than X cores busy is run
  *                         again (at most twice; the least disturbed run is kept and marked) (default 0.5)
  *   --latency MS          simulator latency per request (default 10)
@@ -42,16 +45,19 @@ const { floorSingle, floorBatch } = require('./lib/floor');
 const { account } = require('./lib/accounting');
 const { cpuWatch } = require('./lib/memory');
 const { sec, mb } = require('./lib/table');
-const { contendersFor, FAULTS, LIMIT } = require('./lib/scenarios');
+const { contendersFor, FAULTS, LIMIT, REMOTE } = require('./lib/scenarios');
 const { render, evaluateTargets, smokeChecks } = require('./lib/report');
+const { setUpTriggerContenders, runTriggerRound, sendUnparsedBody } = require('./lib/trigger');
 
 function parseArgs(argv) {
 	const a = {
-		scenarios: [1, 2, 3, 4],
+		scenarios: [1, 2, 3, 4, 5, 6],
 		rows: 2000,
 		big: 100000,
 		repeat: 3,
 		latency: 10,
+		events: 500,
+		triggerVariants: [],
 		maxOtherCores: 0.5,
 		build: true,
 		smoke: false,
@@ -68,6 +74,8 @@ function parseArgs(argv) {
 			case '--big': a.big = Number(value()); break;
 			case '--repeat': a.repeat = Math.max(1, Number(value())); break;
 			case '--latency': a.latency = Number(value()); break;
+			case '--events': a.events = Number(value()); break;
+			case '--trigger-variants': a.triggerVariants = value().split(',').filter(Boolean); break;
 			case '--max-other-cores': a.maxOtherCores = Number(value()); break;
 			case '--no-build': a.build = false; break;
 			case '--tarball': a.tarball = path.resolve(value()); break;
@@ -91,8 +99,9 @@ function parseArgs(argv) {
 		}
 	}
 	if (a.smoke) {
-		a.scenarios = [1];
+		a.scenarios = [1, 5, 6];
 		a.rows = 50;
+		a.events = 20;
 		a.repeat = 1;
 	}
 	return a;
@@ -170,6 +179,7 @@ class Bench {
 		const c = this.sim.control;
 		await c.reset();
 		await c.latency(service.latencyMs);
+		await c.connectionDelay(service.connectionDelayMs || 0);
 		if (service.limit) await c.rateLimit(service.limit);
 		if (service.faults) await c.faultRate(service.faults);
 	}
@@ -204,6 +214,7 @@ class Bench {
 			...acc,
 			duplicatedTotal: counts.duplicates,
 			requests: requests ? requests.total : counts.requests,
+			connections: counts.connections,
 			rateLimited: requests ? requests.rateLimited : null,
 			maxPerSecond: requests ? requests.maxPerSecond : null,
 			byFault: requests ? requests.byFault : null,
@@ -251,6 +262,7 @@ class Bench {
 			lost: null,
 			duplicatedTotal: counts.duplicates,
 			requests: f.requests,
+			connections: counts.connections,
 			loadBefore: load,
 			loadAfter: loadavg(),
 			otherCores: cpuUse ? cpuUse.otherCores : null,
@@ -286,18 +298,17 @@ function selected(list) {
 	return args.only ? list.filter((c) => args.only.includes(c.id)) : list;
 }
 
-async function scenario1(bench, report) {
-	const rows = args.rows;
-	const service = { latencyMs: args.latency };
-	const list = selected(contendersFor(1, { smoke: args.smoke }));
-	say(`scenario 1: ${rows} rows, latency ${args.latency} ms, no limit; ${list.length} contenders × ${args.repeat}`);
+/**
+ * Every contender of `list` in rounds: a full-size warm-up round of the n8n contenders (not
+ * reported; n8n's request and expression code gets optimized over the first thousands of
+ * requests, a cold first run was up to 50% slower), then --repeat rounds over all contenders,
+ * so drift of the machine or of n8n hits every contender alike. The median run is reported.
+ */
+async function inRounds(bench, list, rows, service) {
 	if (!args.smoke) {
-		// warm-up round at full size: n8n's request and expression code gets optimized over the
-		// first thousands of requests (a cold first run was up to 50% slower)
 		say('warm-up round (not reported)');
 		for (const spec of list.filter((c) => c.kind !== 'floor')) await bench.runOnce(spec, rows, service);
 	}
-	// rounds over all contenders, so drift of the machine or of n8n hits every contender alike
 	const runsById = new Map(list.map((spec) => [spec.id, []]));
 	for (let round = 0; round < args.repeat; round++) {
 		if (args.repeat > 1) say(`round ${round + 1} of ${args.repeat}`);
@@ -310,7 +321,27 @@ async function scenario1(bench, report) {
 		const chosen = runs.find((x) => x.nodeMs === mid) || runs[0];
 		results.push({ ...chosen, nodeMs: mid, runsMs: runs.map((x) => Math.round(x.nodeMs)), disturbed: runs.some((x) => x.disturbed), runs });
 	}
+	return results;
+}
+
+async function scenario1(bench, report) {
+	const rows = args.rows;
+	const service = { latencyMs: args.latency };
+	const list = selected(contendersFor(1, { smoke: args.smoke }));
+	say(`scenario 1: ${rows} rows, latency ${args.latency} ms, no limit; ${list.length} contenders × ${args.repeat}`);
+	const results = await inRounds(bench, list, rows, service);
 	report.scenarios[1] = { rows, service, results };
+	return results;
+}
+
+/** A remote service: 40 ms per request plus 80 ms for each new connection (REMOTE). */
+async function scenario6(bench, report) {
+	const rows = args.smoke ? args.rows : REMOTE.rows;
+	const service = { latencyMs: REMOTE.latencyMs, connectionDelayMs: REMOTE.connectionDelayMs };
+	const list = selected(contendersFor(6, { smoke: args.smoke }));
+	say(`scenario 6: ${rows} rows, ${service.latencyMs} ms per request + ${service.connectionDelayMs} ms per new connection; ${list.length} contenders × ${args.repeat}`);
+	const results = await inRounds(bench, list, rows, service);
+	report.scenarios[6] = { rows, service, results };
 	return results;
 }
 
@@ -351,6 +382,80 @@ async function scenario4(bench, report, restart) {
 	return results;
 }
 
+/** n8n's own setting that lets a webhook call create no expression isolate when it evaluates no expression. */
+const LAZY_ISOLATE = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+
+/**
+ * Events per second that become executions: the CIS trigger (Existing Task mode) against n8n's
+ * Webhook node in the same n8n, same events, concurrency 10. A warm-up round, then rounds in
+ * alternating order (A B, B A, ...), so drift of the machine hits both alike. Measured with n8n's
+ * defaults and again (not in --smoke) with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true.
+ */
+async function scenario5(bench, report) {
+	const concurrency = 10;
+	const count = args.events;
+	const env = bench.env;
+	const contenders = selected(await setUpTriggerContenders(env, { variants: ['cis-trigger', ...args.triggerVariants] }));
+	let offset = 0;
+	const round = async (contender, n) => {
+		const load = loadavg();
+		const cpu = cpuWatch({ pids: [bench.sim.pid, process.pid], groups: [env.n8n.process && env.n8n.process.pid] });
+		const r = await runTriggerRound(env, contender, { count: n, concurrency, offset });
+		const cpuUse = cpu.stop();
+		offset += n;
+		say(`  ${contender.id}: ${r.perSecond === null ? '-' : r.perSecond.toFixed(1)} executions/s (${r.executions} of ${n} in ${sec(r.ms)} s; answers ${JSON.stringify(r.statuses)}), load ${load}`);
+		return { ...r, loadBefore: load, otherCores: cpuUse ? cpuUse.otherCores : null };
+	};
+	const measure = async () => {
+		if (!args.smoke) {
+			say('warm-up round (not reported)');
+			for (const c of contenders) await round(c, Math.min(count, 200));
+		}
+		const runsById = new Map(contenders.map((c) => [c.id, []]));
+		for (let i = 0; i < args.repeat; i++) {
+			const order = i % 2 === 0 ? contenders : [...contenders].reverse();
+			for (const c of order) runsById.get(c.id).push(await round(c, count));
+		}
+		const plain = runsById.get('webhook-node') || [];
+		return contenders.map((c) => {
+			const runs = runsById.get(c.id);
+			return {
+				...runs[0],
+				perSecond: median(runs.map((r) => r.perSecond)),
+				runsPerSecond: runs.map((r) => (r.perSecond === null ? null : +r.perSecond.toFixed(1))),
+				executions: Math.min(...runs.map((r) => r.executions)),
+				succeeded: Math.min(...runs.map((r) => r.succeeded)),
+				events: count,
+				otherCores: Math.max(...runs.map((r) => r.otherCores || 0)),
+				loads: runs.map((r) => r.loadBefore.split(' ')[0]),
+				// the same round of both, side by side: less exposed to drift than the medians
+				roundRatios:
+					c.id === 'webhook-node'
+						? undefined
+						: runs.map((m, i) => (m.perSecond && plain[i] && plain[i].perSecond ? +(m.perSecond / plain[i].perSecond).toFixed(2) : null)),
+				runs,
+			};
+		});
+	};
+	const configs = [];
+	say(`scenario 5: ${count} events at concurrency ${concurrency}, ${contenders.map((c) => c.id).join(' vs ')}; n8n's defaults`);
+	configs.push({ setting: 'n8n defaults', results: await measure() });
+	if (!args.smoke) {
+		say(`scenario 5 again with ${JSON.stringify(LAZY_ISOLATE)}`);
+		await env.restartWith(LAZY_ISOLATE);
+		try {
+			configs.push({ setting: Object.entries(LAZY_ISOLATE).map(([k, v]) => `${k}=${v}`).join(' '), results: await measure() });
+		} finally {
+			await env.restartWith(Object.fromEntries(Object.keys(LAZY_ISOLATE).map((k) => [k, undefined])));
+		}
+	}
+	const cis = contenders.find((c) => c.id === 'cis-trigger');
+	const unparsedBody = cis ? await sendUnparsedBody(env, cis, offset++) : undefined;
+	if (unparsedBody) say(`  cis-trigger, one event as application/octet-stream: answer ${unparsedBody.status}, executions ${unparsedBody.executions}`);
+	report.scenarios[5] = { events: count, concurrency, configs, results: configs[0].results, unparsedBody };
+	return configs;
+}
+
 /* ------------------------------------------------------------------ main */
 
 async function main() {
@@ -372,6 +477,8 @@ async function main() {
 		if (args.scenarios.includes(1)) await scenario1(bench, report);
 		if (args.scenarios.includes(2)) await scenario2(bench, report);
 		if (args.scenarios.includes(3)) await scenario3(bench, report);
+		if (args.scenarios.includes(6)) await scenario6(bench, report);
+		if (args.scenarios.includes(5)) await scenario5(bench, report);
 		if (args.scenarios.includes(4)) await scenario4(bench, report, restart);
 	} finally {
 		if (env) await env.stop({ keep: args.keep });

@@ -1,5 +1,6 @@
 // The /__sim/ control API and the CLI (the simulator as its own process).
 import { ChildProcess, spawn } from 'child_process';
+import * as http from 'http';
 import * as path from 'path';
 import { createSimulator, Simulator } from '../../simulator';
 import { CIS, createClient, startReceiver, target } from './testkit';
@@ -69,6 +70,33 @@ describe('/__sim/ control API', () => {
     const started = Date.now();
     await call('GET', `${CIS}/telephony/autoCall`);
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+  });
+
+  it('connection-delay: the first API request of each new connection waits, and connections are counted', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<number>((resolve, reject) => {
+        const started = Date.now();
+        const request = http.get(`${sim.url}${CIS}/telephony/autoCall`, { agent, headers: { authorization: 'Bearer sim-token' } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(Date.now() - started));
+        });
+        request.on('error', reject);
+      });
+    try {
+      await control('POST', 'connection-delay', { ms: 150 });
+      expect(await get()).toBeGreaterThanOrEqual(140);
+      expect(await get()).toBeLessThan(140);
+      expect((await control('GET', 'counts')).body.connections).toBe(1);
+      agent.destroy();
+      await get();
+      expect((await control('GET', 'counts')).body.connections).toBe(2);
+      await control('POST', 'reset');
+      expect((await control('GET', 'counts')).body.connections).toBe(0);
+      expect(await get()).toBeLessThan(140);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('outcome, default-template and deliveries drive webhooks', async () => {

@@ -305,6 +305,8 @@ async function sendBatches(
 			for (const itemIndex of chunk) outcomes[itemIndex] = { ok: false, error: failure };
 			if (!continueOnFail) stopped = true;
 		}
+		// What was prepared for a sent chunk is not needed again: with 100,000 items it adds up.
+		for (const itemIndex of chunk) prepared.delete(itemIndex);
 	});
 }
 

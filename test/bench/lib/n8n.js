@@ -58,16 +58,14 @@ async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-bench-n8n-'));
 	await installPackageTarball(userFolder, tarball, N8N_VERSION);
 	say(`starting n8n ${N8N_VERSION} (user folder ${userFolder})`);
-	const n8n = await startN8n({
-		version: N8N_VERSION,
-		userFolder,
-		env: {
-			// keep the run data of every node: the bench reads the node's executionTime and items
-			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
-			EXECUTIONS_DATA_PRUNE: 'false',
-			...env,
-		},
-	});
+	// one object for the whole life of the instance: restartWith() changes it for the next start
+	const n8nEnvironment = {
+		// keep the run data of every node: the bench reads the node's executionTime and items
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		EXECUTIONS_DATA_PRUNE: 'false',
+		...env,
+	};
+	const n8n = await startN8n({ version: N8N_VERSION, userFolder, env: n8nEnvironment });
 	say(`n8n ready at ${n8n.url} in ${n8n.startedInMs} ms`);
 	const client = await setupOwner(n8n.url, undefined, { version: N8N_VERSION });
 	const credential = await client.createCredential({
@@ -80,6 +78,14 @@ async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
 		client,
 		credential,
 		userFolder,
+		/** Restarts n8n with these environment variables added (a value of undefined removes one). */
+		async restartWith(changes) {
+			for (const [key, value] of Object.entries(changes)) {
+				if (value === undefined) delete n8nEnvironment[key];
+				else n8nEnvironment[key] = value;
+			}
+			await n8n.restart();
+		},
 		async stop({ keep = false } = {}) {
 			await n8n.stop();
 			if (!keep) fs.rmSync(userFolder, { recursive: true, force: true });

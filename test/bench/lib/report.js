@@ -108,8 +108,8 @@ function render(report) {
 					{ title: 'workflow s', value: (r) => sec(r.workflowMs), align: 'right' },
 					{ title: 'run s', value: (r) => sec(r.runMs), align: 'right' },
 					{ title: 'status', value: 'status' },
-					{ title: 'created', value: (r) => (r.id === 'rows-only' ? '' : r.created), align: 'right' },
-					{ title: 'dup', value: (r) => (r.id === 'rows-only' ? '' : r.duplicated), align: 'right' },
+					{ title: 'created', value: (r) => (r.id.startsWith('rows-') ? '' : r.created), align: 'right' },
+					{ title: 'dup', value: (r) => (r.id.startsWith('rows-') ? '' : r.duplicated), align: 'right' },
 					{ title: 'requests', value: 'requests', align: 'right' },
 					{ title: 'n8n RSS before MB', value: (r) => mb(r.rssBefore), align: 'right' },
 					{ title: 'n8n peak RSS MB', value: (r) => mb(r.mainPeakRss), align: 'right' },
@@ -118,6 +118,60 @@ function render(report) {
 					{ title: 'others', value: others, align: 'right' },
 				],
 				s4.results,
+			),
+		);
+	}
+	const s5 = report.scenarios[5];
+	if (s5) {
+		out.push('');
+		out.push(`### 5. Events that become executions: ${s5.events} events per round at concurrency ${s5.concurrency}, trigger vs n8n's Webhook node in one n8n${repeat > 1 ? ` (median of ${repeat} rounds, order alternated)` : ''}`);
+		for (const config of s5.configs || [{ setting: 'n8n defaults', results: s5.results }]) {
+			const plain = config.results.find((r) => r.id === 'webhook-node');
+			out.push('');
+			out.push(`n8n setting: ${config.setting}`);
+			out.push('');
+			out.push(
+				table(
+					[
+						{ title: 'contender', value: 'label' },
+						{ title: 'settings', value: 'settings' },
+						{ title: 'executions/s', value: (r) => (r.perSecond === null ? null : r.perSecond.toFixed(1)), align: 'right' },
+						...(repeat > 1 ? [{ title: 'rounds', value: (r) => (r.runsPerSecond || []).join(' / ') }] : []),
+						{ title: 'vs Webhook node', value: (r) => (r.id === 'webhook-node' || !plain || !plain.perSecond || !r.perSecond ? '' : `${(r.perSecond / plain.perSecond).toFixed(2)}×`), align: 'right' },
+						{ title: 'same-round ratios', value: (r) => (r.roundRatios || []).join(' / ') },
+						{ title: 'executions', value: 'executions', align: 'right' },
+						{ title: 'load (1 min) per round', value: (r) => (r.loads || []).join(' / ') },
+						{ title: 'others', value: others, align: 'right' },
+					],
+					config.results,
+				),
+			);
+		}
+	}
+	const s6 = report.scenarios[6];
+	if (s6) {
+		const floors = Object.fromEntries(s6.results.filter((r) => r.status === 'floor').map((r) => [r.id, r.nodeMs]));
+		const httpNode = s6.results.find((r) => r.kind === 'http' || /^remote-http/.test(r.id));
+		out.push('');
+		out.push(`### 6. A remote service: ${s6.rows} rows, ${s6.service.latencyMs} ms per request + ${s6.service.connectionDelayMs} ms per new connection${repeat > 1 ? ` (median of ${repeat} runs)` : ''}`);
+		out.push('');
+		out.push(
+			table(
+				[
+					{ title: 'contender', value: 'label' },
+					{ title: 'settings', value: 'settings' },
+					{ title: 'node time s', value: (r) => sec(r.nodeMs), align: 'right' },
+					...(repeat > 1 ? [{ title: 'runs ms', value: (r) => (r.runsMs || []).join(' / ') }] : []),
+					{ title: 'vs keep-alive floor', value: (r) => (r.status === 'floor' || !floors[r.floorId] ? '' : `${ratio(r.nodeMs, floors[r.floorId])} (c=${r.floorId.replace('remote-floor-c', '')})`), align: 'right' },
+					{ title: 'HTTP node / this', value: (r) => (r.status === 'floor' || !httpNode || r === httpNode ? '' : `${(httpNode.nodeMs / r.nodeMs).toFixed(2)}×`), align: 'right' },
+					{ title: 'connections', value: 'connections', align: 'right' },
+					{ title: 'created', value: 'created', align: 'right' },
+					{ title: 'dup', value: 'duplicated', align: 'right' },
+					{ title: 'errors', value: 'errorItems', align: 'right' },
+					{ title: 'requests', value: 'requests', align: 'right' },
+					{ title: 'others', value: others, align: 'right' },
+				],
+				s6.results,
 			),
 		);
 	}
@@ -172,6 +226,30 @@ function evaluateTargets(report) {
 	if (s4) {
 		const r = get(4, 'batch-items');
 		if (r) push(`${s4.rows} rows through Create Batch From Template complete, memory reported`, `${r.status}, created ${r.created}, ${sec(r.nodeMs)} s, peak RSS ${mb(r.mainPeakRss)} MB`, r.status === 'success' && r.created === r.rows && r.duplicated === 0);
+		const only = get(4, 'rows-only');
+		if (r && only && r.mainPeakRss && only.mainPeakRss) {
+			push(`${s4.rows} rows: n8n's peak RSS with Create Batch ≤ 1.2× the same rows without the node`, `${mb(r.mainPeakRss)} MB vs ${mb(only.mainPeakRss)} MB = ${ratio(r.mainPeakRss, only.mainPeakRss)}`, r.mainPeakRss <= 1.2 * only.mainPeakRss);
+		}
+	}
+	const s5 = report.scenarios[5];
+	for (const config of s5 ? s5.configs || [{ setting: 'n8n defaults', results: s5.results }] : []) {
+		const plain = config.results.find((r) => r.id === 'webhook-node');
+		const cis = config.results.find((r) => r.id === 'cis-trigger');
+		if (plain && cis && plain.perSecond && cis.perSecond) {
+			push(`trigger (Existing Task mode) ≥ 0.9× the executions/s of a plain Webhook node (${config.setting})`, `${cis.perSecond.toFixed(1)} vs ${plain.perSecond.toFixed(1)} executions/s = ${(cis.perSecond / plain.perSecond).toFixed(2)}× (same-round ratios ${(cis.roundRatios || []).join(', ')})`, cis.perSecond >= 0.9 * plain.perSecond);
+		}
+	}
+	const s6 = report.scenarios[6];
+	if (s6) {
+		const get6 = (id) => s6.results.find((r) => r.id === id);
+		const http = get6('remote-http-default');
+		for (const id of ['remote-car-adaptive', 'remote-car-define-adaptive', 'remote-car-items-c50', 'remote-car-items-c10']) {
+			const car = get6(id);
+			if (!car) continue;
+			if (http) push(`remote service: Create and Run (${car.settings}) ≥ 1.5× faster than the HTTP Request node`, `${sec(http.nodeMs)} s / ${sec(car.nodeMs)} s = ${(http.nodeMs / car.nodeMs).toFixed(2)}×`, http.nodeMs >= 1.5 * car.nodeMs);
+			const floor = get6(car.floorId);
+			if (floor) push(`remote service: Create and Run (${car.settings}) within 1.25× of the keep-alive floor at the same concurrency`, `${sec(car.nodeMs)} s vs ${sec(floor.nodeMs)} s = ${ratio(car.nodeMs, floor.nodeMs)} (connections ${car.connections} vs ${floor.connections})`, car.nodeMs <= 1.25 * floor.nodeMs);
+		}
 	}
 	return t;
 }
@@ -187,6 +265,22 @@ function smokeChecks(report) {
 		if (r.status !== 'floor' && (r.errorItems !== 0 || r.okItems !== r.rows)) problems.push(`${r.id}: ${r.okItems} ok and ${r.errorItems} error items for ${r.rows} rows`);
 		if (r.status !== 'floor' && !(r.nodeMs > 0)) problems.push(`${r.id}: no executionTime of the node`);
 		if (r.status === 'floor' && (r.statuses || {})[200] !== r.requests) problems.push(`${r.id}: statuses ${JSON.stringify(r.statuses)}`);
+	}
+	const s6 = report.scenarios[6];
+	if (!s6) problems.push('scenario 6 did not run');
+	for (const r of s6 ? s6.results : []) {
+		if (r.created !== r.rows || r.duplicated !== 0) problems.push(`${r.id} (remote): created ${r.created} of ${r.rows}, ${r.duplicated} duplicated`);
+		if (r.status !== 'floor' && r.status !== 'success') problems.push(`${r.id} (remote): execution ${r.status} ${r.nodeError || ''}`);
+		if (!(r.connections > 0)) problems.push(`${r.id} (remote): no connection counted`);
+	}
+	const s5 = report.scenarios[5];
+	if (!s5) problems.push('scenario 5 did not run');
+	if (s5 && s5.unparsedBody && (s5.unparsedBody.status !== 200 || s5.unparsedBody.executions !== 1)) {
+		problems.push(`cis-trigger: an event sent as application/octet-stream got ${s5.unparsedBody.status} and ${s5.unparsedBody.executions} executions`);
+	}
+	for (const r of s5 ? s5.results : []) {
+		if (r.executions !== r.events || (r.statuses || {})[200] !== r.events) problems.push(`${r.id}: ${r.executions} executions for ${r.events} events, answers ${JSON.stringify(r.statuses)}`);
+		if (r.succeeded !== r.events) problems.push(`${r.id}: ${r.succeeded} of ${r.events} executions succeeded`);
 	}
 	if (!/\| contender/.test(report.text || '')) problems.push('no table produced');
 	return problems;

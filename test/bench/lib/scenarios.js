@@ -9,6 +9,12 @@ const FAULTS = { rate: 0.05, kinds: ['429', '503', 'drop', 'after503', 'afterDro
 
 const COF = { continueOnFail: true };
 
+/**
+ * Scenario 6, a remote service: every request takes 40 ms, and a new connection 80 ms more before
+ * its first request (TCP and TLS handshakes). n8n opens a new connection per request of a node.
+ */
+const REMOTE = { latencyMs: 40, connectionDelayMs: 80, rows: 1000 };
+
 function httpDefault(extra = {}) {
 	return { id: 'http-default', label: 'HTTP Request', kind: 'http', settingsText: 'defaults', floorId: 'floor-c10', ...extra };
 }
@@ -35,6 +41,7 @@ function contendersFor(scenario, { smoke = false } = {}) {
 				{ id: 'car-define-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 10 }, settingsText: '3 expressions per item, concurrency 10', floorId: 'floor-c10' },
 				{ id: 'car-items-c5', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: {}, settingsText: 'fields from items, default concurrency 5', floorId: 'floor-c5' },
 				{ id: 'car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'floor-c10' },
+				{ id: 'car-items-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 200', floorId: 'floor-c10' },
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)', floorId: 'floor-batch' },
 				{ id: 'batch-define', label: 'Create Batch From Template', kind: 'createBatch', mode: 'define', options: {}, settingsText: '3 expressions per item, defaults', floorId: 'floor-batch' },
 			];
@@ -56,9 +63,27 @@ function contendersFor(scenario, { smoke = false } = {}) {
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settings: COF, settingsText: 'fields from items, defaults (100 per request), Continue On Fail' },
 				{ id: 'batch-items-b10', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: { batchSize: 10 }, settings: COF, settingsText: 'fields from items, 10 per request (more requests, more faults), Continue On Fail' },
 			];
+		case 6:
+			if (smoke) {
+				return [
+					{ id: 'remote-floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, keep-alive, concurrency 10' },
+					{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 200', floorId: 'remote-floor-c10' },
+				];
+			}
+			return [
+				{ id: 'remote-floor-c10', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 10, settingsText: '4.4, keep-alive, concurrency 10' },
+				{ id: 'remote-floor-c50', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 50, settingsText: '4.4, keep-alive, concurrency 50' },
+				{ id: 'remote-floor-c200', label: 'floor: undici', kind: 'floor', floor: 'single', concurrency: 200, settingsText: '4.4, keep-alive, concurrency 200' },
+				httpDefault({ id: 'remote-http-default', floorId: 'remote-floor-c10' }),
+				{ id: 'remote-car-items-c10', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 10 }, settingsText: 'fields from items, concurrency 10', floorId: 'remote-floor-c10' },
+				{ id: 'remote-car-items-c50', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 50 }, settingsText: 'fields from items, concurrency 50', floorId: 'remote-floor-c50' },
+				{ id: 'remote-car-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'fromItems', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: 'fields from items, Adapt Concurrency up to 200', floorId: 'remote-floor-c200' },
+				{ id: 'remote-car-define-adaptive', label: 'Create and Run', kind: 'createAndRun', mode: 'define', options: { concurrency: 200, adaptiveConcurrency: true }, settingsText: '3 expressions per item, Adapt Concurrency up to 200', floorId: 'remote-floor-c200' },
+			];
 		case 4:
 			return [
 				{ id: 'rows-only', label: 'Code node only', kind: 'rowsOnly', settingsText: 'produces the rows, nothing else' },
+				{ id: 'rows-set', label: 'Edit Fields (Set) node', kind: 'setNode', settingsText: 'one new item of 3 fixed fields per row, no request' },
 				{ id: 'batch-items', label: 'Create Batch From Template', kind: 'createBatch', mode: 'fromItems', options: {}, settingsText: 'fields from items, defaults (100 per request, concurrency 5)' },
 				{ id: 'floor-batch', label: 'floor: undici', kind: 'floor', floor: 'batch', concurrency: 5, batchSize: 100, settingsText: '4.5, 100 per request, concurrency 5 (no n8n)' },
 			];
@@ -67,4 +92,4 @@ function contendersFor(scenario, { smoke = false } = {}) {
 	}
 }
 
-module.exports = { contendersFor, LIMIT, FAULTS };
+module.exports = { contendersFor, LIMIT, FAULTS, REMOTE };

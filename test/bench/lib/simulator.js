@@ -77,6 +77,7 @@ function controlClient(url) {
 		requests: (since = 0) => call('GET', `requests?since=${since}`),
 		reset: () => call('POST', 'reset'),
 		latency: (ms) => call('POST', 'latency', { ms }),
+		connectionDelay: (ms) => call('POST', 'connection-delay', { ms }),
 		rateLimit: (limits) => call('POST', 'rate-limit', limits),
 		faultRate: (options) => call('POST', 'fault-rate', options),
 	};

@@ -140,10 +140,9 @@ export const createBatch: BatchOperation = {
 				},
 				itemIndexes[0],
 			);
-			return withPhones(mapBatchResponse(response, itemIndexes), entries).map((result) => ({
-				...result,
-				autoCallId: result.autoCallId ?? autoCallId,
-			}));
+			const results = withPhones(mapBatchResponse(response, itemIndexes), entries);
+			for (const result of results) result.autoCallId ??= autoCallId;
+			return results;
 		};
 
 		return async (entries, itemIndexes) => {
@@ -198,6 +197,8 @@ function taskOfGroup(outcome: { results: IDataObject[] } | { error: Error }, ite
 	return undefined;
 }
 
+/** Adds each entry's phone to its result (in place: the results are new objects, one per item). */
 function withPhones(results: IDataObject[], entries: IDataObject[]): IDataObject[] {
-	return results.map((result, index) => ({ ...result, phone: entries[index].phone }));
+	results.forEach((result, index) => (result.phone = entries[index].phone));
+	return results;
 }

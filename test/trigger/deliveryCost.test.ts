@@ -1,0 +1,105 @@
+// What a delivery costs n8n besides the node's own checks (scenario 5 of the bench measures the
+// effect): the secret credential is not read for every delivery, and version 1.1 of the node
+// lets n8n skip its expression for version-1 webhooks and reads other bodies itself.
+import type { IDataObject } from 'n8n-workflow';
+import { Agent, request } from 'undici';
+
+import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
+import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
+import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
+import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
+import { startWebhookServer, type WebhookServer } from '../engine/harness';
+
+const SECRET = 'a-credential-secret-for-the-cost-test';
+const agent = new Agent({ keepAliveTimeout: 1000 });
+const servers: WebhookServer[] = [];
+let counter = 0;
+
+afterEach(async () => {
+	while (servers.length > 0) await servers.pop()?.close();
+});
+afterAll(async () => {
+	await agent.close();
+});
+
+async function serveExisting(typeVersion?: number): Promise<WebhookServer> {
+	const server = await startWebhookServer({
+		node: new CisAutoCallTrigger(),
+		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()],
+		credentials: { cisAutoCallWebhookSecretApi: { secret: SECRET } },
+		parameters: { connectTo: 'existing', events: ['CALL_ENDED'] },
+		staticData: {},
+		...(typeVersion === undefined ? {} : { typeVersion }),
+	});
+	servers.push(server);
+	return server;
+}
+
+function callEnded(): IDataObject {
+	return { event: 'CALL_ENDED', type: 'OUTGOING', id: `cost-${process.pid}-${Date.now()}-${++counter}`, status: 'ANSWERED' };
+}
+
+async function post(url: string, body: string, { secret = SECRET, contentType }: { secret?: string; contentType?: string } = {}): Promise<number> {
+	const target = new URL(url);
+	target.searchParams.set('secret', secret);
+	const answer = await request(target, {
+		method: 'POST',
+		dispatcher: agent,
+		headers: contentType === undefined ? {} : { 'content-type': contentType },
+		body,
+	});
+	await answer.body.text();
+	return answer.statusCode;
+}
+
+/** Counts the reads of one credential type through n8n's credentials helper. */
+function countReads(server: WebhookServer, type: string): { reads: number } {
+	const counter = { reads: 0 };
+	const store = server.credentialStore;
+	const read = store.getDecrypted.bind(store);
+	store.getDecrypted = async (...args: Parameters<typeof store.getDecrypted>) => {
+		if (args[2] === type) counter.reads++;
+		return await read(...args);
+	};
+	return counter;
+}
+
+describe('the secret credential is not read for every delivery', () => {
+	test('10 deliveries at once read the credential once, and each is still checked against its secret', async () => {
+		const server = await serveExisting();
+		const counted = countReads(server, 'cisAutoCallWebhookSecretApi');
+		const statuses = await Promise.all(Array.from({ length: 10 }, () => post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json' })));
+		expect(statuses).toEqual(new Array(10).fill(200));
+		const wrong = await Promise.all([
+			post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json', secret: `${SECRET}x` }),
+			post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json', secret: '' }),
+		]);
+		expect(wrong).toEqual([401, 401]);
+		expect(server.started).toHaveLength(10);
+		// one read serves deliveries within a second; a slow machine may need a second read
+		expect(counted.reads).toBeGreaterThanOrEqual(1);
+		expect(counted.reads).toBeLessThanOrEqual(2);
+	});
+});
+
+describe('version 1.1: n8n leaves bodies it does not parse to the node', () => {
+	test('new nodes get version 1.1; stored workflows keep version 1', () => {
+		const { description } = new CisAutoCallTrigger();
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+	});
+
+	test.each([
+		['version 1.1', 1.1],
+		['version 1', 1],
+	])('%s: an event sent as application/octet-stream or without a content type is read', async (_name, typeVersion) => {
+		const server = await serveExisting(typeVersion);
+		const first = callEnded();
+		const second = callEnded();
+		expect(await post(server.url, JSON.stringify(first), { contentType: 'application/octet-stream' })).toBe(200);
+		expect(await post(server.url, JSON.stringify(second))).toBe(200);
+		expect(await post(server.url, 'not an event', { contentType: 'application/octet-stream' })).toBe(400);
+		const ids = server.started.map((workflowData) => workflowData[0][0].json.id);
+		expect(ids).toEqual([first.id, second.id]);
+	});
+});
