@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'crypto';
+import { randomBytes } from 'crypto';
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
@@ -17,9 +17,10 @@ import { expectTaskId } from '../shared/answers';
 import { authenticationProperty } from '../shared/authentication';
 import { addWebhookTargets, buildCallTaskBody, callTaskFields } from '../shared/callTaskFields';
 import { EVENT_NAMES, EVENTS, toEventsMap } from '../shared/events';
+import { fingerprintOf } from '../shared/fingerprint';
 import { type ApiClient, createApiClient } from '../shared/transport';
 import { identityOf, InputError, requireInteger } from '../shared/validation';
-import { canonicalJson, DeliveryMemory, deliveryIdOf, MAX_REMEMBERED_DELIVERIES } from './deliveries';
+import { DeliveryMemory, deliveryIdOf, MAX_REMEMBERED_DELIVERIES } from './deliveries';
 import {
 	DEFAULT_OLD_TASK_POLICY,
 	httpCodeOf,
@@ -31,19 +32,11 @@ import {
 	type RetireOutcome,
 	type RetireReason,
 } from './oldTask';
+import { isAddressAllowed, parseAddressList } from './addresses';
+import { parseEventBody } from './body';
+import { buildOutput } from './output';
 import { RecentSecrets } from './recentSecrets';
-import {
-	buildOutput,
-	hashSecret,
-	isAddressAllowed,
-	parseAddressList,
-	parseEventBody,
-	SECRET_PARAMETER,
-	secretMatches,
-	secretMatchesHash,
-	withoutSecret,
-	withSecret,
-} from './verify';
+import { hashSecret, SECRET_PARAMETER, secretMatches, secretMatchesHash, withoutSecret, withSecret } from './secrets';
 
 /** What create() keeps in the node's static data: the only thing the trigger stores there. */
 interface Registration {
@@ -299,10 +292,6 @@ function isEmptyBody(body: unknown): boolean {
 
 function isTestListen(context: IHookFunctions): boolean {
 	return context.getMode() === 'manual' || context.getActivationMode() === 'manual';
-}
-
-function fingerprintOf(value: unknown): string {
-	return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }
 
 interface DesiredTask {

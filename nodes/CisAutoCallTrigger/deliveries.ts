@@ -1,4 +1,4 @@
-import { createHash } from 'crypto';
+import { fingerprintOf } from '../shared/fingerprint';
 
 /**
  * Repeated deliveries. The service re-sends an event until it gets a 200, for 24 hours
@@ -17,29 +17,13 @@ export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
  */
 export const MAX_REMEMBERED_DELIVERIES = 100_000;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** JSON with object keys sorted at every level, so that equal bodies give equal text. */
-export function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-	if (isPlainObject(value)) {
-		const keys = Object.keys(value)
-			.filter((key) => value[key] !== undefined)
-			.sort();
-		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * The id of a delivery: a hash of its canonical body. A re-sent delivery has the same id in
  * any n8n process, so a node that keeps its memory in the database (Remove Duplicates) can
  * drop repeats that reached another webhook process or arrived after a restart.
  */
 export function deliveryIdOf(body: unknown): string {
-	return createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 32);
+	return fingerprintOf(body).slice(0, 32);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { hashSecret } from './verify';
+import { hashSecret } from './secrets';
 
 /**
  * How long a webhook secret read from its credential is used before it is read again. Reading a

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { allowedNumbersOption, maxCallsPerRunOption } from './guardrails';
-import { DEFAULT_TRANSPORT_SETTINGS, MAX_WAIT_MS, type TransportSettings } from './transport';
+import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from './transport';
+import { MAX_WAIT_MS } from './transport/retryPolicy';
 import { InputError, requireInteger } from './validation';
 
 export const MAX_REQUESTS_PER_SECOND = 1000;

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { AdaptiveConcurrency, LATENCY_TOLERANCE } from '../../nodes/shared/adaptiveConcurrency';
+import { AdaptiveConcurrency, LATENCY_TOLERANCE } from '../../nodes/shared/transport/adaptiveConcurrency';
 import { readRunSettings } from '../../nodes/shared/requestOptions';
 import { jsonOf, runAction } from './fixtures';
 import { sendJson, startTinyServer, type TinyServer } from './tinyServer';

@@ -1,5 +1,5 @@
+import { canonicalJson } from '../../nodes/shared/fingerprint';
 import {
-	canonicalJson,
 	DeliveryMemory,
 	deliveryIdOf,
 	MAX_REMEMBERED_DELIVERIES,

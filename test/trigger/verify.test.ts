@@ -1,18 +1,7 @@
-import {
-	buildOutput,
-	hashSecret,
-	isAddressAllowed,
-	MAX_NESTING,
-	nestsDeeperThan,
-	normalizeCallbackData,
-	parseAddressList,
-	parseEventBody,
-	parseIp,
-	secretMatches,
-	secretMatchesHash,
-	withoutSecret,
-	withSecret,
-} from '../../nodes/CisAutoCallTrigger/verify';
+import { isAddressAllowed, parseAddressList, parseIp } from '../../nodes/CisAutoCallTrigger/addresses';
+import { MAX_NESTING, nestsDeeperThan, parseEventBody } from '../../nodes/CisAutoCallTrigger/body';
+import { buildOutput, normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/output';
+import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secrets';
 
 describe('isAddressAllowed', () => {
 	const platform = '87.251.83.160/27';

@@ -16,8 +16,9 @@ import {
 } from '../../shared/guardrails';
 import { perRunParameters } from '../../shared/parameters';
 import { readRunSettings } from '../../shared/requestOptions';
-import { createApiClient, mapWithConcurrency } from '../../shared/transport';
+import { createApiClient } from '../../shared/transport';
 import { InputError } from '../../shared/validation';
+import { mapWithConcurrency } from './concurrency';
 import type { BatchOperation, ItemOperation, Run } from './operation';
 import { operations } from './resources';
 import {

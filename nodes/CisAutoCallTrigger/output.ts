@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isPlainObject, parseJson } from '../shared/validation';
+
+/** The output item of an event: the payload as received, with callbackData always an object. */
+
+export interface NormalizedCallbackData {
+	callbackData: IDataObject;
+	/** The value as received when it was not already an object (a JSON string, a non-empty array ...). */
+	raw?: unknown;
+}
+
+/**
+ * `callbackData` as an object whatever the service sent: an object stays as is; `[]` (the
+ * service's empty value), null or nothing become `{}`; a JSON text of an object is parsed (the
+ * text is kept as `raw`); anything else becomes `{}` with the original kept as `raw`.
+ */
+export function normalizeCallbackData(value: unknown): NormalizedCallbackData {
+	if (isPlainObject(value)) return { callbackData: value };
+	if (value === undefined || value === null) return { callbackData: {} };
+	if (Array.isArray(value) && value.length === 0) return { callbackData: {} };
+	if (typeof value === 'string') {
+		const trimmed = value.trim();
+		if (trimmed === '') return { callbackData: {}, raw: value };
+		const parsed = parseJson(trimmed);
+		if (isPlainObject(parsed)) return { callbackData: parsed, raw: value };
+		return { callbackData: {}, raw: value };
+	}
+	return { callbackData: {}, raw: value };
+}
+
+/**
+ * One output item's JSON: the payload as received plus `event`, `receivedAt`, `deliveryId` and
+ * `callbackData` as an object.
+ */
+export function buildOutput(payload: IDataObject, event: string, receivedAt: string, deliveryId: string): IDataObject {
+	const { callbackData, raw } = normalizeCallbackData(payload.callbackData);
+	const output: IDataObject = { ...payload, event, receivedAt, deliveryId, callbackData };
+	if (raw !== undefined) output.callbackDataRaw = raw as IDataObject;
+	return output;
+}

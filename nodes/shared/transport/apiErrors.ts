@@ -1,0 +1,163 @@
+import type { JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { isPlainObject } from '../validation';
+import { type Failure, LOGIN_FAILED_CODE, REFUSED_CODE } from './failure';
+import { API_PATH, type ApiRequest, type RequestContext } from './request';
+import { MAX_WAIT_MS } from './retryPolicy';
+
+/** A failure as the NodeApiError the user reads: what happened, whether it may have been carried out, no secret. */
+
+const HINT_BY_STATUS: Record<number, string> = {
+	401: 'The access token is invalid or expired. Check the credential; the "CIS Auto-Call Login API" credential renews tokens by itself.',
+	402: 'The service refused for a payment reason; check the account balance.',
+	403: 'The token is not allowed to do this; check the permissions of the account.',
+	404: 'That id does not exist on the service; check the id (a call, candidate or task id).',
+	405: 'The service does not accept this request method here.',
+	429: 'The service is receiving too many requests; lower "Max Requests per Second" or "Concurrency" in the options.',
+};
+
+const RENEWED_TOKEN_REJECTED =
+	'The service rejected the token even after a fresh login. Check that the account may use the API and that the Base URL and the Login URL belong to the same service.';
+
+const NOT_REPEATED =
+	'It was not repeated, because repeating a creating request can call a person twice. Look at the task on the service (its candidates and calls) before running these items again.';
+
+function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() === '' || /^\s*</.test(body) ? undefined : body.slice(0, 500);
+	if (!isPlainObject(body)) return undefined;
+	const error = body.error ?? body.message;
+	const text = typeof error === 'string' ? error : error !== undefined ? JSON.stringify(error) : undefined;
+	const details = body.details === undefined || body.details === null ? undefined : JSON.stringify(body.details);
+	return [text, details].filter(Boolean).join(' ') || undefined;
+}
+
+/** The start of an answer, for an error: short, whitespace folded. */
+function excerpt(body: unknown, max = 120): string | undefined {
+	if (body === undefined || body === null || body === '') return undefined;
+	const text = (typeof body === 'string' ? body : JSON.stringify(body)).replace(/\s+/g, ' ').trim();
+	return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+function redact<T>(value: T, secrets: string[]): T {
+	if (secrets.length === 0 || value === undefined) return value;
+	const text = JSON.stringify(value);
+	if (text === undefined || !secrets.some((secret) => text.includes(secret))) return value;
+	let cleaned = text;
+	for (const secret of secrets) cleaned = cleaned.split(secret).join('***');
+	return JSON.parse(cleaned) as T;
+}
+
+export function toNodeApiError(
+	context: RequestContext,
+	request: ApiRequest,
+	failure: Failure,
+	{
+		attempts,
+		uncertain,
+		itemIndex,
+		secrets = [],
+		renewsToken = false,
+		askedWaitMs,
+	}: {
+		attempts: number;
+		uncertain: boolean;
+		itemIndex?: number;
+		secrets?: string[];
+		renewsToken?: boolean;
+		askedWaitMs?: number;
+	},
+): NodeApiError {
+	const endpoint = `${request.method} ${API_PATH}${request.path.split('?')[0]}`;
+	const fromService = serviceMessage(failure.body);
+	const quoted = excerpt(failure.body);
+	const tried = attempts > 1 ? ` after ${attempts} attempts` : '';
+	let message: string;
+	let description: string;
+	if (failure.unexpected !== undefined) {
+		message = `Unexpected answer from the service to ${endpoint}: ${failure.status} with ${failure.unexpected}`;
+		description = `The API promises another answer, so this is not a success. ${quoted ? `The answer began with: ${quoted}` : 'The answer was empty.'}`;
+	} else if (failure.redirectHost !== undefined) {
+		message = `The service answered ${failure.status} to ${endpoint}: a redirect to ${failure.redirectHost}, which n8n does not follow (nothing was sent there)`;
+		description =
+			'Redirects are not followed, so that the token and your data never reach another address. If the service has moved, set the Base URL of the credential to its new address.';
+	} else if (failure.status) {
+		message = `The service answered ${failure.status} to ${endpoint}${tried}${fromService ? `: ${fromService}` : ''}`;
+		if (request.beyondSpec && (failure.status === 405 || (failure.status === 404 && !request.notFoundMeans))) {
+			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
+			description =
+				'It uses a call of the service that is not part of its published API, and this server does not offer it.';
+		} else if (failure.status === 404 && request.notFoundMeans) {
+			description = request.notFoundMeans;
+		} else if (failure.status === 400 || failure.status === 422) {
+			description = `The service refused the request: ${fromService ?? 'no reason given'}`;
+		} else if (failure.status === 401 && renewsToken) {
+			description = RENEWED_TOKEN_REJECTED;
+		} else {
+			description = HINT_BY_STATUS[failure.status] ?? (failure.status >= 500 ? 'The service failed; try again later.' : 'See the service\'s answer above.');
+		}
+	} else if (failure.code === LOGIN_FAILED_CODE) {
+		message = failure.message;
+		description = 'n8n could not get a token; nothing was sent to the service. Check the Login URL, email and password of the credential.';
+	} else if (failure.code === REFUSED_CODE) {
+		message = failure.message;
+		description = 'The credential refused to send its token there; nothing was sent to the service. Check the Base URL of the credential.';
+	} else {
+		message = `No answer from the service for ${endpoint}${tried}: ${networkReason(failure)}`;
+		description = 'Check the Base URL of the credential and that the service is reachable from n8n.';
+	}
+	if (askedWaitMs !== undefined) {
+		message = `The service answered ${failure.status} to ${endpoint} and asked to wait ${Math.ceil(askedWaitMs / 1000)} s before the next request, longer than the ${MAX_WAIT_MS / 1000} s this node waits`;
+		description = 'Nothing was carried out. Run these items again later, or lower "Max Requests per Second" or "Concurrency" in the options.';
+	}
+	if (uncertain) {
+		const why =
+			failure.unexpected !== undefined
+				? `the service answered ${failure.status} with an unexpected body (${failure.unexpected})`
+				: failure.redirectHost !== undefined
+					? `the service answered ${failure.status}, a redirect to ${failure.redirectHost} that n8n does not follow`
+					: failure.status
+						? `the service answered ${failure.status} after the request was sent`
+						: `${networkReason(failure)} after the request was sent`;
+		message = `Outcome unknown for ${endpoint}${tried}: ${why}. It may have been created; check the task before running again`;
+		const answer = failure.unexpected !== undefined ? (quoted ? ` The answer began with: ${quoted}` : ' The answer was empty.') : fromService ? ` The service said: ${fromService}` : '';
+		description = `${NOT_REPEATED}${answer}`;
+	}
+	const errorBody: JsonObject = {
+		httpCode: failure.status ? String(failure.status) : null,
+		error: fromService ?? null,
+	};
+	if (failure.unexpected !== undefined) errorBody.body = quoted ?? null;
+	else if (failure.body !== undefined) errorBody.body = (typeof failure.body === 'string' ? excerpt(failure.body, 1000) : failure.body) as JsonObject;
+	const error = new NodeApiError(context.getNode(), redact(errorBody, secrets), {
+		message: redact(message, secrets),
+		description: redact(description, secrets),
+		httpCode: failure.status ? String(failure.status) : undefined,
+		itemIndex,
+	});
+	// NodeApiError swaps a message that contains a network code (ECONNRESET, ...) for a generic
+	// sentence, which would drop the endpoint, the attempts and "outcome unknown".
+	error.message = redact(message, secrets);
+	// For the callers: whether a creating request may have been carried out (see mayHaveCreated).
+	error.context.outcomeUnknown = uncertain;
+	return error;
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	ETIMEDOUT: 'the request timed out',
+	ECONNRESET: 'the connection was dropped',
+	ECONNABORTED: 'the connection was aborted',
+	EPIPE: 'the connection was dropped',
+	EPROTO: 'the connection failed (protocol error)',
+};
+
+function networkReason(failure: Failure): string {
+	const words = failure.code ? NETWORK_REASONS[failure.code] : undefined;
+	if (words) return `${words} (${failure.code})`;
+	return failure.code ?? (failure.message || 'no answer');
+}
