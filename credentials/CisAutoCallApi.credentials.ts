@@ -1,6 +1,12 @@
-import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { baseUrlProperty, bearerAuthentication, icon, listOneTask, secretProperty } from './common';
+import { baseUrlProperty, icon, listOneTask, secretProperty, withBearerToken } from './common';
 
 export class CisAutoCallApi implements ICredentialType {
 	name = 'cisAutoCallApi';
@@ -21,7 +27,14 @@ export class CisAutoCallApi implements ICredentialType {
 		}),
 	];
 
-	authenticate = bearerAuthentication('accessToken');
+	// A method, not a property: n8n offers "Custom API Call" for credentials whose serialized
+	// type carries `authenticate`, an operation this node does not have.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return withBearerToken(credentials.baseUrl, String(credentials.accessToken), requestOptions);
+	}
 
 	test: ICredentialTestRequest = listOneTask;
 }

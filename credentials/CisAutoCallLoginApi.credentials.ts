@@ -3,12 +3,13 @@ import type {
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { displayUrl, insecureUrlProblem, redirectHost } from '../nodes/shared/serviceUrl';
-import { baseUrlProperty, bearerAuthentication, icon, listOneTask, secretProperty } from './common';
+import { baseUrlProperty, icon, listOneTask, secretProperty, withBearerToken } from './common';
 
 export class CisAutoCallLoginApi implements ICredentialType {
 	name = 'cisAutoCallLoginApi';
@@ -97,7 +98,14 @@ export class CisAutoCallLoginApi implements ICredentialType {
 		return { token };
 	}
 
-	authenticate = bearerAuthentication('token');
+	// A method, not a property: n8n offers "Custom API Call" for credentials whose serialized
+	// type carries `authenticate`, an operation this node does not have.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return withBearerToken(credentials.baseUrl, String(credentials.token), requestOptions);
+	}
 
 	test: ICredentialTestRequest = listOneTask;
 }

@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -52,18 +51,6 @@ export function withBearerToken(baseUrl: unknown, token: string, requestOptions:
 	Object.assign(requestOptions, { followRedirect: false, followAllRedirects: false });
 	requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${token}` };
 	return requestOptions;
-}
-
-/**
- * `authenticate` of a credential whose token is in the field `tokenField`. A function rather than
- * the generic form: n8n then sets the header without running its expression engine on every
- * request, which at CRM volume costs as much as the request itself.
- */
-export function bearerAuthentication(tokenField: string) {
-	return async (
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> => withBearerToken(credentials.baseUrl, String(credentials[tokenField]), requestOptions);
 }
 
 function otherAddressProblem(baseUrl: string, requestOptions: IHttpRequestOptions): string | undefined {

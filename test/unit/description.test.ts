@@ -137,3 +137,18 @@ test('usable as an AI tool, with both credentials selectable', () => {
 	expect(description.usableAsTool).toBe(true);
 	expect(description.credentials?.map((credential) => credential.name)).toEqual(['cisAutoCallApi', 'cisAutoCallLoginApi']);
 });
+
+describe('credentials and n8n\'s "Custom API Call"', () => {
+	// n8n 2.x adds a "Custom API Call" resource to nodes whose credential type, as n8n lists it,
+	// carries `authenticate`; an own property is listed, a class method is not. This node has no
+	// such operation, so the option must not appear (the browser test saw it when it did).
+	it.each([
+		['cisAutoCallApi', () => new (require('../../credentials/CisAutoCallApi.credentials').CisAutoCallApi)()],
+		['cisAutoCallLoginApi', () => new (require('../../credentials/CisAutoCallLoginApi.credentials').CisAutoCallLoginApi)()],
+	])('%s sets its header in a class method, not an own property', (_name, make) => {
+		const credential = make();
+		expect(typeof credential.authenticate).toBe('function');
+		expect(Object.prototype.hasOwnProperty.call(credential, 'authenticate')).toBe(false);
+		expect({ ...credential }.authenticate).toBeUndefined();
+	});
+});
