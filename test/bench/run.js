@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * CRM-scale benchmark: this package's nodes against n8n's HTTP Request node, in a real n8n
- * 2.41.1 against the CIS simulator (both on 127.0.0.1). A script that prints tables, not a timed test.
+ * CRM-scale benchmark: this package's nodes against n8n's HTTP Request node (and the trigger
+ * against n8n's Webhook node), in a real n8n 2.41.1 against the CIS simulator (both on 127.0.0.1;
+ * scenario 6 makes the simulator behave like a remote service). A script that prints tables, not a
+ * timed test.
  *
- *   npm run bench                         # scenarios 1–4 (about 15–25 min on 2 cores)
+ *   npm run bench                         # scenarios 1–6 (about 15 min on 2 quiet cores)
  *   node test/bench/run.js --smoke        # 50 rows, a few contenders, checks the counts; exit 0/1
  *   node test/bench/run.js --scenarios 1,3 --rows 2000 --repeat 3
  *
