@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ReadItemParameter } from '../../shared/parameters';
-import type { RunSettings } from '../../shared/requestOptions';
+import type { ReadItemParameter } from '../helpers/parameters';
+import type { RunSettings } from '../helpers/requestOptions';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 import type { RunRecord } from './retryMemory';
 

@@ -13,9 +13,9 @@ import {
 	ledgerKeyOf,
 	readGuardrails,
 	runsAsAgentTool,
-} from '../../shared/guardrails';
-import { perRunParameters } from '../../shared/parameters';
-import { readRunSettings } from '../../shared/requestOptions';
+} from '../guardrails';
+import { perRunParameters } from '../helpers/parameters';
+import { readRunSettings } from '../helpers/requestOptions';
 import { createApiClient } from '../../shared/transport';
 import { InputError } from '../../shared/validation';
 import { mapWithConcurrency } from './concurrency';

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
-import { agentToolNotice } from '../../../shared/guardrails';
-import { requestOptions } from '../../../shared/requestOptions';
+import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateReader } from '../../helpers/candidateReader';
+import { agentToolNotice } from '../../guardrails';
+import { requestOptions } from '../../helpers/requestOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
