@@ -105,7 +105,7 @@ export async function checkSettings(context: IHookFunctions): Promise<void> {
 			description: 'Select at least one event in "Events".',
 		});
 	}
-	const unknown = events.filter((event) => !EVENT_NAMES.includes(event as never));
+	const unknown = events.filter((event) => !EVENT_NAMES.includes(event));
 	if (unknown.length > 0) {
 		throw new NodeOperationError(context.getNode(), `Unknown event: ${unknown.join(', ')}`, {
 			description: `Known events: ${EVENT_NAMES.join(', ')}.`,
