@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorMayHaveCarriedOut } from '../../shared/transport';
 
 export type Outcome = { ok: true; json: IDataObject | IDataObject[] } | { ok: false; error: Error };
 
@@ -18,15 +20,11 @@ export interface RunRecord {
 export class NotSentError extends NodeOperationError {}
 
 /**
- * Whether a failed request may still have created something. The transport's errors say so
- * (`outcomeUnknown`: false after a 4xx, a failed login, a request it did not send). Otherwise only
- * a 4xx answer or an item the node did not send proves that nothing was created.
+ * Whether a failed request may still have created something: never for an item the node did not
+ * send; otherwise the transport's failure rules decide (errorMayHaveCarriedOut).
  */
 export function mayHaveCreated(error: Error): boolean {
-	if (error instanceof NotSentError) return false;
-	if (error instanceof NodeApiError && typeof error.context.outcomeUnknown === 'boolean') return error.context.outcomeUnknown;
-	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-	return !(status >= 400 && status < 500);
+	return !(error instanceof NotSentError) && errorMayHaveCarriedOut(error);
 }
 
 const MAX_RUNS = 100;
