@@ -2,7 +2,7 @@ import type { IHookFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../shared/callTasks';
-import type { ApiClient } from '../shared/transport';
+import { type ApiClient, type FailureKind, kindOfError } from '../shared/transport';
 import type { Registration } from './registration';
 
 /**
@@ -58,12 +58,6 @@ export interface RetireOutcome {
 	pausedHere: boolean;
 }
 
-/** The HTTP status of a NodeApiError from the transport, as n8n keeps it (text). */
-function httpCodeOf(error: unknown): string | undefined {
-	const code = (error as { httpCode?: unknown } | undefined)?.httpCode;
-	return typeof code === 'string' ? code : undefined;
-}
-
 async function readStatus(client: ApiClient, autoCallId: string): Promise<{ status?: string; found: boolean }> {
 	try {
 		const task = await getTask(client, getTaskRequest(autoCallId));
@@ -93,7 +87,7 @@ async function retireTask(
 		await setTaskStatus(client, setTaskStatusRequest(autoCallId, action));
 	} catch (error) {
 		// Neither readable nor found: the task no longer exists, so it calls nobody.
-		if (!found && httpCodeOf(error) === '404') return { result: 'not found on the service', pausedHere: false };
+		if (!found && kindOfError(error) === 'notFound') return { result: 'not found on the service', pausedHere: false };
 		return { failed: error as Error };
 	}
 	return { result: action === 'pause' ? 'paused' : 'stopped', statusBefore: status, pausedHere: action === 'pause' };
@@ -147,6 +141,9 @@ export function parkedAfter(registration: Registration, outcome: RetireOutcome):
 	return outcome.pausedHere && outcome.statusBefore !== 'READY' ? { ...parked, pausedByTrigger: true } : parked;
 }
 
+/** Answers to a resume that mean the task is gone or stopped for good (404, 409, 400/422): a new one is created. */
+const CANNOT_TAKE_BACK = new Set<FailureKind>(['notFound', 'conflict', 'refusedInput']);
+
 /**
  * Takes a parked task back: resumes it if deactivation paused it while it was running. False
  * when it cannot be taken back (deleted, or stopped meanwhile): a new task is created instead.
@@ -156,8 +153,8 @@ export async function takeBack(context: IHookFunctions, client: () => Promise<Ap
 	try {
 		await resumeTask(await client(), parked.autoCallId);
 	} catch (error) {
-		const code = httpCodeOf(error);
-		if (code === '404' || code === '422' || code === '409') return false;
+		const kind = kindOfError(error);
+		if (kind !== undefined && CANNOT_TAKE_BACK.has(kind)) return false;
 		throw new NodeOperationError(context.getNode(), `The call task ${parked.autoCallId} could not be resumed: ${(error as Error).message}`, {
 			description: 'Deactivating the workflow paused it; activating with unchanged settings takes it back. Activate again, or start it with CIS Auto-Call → Call Task → Start.',
 		});
