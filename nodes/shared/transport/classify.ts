@@ -129,6 +129,7 @@ export function classify(request: { repeatability: Repeatability }, failure: Fai
 	};
 }
 
+/** Repeat (after `delayMs`, if the service asked for a wait), or give up saying whether the outcome is unknown. */
 export type RetryDecision = { retry: true; delayMs?: number } | { retry: false; uncertain: boolean };
 
 /** The retry part of classify() alone, as the retry rules' tests read it; `uncertain`: a creating request may have been carried out. */
