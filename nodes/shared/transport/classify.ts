@@ -41,13 +41,18 @@ export type FailureKind =
 	/** Any other status (1xx, a 2xx that passed its checks). */
 	| 'otherStatus';
 
+/** What the failure rules say about one failed attempt of a request. */
 export interface Classification {
 	kind: FailureKind;
 	/** The client may send the request again (within its retry budget). */
 	repeat: boolean;
 	/** With `repeat`: how long the service asked to wait (Retry-After of a 429); undefined means the normal backoff. */
 	waitMs?: number;
-	/** The request was sent and the answer (if any) does not say whether the service carried it out. */
+	/**
+	 * The request was sent and the answer (if any) does not say whether the service carried it out: a
+	 * 5xx, a redirect (not followed), a 2xx that is not what the API promises, a timeout, a dropped
+	 * connection or any network error not known to happen before sending.
+	 */
 	mayHaveBeenCarriedOut: boolean;
 	/** A creating request that may have created: never repeated by itself, reported as "outcome unknown". */
 	outcomeUnknown: boolean;
@@ -124,19 +129,10 @@ export function classify(request: { repeatability: Repeatability }, failure: Fai
 	};
 }
 
-/**
- * Whether a failure leaves open whether the service carried the request out: it was sent and
- * the answer (if any) does not say. A 5xx, a redirect (not followed), a 2xx that is not what the
- * API promises, a timeout, a dropped connection or any network error not known to happen before
- * sending.
- */
-export function isOutcomeUnknown(failure: Failure): boolean {
-	return classify({ repeatability: 'safe' }, failure).mayHaveBeenCarriedOut;
-}
-
+/** Repeat (after `delayMs`, if the service asked for a wait), or give up saying whether the outcome is unknown. */
 export type RetryDecision = { retry: true; delayMs?: number } | { retry: false; uncertain: boolean };
 
-/** The retry part of classify() in the shape the client's loop reads; `uncertain`: a creating request may have been carried out. */
+/** The retry part of classify() alone, as the retry rules' tests read it; `uncertain`: a creating request may have been carried out. */
 export function decideRetry(failure: Failure, repeatability: Repeatability): RetryDecision {
 	const { kind, repeat, waitMs, outcomeUnknown } = classify({ repeatability }, failure);
 	if (!repeat) return { retry: false, uncertain: outcomeUnknown };

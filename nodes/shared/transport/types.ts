@@ -5,8 +5,10 @@ import type { IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestMethod
  * transport, so every other transport file can depend on it without a circle.
  */
 
+/** Where the service's API lives below the Base URL; request paths are relative to it. */
 export const API_PATH = '/cis/api/v1/';
 
+/** Every n8n context that sends requests: executions, activation hooks, list searches. */
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions;
 
 /**

@@ -95,12 +95,14 @@ export class EarlierTries {
 		private readonly record: RunRecord,
 	) {}
 
+	/** The memory of this node run: kept only for creating operations of a node with Retry On Fail. */
 	static of(context: IExecuteFunctions, operation: Operation): EarlierTries {
 		const remembers = operation.creates && context.getNode().retryOnFail === true;
 		const key = remembers ? runKeyOf(context) : undefined;
 		return new EarlierTries(remembers, key, retryMemory.recordFor(key));
 	}
 
+	/** Create Batch's call tasks, the one part operations see (Run.groupTasks). */
 	get groupTasks(): GroupTasks {
 		return this.record.tasks;
 	}
