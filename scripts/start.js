@@ -114,7 +114,7 @@ function triggerUrlOf(n8nUrl, wf) {
 
 /** A webhook target of the service (spec: webhookUrls entry) for the given events. */
 function webhookTarget(url, events) {
-	const all = ['CALL_ENDED', 'CANDIDATE_CHANGED', 'CALL_REDIRECTED', 'RECALL_SCHEDULED', 'EFFICIENCY_REACHED', 'AUTOCALL_STATUS_CHANGED'];
+	const all = require('../nodes/shared/events.json').map((event) => event.value);
 	const map = {};
 	for (const name of all) map[name] = { name, value: events.includes(name) };
 	return { url, partialResults: false, delay: 0, events: map };

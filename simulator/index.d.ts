@@ -73,13 +73,8 @@ export interface SimulatorEvent {
   at: number;
 }
 
-export type EventName =
-  | 'CALL_ENDED'
-  | 'CANDIDATE_CHANGED'
-  | 'CALL_REDIRECTED'
-  | 'RECALL_SCHEDULED'
-  | 'EFFICIENCY_REACHED'
-  | 'AUTOCALL_STATUS_CHANGED';
+/** A webhook event's name (spec section 6); the list is nodes/shared/events.json. */
+export type EventName = string;
 
 export type TaskStatus = 'BLANK' | 'READY' | 'PROCESS' | 'PAUSED' | 'HALTED';
 export type CandidateStatus = 'NEW' | 'CALLING' | 'RECALL_SCHEDULED' | 'SUCCESS' | 'FAILED' | 'CANCELLED';

@@ -12,14 +12,8 @@
 
 const { validationError } = require('./errors');
 
-const EVENT_NAMES = [
-  'CALL_ENDED',
-  'CANDIDATE_CHANGED',
-  'CALL_REDIRECTED',
-  'RECALL_SCHEDULED',
-  'EFFICIENCY_REACHED',
-  'AUTOCALL_STATUS_CHANGED',
-];
+// The spec's events (section 6), read from the one list the nodes also use: data only, no node code.
+const EVENT_NAMES = require('../nodes/shared/events.json').map((/** @type {{value: string}} */ event) => event.value);
 const TASK_STATUSES = ['BLANK', 'READY', 'PROCESS', 'PAUSED', 'HALTED'];
 const REDIAL_RULES = ['busy', 'noAnswer', 'answerMash', 'congestion', 'answerNoList'];
 const TIMEZONE_MIN = -43200;

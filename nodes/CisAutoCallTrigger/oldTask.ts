@@ -1,6 +1,9 @@
-import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+import type { IHookFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiClient } from '../shared/transport';
+import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../shared/callTasks';
+import { type ApiClient, type FailureKind, kindOfError } from '../shared/transport';
+import type { Registration } from './registration';
 
 /**
  * What happens to a call task this trigger stops using: when the workflow is deactivated, and
@@ -55,18 +58,10 @@ export interface RetireOutcome {
 	pausedHere: boolean;
 }
 
-/** The HTTP status of a NodeApiError from the transport, as n8n keeps it (text). */
-export function httpCodeOf(error: unknown): string | undefined {
-	const code = (error as { httpCode?: unknown } | undefined)?.httpCode;
-	return typeof code === 'string' ? code : undefined;
-}
-
-const taskPath = (autoCallId: string) => `telephony/autoCall/${encodeURIComponent(autoCallId)}`;
-
 async function readStatus(client: ApiClient, autoCallId: string): Promise<{ status?: string; found: boolean }> {
 	try {
-		const task = await client.request<IDataObject>({ method: 'GET', path: taskPath(autoCallId), repeatability: 'safe', beyondSpec: true });
-		const status = task && typeof task === 'object' && typeof task.status === 'string' ? task.status.toUpperCase() : undefined;
+		const task = await getTask(client, getTaskRequest(autoCallId));
+		const status = typeof task.status === 'string' ? task.status.toUpperCase() : undefined;
 		return { status, found: true };
 	} catch {
 		// A task that cannot be read may still be paused: the pause request decides.
@@ -79,7 +74,7 @@ async function readStatus(client: ApiClient, autoCallId: string): Promise<{ stat
  * stopped, or (for a pause) already paused or never started, is left as it is. When the
  * service refuses or does not answer, the result carries its error (`failed`).
  */
-export async function retireTask(
+async function retireTask(
 	client: ApiClient,
 	autoCallId: string,
 	action: 'pause' | 'halted',
@@ -89,16 +84,81 @@ export async function retireTask(
 	if (action === 'pause' && status === 'PAUSED') return { result: 'already paused', statusBefore: status, pausedHere: false };
 	if (action === 'pause' && status === 'BLANK') return { result: 'not started, left as it is', statusBefore: status, pausedHere: false };
 	try {
-		await client.request({ method: 'POST', path: `${taskPath(autoCallId)}/${action}`, repeatability: 'safe', beyondSpec: true });
+		await setTaskStatus(client, setTaskStatusRequest(autoCallId, action));
 	} catch (error) {
 		// Neither readable nor found: the task no longer exists, so it calls nobody.
-		if (!found && httpCodeOf(error) === '404') return { result: 'not found on the service', pausedHere: false };
+		if (!found && kindOfError(error) === 'notFound') return { result: 'not found on the service', pausedHere: false };
 		return { failed: error as Error };
 	}
 	return { result: action === 'pause' ? 'paused' : 'stopped', statusBefore: status, pausedHere: action === 'pause' };
 }
 
 /** Resumes (`play`) a task that retireTask() paused while it was running. */
-export async function resumeTask(client: ApiClient, autoCallId: string): Promise<void> {
-	await client.request({ method: 'POST', path: `${taskPath(autoCallId)}/play`, repeatability: 'safe', beyondSpec: true });
+async function resumeTask(client: ApiClient, autoCallId: string): Promise<void> {
+	await setTaskStatus(client, setTaskStatusRequest(autoCallId, 'play'));
+}
+
+/**
+ * Applies the "Old Task" choice to a task the trigger stops using. Throws a NodeOperationError
+ * that says what to do when the task could not be paused or stopped.
+ */
+export async function retire(
+	context: IHookFunctions,
+	client: () => Promise<ApiClient>,
+	registration: Registration,
+	reason: RetireReason,
+): Promise<RetireOutcome> {
+	const policy = readOldTaskPolicy(context.getNodeParameter('oldTask', DEFAULT_OLD_TASK_POLICY));
+	const action = retireActionFor(policy, reason);
+	const id = registration.autoCallId;
+	if (!action) return { result: 'left running', pausedHere: false };
+	let outcome: RetireOutcome | { failed: Error };
+	try {
+		outcome = await retireTask(await client(), id, action);
+	} catch (error) {
+		outcome = { failed: error as Error };
+	}
+	if ('failed' in outcome) {
+		const verb = action === 'pause' ? 'paused' : 'stopped';
+		throw new NodeOperationError(context.getNode(), `The call task ${id} could not be ${verb}: ${outcome.failed.message}`, {
+			description:
+				reason === 'replaced'
+					? `The settings changed, so this trigger would register a new task; none was created, so that two campaigns do not call at once. Pause or stop task ${id} (in the service, or with CIS Auto-Call → Call Task → Pause / Stop), or set "Old Task" to "Leave It Running", then activate again.`
+					: `The workflow is deactivated, but task ${id} may still be calling its candidates. Pause or stop it in the service or with CIS Auto-Call → Call Task → Pause / Stop.`,
+		});
+	}
+	context.logger.info(`CIS Auto-Call Trigger "${context.getNode().name}": call task ${id} ${outcome.result} (${reason === 'replaced' ? 'replaced by a new task' : 'workflow deactivated'})`);
+	return outcome;
+}
+
+/**
+ * A registration set aside after retire(): marked for resuming when the trigger paused it while
+ * it ran. A task paused before its start moment (READY) is not marked: resuming it would start
+ * calling at once instead of at that moment.
+ */
+export function parkedAfter(registration: Registration, outcome: RetireOutcome): Registration {
+	const { pausedByTrigger: _earlier, ...parked } = registration;
+	return outcome.pausedHere && outcome.statusBefore !== 'READY' ? { ...parked, pausedByTrigger: true } : parked;
+}
+
+/** Answers to a resume that mean the task is gone or stopped for good (404, 409, 400/422): a new one is created. */
+const CANNOT_TAKE_BACK = new Set<FailureKind>(['notFound', 'conflict', 'refusedInput']);
+
+/**
+ * Takes a parked task back: resumes it if deactivation paused it while it was running. False
+ * when it cannot be taken back (deleted, or stopped meanwhile): a new task is created instead.
+ */
+export async function takeBack(context: IHookFunctions, client: () => Promise<ApiClient>, parked: Registration): Promise<boolean> {
+	if (parked.pausedByTrigger !== true) return true;
+	try {
+		await resumeTask(await client(), parked.autoCallId);
+	} catch (error) {
+		const kind = kindOfError(error);
+		if (kind !== undefined && CANNOT_TAKE_BACK.has(kind)) return false;
+		throw new NodeOperationError(context.getNode(), `The call task ${parked.autoCallId} could not be resumed: ${(error as Error).message}`, {
+			description: 'Deactivating the workflow paused it; activating with unchanged settings takes it back. Activate again, or start it with CIS Auto-Call → Call Task → Start.',
+		});
+	}
+	context.logger.info(`CIS Auto-Call Trigger "${context.getNode().name}": call task ${parked.autoCallId} taken back and resumed`);
+	return true;
 }

@@ -1,18 +1,20 @@
-import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+// The one list of events is events.json: data, so that the simulator and the tests read it without node code, and tsc copies it into dist/.
+import eventList from './events.json';
+
+/** One of the service's webhook events (spec section 6), as the editor shows it. */
+export interface EventDescription {
+	name: string;
+	value: string;
+	description: string;
+}
 
 /** The service's webhook events (spec section 6). */
-export const EVENTS = [
-	{ name: 'Call Ended', value: 'CALL_ENDED', description: 'A call attempt ended (sent after every attempt, so redials send several)' },
-	{ name: 'Candidate Changed', value: 'CANDIDATE_CHANGED', description: 'The candidate is fully processed and will not be called again' },
-	{ name: 'Call Redirected', value: 'CALL_REDIRECTED', description: 'The call was transferred to an operator' },
-	{ name: 'Recall Scheduled', value: 'RECALL_SCHEDULED', description: 'A callback for the candidate was scheduled' },
-	{ name: 'Efficiency Reached', value: 'EFFICIENCY_REACHED', description: 'The call success status was set' },
-	{ name: 'Call Task Status Changed', value: 'AUTOCALL_STATUS_CHANGED', description: 'The call task changed status (for example started, paused, halted)' },
-] as const satisfies readonly INodePropertyOptions[];
+export const EVENTS: readonly EventDescription[] = eventList;
 
-export type EventName = (typeof EVENTS)[number]['value'];
-
-export const EVENT_NAMES: readonly EventName[] = EVENTS.map((event) => event.value);
+/** The events' names as the service sends them (`CALL_ENDED`, ...). */
+export const EVENT_NAMES: readonly string[] = EVENTS.map((event) => event.value);
 
 /** The spec's `events` map: every event present, `value` true for the chosen ones. */
 export function toEventsMap(chosen: readonly string[]): IDataObject {

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
-import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/shared/guardrails';
+import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/guardrails';
 import { runAgentTool, type AgentToolOptions } from '../engine/harness';
 import type { Simulator } from '../../simulator';
 import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';

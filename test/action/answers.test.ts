@@ -19,7 +19,8 @@ import {
 	shapeOf,
 } from '../../nodes/shared/answers';
 import { mapBatchResponse } from '../../nodes/CisAutoCall/actions/candidate/batchResponse';
-import { mayHaveCreated, NotSentError, RetryMemory } from '../../nodes/CisAutoCall/actions/retryMemory';
+import { RetryMemory } from '../../nodes/CisAutoCall/actions/pipeline/earlierTries';
+import { mayHaveCreated, NotSentError } from '../../nodes/CisAutoCall/actions/pipeline/outcome';
 
 const id = (identity: string) => ({ identity });
 const entry = (task: string, candidate: string) => ({ autoCallId: id(task), autoCallCandidateId: id(candidate) });

@@ -9,7 +9,7 @@
 const assert = require('assert');
 const { cisNode, codeNode, apiRequestsSince, shapeOf, outputOf, errorOf, assertSuccess } = require('./harness');
 
-const EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED', 'CALL_REDIRECTED', 'RECALL_SCHEDULED', 'EFFICIENCY_REACHED', 'AUTOCALL_STATUS_CHANGED'];
+const EVENTS = require('../../nodes/shared/events.json').map((event) => event.value);
 const NO_REDIAL = {
 	redialStrategyEn: false,
 	busy: { redial: false },

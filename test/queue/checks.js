@@ -13,7 +13,7 @@ const { executionsByWorker } = require('./cluster');
 
 const P = '/cis/api/v1';
 const TRIGGER = 'CIS Trigger';
-const EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED', 'CALL_REDIRECTED', 'RECALL_SCHEDULED', 'EFFICIENCY_REACHED', 'AUTOCALL_STATUS_CHANGED'];
+const EVENTS = require('../../nodes/shared/events.json').map((event) => event.value);
 const NO_REDIAL = {
 	redialStrategyEn: false,
 	busy: { redial: false },

@@ -3,6 +3,7 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import { Agent, request } from 'undici';
 import type { Simulator } from '../../simulator';
+import eventList from '../../nodes/shared/events.json';
 
 export const TOKEN = 'sim-token';
 
@@ -112,14 +113,8 @@ export function target(url: string, events: string[], extra: Record<string, unkn
   };
 }
 
-export const ALL_EVENTS = [
-  'CALL_ENDED',
-  'CANDIDATE_CHANGED',
-  'CALL_REDIRECTED',
-  'RECALL_SCHEDULED',
-  'EFFICIENCY_REACHED',
-  'AUTOCALL_STATUS_CHANGED',
-];
+/** Every webhook event, from the one list (nodes/shared/events.json). */
+export const ALL_EVENTS = eventList.map((event) => event.value);
 
 const noRedial = { redial: false };
 

@@ -9,20 +9,14 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { hashSecret } from '../../nodes/CisAutoCallTrigger/secrets';
+import { EVENT_NAMES } from '../../nodes/shared/events';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
 import { createSimulator, type Simulator } from '../../simulator';
 
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 const BASE = 'http://127.0.0.1:5678/webhook/';
 const URL_OF_NODE = `http://127.0.0.1:5678/webhook/${DEFAULT_WEBHOOK_ID}/webhook`;
-const ALL_EVENTS = [
-	'CALL_ENDED',
-	'CANDIDATE_CHANGED',
-	'CALL_REDIRECTED',
-	'RECALL_SCHEDULED',
-	'EFFICIENCY_REACHED',
-	'AUTOCALL_STATUS_CHANGED',
-];
+const ALL_EVENTS = EVENT_NAMES;
 
 let sim: Simulator;
 const node = new CisAutoCallTrigger();

@@ -9,6 +9,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod, startWebhookServer, type WebhookServer } from '../engine/harness';
 import { createSimulator, type Simulator } from '../../simulator';
+import { EVENT_NAMES } from '../../nodes/shared/events';
 
 const TOKEN = 'sim-token';
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
@@ -145,7 +146,7 @@ test('all six events selected: a redial, a transfer and an efficiency mark all r
 	const { server } = await activate(
 		{
 			...parameters,
-			events: ['CALL_ENDED', 'CANDIDATE_CHANGED', 'CALL_REDIRECTED', 'RECALL_SCHEDULED', 'EFFICIENCY_REACHED', 'AUTOCALL_STATUS_CHANGED'],
+			events: [...EVENT_NAMES],
 			redialStrategyEn: true,
 			redialRules: { noAnswer: { redial: true, time: 5, count: 1 } },
 		},

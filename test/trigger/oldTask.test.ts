@@ -132,6 +132,18 @@ describe('settings changed while active: a new task replaces the old one', () =>
 		expect(JSON.stringify(activated.error)).not.toContain(TOKEN);
 	});
 
+	test('a pause answered 200 with an error in its body is not taken for a pause: activation fails, nothing new is created', async () => {
+		const { params, staticData, taskId } = await runningTrigger();
+		const before = JSON.stringify(staticData);
+		sim.injectFault({ method: 'POST', path: `${CREATE_PATH}/${taskId}/pause`, status: 200, body: { error: 'Task is locked' } });
+		const activated = await activate(staticData, { ...params, name: 'Old task campaign v2' });
+		expect(activated.error).toBeInstanceOf(NodeOperationError);
+		expect(activated.error?.message).toMatch(new RegExp(`^The call task ${taskId} could not be paused: Unexpected answer`));
+		expect(creates()).toBe(1);
+		expect(statusOf(taskId)).toBe('PROCESS');
+		expect(JSON.stringify(staticData)).toBe(before);
+	});
+
 	test('old task paused but the new one refused: going back to the old settings resumes the old task', async () => {
 		const { params, staticData, taskId } = await runningTrigger();
 		sim.injectFault({ method: 'POST', path: CREATE_PATH, status: 400, body: { error: 'Bad bot' } });

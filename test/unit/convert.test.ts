@@ -1,7 +1,8 @@
 import { parseTimezone, timeOfDayToSeconds, toCps, toStartMoment } from '../../nodes/shared/convert';
 import { toPhones, toVariables } from '../../nodes/shared/validation';
 import { parseRetryAfter } from '../../nodes/shared/transport/failure';
-import { backoffDelay, decideRetry } from '../../nodes/shared/transport/retryPolicy';
+import { decideRetry } from '../../nodes/shared/transport/classify';
+import { backoffDelay } from '../../nodes/shared/transport/retryPolicy';
 
 test('cps: the platform formula', () => {
 	expect(toCps('perSecond', 3)).toBe(1.03);

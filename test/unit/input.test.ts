@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { addWebhookTargets, buildCallTaskBody, mergeExtraFields } from '../../nodes/shared/callTaskFields';
+import { addWebhookTargets, buildCallTaskBody, mergeExtraFields } from '../../nodes/shared/callTaskBody';
 import { parseTimezone, toCps, toInstant, toStartMoment } from '../../nodes/shared/convert';
 import {
 	describeValue,

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { perRunParameters } from '../../nodes/shared/parameters';
+import { perRunParameters } from '../../nodes/CisAutoCall/helpers/parameters';
 
 /** A stand-in for n8n's context: raw parameters as saved in the workflow, values per item. */
 function contextWith(parameters: Record<string, unknown>) {

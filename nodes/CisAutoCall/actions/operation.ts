@@ -1,9 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ReadItemParameter } from '../../shared/parameters';
-import type { RunSettings } from '../../shared/requestOptions';
+import type { ReadItemParameter } from '../helpers/parameters';
+import type { RunSettings } from '../helpers/requestOptions';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
-import type { RunRecord } from './retryMemory';
+
+/**
+ * The operations' only view of the pipeline (pipeline/): what they get per run (Run), the shapes
+ * an operation has, and the errors an operation may throw or ask about.
+ */
+export { mayHaveCreated, NotSentError } from './pipeline/outcome';
 
 /** What every operation gets once per node run. */
 export interface Run {
@@ -13,8 +18,21 @@ export interface Run {
 	settings: RunSettings;
 	/** Use instead of `context.getNodeParameter`: parameters without expressions are read once. */
 	parameter: ReadItemParameter;
-	/** What earlier tries of this node run (n8n's Retry On Fail) created; shared by this try. */
-	record: RunRecord;
+	/**
+	 * Create Batch's call task of each group of entries, kept across the tries of this node run
+	 * (n8n's Retry On Fail), so that a later try joins the task an earlier one created.
+	 */
+	groupTasks: GroupTasks;
+}
+
+/** Create Batch: the call task made for one group of entries, the try making it, or why none may be used. */
+export type GroupTask = { taskId: string } | { creating: Promise<void> } | { unusable: string };
+
+/** The call task of each group of entries (the key: e.g. template + bot script). */
+export interface GroupTasks {
+	get(group: string): GroupTask | undefined;
+	set(group: string, task: GroupTask): void;
+	delete(group: string): void;
 }
 
 /**

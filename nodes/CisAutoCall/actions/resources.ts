@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { BEYOND_SPEC_NOTE } from '../../shared/callTaskLocator';
+import { BEYOND_SPEC_NOTE } from '../helpers/callTaskLocator';
 import { create as createCallTask } from './callTask/create.operation';
 import { get as getCallTask } from './callTask/get.operation';
 import { getMany as getManyCallTasks } from './callTask/getMany.operation';

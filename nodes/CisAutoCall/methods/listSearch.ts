@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { expectTaskList } from '../../shared/answers';
-import { taskIdOf, taskListOf } from '../../shared/callTaskLocator';
+import { taskIdOf, taskListOf } from '../helpers/callTaskLocator';
 import { createApiClient } from '../../shared/transport';
 
 const PAGE_SIZE = 100;

@@ -13,6 +13,9 @@
  * and which requests are repeated are decided elsewhere and stay as they are.
  */
 
+import { classify } from './classify';
+import type { Failure } from './types';
+
 /** Answers up to this many times slower than the fastest one so far still count as "holding". */
 export const LATENCY_TOLERANCE = 2;
 
@@ -99,4 +102,14 @@ export class AdaptiveConcurrency {
 			(this.waiting.shift() as () => void)();
 		}
 	}
+}
+
+/** What one attempt tells about the service's load: its failure (undefined for a 2xx) as the failure rules see it. */
+export function attemptOutcomeOf(failure: Failure | undefined, latencyMs: number): AttemptOutcome {
+	if (!failure) return { kind: 'answer', latencyMs };
+	const rule = classify({ repeatability: 'safe' }, failure);
+	if (rule.overload) return { kind: 'overload' };
+	// Nothing was sent: the credential refused or the login failed.
+	if (rule.nothingSent) return { kind: 'notSent' };
+	return { kind: 'answer', latencyMs };
 }

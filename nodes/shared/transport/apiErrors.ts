@@ -2,9 +2,9 @@ import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { isPlainObject } from '../validation';
-import { type Failure, LOGIN_FAILED_CODE, REFUSED_CODE } from './failure';
-import { API_PATH, type ApiRequest, type RequestContext } from './request';
+import { classify } from './classify';
 import { MAX_WAIT_MS } from './retryPolicy';
+import { API_PATH, type ApiRequest, type Failure, type RequestContext } from './types';
 
 /** A failure as the NodeApiError the user reads: what happened, whether it may have been carried out, no secret. */
 
@@ -54,20 +54,19 @@ export function toNodeApiError(
 	failure: Failure,
 	{
 		attempts,
-		uncertain,
 		itemIndex,
 		secrets = [],
 		renewsToken = false,
 		askedWaitMs,
 	}: {
 		attempts: number;
-		uncertain: boolean;
 		itemIndex?: number;
 		secrets?: string[];
 		renewsToken?: boolean;
 		askedWaitMs?: number;
 	},
 ): NodeApiError {
+	const { kind, outcomeUnknown: uncertain } = classify(request, failure);
 	const endpoint = `${request.method} ${API_PATH}${request.path.split('?')[0]}`;
 	const fromService = serviceMessage(failure.body);
 	const quoted = excerpt(failure.body);
@@ -83,23 +82,23 @@ export function toNodeApiError(
 			'Redirects are not followed, so that the token and your data never reach another address. If the service has moved, set the Base URL of the credential to its new address.';
 	} else if (failure.status) {
 		message = `The service answered ${failure.status} to ${endpoint}${tried}${fromService ? `: ${fromService}` : ''}`;
-		if (request.beyondSpec && (failure.status === 405 || (failure.status === 404 && !request.notFoundMeans))) {
+		if (request.beyondSpec && (failure.status === 405 || (kind === 'notFound' && !request.notFoundMeans))) {
 			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
 			description =
 				'It uses a call of the service that is not part of its published API, and this server does not offer it.';
-		} else if (failure.status === 404 && request.notFoundMeans) {
+		} else if (kind === 'notFound' && request.notFoundMeans) {
 			description = request.notFoundMeans;
-		} else if (failure.status === 400 || failure.status === 422) {
+		} else if (kind === 'refusedInput') {
 			description = `The service refused the request: ${fromService ?? 'no reason given'}`;
-		} else if (failure.status === 401 && renewsToken) {
+		} else if (kind === 'unauthorized' && renewsToken) {
 			description = RENEWED_TOKEN_REJECTED;
 		} else {
-			description = HINT_BY_STATUS[failure.status] ?? (failure.status >= 500 ? 'The service failed; try again later.' : 'See the service\'s answer above.');
+			description = HINT_BY_STATUS[failure.status] ?? (kind === 'serverError' ? 'The service failed; try again later.' : 'See the service\'s answer above.');
 		}
-	} else if (failure.code === LOGIN_FAILED_CODE) {
+	} else if (kind === 'loginFailed') {
 		message = failure.message;
 		description = 'n8n could not get a token; nothing was sent to the service. Check the Login URL, email and password of the credential.';
-	} else if (failure.code === REFUSED_CODE) {
+	} else if (kind === 'refusedByCredential') {
 		message = failure.message;
 		description = 'The credential refused to send its token there; nothing was sent to the service. Check the Base URL of the credential.';
 	} else {
@@ -138,7 +137,7 @@ export function toNodeApiError(
 	// NodeApiError swaps a message that contains a network code (ECONNRESET, ...) for a generic
 	// sentence, which would drop the endpoint, the attempts and "outcome unknown".
 	error.message = redact(message, secrets);
-	// For the callers: whether a creating request may have been carried out (see mayHaveCreated).
+	// For the callers: whether a creating request may have been carried out (see errorMayHaveCarriedOut).
 	error.context.outcomeUnknown = uncertain;
 	return error;
 }

@@ -2,28 +2,9 @@ import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { redirectHost } from '../serviceUrl';
 import { INVALID_JSON, isPlainObject, parseJson } from '../validation';
-import type { AnswerCheck } from './request';
+import { type AnswerCheck, type Failure, LOGIN_FAILED_CODE, REFUSED_CODE } from './types';
 
-/** What went wrong with one attempt: an error n8n's HTTP helper threw, or an answer that is not a success. */
-export interface Failure {
-	status?: number;
-	/** Network error code such as ECONNREFUSED, ECONNRESET, ETIMEDOUT. */
-	code?: string;
-	body?: unknown;
-	retryAfterMs?: number;
-	/** For a 3xx answer: the host its Location points to (never followed). */
-	redirectHost?: string;
-	/** For a 2xx answer that is not what the API promises: what is wrong with it. */
-	unexpected?: string;
-	message: string;
-}
-
-/** The login credential marks its own failures (`cisLoginFailed`): no request was sent, nothing to repeat. */
-export const LOGIN_FAILED_CODE = 'CIS_LOGIN_FAILED';
-
-/** The credential refused to add the token (`cisRefused`: address not allowed): nothing was sent. */
-export const REFUSED_CODE = 'CIS_REFUSED';
-
+/** Reads what went wrong with one attempt (an error n8n's HTTP helper threw, or an answer that is not a success) into a Failure. */
 export function readFailure(error: unknown): Failure {
 	const outer = (error ?? {}) as IDataObject & { cause?: IDataObject; message?: string };
 	const candidates = [outer, outer.cause as IDataObject | undefined].filter(isPlainObject);

@@ -2,21 +2,23 @@ import type { ICredentialsDecrypted, IHttpRequestOptions, IN8nHttpFullResponse, 
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../serviceUrl';
-import { AdaptiveConcurrency, type AttemptOutcome } from './adaptiveConcurrency';
+import { AdaptiveConcurrency, type AttemptOutcome, attemptOutcomeOf } from './adaptiveConcurrency';
 import { toNodeApiError } from './apiErrors';
-import { type Failure, isFullResponse, judgeAnswer, LOGIN_FAILED_CODE, readFailure, REFUSED_CODE } from './failure';
+import { classify } from './classify';
+import { isFullResponse, judgeAnswer, readFailure } from './failure';
 import { RateLimiter } from './rateLimiter';
-import { API_PATH, type ApiRequest, type RequestContext } from './request';
-import { backoffDelay, decideRetry, isOutcomeUnknown, MAX_WAIT_MS } from './retryPolicy';
+import { backoffDelay, MAX_WAIT_MS } from './retryPolicy';
+import { API_PATH, type ApiRequest, type Failure, type RequestContext } from './types';
 
 /**
- * The client of the service: one ApiClient per node run sends every request with the retry
- * policy (retryPolicy.ts), within the rate limit (rateLimiter.ts), reads what went wrong
- * (failure.ts) and reports it as a NodeApiError (apiErrors.ts).
+ * The client of the service: one ApiClient per node run sends every request within the rate
+ * limit (rateLimiter.ts), reads what went wrong (failure.ts), asks the failure rules
+ * (classify.ts) whether to renew the login, wait and repeat, and reports a failure as a
+ * NodeApiError (apiErrors.ts).
  */
 
-export type { AnswerCheck, ApiRequest, RequestContext } from './request';
-export type { Repeatability } from './retryPolicy';
+export type { AnswerCheck, ApiRequest, Failure, Repeatability, RequestContext } from './types';
+export { classify, type Classification, errorMayHaveCarriedOut, type FailureKind, kindOfError } from './classify';
 
 export interface TransportSettings {
 	/**
@@ -124,7 +126,6 @@ export class ApiClient {
 		const fail = (failure: Failure, attempts: number, extra: { askedWaitMs?: number } = {}) =>
 			toNodeApiError(this.context, request, failure, {
 				attempts,
-				uncertain: request.repeatability !== 'safe' && isOutcomeUnknown(failure),
 				itemIndex,
 				secrets: this.secrets(),
 				renewsToken: this.renewsToken,
@@ -137,8 +138,9 @@ export class ApiClient {
 			if (!sent) throw this.notSent(itemIndex);
 			const failure = sent.failure ?? judgeAnswer(sent.answer, request.expect, url);
 			if (!failure) return (isFullResponse(sent.answer) ? sent.answer.body : sent.answer) as T;
-			if (failure.status === 401 || failure.code === LOGIN_FAILED_CODE) {
-				if (failure.status === 401 && !renewed && this.renewToken(sent.tokenUsed)) {
+			const rule = classify(request, failure);
+			if (rule.endsRun) {
+				if (rule.renewLogin && !renewed && this.renewToken(sent.tokenUsed)) {
 					renewed = true;
 					continue;
 				}
@@ -146,9 +148,8 @@ export class ApiClient {
 				this.stop ??= error;
 				throw error;
 			}
-			const decision = decideRetry(failure, request.repeatability);
-			if (decision.retry && attempt < this.settings.maxRetries) {
-				const delayMs = decision.delayMs ?? backoffDelay(attempt);
+			if (rule.repeat && attempt < this.settings.maxRetries) {
+				const delayMs = rule.waitMs ?? backoffDelay(attempt);
 				if (delayMs > MAX_WAIT_MS) throw fail(failure, attempt + 1, { askedWaitMs: delayMs });
 				await sleep(delayMs);
 				attempt++;
@@ -193,11 +194,12 @@ export class ApiClient {
 					{ ...options },
 					{ credentialsDecrypted: this.credentials },
 				)) as IN8nHttpFullResponse;
-				outcome = outcomeOf(isFullResponse(answer) ? answer.statusCode : 200, undefined, Date.now() - startedAt);
+				const status = isFullResponse(answer) ? answer.statusCode : 200;
+				outcome = attemptOutcomeOf(status >= 200 && status < 300 ? undefined : { status, message: '' }, Date.now() - startedAt);
 				return { answer, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} catch (error) {
 				const failure = readFailure(error);
-				outcome = outcomeOf(failure.status, failure.code, Date.now() - startedAt);
+				outcome = attemptOutcomeOf(failure, Date.now() - startedAt);
 				return { failure, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} finally {
 				release();
@@ -249,15 +251,6 @@ export class ApiClient {
 		error.context.outcomeUnknown = false;
 		return error;
 	}
-}
-
-/** What one attempt tells about the service's load (see AdaptiveConcurrency). */
-function outcomeOf(status: number | undefined, code: string | undefined, latencyMs: number): AttemptOutcome {
-	if (status === 429 || (status !== undefined && status >= 500)) return { kind: 'overload' };
-	if (status !== undefined) return { kind: 'answer', latencyMs };
-	// Nothing was sent: the credential refused or the login failed.
-	if (code === LOGIN_FAILED_CODE || code === REFUSED_CODE) return { kind: 'notSent' };
-	return { kind: 'overload' };
 }
 
 export async function createApiClient(

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../../shared/answers';
-import { requestOptions } from '../../../shared/requestOptions';
+import { requestOptions } from '../../helpers/requestOptions';
 import { requireString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';

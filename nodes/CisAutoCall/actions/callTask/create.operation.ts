@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { addWebhookTargets, buildCallTaskBody, callTaskFields } from '../../../shared/callTaskFields';
-import { expectTaskId, identityAt } from '../../../shared/answers';
+import { addWebhookTargets, buildCallTaskBody } from '../../../shared/callTaskBody';
+import { callTaskFields } from '../../../shared/callTaskFields';
+import { createTask, createTaskRequest } from '../../../shared/callTasks';
 import { EVENTS, toEventsMap } from '../../../shared/events';
-import { requestOptions } from '../../../shared/requestOptions';
+import { requestOptions } from '../../helpers/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
@@ -91,11 +92,10 @@ export const create: ItemOperation<ApiRequest> = {
 			const body = buildCallTaskBody((name, fallback) => parameter(name, itemIndex, fallback), timeZone);
 			const targets = readWebhookTargets(parameter('webhookUrls', itemIndex, {}));
 			addWebhookTargets(body, targets);
-			return { method: 'POST', path: 'telephony/autoCall', body, repeatability: 'create', expect: expectTaskId };
+			return createTaskRequest(body);
 		};
 	},
 	async execute({ client }, request, itemIndex) {
-		const response = await client.request<IDataObject>(request, itemIndex);
-		return { autoCallId: identityAt(response, 'id'), response };
+		return await createTask(client, request, itemIndex);
 	},
 };

@@ -1,8 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { expectTask } from '../../../shared/answers';
-import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../../shared/callTaskLocator';
-import { requestOptions } from '../../../shared/requestOptions';
+import { getTask, getTaskRequest } from '../../../shared/callTasks';
+import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { requestOptions } from '../../helpers/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
@@ -19,21 +17,13 @@ export const get: ItemOperation<PreparedRequest> = {
 		return (itemIndex) => {
 			const id = readTaskId(parameter, itemIndex);
 			return {
-				request: {
-					method: 'GET',
-					path: `telephony/autoCall/${encodeURIComponent(id)}`,
-					repeatability: 'safe',
-					beyondSpec: true,
-					notFoundMeans: taskNotFoundMeans([id]),
-					expect: expectTask,
-				},
+				request: getTaskRequest(id, { notFoundMeans: taskNotFoundMeans([id]) }),
 				echo: { autoCallId: id },
 			};
 		};
 	},
 	async execute({ client }, { request, echo }, itemIndex) {
-		const response = await client.request<IDataObject>(request, itemIndex);
-		const task = (response?.item ?? response) as IDataObject;
+		const task = await getTask(client, request, itemIndex);
 		return { ...echo, ...task, autoCallId: taskIdOf(task) ?? echo.autoCallId };
 	},
 };

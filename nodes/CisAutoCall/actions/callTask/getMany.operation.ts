@@ -2,9 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { expectTaskList } from '../../../shared/answers';
-import { taskIdOf, taskListOf } from '../../../shared/callTaskLocator';
+import { taskIdOf, taskListOf } from '../../helpers/callTaskLocator';
 import { toInstant } from '../../../shared/convert';
-import { requestOptions } from '../../../shared/requestOptions';
+import { requestOptions } from '../../helpers/requestOptions';
 import { requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';

@@ -1,8 +1,8 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { expectAcknowledgement } from '../../../shared/answers';
-import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
-import { requestOptions } from '../../../shared/requestOptions';
+import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
+import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { requestOptions } from '../../helpers/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
@@ -14,7 +14,7 @@ const stopNotice: INodeProperties = {
 };
 
 /** Start (`play`), Pause (`pause`) and Stop (`halted`) differ only in the path's last word. */
-function statusOperation(operation: 'start' | 'pause' | 'stop', action: 'play' | 'pause' | 'halted'): ItemOperation<PreparedRequest> {
+function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStatusAction): ItemOperation<PreparedRequest> {
 	const description = forOperation('callTask', operation, [
 		...(operation === 'stop' ? [stopNotice] : []),
 		autoCallIdLocator,
@@ -28,20 +28,13 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: 'play' |
 			return (itemIndex) => {
 				const id = readTaskId(parameter, itemIndex);
 				return {
-					request: {
-						method: 'POST',
-						path: `telephony/autoCall/${encodeURIComponent(id)}/${action}`,
-						repeatability: 'safe',
-						beyondSpec: true,
-						notFoundMeans: taskNotFoundMeans([id]),
-						expect: expectAcknowledgement,
-					},
+					request: setTaskStatusRequest(id, action, { notFoundMeans: taskNotFoundMeans([id]) }),
 					echo: { success: true, autoCallId: id, action },
 				};
 			};
 		},
 		async execute({ client }, { request, echo }, itemIndex) {
-			const response = await client.request<IDataObject | string | undefined>(request, itemIndex);
+			const response = await setTaskStatus(client, request, itemIndex);
 			return response && typeof response === 'object' ? { ...echo, response } : echo;
 		},
 	};

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expectAddedCandidates } from '../../../shared/answers';
-import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
-import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
-import { agentToolNotice } from '../../../shared/guardrails';
-import { requestOptions } from '../../../shared/requestOptions';
+import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateReader } from '../../helpers/candidateReader';
+import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { agentToolNotice } from '../../guardrails';
+import { requestOptions } from '../../helpers/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
 import { forceStart } from './addToTask.operation';

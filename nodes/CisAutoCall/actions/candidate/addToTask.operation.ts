@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answers';
-import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
-import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../../shared/callTaskLocator';
-import { agentToolNotice } from '../../../shared/guardrails';
-import { requestOptions } from '../../../shared/requestOptions';
+import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateReader } from '../../helpers/candidateReader';
+import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { agentToolNotice } from '../../guardrails';
+import { requestOptions } from '../../helpers/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';

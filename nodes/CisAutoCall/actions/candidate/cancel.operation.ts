@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expectAcknowledgement } from '../../../shared/answers';
-import { autoCallIdLocator, readTaskId } from '../../../shared/callTaskLocator';
-import { requestOptions } from '../../../shared/requestOptions';
+import { autoCallIdLocator, readTaskId } from '../../helpers/callTaskLocator';
+import { requestOptions } from '../../helpers/requestOptions';
 import { toPhones } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answers';
-import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
-import { agentToolNotice } from '../../../shared/guardrails';
-import { requestOptions } from '../../../shared/requestOptions';
+import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateReader } from '../../helpers/candidateReader';
+import { agentToolNotice } from '../../guardrails';
+import { requestOptions } from '../../helpers/requestOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';

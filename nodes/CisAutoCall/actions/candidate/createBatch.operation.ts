@@ -1,13 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { candidateFields, candidateReader, dialsNotice } from '../../../shared/candidateFields';
-import { agentToolNotice } from '../../../shared/guardrails';
-import { requestOptions } from '../../../shared/requestOptions';
+import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateReader } from '../../helpers/candidateReader';
+import { agentToolNotice } from '../../guardrails';
+import { requestOptions } from '../../helpers/requestOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
-import type { BatchOperation, Run } from '../operation';
-import { type GroupTask, mayHaveCreated, NotSentError } from '../retryMemory';
+import { type BatchOperation, type GroupTask, mayHaveCreated, NotSentError, type Run } from '../operation';
 import { mapBatchResponse, singleTaskIdOf } from './batchResponse';
 
 const taskSettings: INodeProperties = {
@@ -110,7 +110,7 @@ export const createBatch: BatchOperation = {
 		isTaskPerBatch(run) ? '' : JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
 	dialledPhones: (entry) => entry.phone as string[],
 	chunkSender(run) {
-		const { client, context, record } = run;
+		const { client, context, groupTasks } = run;
 		const taskPerBatch = isTaskPerBatch(run);
 
 		const create = async (entries: IDataObject[], itemIndexes: number[]) => {
@@ -149,7 +149,7 @@ export const createBatch: BatchOperation = {
 			if (taskPerBatch) return await create(entries, itemIndexes);
 			const group = createBatch.groupOf!(run, entries[0]);
 			for (;;) {
-				const task = record.tasks.get(group);
+				const task = groupTasks.get(group);
 				if (task && 'taskId' in task) return await join(task.taskId, entries, itemIndexes);
 				if (task && 'unusable' in task) {
 					throw new NotSentError(context.getNode(), `Not sent: ${task.unusable} [item ${itemIndexes[0]}]`, {
@@ -163,14 +163,14 @@ export const createBatch: BatchOperation = {
 					continue;
 				}
 				let created!: () => void;
-				record.tasks.set(group, { creating: new Promise<void>((resolve) => (created = resolve)) });
+				groupTasks.set(group, { creating: new Promise<void>((resolve) => (created = resolve)) });
 				const outcome = await create(entries, itemIndexes).then(
 					(results) => ({ results }),
 					(error: Error) => ({ error }),
 				);
 				const made = taskOfGroup(outcome, itemIndexes);
-				if (made) record.tasks.set(group, made);
-				else record.tasks.delete(group);
+				if (made) groupTasks.set(group, made);
+				else groupTasks.delete(group);
 				created();
 				if ('error' in outcome) throw outcome.error;
 				return outcome.results;

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { allowedNumbersOption, maxCallsPerRunOption } from './guardrails';
-import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from './transport';
-import { MAX_WAIT_MS } from './transport/retryPolicy';
-import { InputError, requireInteger } from './validation';
+import { allowedNumbersOption, maxCallsPerRunOption } from '../guardrails';
+import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
+import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
+import { InputError, requireInteger } from '../../shared/validation';
 
 export const MAX_REQUESTS_PER_SECOND = 1000;
 /** n8n opens a connection per request; against a distant service many in flight hide that wait. */

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ReadItemParameter } from './parameters';
 
-import { identityOf, requireString } from './validation';
+import { identityOf, requireString } from '../../shared/validation';
 
 /** Said of operations the service offers outside its published API (some servers may lack them). */
 export const BEYOND_SPEC_NOTE = 'Not part of the service\'s published API: a server without it says so';

@@ -1,0 +1,44 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { Guardrails } from '../../guardrails';
+import type { Operation, Run } from '../operation';
+import type { EarlierTries } from './earlierTries';
+import { applyGuardrails, releaseUnstarted } from './guard';
+import { noOutcomes } from './outcome';
+import { agentOutput, normalOutput, summarizeFailure } from './output';
+import { prepareAll } from './prepare';
+import { sendAll } from './send';
+
+/** How one run goes through the pipeline, as the router read it from the node's settings. */
+export interface RunPlan {
+	/** Bad items and failures become error items (or, for an AI Agent, short texts) instead of stopping the run. */
+	continueOnFail: boolean;
+	asAgentTool: boolean;
+	/** Allowed Numbers and Max Calls per Run, for operations that dial. */
+	guardrails?: Guardrails;
+	earlierTries: EarlierTries;
+}
+
+/**
+ * The one place that walks the items: checks every item first (no request is sent while any
+ * input is bad, unless Continue On Fail turns bad items into error items), leaves out what an
+ * earlier try already sent, applies the guardrails, then sends with the run's concurrency, and
+ * returns one output per item (or an error item) with pairedItem. As an AI Agent's tool, every
+ * item gives the model's short text instead, and nothing is thrown.
+ */
+export async function runPipeline(run: Run, operation: Operation, plan: RunPlan): Promise<INodeExecutionData[]> {
+	const { continueOnFail, earlierTries, guardrails } = plan;
+	const outcomes = noOutcomes(run.items.length);
+	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
+	earlierTries.skipSentBefore(run.context, prepared, outcomes);
+	const booking = guardrails ? applyGuardrails(run, operation, guardrails, prepared, outcomes, continueOnFail) : undefined;
+
+	await sendAll(run, operation, prepared, outcomes, continueOnFail);
+
+	const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
+	earlierTries.finish(outcomes, failed !== -1);
+	if (booking) releaseUnstarted(booking, outcomes);
+	if (plan.asAgentTool) return agentOutput(operation, outcomes);
+	if (failed !== -1 && !continueOnFail) throw summarizeFailure(run.context, outcomes, failed);
+	return normalOutput(outcomes);
+}

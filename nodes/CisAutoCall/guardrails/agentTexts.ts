@@ -1,0 +1,62 @@
+import type { IDataObject } from 'n8n-workflow';
+
+// What an AI Agent reads back.
+
+/**
+ * How an item ended, for the model: `refused` (nothing was sent: bad input, or a guardrail said
+ * no), `failed` (the service said no or was not reached; nothing was created), `unknown` (sent,
+ * and it may have been carried out).
+ */
+export type AgentFailureKind = 'refused' | 'failed' | 'unknown';
+
+const ADVICE = {
+	guardrail: 'This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+	input: 'Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
+	failed: 'Correct what the message names and try once more, or tell the user.',
+	unknown: 'Do not repeat it: it may have been carried out (a call may have started). Tell the user to check it in the service.',
+};
+
+const MAX_TEXT = 600;
+
+/** Short plain text: one message, no item suffix, no stack, bounded length. */
+function plainText(text: string): string {
+	const oneLine = text
+		.replace(/\s*\[item \d+\]/g, '')
+		.replace(/\s+/g, ' ')
+		.trim()
+		.replace(/[.\s]+$/, '');
+	return oneLine.length > MAX_TEXT ? `${oneLine.slice(0, MAX_TEXT - 3)}...` : oneLine;
+}
+
+export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject {
+	const text = plainText(error.message);
+	let message: string;
+	if (kind === 'refused') {
+		// This package's own texts: a Refusal starts with "Refused: ", bad input with "Invalid ".
+		if (text.startsWith('Refused: ')) message = `${text}. ${ADVICE.guardrail}`;
+		else if (text.startsWith('Not sent')) message = `${text}. Tell the user.`;
+		else message = `Not sent: ${text}. ${ADVICE.input}`;
+	} else if (kind === 'unknown') {
+		message = `${text.startsWith('Outcome unknown') ? text : `Outcome unknown: ${text}`}. ${ADVICE.unknown}`;
+	} else {
+		const description = (error as { description?: unknown }).description;
+		const detail = typeof description === 'string' && description.trim() !== '' ? ` ${plainText(description)}.` : '';
+		message = `Failed: ${text}.${detail} ${ADVICE.failed}`;
+	}
+	return { outcome: kind, message };
+}
+
+/** Keys that hold the service's raw answer next to the ids read from it. */
+const RAW_ANSWER_KEYS = ['response', 'unmappedResponse'];
+const ID_KEYS = ['autoCallId', 'autoCallCandidateId', 'callId'];
+
+/** A success as the agent needs it: the ids for a follow-up, not the raw answer (kept when no id was read). */
+export function agentSuccess(json: IDataObject): IDataObject {
+	const hasId = ID_KEYS.some((key) => typeof json[key] === 'string' && json[key] !== '');
+	const result: IDataObject = { outcome: 'done' };
+	for (const [key, value] of Object.entries(json)) {
+		if (hasId && RAW_ANSWER_KEYS.includes(key)) continue;
+		result[key] = value;
+	}
+	return result;
+}

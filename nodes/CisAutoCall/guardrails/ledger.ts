@@ -1,0 +1,77 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { type Guardrails, Refusal } from './numbers';
+
+/**
+ * Whether n8n runs the node as an AI Agent tool. `isToolExecution()` says so where the runtime has
+ * it and knows (n8n 2.x, when the tool is called through its LangChain wrapper). The AI Agent
+ * node v3 (the default in n8n 1.123 and 2.41) runs tools as ordinary nodes, where that function
+ * answers false or is missing; the node then still runs as its tool variant, whose type name ends
+ * in "Tool", which is n8n's own test for a tool (`@tool` in displayOptions).
+ */
+export function runsAsAgentTool(context: IExecuteFunctions): boolean {
+	const toolExecution = (context as { isToolExecution?: () => boolean }).isToolExecution;
+	if (typeof toolExecution === 'function' && toolExecution.call(context) === true) return true;
+	return context.getNode().type.endsWith('Tool');
+}
+
+const MAX_EXECUTIONS = 1000;
+
+/**
+ * Calls started per workflow execution and node, so that Max Calls per Run holds over every run of
+ * the node in one execution: an agent calls its tool once per run, a loop runs the node once per
+ * pass. An execution runs in one process (in queue mode, on one worker), so process memory holds
+ * it; the oldest executions are dropped beyond MAX_EXECUTIONS.
+ */
+export class CallLedger {
+	private readonly started = new Map<string, number>();
+
+	constructor(private readonly maxExecutions = MAX_EXECUTIONS) {}
+
+	used(key: string | undefined): number {
+		return key === undefined ? 0 : (this.started.get(key) ?? 0);
+	}
+
+	/** Books `count` calls if they fit under `max` (all or none); returns whether they were booked. */
+	book(key: string | undefined, count: number, max: number | undefined): boolean {
+		const used = this.used(key);
+		if (max !== undefined && used + count > max) return false;
+		if (key !== undefined && count > 0) {
+			this.started.delete(key);
+			this.started.set(key, used + count);
+			while (this.started.size > this.maxExecutions) this.started.delete(this.started.keys().next().value as string);
+		}
+		return true;
+	}
+
+	/** Gives back calls that were booked but proved not to have started (the service refused them). */
+	release(key: string | undefined, count: number): void {
+		if (key === undefined || count <= 0) return;
+		const left = Math.max(0, this.used(key) - count);
+		if (left === 0) this.started.delete(key);
+		else this.started.set(key, left);
+	}
+}
+
+export const callLedger = new CallLedger();
+
+/** Workflow, execution and node; undefined when n8n gives no execution id (then each run counts alone). */
+export function ledgerKeyOf(context: IExecuteFunctions): string | undefined {
+	const executionId = context.getExecutionId();
+	if (!executionId) return undefined;
+	return JSON.stringify([context.getWorkflow().id ?? '', executionId, context.getNode().name]);
+}
+
+/** Refuses the calls of a run that would go beyond Max Calls per Run. */
+export function capRefusal(guardrails: Guardrails, used: number, count: number): Refusal {
+	const max = guardrails.maxCalls as number;
+	const setting = guardrails.maxCallsIsDefault
+		? 'the limit for an AI Agent tool when "Max Calls per Run" is not set'
+		: '"Max Calls per Run"';
+	const calls = count === 1 ? 'this call' : `these ${count} calls`;
+	return new Refusal(
+		'maxCallsPerRun',
+		max,
+		`${calls} would go beyond ${max} ${max === 1 ? 'call' : 'calls'} per workflow execution (${setting}); ${used} already started, so nothing was sent`,
+	);
+}

@@ -1,0 +1,96 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { describeValue, InputError, requireInteger } from '../../shared/validation';
+import { DEFAULT_AGENT_MAX_CALLS } from './options';
+
+// Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
+// refusal both raise.
+
+/** One rule of Allowed Numbers: digits, and X for any one digit. */
+export interface NumberRule {
+	/** As the user wrote it, for messages. */
+	text: string;
+	pattern: string;
+	/** A rule that ends in X describes whole numbers of its length; otherwise it is a prefix. */
+	wholeNumber: boolean;
+}
+
+export interface Guardrails {
+	allowedNumbers: NumberRule[];
+	/** Undefined: no limit. */
+	maxCalls?: number;
+	/** Whether maxCalls is the agent default rather than the user's setting. */
+	maxCallsIsDefault: boolean;
+}
+
+export function readGuardrails(options: IDataObject, asAgentTool: boolean): Guardrails {
+	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
+	const setting = options.maxCallsPerRun;
+	if (setting === undefined || setting === null || setting === '') {
+		return asAgentTool
+			? { allowedNumbers, maxCalls: DEFAULT_AGENT_MAX_CALLS, maxCallsIsDefault: true }
+			: { allowedNumbers, maxCallsIsDefault: false };
+	}
+	return { allowedNumbers, maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }), maxCallsIsDefault: false };
+}
+
+export function parseAllowedNumbers(value: unknown): NumberRule[] {
+	if (value === undefined || value === null) return [];
+	if (typeof value !== 'string') {
+		throw new InputError('allowedNumbers', value, 'is not a text; enter number prefixes separated by commas, e.g. 7900, +7 (495)');
+	}
+	return value
+		.split(/[,;\n]+/)
+		.map((part) => part.trim())
+		.filter((part) => part !== '')
+		.map((text) => {
+			if (!/^\+?[0-9Xx()\-. ]+$/.test(text)) {
+				throw new InputError(
+					'allowedNumbers',
+					text,
+					'is not a number prefix or pattern; use digits, and X for any one digit, e.g. 7900 or +7 (495) XXX-XX-XX',
+				);
+			}
+			const pattern = text.replace(/[^0-9Xx]/g, '').toUpperCase();
+			if (!/^[0-9]/.test(pattern)) {
+				throw new InputError('allowedNumbers', text, 'does not begin with a digit, so it would allow any number');
+			}
+			return { text, pattern, wholeNumber: pattern.endsWith('X') };
+		});
+}
+
+export function matchesRule(digits: string, rule: NumberRule): boolean {
+	if (digits.length < rule.pattern.length) return false;
+	if (rule.wholeNumber && digits.length !== rule.pattern.length) return false;
+	for (let index = 0; index < rule.pattern.length; index++) {
+		const expected = rule.pattern[index];
+		if (expected !== 'X' && expected !== digits[index]) return false;
+	}
+	return true;
+}
+
+/** The first number (digits, as toPhones gives them) that no rule allows; none when there are no rules. */
+export function firstDisallowed(phones: string[], rules: NumberRule[]): string | undefined {
+	if (rules.length === 0) return undefined;
+	return phones.find((digits) => !rules.some((rule) => matchesRule(digits, rule)));
+}
+
+/**
+ * A guardrail said no: the input is valid, but the user's settings do not allow it. Handled like
+ * bad input (the router adds the item; nothing is sent), worded as a refusal.
+ */
+export class Refusal extends InputError {
+	constructor(field: string, value: unknown, reason: string) {
+		super(field, value, reason);
+		this.name = 'Refusal';
+		this.message = `Refused: ${reason}`;
+	}
+}
+
+/** Refuses a candidate with a number outside Allowed Numbers. */
+export function checkAllowedNumbers(phones: string[], rules: NumberRule[]): void {
+	const number = firstDisallowed(phones, rules);
+	if (number === undefined) return;
+	const allowed = rules.map((rule) => describeValue(rule.text)).join(', ');
+	throw new Refusal('phone', number, `the number ${number} is not in Allowed Numbers (${allowed}), so it was not called`);
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from 'crypto';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { addWebhookTargets, buildCallTaskBody } from '../shared/callTaskBody';
+import { createTask, createTaskRequest } from '../shared/callTasks';
+import { toEventsMap } from '../shared/events';
+import { fingerprintOf } from '../shared/fingerprint';
+import { type ApiClient, createApiClient } from '../shared/transport';
+import { InputError, requireInteger } from '../shared/validation';
+import { parkedAfter, retire, takeBack } from './oldTask';
+import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
+import { hashSecret, withoutSecret, withSecret } from './secrets';
+import { parametersOf, readEvents } from './settings';
+
+/**
+ * New Call Task mode's side of n8n's webhook lifecycle: whether the registered task still fits
+ * the settings (checkExists), registering a new task or taking the old one back (create), and
+ * setting it aside at deactivation (delete). The node's hooks check the settings and the mode,
+ * then call these.
+ */
+
+interface DesiredTask {
+	body: IDataObject;
+	target: IDataObject;
+	fingerprint: string;
+}
+
+/** The call task the current settings describe (without the secret) and its fingerprint. */
+function desiredTask(context: IHookFunctions): DesiredTask {
+	const read = parametersOf(context);
+	let body: IDataObject;
+	let delay: number;
+	try {
+		body = buildCallTaskBody(read, context.getTimezone());
+		delay = requireInteger('delay', read('delay', 0), { min: 0 });
+	} catch (error) {
+		if (error instanceof InputError) {
+			throw new NodeOperationError(context.getNode(), error.message, {
+				description: `Check the field "${error.field}" of the trigger.`,
+			});
+		}
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
+	const events = readEvents(read);
+	const partialResults = read('partialResults', false) === true;
+	const target: IDataObject = { partialResults, delay, events: toEventsMap(events) };
+	const fingerprint = fingerprintOf({ body, events: [...events].sort(), partialResults, delay });
+	return { body, target, fingerprint };
+}
+
+function currentWebhookUrl(context: IHookFunctions): string {
+	const url = context.getNodeWebhookUrl('default');
+	if (!url) {
+		throw new NodeOperationError(context.getNode(), 'n8n gave this trigger no webhook URL');
+	}
+	return url;
+}
+
+/** Lazily created API client: hooks that need no request need no credentials. */
+function clientFor(context: IHookFunctions): () => Promise<ApiClient> {
+	let client: Promise<ApiClient> | undefined;
+	return async () => (client ??= createApiClient(context));
+}
+
+/** checkExists(): whether the registered task reports to this URL and matches the settings. */
+export function isRegistered(context: IHookFunctions): boolean {
+	const data = context.getWorkflowStaticData('node');
+	tidyStaticData(data);
+	const registration = storedRegistration(data);
+	if (!registration) return false;
+	if (registration.webhookUrl !== withoutSecret(currentWebhookUrl(context))) return false;
+	return registration.fingerprint === desiredTask(context).fingerprint;
+}
+
+/**
+ * create(): takes back the parked task when the settings are unchanged; otherwise applies "Old
+ * Task" to the tasks registered before, then creates a new task reporting here.
+ */
+export async function register(context: IHookFunctions): Promise<void> {
+	const url = withoutSecret(currentWebhookUrl(context));
+	const { body, target, fingerprint } = desiredTask(context);
+	const data = context.getWorkflowStaticData('node');
+	tidyStaticData(data);
+	const client = clientFor(context);
+	const current = storedRegistration(data);
+	let parked = storedRegistration(data, 'parkedRegistration');
+
+	// Re-activated with the same settings: the earlier task still reports to this URL with
+	// its secret, so it is taken back instead of creating a second campaign.
+	if (parked && parked.webhookUrl === url && parked.fingerprint === fingerprint) {
+		if (await takeBack(context, client, parked)) {
+			const { pausedByTrigger: _resumed, ...registration } = parked;
+			keepRegistration(data, 'registration', registration);
+			delete data.parkedRegistration;
+			return;
+		}
+		delete data.parkedRegistration;
+		parked = undefined;
+	}
+
+	// A new task replaces the ones registered before: "Old Task" says what becomes of them,
+	// before anything new is created (if that fails, nothing is created).
+	if (parked && parked.autoCallId !== current?.autoCallId) {
+		const outcome = await retire(context, client, parked, 'replaced');
+		if (outcome.result === 'stopped') delete data.parkedRegistration;
+	}
+	if (current) {
+		const outcome = await retire(context, client, current, 'replaced');
+		// Once paused or stopped it is no longer the registration; a paused one is parked, so
+		// that if the new task cannot be created, going back to the old settings resumes it.
+		if (outcome.result !== 'left running') {
+			delete data.registration;
+			if (outcome.result === 'stopped') delete data.parkedRegistration;
+			else keepRegistration(data, 'parkedRegistration', parkedAfter(current, outcome));
+		}
+	}
+
+	const secret = randomBytes(24).toString('hex');
+	const ownTarget = { url: withSecret(url, secret), ...target };
+	// Extra targets given in "Extra Body Fields" stay; this trigger is added to them.
+	addWebhookTargets(body, [ownTarget]);
+
+	let autoCallId: string;
+	try {
+		({ autoCallId } = await createTask(await client(), createTaskRequest(body)));
+	} catch (error) {
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, {
+					message: 'The call task could not be created',
+				});
+	}
+	const registration: Registration = {
+		autoCallId,
+		webhookUrl: url,
+		fingerprint,
+		secretHash: hashSecret(secret),
+		createdAt: new Date().toISOString(),
+	};
+	keepRegistration(data, 'registration', registration);
+	delete data.parkedRegistration;
+}
+
+/**
+ * delete(): the service cannot detach a webhook from a task, so "Old Task" says what becomes of
+ * the task. If that fails, the error is n8n's to report and the registration stays.
+ */
+export async function unregister(context: IHookFunctions): Promise<void> {
+	const data = context.getWorkflowStaticData('node');
+	tidyStaticData(data);
+	const registration = storedRegistration(data);
+	if (!registration) return;
+	const outcome = await retire(context, clientFor(context), registration, 'deactivated');
+	// Parked, so that a re-activation with unchanged settings takes the same task back
+	// (and resumes it when it was paused here) rather than creating another campaign.
+	delete data.registration;
+	keepRegistration(data, 'parkedRegistration', parkedAfter(registration, outcome));
+}

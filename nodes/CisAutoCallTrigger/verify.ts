@@ -1,0 +1,76 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { isAddressAllowed, parseAddressList } from './addresses';
+import { parseEventBody } from './body';
+import { DeliveryMemory, deliveryIdOf } from './deliveries';
+import { registrationAccepts, storedRegistration } from './registration';
+import { SECRET_PARAMETER } from './secrets';
+import { connectsToExisting, existingTaskAccepts, parametersOf, readEvents, readOptions } from './settings';
+
+/**
+ * The checks of one delivery, in order (source address, secret, body, event filter, repeats),
+ * called first in webhook(): it says whether to refuse the request, answer it without starting
+ * the workflow, or start it with the event.
+ */
+
+/**
+ * Deliveries seen by this n8n process (all triggers), for repeat detection. In memory only:
+ * static data written from webhook() would be saved whole by the webhook process and could
+ * overwrite a newer registration written by the main process (queue mode).
+ */
+const deliveries = new DeliveryMemory();
+
+/** What webhook() does with a delivery. */
+export type Verdict =
+	| { kind: 'refused'; status: number; error: string }
+	| { kind: 'ignored'; deliveryId: string; reason: string }
+	| { kind: 'accepted'; deliveryId: string; payload: IDataObject; event: string };
+
+/** What n8n leaves in the body when it did not parse one. */
+function isEmptyBody(body: unknown): boolean {
+	return body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+}
+
+/** Runs the checks of a delivery; static data is only read here, never written (see `deliveries`). */
+export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdict> {
+	const request = context.getRequestObject();
+	const read = parametersOf(context);
+	const options = readOptions(read);
+	const refused = (status: number, error: string): Verdict => ({ kind: 'refused', status, error });
+
+	// 1. Source address.
+	const allowList = parseAddressList(options.allowedAddresses);
+	if (allowList.ranges.length > 0 || allowList.invalid.length > 0) {
+		const ip = request.ip ?? request.socket?.remoteAddress;
+		if (!isAddressAllowed(ip, allowList)) return refused(403, 'This address may not send events to this trigger');
+	}
+
+	// 2. Secret.
+	const given = ((context.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
+	const accepted = connectsToExisting(read)
+		? await existingTaskAccepts(context, given)
+		: registrationAccepts(storedRegistration(context.getWorkflowStaticData('node')), given);
+	if (!accepted) return refused(401, 'Missing or wrong secret');
+
+	// 3. Body.
+	const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();
+	const body = context.getBodyData();
+	if (isEmptyBody(body) && request.rawBody === undefined && typeof request.readRawBody === 'function') {
+		// Version 1.1: n8n did not read a body whose content type it does not parse.
+		await request.readRawBody();
+	}
+	const parsed = parseEventBody(body, request.rawBody, contentType.startsWith('application/json'));
+	if (!parsed.ok) return refused(400, `Not an event: ${parsed.reason}`);
+	const deliveryId = deliveryIdOf(parsed.payload);
+
+	// 4. Event filter: answered 200 so that the service does not re-send it.
+	if (!readEvents(read).includes(parsed.event)) return { kind: 'ignored', deliveryId, reason: 'event not selected' };
+
+	// 5. Repeated deliveries: the same body again within 24 hours, in this process.
+	if (options.ignoreRepeats !== false) {
+		const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
+		if (deliveries.seenBefore(`${scope}:${deliveryId}`)) return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
+	}
+
+	return { kind: 'accepted', deliveryId, payload: parsed.payload, event: parsed.event };
+}
