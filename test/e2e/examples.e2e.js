@@ -6,7 +6,7 @@
  */
 const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES } = require('../../scripts/start');
+const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES } = require('../../scripts/lib/playground');
 const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor } = require('./harness');
 
 const P = '/cis/api/v1';

@@ -7,7 +7,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/start');
+const { ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/lib/playground');
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));

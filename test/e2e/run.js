@@ -23,7 +23,7 @@ const { ensureN8n, isInstalled, DEFAULT_VERSION, V1_VERSION } = require('../../s
 const { startN8n, setupOwner, installPackageTarball, httpRequest } = require('../../scripts/lib/n8n-instance');
 const { packRepo } = require('../../scripts/lib/pack');
 const { createSimulator } = require('../../simulator');
-const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/start');
+const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/lib/playground');
 const { Checks, chain, manualTrigger } = require('./harness');
 
 const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s

@@ -8,7 +8,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { webhookTarget } = require('../../scripts/start');
+const { webhookTarget } = require('../../scripts/lib/playground');
 const { chain, triggerNode, noOp, outputOf, apiRequestsSince, simApi, tasksPointingAt, secretOfTask, waitFor, sleep } = require('./harness');
 
 const TRIGGER = 'CIS Trigger';

@@ -21,7 +21,7 @@ const { startN8n, setupOwner, installPackageTarball, httpRequest, DEFAULT_OWNER 
 const { packRepo } = require('../../scripts/lib/pack');
 const { Checks } = require('../e2e/harness');
 const { createSimulator } = require('../../simulator');
-const { ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN, SIM_USER, loadExamples, prepareExample } = require('../../scripts/start');
+const { ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN, SIM_USER, loadExamples, prepareExample } = require('../../scripts/lib/playground');
 const { launchBrowser, signIn, CHROMIUM } = require('./editor');
 const scenarios = require('./scenarios');
 
