@@ -331,27 +331,24 @@ async function scenario6(bench, report) {
 	return results;
 }
 
-async function scenario2(bench, report) {
+/** Scenario `n` once per contender (no rounds): `service` shapes the simulator, `text` names it. */
+async function onceEach(n, bench, report, service, text) {
 	const rows = args.rows;
-	const service = { latencyMs: args.latency, limit: LIMIT };
-	const list = selected(contendersFor(2));
-	say(`scenario 2: ${rows} rows, service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`);
+	const list = selected(contendersFor(n));
+	say(`scenario ${n}: ${rows} rows, ${text}`);
 	const results = [];
 	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
-	report.scenarios[2] = { rows, service, results };
+	report.scenarios[n] = { rows, service, results };
 	return results;
 }
 
-async function scenario3(bench, report) {
-	const rows = args.rows;
-	const service = { latencyMs: args.latency, faults: FAULTS };
-	const list = selected(contendersFor(3));
-	say(`scenario 3: ${rows} rows, ${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`);
-	const results = [];
-	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
-	report.scenarios[3] = { rows, service, results };
-	return results;
-}
+/** A service with a rate limit (LIMIT). */
+const scenario2 = (bench, report) =>
+	onceEach(2, bench, report, { latencyMs: args.latency, limit: LIMIT }, `service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`);
+
+/** A service with random faults (FAULTS). */
+const scenario3 = (bench, report) =>
+	onceEach(3, bench, report, { latencyMs: args.latency, faults: FAULTS }, `${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`);
 
 async function scenario4(bench, report, restart) {
 	const rows = args.big;
