@@ -22,103 +22,20 @@
  * ready, then stops (exit code 0 when its call result reached the CRM stub): CI runs it on macOS
  * and Windows.
  *
- * The helpers that prepare and import the examples are exported for the end-to-end suite
- * (test/e2e), which runs the examples exactly as this script sets them up.
+ * The examples, the CRM stub and the import of both are in scripts/lib/playground.js, shared with
+ * the end-to-end suite (test/e2e), which runs the examples exactly as this script sets them up.
  *
  * Plain Node (CommonJS, built-ins only), runs under the machine's Node (>= 20) on Linux, macOS, Windows.
  */
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const http = require('http');
-const crypto = require('crypto');
 const { httpRequest, freePort, portFree } = require('./lib/http');
-
-const REPO_ROOT = path.resolve(__dirname, '..');
-const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
-
-/* ------------------------------------------------------------------ example placeholders */
-
-/** What the example JSON files carry and what is replaced when they are imported. */
-const EXAMPLE_CRM_URL = 'http://127.0.0.1:5681';
-const EXAMPLE_CREDENTIAL_ID = 'cis-example-credential';
-const EXAMPLE_CREDENTIAL_NAME = 'CIS Auto-Call account';
-const EXAMPLE_SECRET = 'REPLACE-WITH-A-LONG-RANDOM-SECRET';
-const PACKAGE_NAME = 'n8n-nodes-cis-autocall';
-const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
-const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
-
-/** Which examples listen (and are activated by npm start). */
-const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a'];
-
-/** The simulator's accounts (its defaults). */
-const SIM_TOKEN = 'sim-token';
-const SIM_USER = { email: 'user@example.com', password: 'secret' };
+const { startCrmStub, setupPlayground, SIM_TOKEN, SIM_USER } = require('./lib/playground');
 
 /** The n8n owner npm start sets up. */
 const START_OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Passw0rd' };
 
-/** The CRM stub's list of contacts, served at GET /contacts (example 5b reads it). */
-const CRM_CONTACTS = [
-	{ crmId: 'C-201', name: 'Alice', phone: '79990002201' },
-	{ crmId: 'C-202', name: 'Pavel', phone: '79990002202' },
-	{ crmId: 'C-203', name: 'Irina', phone: '79990002203' },
-];
-
-/** The example files, in order: [{ key: '01', file, json }]. */
-function loadExamples(dir = EXAMPLES_DIR) {
-	return fs
-		.readdirSync(dir)
-		.filter((f) => /^\d+[a-z]?-.*\.json$/.test(f))
-		.sort()
-		.map((file) => ({ key: file.split('-')[0], file, json: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
-}
-
-function mapStrings(value, fn) {
-	if (typeof value === 'string') return fn(value);
-	if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
-	if (value && typeof value === 'object') {
-		const out = {};
-		for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, fn);
-		return out;
-	}
-	return value;
-}
-
-/**
- * An example ready to import: the CRM URL, the credential and the trigger secret replaced.
- * options: { crmUrl, credentials: { cisAutoCallApi: {id, name}, cisAutoCallLoginApi?: {id, name} }, secret }
- */
-function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret } = {}) {
-	const crm = crmUrl.replace(/\/+$/, '');
-	const wf = mapStrings(JSON.parse(JSON.stringify(json)), (s) => s.split(EXAMPLE_CRM_URL).join(crm));
-	for (const node of wf.nodes) {
-		if (node.credentials) {
-			for (const [type, ref] of Object.entries(node.credentials)) {
-				if (ref && ref.id === EXAMPLE_CREDENTIAL_ID && credentials[type]) node.credentials[type] = { ...credentials[type] };
-			}
-		}
-		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.secret === EXAMPLE_SECRET && secret) {
-			node.parameters.secret = secret;
-		}
-	}
-	return wf;
-}
-
-/** The production URL of the CIS trigger node of a workflow (webhook `default`, path `webhook`). */
-function triggerUrlOf(n8nUrl, wf) {
-	const node = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
-	if (!node) return null;
-	return `${n8nUrl.replace(/\/+$/, '')}/webhook/${node.webhookId}/webhook`;
-}
-
-/** A webhook target of the service (spec: webhookUrls entry) for the given events. */
-function webhookTarget(url, events) {
-	const all = require('../nodes/shared/events.json').map((event) => event.value);
-	const map = {};
-	for (const name of all) map[name] = { name, value: events.includes(name) };
-	return { url, partialResults: false, delay: 0, events: map };
-}
 
 /** The n8n port asked for: --port, else $CIS_N8N_PORT, else none (5678 or the next free one). */
 const PORT_VARIABLE = 'CIS_N8N_PORT';
@@ -153,133 +70,6 @@ async function pickPort(preferred, explicit, naming = {}, avoid = []) {
 	}
 	const port = await freePort();
 	return { port, note: `port ${preferred} is taken, using ${port}` };
-}
-
-/* ------------------------------------------------------------------ CRM stub */
-
-/**
- * A stand-in for the CRM on 127.0.0.1: GET /contacts answers CRM_CONTACTS (example 5b's list);
- * every POST/PUT/PATCH is recorded and answered 200 (examples 2 and 5a post call results there);
- * GET /__crm/requests lists what was received. onRequest(entry) sees each recorded request.
- */
-async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {}) {
-	const requests = [];
-	const server = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
-			const url = new URL(req.url || '/', 'http://127.0.0.1');
-			const text = Buffer.concat(chunks).toString('utf8');
-			let body = text;
-			try {
-				body = text ? JSON.parse(text) : undefined;
-			} catch (_) {
-				/* kept as text */
-			}
-			const send = (status, data) => {
-				const out = JSON.stringify(data);
-				res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
-				res.end(out);
-			};
-			if (req.method === 'GET' && url.pathname === '/contacts') return send(200, contacts);
-			if (req.method === 'GET' && url.pathname === '/__crm/requests') return send(200, requests);
-			if (req.method === 'GET' && url.pathname === '/') {
-				return send(200, { about: 'CRM stub of npm start', contacts: '/contacts', received: requests.length, list: '/__crm/requests' });
-			}
-			if (['POST', 'PUT', 'PATCH'].includes(req.method)) {
-				const entry = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body, at: new Date().toISOString() };
-				requests.push(entry);
-				if (onRequest) {
-					try {
-						onRequest(entry);
-					} catch (_) {
-						/* a printing problem must not break the stub */
-					}
-				}
-				return send(200, { ok: true });
-			}
-			return send(404, { error: `no route ${req.method} ${url.pathname}` });
-		});
-	});
-	server.keepAliveTimeout = 60000;
-	const sockets = new Set();
-	server.on('connection', (s) => {
-		sockets.add(s);
-		s.on('close', () => sockets.delete(s));
-	});
-	await new Promise((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(port, '127.0.0.1', resolve);
-	});
-	const actual = server.address().port;
-	return {
-		url: `http://127.0.0.1:${actual}`,
-		port: actual,
-		requests,
-		close: () =>
-			new Promise((resolve) => {
-				server.close(() => resolve());
-				for (const s of sockets) s.destroy();
-			}),
-	};
-}
-
-/* ------------------------------------------------------------------ the playground */
-
-/**
- * In a running n8n (client from setupOwner): creates the two credentials pointing at the
- * simulator, imports every example (prepared), activates the listening ones, and points the
- * simulator's default template at example 2 through the control API.
- * Returns { credentials, secret, workflows: { '01': {id, name, file, json, triggerUrl?, activated}}, template }.
- * log(line) reports each step.
- */
-async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, log = () => {} }) {
-	const credToken = await client.createCredential({
-		name: EXAMPLE_CREDENTIAL_NAME,
-		type: 'cisAutoCallApi',
-		data: { baseUrl: simUrl, accessToken: token },
-	});
-	const credLogin = await client.createCredential({
-		name: `${EXAMPLE_CREDENTIAL_NAME} (login)`,
-		type: 'cisAutoCallLoginApi',
-		data: { baseUrl: simUrl, loginUrl: `${simUrl}/api/v1/auth/login`, email: user.email, password: user.password, ttl: 86400 },
-	});
-	log(`credentials "${credToken.name}" (access token) and "${credLogin.name}" (email + password) → ${simUrl}`);
-	const secret = crypto.randomBytes(24).toString('hex');
-	const credSecret = await client.createCredential({
-		name: `${EXAMPLE_CREDENTIAL_NAME} (webhook secret)`,
-		type: 'cisAutoCallWebhookSecretApi',
-		data: { secret },
-	});
-	const credentials = {
-		cisAutoCallApi: { id: String(credToken.id), name: credToken.name },
-		cisAutoCallLoginApi: { id: String(credLogin.id), name: credLogin.name },
-		cisAutoCallWebhookSecretApi: { id: String(credSecret.id), name: credSecret.name },
-	};
-	const workflows = {};
-	for (const ex of examples || loadExamples()) {
-		const json = prepareExample(ex.json, { crmUrl, credentials, secret });
-		const wf = await client.createWorkflow(json);
-		workflows[ex.key] = { id: String(wf.id), name: json.name, file: ex.file, json, triggerUrl: triggerUrlOf(n8nUrl, json), activated: false };
-	}
-	log(`imported ${Object.keys(workflows).length} example workflows from examples/`);
-	for (const key of activate) {
-		const wf = workflows[key];
-		if (!wf) continue;
-		await client.activate(wf.id);
-		wf.activated = true;
-	}
-	// Example 2 listens to the tasks made from the default template (Create and Run, Create Batch):
-	// its URL + ?secret= goes into the template's webhook settings, as a user would paste it.
-	let template = null;
-	const wf2 = workflows['02'];
-	if (wf2 && wf2.triggerUrl) {
-		const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
-		const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: [target] } });
-		if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
-		template = { target, answer: res.body };
-	}
-	return { credentials, secret, workflows, template };
 }
 
 /* ------------------------------------------------------------------ main */
@@ -553,24 +343,7 @@ module.exports = {
 	parseArgs,
 	pickPort,
 	portTakenMessage,
-	EXAMPLES_DIR,
-	EXAMPLE_CRM_URL,
-	EXAMPLE_CREDENTIAL_ID,
-	EXAMPLE_CREDENTIAL_NAME,
-	EXAMPLE_SECRET,
-	ACTIVATED_EXAMPLES,
-	TRIGGER_TYPE,
-	ACTION_TYPE,
-	CRM_CONTACTS,
-	SIM_TOKEN,
-	SIM_USER,
 	START_OWNER,
-	loadExamples,
-	prepareExample,
-	triggerUrlOf,
-	webhookTarget,
-	startCrmStub,
-	setupPlayground,
 };
 
 if (require.main === module) {

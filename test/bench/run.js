@@ -40,6 +40,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 
+const suite = require('../lib/suite');
 const { startSimulator, summarizeRequests } = require('./lib/simulator');
 const { buildTarball, removeBuiltTarball, startBenchN8n, runMeasured, N8N_VERSION } = require('./lib/n8n');
 const { contenderWorkflow } = require('./lib/workflows');
@@ -52,54 +53,37 @@ const { render, evaluateTargets, smokeChecks } = require('./lib/report');
 const { setUpTriggerContenders, runTriggerRound, sendUnparsedBody } = require('./lib/trigger');
 
 function parseArgs(argv) {
-	const a = {
-		scenarios: [1, 2, 3, 4, 5, 6],
-		rows: 2000,
-		big: 100000,
-		repeat: 3,
-		latency: 10,
-		events: 500,
-		triggerVariants: [],
-		maxOtherCores: 0.5,
-		build: true,
-		smoke: false,
-		verbose: true,
-		keep: false,
-	};
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		const value = () => (inline !== undefined ? inline : argv[++i]);
-		switch (flag) {
-			case '--smoke': a.smoke = true; break;
-			case '--scenarios': a.scenarios = value().split(',').map(Number); break;
-			case '--rows': a.rows = Number(value()); break;
-			case '--big': a.big = Number(value()); break;
-			case '--repeat': a.repeat = Math.max(1, Number(value())); break;
-			case '--latency': a.latency = Number(value()); break;
-			case '--events': a.events = Number(value()); break;
-			case '--trigger-variants': a.triggerVariants = value().split(',').filter(Boolean); break;
-			case '--max-other-cores': a.maxOtherCores = Number(value()); break;
-			case '--no-build': a.build = false; break;
-			case '--tarball': a.tarball = path.resolve(value()); break;
-			case '--out': a.out = path.resolve(value()); break;
-			case '--json': a.json = path.resolve(value()); break;
-			case '--only': a.only = value().split(','); break;
-			case '--keep': a.keep = true; break;
-			case '--n8n-env': {
+	const number = (key) => (o, value) => (o[key] = Number(value()));
+	const list = (key) => (o, value) => (o[key] = value().split(',').filter(Boolean));
+	const a = suite.parseArgs(
+		argv,
+		{ scenarios: [1, 2, 3, 4, 5, 6], rows: 2000, big: 100000, repeat: 3, latency: 10, events: 500, triggerVariants: [], maxOtherCores: 0.5, smoke: false, verbose: true },
+		{
+			'--smoke': (o) => (o.smoke = true),
+			'--scenarios': (o, value) => (o.scenarios = value().split(',').map(Number)),
+			'--rows': number('rows'),
+			'--big': number('big'),
+			'--repeat': (o, value) => (o.repeat = Math.max(1, Number(value()))),
+			'--latency': number('latency'),
+			'--events': number('events'),
+			'--trigger-variants': list('triggerVariants'),
+			'--max-other-cores': number('maxOtherCores'),
+			'--tarball': (o, value) => (o.tarball = path.resolve(value())),
+			'--out': (o, value) => (o.out = path.resolve(value())),
+			'--json': (o, value) => (o.json = path.resolve(value())),
+			'--only': (o, value) => (o.only = value().split(',')),
+			'--n8n-env': (o, value) => {
 				const [k, ...v] = value().split('=');
-				a.n8nEnv = { ...(a.n8nEnv || {}), [k]: v.join('=') };
-				break;
-			}
-			case '--quiet': a.verbose = false; break;
-			case '--verbose': a.verbose = true; break;
-			case '--help':
+				o.n8nEnv = { ...(o.n8nEnv || {}), [k]: v.join('=') };
+			},
+			'--quiet': (o) => (o.verbose = false),
+			'--verbose': (o) => (o.verbose = true),
+			'--help': () => {
 				process.stdout.write(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
 				process.exit(0);
-				break;
-			default:
-				throw new Error(`unknown option ${argv[i]} (see --help)`);
-		}
-	}
+			},
+		},
+	);
 	if (a.smoke) {
 		a.scenarios = [1, 5, 6];
 		a.rows = 50;
@@ -347,27 +331,24 @@ async function scenario6(bench, report) {
 	return results;
 }
 
-async function scenario2(bench, report) {
+/** Scenario `n` once per contender (no rounds): `service` shapes the simulator, `text` names it. */
+async function onceEach(n, bench, report, service, text) {
 	const rows = args.rows;
-	const service = { latencyMs: args.latency, limit: LIMIT };
-	const list = selected(contendersFor(2));
-	say(`scenario 2: ${rows} rows, service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`);
+	const list = selected(contendersFor(n));
+	say(`scenario ${n}: ${rows} rows, ${text}`);
 	const results = [];
 	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
-	report.scenarios[2] = { rows, service, results };
+	report.scenarios[n] = { rows, service, results };
 	return results;
 }
 
-async function scenario3(bench, report) {
-	const rows = args.rows;
-	const service = { latencyMs: args.latency, faults: FAULTS };
-	const list = selected(contendersFor(3));
-	say(`scenario 3: ${rows} rows, ${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`);
-	const results = [];
-	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
-	report.scenarios[3] = { rows, service, results };
-	return results;
-}
+/** A service with a rate limit (LIMIT). */
+const scenario2 = (bench, report) =>
+	onceEach(2, bench, report, { latencyMs: args.latency, limit: LIMIT }, `service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`);
+
+/** A service with random faults (FAULTS). */
+const scenario3 = (bench, report) =>
+	onceEach(3, bench, report, { latencyMs: args.latency, faults: FAULTS }, `${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`);
 
 async function scenario4(bench, report, restart) {
 	const rows = args.big;
@@ -501,16 +482,11 @@ async function main() {
 	say(`done in ${sec(report.totalMs)} s`);
 	if (args.smoke) {
 		const problems = smokeChecks(report);
-		if (problems.length) {
-			process.stderr.write(`SMOKE FAILED:\n  ${problems.join('\n  ')}\n`);
-			process.exitCode = 1;
-		} else {
-			process.stderr.write('SMOKE OK\n');
-		}
+		if (problems.length) process.stderr.write(`SMOKE FAILED:\n  ${problems.join('\n  ')}\n`);
+		else process.stderr.write('SMOKE OK\n');
+		// the smoke run is one check (as CI counts it)
+		suite.finish([{ passed: problems.length ? 0 : 1, failed: problems.length ? 1 : 0 }]);
 	}
 }
 
-main().catch((err) => {
-	process.stderr.write(`bench failed: ${err.stack || err}\n`);
-	process.exit(1);
-});
+suite.run(main);

@@ -7,23 +7,7 @@
  * with nothing sent.
  */
 const assert = require('assert');
-const { cisNode, codeNode, apiRequestsSince, shapeOf, outputOf, errorOf, assertSuccess } = require('./harness');
-
-const EVENTS = require('../../nodes/shared/events.json').map((event) => event.value);
-const NO_REDIAL = {
-	redialStrategyEn: false,
-	busy: { redial: false },
-	noAnswer: { redial: false },
-	answerMash: { redial: false },
-	congestion: { redial: false },
-	answerNoList: { redial: false },
-};
-
-function eventsMap(chosen) {
-	const map = {};
-	for (const name of EVENTS) map[name] = { name, value: chosen.includes(name) };
-	return map;
-}
+const { cisNode, codeNode, apiRequestsSince, shapeOf, outputOf, errorOf, assertSuccess, eventsMap, expectedTaskBody } = require('./harness');
 
 const P = '/cis/api/v1';
 
@@ -66,19 +50,12 @@ module.exports = async function actionChecks(ctx) {
 				{
 					method: 'POST',
 					path: `${P}/telephony/autoCall`,
-					body: {
+					body: expectedTaskBody({
 						name,
+						botQueue: 'bot-e2e',
 						taskComment: 'from the e2e suite',
-						defaultExec: 'robot',
-						defaultExecData: 'bot-e2e',
-						secondExec: 'end',
-						cidType: 'default',
-						startType: 'manual',
-						cps: 1.02,
-						additionalOptions: { fullListMethod: 'reject', fullListTime: 30, recordCall: true, recTrimLeft: 0 },
-						redialStrategyOptions: NO_REDIAL,
 						webhookUrls: [{ url: hook, partialResults: false, delay: 0, events: eventsMap(['CALL_ENDED']) }],
-					},
+					}),
 				},
 			],
 		);

@@ -14,7 +14,7 @@
 const assert = require('assert');
 const http = require('http');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { loadExamples, prepareExample } = require('../../scripts/start');
+const { loadExamples, prepareExample } = require('../../scripts/lib/playground');
 const { apiRequestsSince } = require('./harness');
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';

@@ -7,7 +7,7 @@
  * with callbackData, results at the CRM stub → example 5c stops the task (Call Task → Stop).
  */
 const assert = require('assert');
-const { CRM_CONTACTS } = require('../../scripts/start');
+const { CRM_CONTACTS } = require('../../scripts/lib/playground');
 const { apiRequestsSince, shapeOf, outputOf, assertSuccess, tasksPointingAt, waitFor } = require('./harness');
 
 const P = '/cis/api/v1';

@@ -1,12 +1,12 @@
 'use strict';
 /**
  * The example workflows (examples/*.json), set up exactly as `npm start` sets them up
- * (scripts/start.js setupPlayground), run as they are against the simulator and the CRM stub.
+ * (scripts/lib/playground.js setupPlayground), run as they are against the simulator and the CRM stub.
  * Examples 1-4 here; the campaign (5a/5b/5c) in campaign.e2e.js.
  */
 const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES } = require('../../scripts/start');
+const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES } = require('../../scripts/lib/playground');
 const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor } = require('./harness');
 
 const P = '/cis/api/v1';

@@ -7,7 +7,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/start');
+const { ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/lib/playground');
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -205,7 +205,73 @@ function secretOfTask(task, url) {
 	return u.searchParams.get('secret');
 }
 
+/* ------------------------------------------------------------------ the service's shapes */
+
+/** The events a call task can send to a webhook (spec: webhookUrls[].events). */
+const EVENTS = require('../../nodes/shared/events.json').map((event) => event.value);
+
+/** The redial options a call task created without redials carries. */
+const NO_REDIAL = {
+	redialStrategyEn: false,
+	busy: { redial: false },
+	noAnswer: { redial: false },
+	answerMash: { redial: false },
+	congestion: { redial: false },
+	answerNoList: { redial: false },
+};
+
+/** The events map of a webhook target: each event named, `value` true for the chosen ones. */
+function eventsMap(chosen) {
+	const map = {};
+	for (const name of EVENTS) map[name] = { name, value: chosen.includes(name) };
+	return map;
+}
+
+/**
+ * The body Call Task → Create sends for the parameters the suites use (bot queue `botQueue`, no
+ * redials), written from the spec; taskComment and webhookUrls only when given.
+ */
+function expectedTaskBody({ name, botQueue, taskComment, webhookUrls }) {
+	const body = { name };
+	if (taskComment !== undefined) body.taskComment = taskComment;
+	Object.assign(body, {
+		defaultExec: 'robot',
+		defaultExecData: botQueue,
+		secondExec: 'end',
+		cidType: 'default',
+		startType: 'manual',
+		cps: 1.02,
+		additionalOptions: { fullListMethod: 'reject', fullListTime: 30, recordCall: true, recTrimLeft: 0 },
+		redialStrategyOptions: NO_REDIAL,
+	});
+	if (webhookUrls) body.webhookUrls = webhookUrls;
+	return body;
+}
+
+/** A CALL_ENDED delivery as the service sends it, for a task; `tag` makes its id and crmId unique. */
+function callEndedEvent(taskId, tag, callTo = '79990000199') {
+	return {
+		event: 'CALL_ENDED',
+		type: 'robot',
+		id: `${tag}-${crypto.randomUUID()}`,
+		taskId,
+		candidateId: `cand-${tag}`,
+		status: 'ANSWERED',
+		callFrom: '74950000000',
+		callTo,
+		startedAt: new Date().toISOString(),
+		variables: {},
+		result: {},
+		callbackData: { crmId: tag },
+	};
+}
+
 module.exports = {
+	EVENTS,
+	NO_REDIAL,
+	eventsMap,
+	expectedTaskBody,
+	callEndedEvent,
 	sleep,
 	waitFor,
 	Checks,

@@ -16,16 +16,15 @@
  *
  * n8n is installed on first use (scripts/lib/n8n-install.js; cache $CIS_N8N_CACHE or .cache/n8n).
  */
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const { ensureN8n, isInstalled, DEFAULT_VERSION, V1_VERSION } = require('../../scripts/lib/n8n-install');
-const { startN8n, setupOwner, installPackageTarball, httpRequest } = require('../../scripts/lib/n8n-instance');
-const { packRepo } = require('../../scripts/lib/pack');
+const { DEFAULT_VERSION, V1_VERSION } = require('../../scripts/lib/n8n-install');
+const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { createSimulator } = require('../../simulator');
-const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/start');
+const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/lib/playground');
+const suite = require('../lib/suite');
+const path = require('path');
 const { Checks, chain, manualTrigger } = require('./harness');
 
+const { out, secs } = suite;
 const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s
 
 const MODULES = [
@@ -38,45 +37,19 @@ const MODULES = [
 ];
 
 function parseArgs(argv) {
-	const opts = { versions: [], keep: false, echo: false, build: true, only: [] };
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		const value = () => (inline !== undefined ? inline : argv[++i]);
-		if (flag === '--version') opts.versions.push(...String(value()).split(',').filter(Boolean));
-		else if (flag === '--keep') opts.keep = true;
-		else if (flag === '--echo') opts.echo = true;
-		else if (flag === '--no-build') opts.build = false;
-		else if (flag === '--only') opts.only.push(...String(value()).split(',').filter(Boolean));
-		else throw new Error(`unknown option ${argv[i]}`);
-	}
+	const list = (value) => String(value()).split(',').filter(Boolean);
+	const opts = suite.parseArgs(argv, { versions: [], only: [] }, {
+		'--version': (o, value) => o.versions.push(...list(value)),
+		'--only': (o, value) => o.only.push(...list(value)),
+	});
 	if (!opts.versions.length) opts.versions = [V1_VERSION, DEFAULT_VERSION];
 	return opts;
 }
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
-
-/** Temp folders to remove, and the results so far, for an interrupted run (Ctrl-C). */
-const tempDirs = new Set();
+/** The results so far, for an interrupted run (Ctrl-C). */
 const finished = [];
 let current = null;
-function onInterrupt(signal, code) {
-	process.on(signal, () => {
-		// scripts/lib/n8n-instance.js has already SIGKILLed the n8n process groups (its handler
-		// runs in the same tick); give them a moment to go before deleting their folders
-		setTimeout(() => {
-			for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-			const all = [...finished, ...(current ? [current] : [])];
-			const passed = all.reduce((n, c) => n + c.passed, 0);
-			const failed = all.reduce((n, c) => n + c.failed, 0);
-			out(`\ninterrupted by ${signal}`);
-			out(`${passed} passed, ${failed + 1} failed`);
-			process.exit(code);
-		}, 300);
-	});
-}
-onInterrupt('SIGINT', 130);
-onInterrupt('SIGTERM', 143);
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+suite.onInterrupt(() => [...finished, current]);
 
 async function runVersion(version, pack, opts, installInfo) {
 	const checks = new Checks(version);
@@ -86,27 +59,19 @@ async function runVersion(version, pack, opts, installInfo) {
 	out(`\n== n8n ${version} ==`);
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
 	const crm = await startCrmStub({ port: 0 });
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `cis-e2e-${version}-`));
-	if (!opts.keep) tempDirs.add(userFolder);
+	const userFolder = suite.makeTemp(`cis-e2e-${version}-`, { keep: opts.keep });
 	let n8n = null;
 	let client = null;
 	try {
 		let started = false;
 		await checks.check(`n8n ${version} starts with the package installed from its npm pack tarball; both nodes and credentials are loaded`, async () => {
-			let t = Date.now();
-			const installed = await installPackageTarball(userFolder, pack.tarball, version);
-			timing.tarballInstallMs = Date.now() - t;
-			t = Date.now();
-			n8n = await startN8n({ version, userFolder, echo: opts.echo });
-			timing.startMs = Date.now() - t;
-			client = await setupOwner(n8n.url, undefined, { version });
-			const auth = { headers: { cookie: client.cookie } };
-			const res = await httpRequest('GET', `${n8n.url}/types/nodes.json`, auth);
-			const names = new Set((Array.isArray(res.body) ? res.body : []).map((d) => d.name));
-			for (const type of ['n8n-nodes-cis-autocall.cisAutoCall', 'n8n-nodes-cis-autocall.cisAutoCallTrigger']) {
-				if (!names.has(type)) throw new Error(`node type ${type} not served by n8n (GET /types/nodes.json: ${res.status}, ${names.size} types)`);
-			}
-			const creds = await httpRequest('GET', `${n8n.url}/types/credentials.json`, auth);
+			const instance = await suite.startInstance({ version, tarball: pack.tarball, userFolder, echo: opts.echo });
+			({ n8n, client } = instance);
+			timing.tarballInstallMs = instance.installMs;
+			timing.startMs = n8n.startedInMs;
+			const { installed } = instance;
+			await suite.expectPackageNodes(n8n.url, client.cookie);
+			const creds = await httpRequest('GET', `${n8n.url}/types/credentials.json`, { headers: { cookie: client.cookie } });
 			const credNames = new Set((Array.isArray(creds.body) ? creds.body : []).map((d) => d.name));
 			for (const type of ['cisAutoCallApi', 'cisAutoCallLoginApi']) {
 				if (!credNames.has(type)) throw new Error(`credential type ${type} not served by n8n`);
@@ -162,8 +127,7 @@ async function runVersion(version, pack, opts, installInfo) {
 		await sim.close();
 		await crm.close();
 		if (opts.keep) out(`  (kept ${userFolder})`);
-		else fs.rmSync(userFolder, { recursive: true, force: true });
-		tempDirs.delete(userFolder);
+		else suite.removeTemp(userFolder);
 		finished.push(checks);
 		current = null;
 	}
@@ -179,46 +143,25 @@ async function main() {
 	out(`CIS Auto-Call end-to-end suite: n8n ${opts.versions.join(' and ')}, simulator time scale ${TIME_SCALE}`);
 	const installs = {};
 	for (const v of opts.versions) {
-		const cached = isInstalled(v);
-		const t = Date.now();
-		if (!cached) out(`installing n8n ${v} on first use (several minutes; progress on stderr)…`);
-		await ensureN8n(v);
-		installs[v] = { cached, ms: Date.now() - t };
-		out(`n8n ${v}: ${cached ? 'cached' : `installed in ${secs(installs[v].ms)}`}`);
+		installs[v] = await suite.ensureVersion(v);
+		out(`n8n ${v}: ${installs[v].cached ? 'cached' : `installed in ${secs(installs[v].ms)}`}`);
 	}
-	let t = Date.now();
-	const pack = await packRepo({ build: opts.build });
-	if (!pack.ok) {
-		out(`build/pack failed: ${pack.error}`);
-		for (const s of pack.steps) out(`--- ${s.step} (exit ${s.code})\n${s.output}`);
-		out('0 passed, 1 failed');
-		process.exit(1);
-	}
-	tempDirs.add(pack.dir);
-	out(`packed ${path.basename(pack.tarball)} (${pack.files.length} files) in ${secs(Date.now() - t)}${opts.build ? ' (build included)' : ''}`);
+	const pack = await suite.packOrExit({ build: opts.build });
+	out(`packed ${path.basename(pack.tarball)} (${pack.files.length} files) in ${secs(pack.ms)}${opts.build ? ' (build included)' : ''}`);
 
 	const results = [];
 	for (const v of opts.versions) results.push(await runVersion(v, pack, opts, installs[v]));
-	fs.rmSync(pack.dir, { recursive: true, force: true });
+	suite.removeTemp(pack.dir);
 
 	out('\n== summary ==');
-	let passed = 0;
-	let failed = 0;
 	for (const r of results) {
-		passed += r.checks.passed;
-		failed += r.checks.failed;
 		const tm = r.timing;
 		const tasks = tm.triggerTasksCreated ? `; trigger tasks created: ${tm.triggerTasksCreated.total} (activation ${tm.triggerTasksCreated.activation}, re-activation ${tm.triggerTasksCreated.reactivation}, restart ${tm.triggerTasksCreated.restart}, changed settings ${tm.triggerTasksCreated.change})` : '';
 		out(`n8n ${r.version}: ${r.checks.passed} passed, ${r.checks.failed} failed in ${secs(r.ms)} (n8n ${tm.install.cached ? 'cached' : `installed in ${secs(tm.install.ms)}`}${tm.startMs ? `, start ${secs(tm.startMs)}` : ''}${tasks})`);
 		for (const f of r.checks.results.filter((x) => !x.ok)) out(`  failed: ${f.name}`);
 	}
 	out(`total ${secs(Date.now() - t0)}`);
-	out(`${passed} passed, ${failed} failed`);
-	process.exitCode = failed ? 1 : 0;
+	suite.finish(results.map((r) => r.checks));
 }
 
-main().catch((err) => {
-	out(`suite crashed: ${err && err.stack ? err.stack : err}`);
-	out('0 passed, 1 failed');
-	process.exit(1);
-});
+suite.run(main);

@@ -8,8 +8,8 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { webhookTarget } = require('../../scripts/start');
-const { chain, triggerNode, noOp, outputOf, apiRequestsSince, simApi, tasksPointingAt, secretOfTask, waitFor, sleep } = require('./harness');
+const { webhookTarget } = require('../../scripts/lib/playground');
+const { chain, triggerNode, noOp, outputOf, apiRequestsSince, simApi, tasksPointingAt, secretOfTask, waitFor, sleep, callEndedEvent } = require('./harness');
 
 const TRIGGER = 'CIS Trigger';
 
@@ -52,20 +52,7 @@ module.exports = async function triggerChecks(ctx) {
 		assert.strictEqual(fresh.length, 0, `unexpected execution(s) ${fresh.join(', ')}`);
 	}
 	const post = (secret, body) => httpRequest('POST', secret === undefined ? triggerUrl : `${triggerUrl}?secret=${encodeURIComponent(secret)}`, { body });
-	const fakeEvent = (taskId, tag) => ({
-		event: 'CALL_ENDED',
-		type: 'robot',
-		id: `${tag}-${crypto.randomUUID()}`,
-		taskId,
-		candidateId: `cand-${tag}`,
-		status: 'ANSWERED',
-		callFrom: '74950000000',
-		callTo: '79990000199',
-		startedAt: new Date().toISOString(),
-		variables: {},
-		result: {},
-		callbackData: { crmId: tag },
-	});
+	const fakeEvent = callEndedEvent;
 
 	let task = null;
 	let secret = null;

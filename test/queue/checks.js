@@ -8,61 +8,18 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { chain, cisNode, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep } = require('../e2e/harness');
+const { chain, cisNode, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
 const { executionsByWorker } = require('./cluster');
 
 const P = '/cis/api/v1';
 const TRIGGER = 'CIS Trigger';
-const EVENTS = require('../../nodes/shared/events.json').map((event) => event.value);
-const NO_REDIAL = {
-	redialStrategyEn: false,
-	busy: { redial: false },
-	noAnswer: { redial: false },
-	answerMash: { redial: false },
-	congestion: { redial: false },
-	answerNoList: { redial: false },
-};
 const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 
 /** The body of Call Task → Create for these parameters, written from the spec (as in test/e2e/actions.e2e.js). */
-function expectedTaskBody(name, webhookUrls) {
-	const body = {
-		name,
-		defaultExec: 'robot',
-		defaultExecData: 'bot-queue',
-		secondExec: 'end',
-		cidType: 'default',
-		startType: 'manual',
-		cps: 1.02,
-		additionalOptions: { fullListMethod: 'reject', fullListTime: 30, recordCall: true, recTrimLeft: 0 },
-		redialStrategyOptions: NO_REDIAL,
-	};
-	if (webhookUrls) body.webhookUrls = webhookUrls;
-	return body;
-}
+const taskBody = (name, webhookUrls) => expectedTaskBody({ name, botQueue: 'bot-queue', webhookUrls });
 
-function eventsMap(chosen) {
-	const map = {};
-	for (const name of EVENTS) map[name] = { name, value: chosen.includes(name) };
-	return map;
-}
-
-function fakeEvent(taskId, tag) {
-	return {
-		event: 'CALL_ENDED',
-		type: 'robot',
-		id: `${tag}-${crypto.randomUUID()}`,
-		taskId,
-		candidateId: `cand-${tag}`,
-		status: 'ANSWERED',
-		callFrom: '74950000000',
-		callTo: '79990000299',
-		startedAt: new Date().toISOString(),
-		variables: {},
-		result: {},
-		callbackData: { crmId: tag },
-	};
-}
+/** A CALL_ENDED delivery for a task (another number than the e2e suite's). */
+const fakeEvent = (taskId, tag) => callEndedEvent(taskId, tag, '79990000299');
 
 module.exports = async function queueChecks(ctx) {
 	const { cluster, client, sim, cred, checks, summary } = ctx;
@@ -122,7 +79,7 @@ module.exports = async function queueChecks(ctx) {
 			assert.ok(task, `run ${run}: no task named "${name}" at the simulator`);
 			const sent = apiRequestsSince(sim, mark).map((r) => shapeOf(r));
 			assert.deepStrictEqual(sent, [
-				{ method: 'POST', path: `${P}/telephony/autoCall`, body: expectedTaskBody(name) },
+				{ method: 'POST', path: `${P}/telephony/autoCall`, body: taskBody(name) },
 				{
 					method: 'POST',
 					path: `${P}/telephony/autoCallCandidate`,

@@ -15,88 +15,52 @@
  * when a check failed. Everything runs on 127.0.0.1 in one temp folder, removed at the end (also
  * on Ctrl-C). n8n and Postgres are installed into the cache on first use ($CIS_N8N_CACHE).
  */
-const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { ensureN8n, isInstalled, DEFAULT_VERSION } = require('../../scripts/lib/n8n-install');
-const { setupOwner, httpRequest } = require('../../scripts/lib/n8n-instance');
-const { packRepo } = require('../../scripts/lib/pack');
+const { DEFAULT_VERSION } = require('../../scripts/lib/n8n-install');
+const { setupOwner } = require('../../scripts/lib/n8n-instance');
 const { createSimulator } = require('../../simulator');
-const { SIM_TOKEN, SIM_USER } = require('../../scripts/start');
+const { SIM_TOKEN, SIM_USER } = require('../../scripts/lib/playground');
+const suite = require('../lib/suite');
 const { Checks, chain, manualTrigger } = require('../e2e/harness');
 const { startCluster, executionsByWorker } = require('./cluster');
 const queueChecks = require('./checks');
 
+const { out, secs } = suite;
 const VERSION = DEFAULT_VERSION;
 const TIME_SCALE = 0.05;
 
 function parseArgs(argv) {
-	const opts = { keep: false, echo: false, build: true, rounds: 3, simultaneous: 5 };
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		if (flag === '--keep') opts.keep = true;
-		else if (flag === '--echo') opts.echo = true;
-		else if (flag === '--no-build') opts.build = false;
-		else if (flag === '--rounds') opts.rounds = Math.max(1, Number(inline !== undefined ? inline : argv[++i]) || 3);
-		else if (flag === '--simultaneous') opts.simultaneous = Math.max(0, Number(inline !== undefined ? inline : argv[++i]) || 0);
-		else throw new Error(`unknown option ${argv[i]}`);
-	}
-	return opts;
-}
-
-const out = (line = '') => process.stdout.write(`${line}\n`);
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-
-const tempDirs = new Set();
-let checks = null;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
-	process.on(signal, () => {
-		// scripts/lib/n8n-instance.js has already SIGKILLed every process group it started
-		// (n8n, Postgres, Redis); give them a moment to go before deleting their folders
-		setTimeout(() => {
-			for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-			out(`\ninterrupted by ${signal}`);
-			out(`${checks ? checks.passed : 0} passed, ${(checks ? checks.failed : 0) + 1} failed`);
-			process.exit(code);
-		}, 500);
+	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5 }, {
+		'--rounds': (o, value) => (o.rounds = Math.max(1, Number(value()) || 3)),
+		'--simultaneous': (o, value) => (o.simultaneous = Math.max(0, Number(value()) || 0)),
 	});
 }
+
+let checks = null;
+// the process groups (n8n, Postgres, Redis) get a little longer to go than a single n8n
+suite.onInterrupt(() => [checks], 500);
 
 async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	const t0 = Date.now();
 	out(`CIS Auto-Call queue-mode suite: n8n ${VERSION} (main + 2 workers + 2 webhook processes), simulator time scale ${TIME_SCALE}`);
-	if (!isInstalled(VERSION)) out(`installing n8n ${VERSION} on first use (several minutes; progress on stderr)…`);
-	const n8nInstall = await ensureN8n(VERSION);
-	let t = Date.now();
-	const pack = await packRepo({ build: opts.build });
-	if (!pack.ok) {
-		out(`build/pack failed: ${pack.error}`);
-		for (const s of pack.steps) out(`--- ${s.step} (exit ${s.code})\n${s.output}`);
-		out('0 passed, 1 failed');
-		process.exit(1);
-	}
-	tempDirs.add(pack.dir);
-	out(`packed ${path.basename(pack.tarball)} in ${secs(Date.now() - t)}${opts.build ? ' (build included)' : ''}`);
+	const { install: n8nInstall } = await suite.ensureVersion(VERSION);
+	const pack = await suite.packOrExit({ build: opts.build });
+	out(`packed ${path.basename(pack.tarball)} in ${secs(pack.ms)}${opts.build ? ' (build included)' : ''}`);
 
 	checks = new Checks('queue');
-	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-queue-'));
-	if (!opts.keep) tempDirs.add(workDir);
+	const workDir = suite.makeTemp('cis-queue-', { keep: opts.keep });
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
 	const summary = {};
 	let cluster = null;
 	try {
 		let client = null;
 		await checks.check(`n8n ${VERSION} in queue mode starts: Postgres 17+, Redis, main (production webhooks off), 2 workers, 2 webhook processes, one encryption key; the package from its npm pack tarball; no unsupported-Postgres warning`, async () => {
-			t = Date.now();
+			const t = Date.now();
 			cluster = await startCluster({ version: VERSION, tarball: pack.tarball, workDir, n8nInstall, echo: opts.echo });
 			summary.startMs = Date.now() - t;
 			client = await setupOwner(cluster.main.url, undefined, { version: VERSION });
-			const res = await httpRequest('GET', `${cluster.main.url}/types/nodes.json`, { headers: { cookie: client.cookie } });
-			const names = new Set((Array.isArray(res.body) ? res.body : []).map((d) => d.name));
-			for (const type of ['n8n-nodes-cis-autocall.cisAutoCall', 'n8n-nodes-cis-autocall.cisAutoCallTrigger']) {
-				if (!names.has(type)) throw new Error(`node type ${type} not served by main`);
-			}
+			await suite.expectPackageNodes(cluster.main.url, client.cookie, 'main');
 			if (Number(cluster.postgres.version.split('.')[0]) < 17) throw new Error(`Postgres ${cluster.postgres.version}: n8n supports 17 and newer`);
 			const warnings = cluster.all().flatMap((p) => p.logs.filter((l) => /Postgres \d+ (is not supported|is outside the supported range)/.test(l)));
 			if (warnings.length) throw new Error(warnings[0]);
@@ -134,11 +98,9 @@ async function main() {
 	} finally {
 		if (cluster) await cluster.stop();
 		await sim.close();
-		fs.rmSync(pack.dir, { recursive: true, force: true });
-		tempDirs.delete(pack.dir);
+		suite.removeTemp(pack.dir);
 		if (opts.keep) out(`  (kept ${workDir}: user folders with n8n-output.log, postgres/postgres.log, redis/)`);
-		else fs.rmSync(workDir, { recursive: true, force: true });
-		tempDirs.delete(workDir);
+		else suite.removeTemp(workDir);
 	}
 
 	out('\n== figures ==');
@@ -159,8 +121,7 @@ async function main() {
 	}
 	for (const f of checks.results.filter((x) => !x.ok)) out(`failed: ${f.name}`);
 	out(`total ${secs(Date.now() - t0)}`);
-	out(`${checks.passed} passed, ${checks.failed} failed`);
-	process.exitCode = checks.failed ? 1 : 0;
+	suite.finish([checks]);
 }
 
 /** Executions counted in the database, and which worker started them (from the workers' logs). */
@@ -177,8 +138,4 @@ async function figures(cluster, summary) {
 	}
 }
 
-main().catch((err) => {
-	out(`suite crashed: ${err && err.stack ? err.stack : err}`);
-	out('0 passed, 1 failed');
-	process.exit(1);
-});
+suite.run(main);

@@ -14,53 +14,33 @@
  * check and ends with exactly one line `N passed, N failed`; the exit code is 1 when one failed.
  */
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { ensureN8n, isInstalled, DEFAULT_VERSION } = require('../../scripts/lib/n8n-install');
-const { startN8n, setupOwner, installPackageTarball, httpRequest, DEFAULT_OWNER } = require('../../scripts/lib/n8n-instance');
-const { packRepo } = require('../../scripts/lib/pack');
+const { DEFAULT_VERSION } = require('../../scripts/lib/n8n-install');
+const { DEFAULT_OWNER } = require('../../scripts/lib/n8n-instance');
+const suite = require('../lib/suite');
 const { Checks } = require('../e2e/harness');
 const { createSimulator } = require('../../simulator');
-const { ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN, SIM_USER, loadExamples, prepareExample } = require('../../scripts/start');
+const { ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN, SIM_USER, loadExamples, prepareExample } = require('../../scripts/lib/playground');
 const { launchBrowser, signIn, CHROMIUM } = require('./editor');
 const scenarios = require('./scenarios');
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
-const out = (line = '') => process.stdout.write(`${line}\n`);
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const { out, secs } = suite;
 
 function parseArgs(argv) {
-	const opts = { keep: false, echo: false, build: true, images: path.join(REPO_ROOT, '.cache', 'ui-images') };
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		if (flag === '--keep') opts.keep = true;
-		else if (flag === '--echo') opts.echo = true;
-		else if (flag === '--no-build') opts.build = false;
-		else if (flag === '--images') opts.images = path.resolve(inline !== undefined ? inline : argv[++i]);
-		else throw new Error(`unknown option ${argv[i]}`);
-	}
-	return opts;
-}
-
-const tempDirs = new Set();
-let checks = null;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
-	process.on(signal, () => {
-		setTimeout(() => {
-			for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-			out(`\ninterrupted by ${signal}`);
-			out(`${checks ? checks.passed : 0} passed, ${(checks ? checks.failed : 0) + 1} failed`);
-			process.exit(code);
-		}, 300);
+	return suite.parseArgs(argv, { images: path.join(REPO_ROOT, '.cache', 'ui-images') }, {
+		'--images': (o, value) => (o.images = path.resolve(value())),
 	});
 }
 
+let checks = null;
+suite.onInterrupt(() => [checks]);
+
 async function nodeTypes(baseUrl, cookie) {
-	const res = await httpRequest('GET', `${baseUrl}/types/nodes.json`, { headers: { cookie } });
-	const all = Array.isArray(res.body) ? res.body : [];
+	const { status, types: all } = await suite.servedNodeTypes(baseUrl, cookie);
 	const find = (name) => {
 		const versions = all.filter((description) => description.name === name);
-		if (!versions.length) throw new Error(`n8n does not serve ${name} (GET /types/nodes.json: ${res.status})`);
+		if (!versions.length) throw new Error(`n8n does not serve ${name} (GET /types/nodes.json: ${status})`);
 		return versions[versions.length - 1];
 	};
 	return { action: find(ACTION_TYPE), trigger: find(TRIGGER_TYPE) };
@@ -72,33 +52,23 @@ async function main() {
 	const version = DEFAULT_VERSION;
 	checks = new Checks(`ui ${version}`);
 	out(`CIS Auto-Call editor suite: n8n ${version} in headless Chromium (${CHROMIUM})`);
-	const cached = isInstalled(version);
-	if (!cached) out(`installing n8n ${version} on first use (several minutes; progress on stderr)…`);
-	await ensureN8n(version);
-	let t = Date.now();
-	const pack = await packRepo({ build: opts.build });
-	if (!pack.ok) {
-		out(`build/pack failed: ${pack.error}`);
-		out('0 passed, 1 failed');
-		process.exit(1);
-	}
-	tempDirs.add(pack.dir);
-	out(`packed ${path.basename(pack.tarball)} in ${secs(Date.now() - t)}`);
+	await suite.ensureVersion(version);
+	const pack = await suite.packOrExit({ build: opts.build });
+	out(`packed ${path.basename(pack.tarball)} in ${secs(pack.ms)}`);
+	let t;
 	fs.mkdirSync(opts.images, { recursive: true });
 
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: 0.05 });
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-ui-n8n-'));
-	const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-ui-chromium-'));
-	if (!opts.keep) tempDirs.add(userFolder);
-	tempDirs.add(profileDir);
+	const userFolder = suite.makeTemp('cis-ui-n8n-', { keep: opts.keep });
+	const profileDir = suite.makeTemp('cis-ui-chromium-');
 	let n8n = null;
 	let browser = null;
 	const timing = {};
 	try {
 		t = Date.now();
-		await installPackageTarball(userFolder, pack.tarball, version);
-		n8n = await startN8n({ version, userFolder, echo: opts.echo });
-		const client = await setupOwner(n8n.url, undefined, { version });
+		const instance = await suite.startInstance({ version, tarball: pack.tarball, userFolder, echo: opts.echo });
+		n8n = instance.n8n;
+		const { client } = instance;
 		timing.n8n = Date.now() - t;
 		out(`n8n ${version} ready at ${n8n.url} in ${secs(timing.n8n)}`);
 		const types = await nodeTypes(n8n.url, client.cookie);
@@ -153,19 +123,14 @@ async function main() {
 		if (browser) await browser.context.close().catch(() => undefined);
 		if (n8n) await n8n.stop();
 		await sim.close();
-		for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+		suite.removeTemp();
 		if (opts.keep) out(`  (kept ${userFolder})`);
 	}
 	out('\n== summary ==');
 	out(`timing: ${Object.entries(timing).map(([name, ms]) => `${name} ${secs(ms)}`).join(', ')}; total ${secs(Date.now() - t0)}`);
 	out(`screenshots: ${opts.images}`);
 	for (const failed of checks.results.filter((result) => !result.ok)) out(`  failed: ${failed.name}`);
-	out(`${checks.passed} passed, ${checks.failed} failed`);
-	process.exitCode = checks.failed ? 1 : 0;
+	suite.finish([checks]);
 }
 
-main().catch((err) => {
-	out(`suite crashed: ${err && err.stack ? err.stack : err}`);
-	out('0 passed, 1 failed');
-	process.exit(1);
-});
+suite.run(main);

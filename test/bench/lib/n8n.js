@@ -6,9 +6,8 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { startN8n, setupOwner, installPackageTarball } = require('../../../scripts/lib/n8n-instance');
-const { ensureN8n } = require('../../../scripts/lib/n8n-install');
 const { packRepo, REPO_ROOT } = require('../../../scripts/lib/pack');
+const suite = require('../../lib/suite');
 const { sampleGroup, mainRss } = require('./memory');
 const { CONTENDER, ROWS } = require('./workflows');
 
@@ -54,10 +53,9 @@ function removeBuiltTarball(tarball) {
  * { n8n, client, credential, userFolder, stop() }.
  */
 async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
-	await ensureN8n(N8N_VERSION);
+	await suite.ensureVersion(N8N_VERSION);
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-bench-n8n-'));
-	await installPackageTarball(userFolder, tarball, N8N_VERSION);
-	say(`starting n8n ${N8N_VERSION} (user folder ${userFolder})`);
+	say(`installing the package and starting n8n ${N8N_VERSION} (user folder ${userFolder})`);
 	// one object for the whole life of the instance: restartWith() changes it for the next start
 	const n8nEnvironment = {
 		// keep the run data of every node: the bench reads the node's executionTime and items
@@ -65,9 +63,8 @@ async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
 		EXECUTIONS_DATA_PRUNE: 'false',
 		...env,
 	};
-	const n8n = await startN8n({ version: N8N_VERSION, userFolder, env: n8nEnvironment });
+	const { n8n, client } = await suite.startInstance({ version: N8N_VERSION, tarball, userFolder, env: n8nEnvironment });
 	say(`n8n ready at ${n8n.url} in ${n8n.startedInMs} ms`);
-	const client = await setupOwner(n8n.url, undefined, { version: N8N_VERSION });
 	const credential = await client.createCredential({
 		name: 'bench simulator',
 		type: 'cisAutoCallApi',

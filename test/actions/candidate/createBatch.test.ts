@@ -1,15 +1,16 @@
 /**
+ * Candidate → Create Batch From Template (nodes/CisAutoCall/actions/candidate/createBatch.operation.ts).
+ *
  * Issue 10, points 5 and 10: Create Batch From Template makes ONE call task per run (the first
  * batch creates it through 4.5, the others join it through autoCallCandidate/batch); a task per
  * batch only when chosen. Batch answers are mapped to items for both readings of "an array of
  * arrays", and run data stays linear. Through n8n-core's engine against the simulator.
  *
- * The row count of the scale test can be raised: CIS_BATCH_ROWS=100000 npx jest test/action/createBatchTasks.test.ts
+ * The row count of the scale test can be raised: CIS_BATCH_ROWS=100000 npx jest test/actions/candidate/createBatch.test.ts
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import type { Simulator } from '../../../simulator';
+import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
 
 jest.setTimeout(600_000);
 
@@ -77,7 +78,7 @@ describe('one call task per run', () => {
 	});
 
 	test('the choice and its consequence are written next to it', () => {
-		const { CisAutoCall } = jest.requireActual('../../nodes/CisAutoCall/CisAutoCall.node');
+		const { CisAutoCall } = jest.requireActual('../../../nodes/CisAutoCall/CisAutoCall.node');
 		const property = new CisAutoCall().description.properties.find((p: IDataObject) => p.name === 'callTasks');
 		expect(property.default).toBe('oneTask');
 		const perBatch = property.options.find((option: IDataObject) => option.value === 'taskPerBatch');
@@ -85,7 +86,7 @@ describe('one call task per run', () => {
 	});
 
 	test('Client External ID promises "added only once" only where the platform does it (adding to a task), not on Create Batch', () => {
-		const { CisAutoCall } = jest.requireActual('../../nodes/CisAutoCall/CisAutoCall.node');
+		const { CisAutoCall } = jest.requireActual('../../../nodes/CisAutoCall/CisAutoCall.node');
 		const properties: IDataObject[] = new CisAutoCall().description.properties;
 		const textsFor = (operation: string) =>
 			properties
@@ -214,5 +215,76 @@ describe('batch answers mapped to items', () => {
 		expect(runDataChars).toBeLessThan(ROWS * 200);
 		// eslint-disable-next-line no-console
 		console.log(`Create Batch, ${ROWS} rows: tasks created ${sim.state.tasks.size}, requests ${apiRequests(sim).length}, output JSON ${runDataChars} characters, ${elapsedMs} ms`);
+	});
+});
+
+describe('Candidate → Create Batch From Template (spec 4.5)', () => {
+	test('all items in one call task: the first batch creates it (4.5), the others join it; every item gets its own ids', async () => {
+		sim.addTemplate('tpl-9', { name: 'Template nine' });
+		const items = Array.from({ length: 5 }, (_, index) => ({ phone: `7999000010${index}`, crmId: `C-${index}` }));
+		const result = await runAction(
+			sim,
+			{
+				resource: 'candidate',
+				operation: 'createBatch',
+				phone: '={{ $json.phone }}',
+				candidateFields: {
+					clientExternalId: '={{ $json.crmId }}',
+					callbackData: '={{ JSON.stringify({ crmId: $json.crmId }) }}',
+				},
+				taskSettings: { autoCallTemplateId: 'tpl-9', botSettingsId: 'bot-3', checkPhone: true },
+				options: { batchSize: 2 },
+			},
+			items,
+		);
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests.map((request) => request.path)).toEqual([
+			'/cis/api/v1/telephony/autoCallCandidate/single/batch',
+			'/cis/api/v1/telephony/autoCallCandidate/batch',
+			'/cis/api/v1/telephony/autoCallCandidate/batch',
+		]);
+		expect(sim.state.tasks.size).toBe(1);
+		const [taskId] = [...sim.state.tasks.keys()];
+		expect(requests[0].body.batch).toEqual([0, 1].map((index) => ({
+			phone: [items[index].phone],
+			callbackData: { crmId: items[index].crmId },
+			clientExternalId: items[index].crmId,
+			botSettingsId: 'bot-3',
+			autoCallTemplateId: 'tpl-9',
+			checkPhone: true,
+		})));
+		// Joining entries name the task instead of the settings that made it.
+		expect(requests.slice(1).flatMap((request) => request.body.batch)).toEqual([2, 3, 4].map((index) => ({
+			autoCallId: taskId,
+			phone: [items[index].phone],
+			callbackData: { crmId: items[index].crmId },
+			clientExternalId: items[index].crmId,
+			checkPhone: true,
+		})));
+		const outputs = jsonOf(result);
+		expect(outputs).toHaveLength(5);
+		outputs.forEach((output, index) => {
+			expect(output.autoCallId).toBe(taskId);
+			const candidate = sim.state.candidates.get(output.autoCallCandidateId as string);
+			expect(candidate?.phone).toEqual([items[index].phone]);
+			expect(candidate?.taskId).toBe(taskId);
+			expect(result.items[index].pairedItem).toEqual({ item: index });
+		});
+	});
+
+	test('an answer that is not the spec\'s list of lists is not a success: outcome unknown, and no other batch is sent (needs the transport\'s answer check)', async () => {
+		sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single/batch', status: 200, body: { accepted: 2 } });
+		const result = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createBatch', phone: '={{ $json.phone }}', options: { batchSize: 2 } },
+			[{ phone: '79990000201' }, { phone: '79990000202' }, { phone: '79990000203' }],
+			{ continueOnFail: true },
+		);
+		const outputs = jsonOf(result);
+		expect(outputs).toHaveLength(3);
+		for (const output of outputs.slice(0, 2)) expect(String(output.error)).toMatch(/outcome unknown/i);
+		expect(String(outputs[2].error)).toMatch(/^Not sent: .*whether the task exists is unknown/);
+		expect(apiRequests(sim)).toHaveLength(1);
 	});
 });

@@ -1,0 +1,35 @@
+/**
+ * One-time engine set-up of n8n-core for the tests, and the names the harness gives its workflow and nodes.
+ */
+import './engine-env';
+
+import { Expression } from 'n8n-workflow';
+
+/** Package name used as the node type prefix, like n8n does for community packages. */
+export const PACKAGE_NAME: string = (() => {
+	try {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		return (require('../../package.json') as { name: string }).name;
+	} catch {
+		return 'n8n-nodes-harness';
+	}
+})();
+
+export const HARNESS_WORKFLOW_ID = 'HarnessWorkflow1';
+export const DEFAULT_WEBHOOK_ID = '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a40';
+export const START_NODE_TYPE = 'n8n-nodes-harness.harnessStart';
+
+let engineReady = false;
+
+/**
+ * Prepares n8n-core once per jest worker. The environment (user folder for
+ * `InstanceSettings`, log level) is set by ./engine-env before n8n-core loads; here the
+ * expression engine is pinned to `legacy`.
+ */
+export function setupEngine(): void {
+	if (engineReady) return;
+	engineReady = true;
+	// `legacy` = tournament in the same V8 isolate (n8n-workflow's default engine). The `vm`
+	// engine would need isolated-vm's native addon (not built; wants Node 24).
+	Expression.setExpressionEngine('legacy');
+}
