@@ -26,6 +26,8 @@
  *   --out FILE            also write the report (markdown) to FILE
  *   --json FILE           also write every measurement as JSON to FILE
  *   --only ID,ID          run only these contenders (ids as printed)
+ *   --candidates          add the settings a default could be (Adapt Concurrency up to 50/100/200,
+ *                         concurrency 20/50) to scenarios 1, 2, 3 and 6, set explicitly (ids *cand-*)
  *   --keep                keep n8n's user folder (printed)
  *   --n8n-env KEY=VALUE   extra environment of n8n (repeatable), e.g. N8N_EXPRESSION_ENGINE=legacy
  *   --verbose             progress on stderr (default on; --quiet turns it off)
@@ -63,6 +65,7 @@ function parseArgs(argv) {
 		maxOtherCores: 0.5,
 		build: true,
 		smoke: false,
+		candidates: false,
 		verbose: true,
 		keep: false,
 	};
@@ -84,6 +87,7 @@ function parseArgs(argv) {
 			case '--out': a.out = path.resolve(value()); break;
 			case '--json': a.json = path.resolve(value()); break;
 			case '--only': a.only = value().split(','); break;
+			case '--candidates': a.candidates = true; break;
 			case '--keep': a.keep = true; break;
 			case '--n8n-env': {
 				const [k, ...v] = value().split('=');
@@ -329,7 +333,7 @@ async function inRounds(bench, list, rows, service) {
 async function scenario1(bench, report) {
 	const rows = args.rows;
 	const service = { latencyMs: args.latency };
-	const list = selected(contendersFor(1, { smoke: args.smoke }));
+	const list = selected(contendersFor(1, { smoke: args.smoke, candidates: args.candidates }));
 	say(`scenario 1: ${rows} rows, latency ${args.latency} ms, no limit; ${list.length} contenders × ${args.repeat}`);
 	const results = await inRounds(bench, list, rows, service);
 	report.scenarios[1] = { rows, service, results };
@@ -340,7 +344,7 @@ async function scenario1(bench, report) {
 async function scenario6(bench, report) {
 	const rows = args.smoke ? args.rows : REMOTE.rows;
 	const service = { latencyMs: REMOTE.latencyMs, connectionDelayMs: REMOTE.connectionDelayMs };
-	const list = selected(contendersFor(6, { smoke: args.smoke }));
+	const list = selected(contendersFor(6, { smoke: args.smoke, candidates: args.candidates }));
 	say(`scenario 6: ${rows} rows, ${service.latencyMs} ms per request + ${service.connectionDelayMs} ms per new connection; ${list.length} contenders × ${args.repeat}`);
 	const results = await inRounds(bench, list, rows, service);
 	report.scenarios[6] = { rows, service, results };
@@ -350,7 +354,7 @@ async function scenario6(bench, report) {
 async function scenario2(bench, report) {
 	const rows = args.rows;
 	const service = { latencyMs: args.latency, limit: LIMIT };
-	const list = selected(contendersFor(2));
+	const list = selected(contendersFor(2, { candidates: args.candidates }));
 	say(`scenario 2: ${rows} rows, service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`);
 	const results = [];
 	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
@@ -361,7 +365,7 @@ async function scenario2(bench, report) {
 async function scenario3(bench, report) {
 	const rows = args.rows;
 	const service = { latencyMs: args.latency, faults: FAULTS };
-	const list = selected(contendersFor(3));
+	const list = selected(contendersFor(3, { candidates: args.candidates }));
 	say(`scenario 3: ${rows} rows, ${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`);
 	const results = [];
 	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
