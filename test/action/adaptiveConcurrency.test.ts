@@ -78,8 +78,10 @@ describe('AdaptiveConcurrency: the rules', () => {
 		expect(gate.limit).toBe(1);
 	});
 
-	test('the option is off unless set, and is read from the options', () => {
-		expect(readRunSettings({}).adaptiveConcurrency).toBe(false);
+	test('the option is on unless set off (one request per item; batch requests: off), and is read from the options', () => {
+		expect(readRunSettings({}).adaptiveConcurrency).toBe(true);
+		expect(readRunSettings({}, { batch: true }).adaptiveConcurrency).toBe(false);
+		expect(readRunSettings({ adaptiveConcurrency: false }).adaptiveConcurrency).toBe(false);
 		expect(readRunSettings({ adaptiveConcurrency: true, concurrency: 40 })).toMatchObject({ adaptiveConcurrency: true, concurrency: 40 });
 	});
 });
