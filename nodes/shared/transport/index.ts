@@ -1,10 +1,19 @@
-import type { ICredentialsDecrypted, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../serviceUrl';
 import { AdaptiveConcurrency, type AttemptOutcome } from './adaptiveConcurrency';
 import { toNodeApiError } from './apiErrors';
-import { type Failure, isFullResponse, judgeAnswer, LOGIN_FAILED_CODE, readFailure, REFUSED_CODE } from './failure';
+import {
+	type Failure,
+	isFullResponse,
+	judgeAnswer,
+	LOGIN_FAILED_CODE,
+	parseRetryAfter,
+	readFailure,
+	readHeader,
+	REFUSED_CODE,
+} from './failure';
 import { RateLimiter } from './rateLimiter';
 import { API_PATH, type ApiRequest, type RequestContext } from './request';
 import { backoffDelay, decideRetry, isOutcomeUnknown, MAX_WAIT_MS } from './retryPolicy';
@@ -193,11 +202,11 @@ export class ApiClient {
 					{ ...options },
 					{ credentialsDecrypted: this.credentials },
 				)) as IN8nHttpFullResponse;
-				outcome = outcomeOf(isFullResponse(answer) ? answer.statusCode : 200, undefined, Date.now() - startedAt);
+				outcome = outcomeOf(isFullResponse(answer) ? answer.statusCode : 200, undefined, Date.now() - startedAt, answer);
 				return { answer, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} catch (error) {
 				const failure = readFailure(error);
-				outcome = outcomeOf(failure.status, failure.code, Date.now() - startedAt);
+				outcome = outcomeOf(failure.status, failure.code, Date.now() - startedAt, undefined, failure.retryAfterMs);
 				return { failure, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} finally {
 				release();
@@ -252,8 +261,18 @@ export class ApiClient {
 }
 
 /** What one attempt tells about the service's load (see AdaptiveConcurrency). */
-function outcomeOf(status: number | undefined, code: string | undefined, latencyMs: number): AttemptOutcome {
-	if (status === 429 || (status !== undefined && status >= 500)) return { kind: 'overload' };
+function outcomeOf(
+	status: number | undefined,
+	code: string | undefined,
+	latencyMs: number,
+	answer?: IN8nHttpFullResponse,
+	retryAfterMs?: number,
+): AttemptOutcome {
+	if (status === 429) {
+		const waitMs = answer ? parseRetryAfter(readHeader(answer.headers as IDataObject | undefined, 'retry-after')) : retryAfterMs;
+		return { kind: 'overload', waitMs };
+	}
+	if (status !== undefined && status >= 500) return { kind: 'overload' };
 	if (status !== undefined) return { kind: 'answer', latencyMs };
 	// Nothing was sent: the credential refused or the login failed.
 	if (code === LOGIN_FAILED_CODE || code === REFUSED_CODE) return { kind: 'notSent' };
