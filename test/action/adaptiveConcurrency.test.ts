@@ -78,6 +78,24 @@ describe('AdaptiveConcurrency: the rules', () => {
 		expect(gate.limit).toBe(1);
 	});
 
+	test('a 429 with Retry-After holds back every new request until then', async () => {
+		const gate = new AdaptiveConcurrency(2, 50);
+		const first = await gate.acquire();
+		const second = await gate.acquire();
+		first({ kind: 'overload', waitMs: 1000 });
+		second({ kind: 'answer', latencyMs: 5 });
+		const startedAt = Date.now();
+		const third = await gate.acquire();
+		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(900);
+		third({ kind: 'answer', latencyMs: 5 });
+		// a 5xx or a 429 without Retry-After halves, but does not hold back
+		const fourth = await gate.acquire();
+		fourth({ kind: 'overload' });
+		const again = Date.now();
+		(await gate.acquire())({ kind: 'answer', latencyMs: 5 });
+		expect(Date.now() - again).toBeLessThan(500);
+	});
+
 	test('the option is on unless set off (one request per item; batch requests: off), and is read from the options', () => {
 		expect(readRunSettings({}).adaptiveConcurrency).toBe(true);
 		expect(readRunSettings({}, { batch: true }).adaptiveConcurrency).toBe(false);
@@ -164,7 +182,9 @@ describe('Adapt Concurrency in a run', () => {
 		});
 		const fixed = await startService({ holdMs: 20, capacity: 6 });
 		services.push(fixed.server);
-		const fixedRun = await runAction(fixed.server.asSimulator(), createAndRun({ concurrency: 30 }), phones(120), { continueOnFail: true });
+		const fixedRun = await runAction(fixed.server.asSimulator(), createAndRun({ concurrency: 30, adaptiveConcurrency: false }), phones(120), {
+			continueOnFail: true,
+		});
 
 		for (const [run, stats] of [
 			[adaptiveRun, adaptive.stats],

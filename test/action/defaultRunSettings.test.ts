@@ -134,6 +134,21 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 		expect(adaptiveRefused * 3).toBeLessThan(fixedRefused);
 	});
 
+	test('a service limiting requests per second (429, Retry-After): the defaults get no more 429s than a fixed 10 at once, and every row through', async () => {
+		const refusedWith = async (options: INodeParameters) => {
+			sim.reset();
+			sim.setLatency(10);
+			sim.setRateLimit({ perSecond: 20 });
+			const result = await runAction(sim, createAndRun(options), phoneItems(80), { continueOnFail: true });
+			expect(result.items).toHaveLength(80);
+			expect(creations(sim)).toEqual({ rows: 80, twice: 0 });
+			return apiRequests(sim).filter((request) => request.status === 429).length;
+		};
+		const defaults = await refusedWith({});
+		const fixedTen = await refusedWith({ adaptiveConcurrency: false, concurrency: 10 });
+		expect(defaults).toBeLessThanOrEqual(fixedTen);
+	});
+
 	test('5% injected faults (429, 503, dropped, created-then-failed): nothing lost, nobody called twice', async () => {
 		sim.setLatency(5);
 		sim.setFaultRate({ rate: 0.05, kinds: ['429', '503', 'drop', 'after503', 'afterDrop'], seed: 4242 });
