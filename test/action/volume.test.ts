@@ -143,10 +143,10 @@ describe('concurrency (per-item operations)', () => {
 		});
 	});
 
-	test('the default concurrency is 5', async () => {
+	test('without Adapt Concurrency and with no Concurrency set, 5 at once (the defaults: test/action/defaultRunSettings.test.ts)', async () => {
 		sim.setLatency(60);
 		sim.setRateLimit({ inFlight: 5 });
-		const result = await runAction(sim, createAndRun({ maxRetries: 0 }), phoneItems(20));
+		const result = await runAction(sim, createAndRun({ adaptiveConcurrency: false, maxRetries: 0 }), phoneItems(20));
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests.filter((request) => request.status !== 200)).toEqual([]);

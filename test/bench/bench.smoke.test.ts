@@ -90,7 +90,20 @@ describe('accounting', () => {
 
 describe('workflows', () => {
 	const credential = { id: '7', name: 'bench simulator' };
-	const all = [1, 2, 3, 4, 6].flatMap((s) => contendersFor(s)).concat(contendersFor(1, { smoke: true }), contendersFor(6, { smoke: true }));
+	const all = [1, 2, 3, 4, 6]
+		.flatMap((s) => contendersFor(s, { candidates: true }))
+		.concat(contendersFor(1, { smoke: true }), contendersFor(6, { smoke: true }));
+
+	test('every scenario that measures Create and Run has a row with no option set (the defaults), and ids are unique', () => {
+		for (const s of [1, 2, 3, 6]) {
+			const defaults = contendersFor(s).filter((c: { id: string }) => /defaults$/.test(c.id));
+			expect(defaults.length).toBeGreaterThan(0);
+			for (const c of defaults) expect(c.options).toEqual({});
+			const ids = contendersFor(s, { candidates: true }).map((c: { id: string }) => c.id);
+			expect(new Set(ids).size).toBe(ids.length);
+		}
+		expect(contendersFor(6, { smoke: true }).some((c: { id: string }) => c.id === 'remote-car-items-defaults')).toBe(true);
+	});
 
 	test.each(all.filter((c: { kind: string }) => c.kind !== 'floor').map((c: { id: string }) => [c.id, c]))(
 		'%s: Manual Trigger → Code → contender, with the credential',
@@ -181,6 +194,15 @@ describe('report', () => {
 			expect.arrayContaining([expect.objectContaining({ target: expect.stringMatching(/0\.9× the executions\/s/), met: true })]),
 		);
 		expect(evaluateTargets(report)[0]).toMatchObject({ met: true });
+		report.scenarios[2] = {
+			rows: 50,
+			service: { latencyMs: 10 },
+			results: [result({ id: 'car-items-c10', rateLimited: 12 }), result({ id: 'car-items-defaults', rateLimited: 13 })],
+		};
+		expect(evaluateTargets(report)).toEqual(
+			expect.arrayContaining([expect.objectContaining({ target: expect.stringMatching(/no more 429s than at concurrency 10/), measured: 'failed 0, 429s 13 vs 12', met: false })]),
+		);
+		delete report.scenarios[2];
 
 		report.scenarios[1].results[1] = result({ id: 'car-items-c10', status: 'success', created: 49, duplicated: 1 });
 		report.scenarios[5].configs[0].results[1] = trigger({ id: 'cis-trigger', perSecond: 10, executions: 19 });

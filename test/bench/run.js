@@ -12,6 +12,8 @@
  *
  * Options:
  *   --scenarios 1,2,3,4,5,6  which scenarios (default all)
+ *   --candidates          add the settings a default could be (Adapt Concurrency up to 50/100/200,
+ *                         concurrency 20/50) to scenarios 1, 2, 3 and 6, set explicitly (ids *cand-*)
  *   --rows N              rows of scenarios 1–3 (default 2000)
  *   --big N               rows of scenario 4 (default 100000)
  *   --repeat N            measured rounds of scenarios 1, 5 and 6 (after a warm-up round); the median is reported (default 3)
@@ -57,9 +59,10 @@ function parseArgs(argv) {
 	const list = (key) => (o, value) => (o[key] = value().split(',').filter(Boolean));
 	const a = suite.parseArgs(
 		argv,
-		{ scenarios: [1, 2, 3, 4, 5, 6], rows: 2000, big: 100000, repeat: 3, latency: 10, events: 500, triggerVariants: [], maxOtherCores: 0.5, smoke: false, verbose: true },
+		{ scenarios: [1, 2, 3, 4, 5, 6], rows: 2000, big: 100000, repeat: 3, latency: 10, events: 500, triggerVariants: [], maxOtherCores: 0.5, smoke: false, candidates: false, verbose: true },
 		{
 			'--smoke': (o) => (o.smoke = true),
+			'--candidates': (o) => (o.candidates = true),
 			'--scenarios': (o, value) => (o.scenarios = value().split(',').map(Number)),
 			'--rows': number('rows'),
 			'--big': number('big'),
@@ -313,7 +316,7 @@ async function inRounds(bench, list, rows, service) {
 async function scenario1(bench, report) {
 	const rows = args.rows;
 	const service = { latencyMs: args.latency };
-	const list = selected(contendersFor(1, { smoke: args.smoke }));
+	const list = selected(contendersFor(1, { smoke: args.smoke, candidates: args.candidates }));
 	say(`scenario 1: ${rows} rows, latency ${args.latency} ms, no limit; ${list.length} contenders × ${args.repeat}`);
 	const results = await inRounds(bench, list, rows, service);
 	report.scenarios[1] = { rows, service, results };
@@ -324,7 +327,7 @@ async function scenario1(bench, report) {
 async function scenario6(bench, report) {
 	const rows = args.smoke ? args.rows : REMOTE.rows;
 	const service = { latencyMs: REMOTE.latencyMs, connectionDelayMs: REMOTE.connectionDelayMs };
-	const list = selected(contendersFor(6, { smoke: args.smoke }));
+	const list = selected(contendersFor(6, { smoke: args.smoke, candidates: args.candidates }));
 	say(`scenario 6: ${rows} rows, ${service.latencyMs} ms per request + ${service.connectionDelayMs} ms per new connection; ${list.length} contenders × ${args.repeat}`);
 	const results = await inRounds(bench, list, rows, service);
 	report.scenarios[6] = { rows, service, results };
@@ -334,7 +337,7 @@ async function scenario6(bench, report) {
 /** Scenario `n` once per contender (no rounds): `service` shapes the simulator, `text` names it. */
 async function onceEach(n, bench, report, service, text) {
 	const rows = args.rows;
-	const list = selected(contendersFor(n));
+	const list = selected(contendersFor(n, { candidates: args.candidates }));
 	say(`scenario ${n}: ${rows} rows, ${text}`);
 	const results = [];
 	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));

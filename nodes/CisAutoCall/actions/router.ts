@@ -40,7 +40,7 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	let guardrails: Guardrails | undefined;
 	try {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		settings = readRunSettings(options);
+		settings = readRunSettings(options, { batch: operation.kind === 'batch' });
 		if (operation.dialledPhones) guardrails = readGuardrails(options, asAgentTool);
 	} catch (error) {
 		throw inputError(this, error, 0);

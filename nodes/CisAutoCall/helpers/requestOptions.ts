@@ -11,6 +11,62 @@ export const MAX_CONCURRENCY = 200;
 export const MAX_TIMEOUT_SECONDS = 3600;
 
 /**
+ * What a run of a one-request-per-item operation does when Options are left alone: Adapt
+ * Concurrency on, from 5 up to this many in flight. n8n opens a new connection for every request,
+ * so a distant service is only fast with many requests in flight; the adaptation halves them on
+ * 429, 5xx and failures, so a service that cannot take them is not flooded (chosen by measurement,
+ * issue 21).
+ */
+export const DEFAULT_ADAPTIVE_CEILING = 100;
+
+/** In flight without Adapt Concurrency when Concurrency is not set; batch requests' default. */
+export const DEFAULT_FIXED_CONCURRENCY = DEFAULT_TRANSPORT_SETTINGS.concurrency;
+
+/**
+ * Concurrency and Adapt Concurrency of the operations that send one request per item: on by
+ * default, up to DEFAULT_ADAPTIVE_CEILING (literal values: n8n's lint reads them; a test checks
+ * that a run reads the same defaults).
+ */
+const perItemConcurrencyOptions: INodeProperties[] = [
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		default: 100,
+		description: `The most requests in flight at once. With Adapt Concurrency on (the default) the node starts with 5 and goes up to this number only while the service keeps up; with it off, exactly this many (${DEFAULT_FIXED_CONCURRENCY} when not set). Lower it if the service's owner asks for fewer requests at once. Output order still matches the input.`,
+	},
+	{
+		displayName: 'Adapt Concurrency',
+		name: 'adaptiveConcurrency',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to find how many requests the service takes at once (on by default): start with 5 and go up to Concurrency while answers keep their speed; halve at once on "too many requests" (429), server errors or failed connections, and send nothing new while the service asks to wait. With a distant service this makes a run several times faster, because every request waits for a new connection. Turn it off for a fixed number of requests at once (see Concurrency). To cap how many requests per second the service gets, set Max Requests per Second: it always applies.',
+	},
+];
+
+/** The same for batch requests (up to 10,000 candidates each): 5 at once, not adapted, unless set. */
+const batchConcurrencyOptions: INodeProperties[] = [
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		default: 5,
+		description: 'How many batch requests are in flight at once (with Adapt Concurrency: at most)',
+	},
+	{
+		displayName: 'Adapt Concurrency',
+		name: 'adaptiveConcurrency',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to find how many batch requests the service takes at once: start at 5 and go up to Concurrency while answers keep their speed, halve on "too many requests" (429) or errors. Max Requests per Second still applies.',
+	},
+];
+
+/**
  * The "Options" collection of an operation: how requests are sent, and for the operations that
  * start calls (`startsCalls`) the guardrails, first: Allowed Numbers and Max Calls per Run.
  */
@@ -24,24 +80,7 @@ export function requestOptions({
 	startsCalls?: boolean;
 }): INodeProperties {
 	const options: INodeProperties[] = [
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-			default: 5,
-			description: batch
-				? 'How many batch requests are in flight at once (with Adapt Concurrency: at most)'
-				: 'How many requests are in flight at once (with Adapt Concurrency: at most); output order still matches the input',
-		},
-		{
-			displayName: 'Adapt Concurrency',
-			name: 'adaptiveConcurrency',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to find how many requests the service takes at once: start at 5 and go up to Concurrency while answers keep their speed, halve on "too many requests" (429) or errors. Helps most with a distant service, where every request waits for a new connection. Max Requests per Second still applies.',
-		},
+		...(batch ? batchConcurrencyOptions : perItemConcurrencyOptions),
 		{
 			displayName: 'Max Requests per Second',
 			name: 'maxRequestsPerSecond',
@@ -107,12 +146,20 @@ function requireNumber(field: string, value: unknown, min: number, max: number, 
  * The options as settings. Unknown keys are ignored: workflows saved with an option that no
  * longer exists (e.g. "Retry Creating Requests") keep running.
  */
-export function readRunSettings(options: IDataObject): RunSettings {
+export function readRunSettings(options: IDataObject, { batch = false }: { batch?: boolean } = {}): RunSettings {
 	const integer = (name: string, field: string, fallback: number, min: number, max: number) =>
 		isEmpty(options[name]) ? fallback : requireInteger(field, options[name], { min, max });
+	// Not set: on for one request per item, off for batch requests (the options' defaults above).
+	const adaptiveConcurrency = isEmpty(options.adaptiveConcurrency) ? !batch : options.adaptiveConcurrency === true;
 	return {
-		concurrency: integer('concurrency', 'Concurrency', DEFAULT_TRANSPORT_SETTINGS.concurrency, 1, MAX_CONCURRENCY),
-		adaptiveConcurrency: options.adaptiveConcurrency === true,
+		concurrency: integer(
+			'concurrency',
+			'Concurrency',
+			adaptiveConcurrency && !batch ? DEFAULT_ADAPTIVE_CEILING : DEFAULT_FIXED_CONCURRENCY,
+			1,
+			MAX_CONCURRENCY,
+		),
+		adaptiveConcurrency,
 		maxRequestsPerSecond: isEmpty(options.maxRequestsPerSecond)
 			? 0
 			: requireNumber(

@@ -8,12 +8,17 @@
  *   (doubling per round trip) up to `max`;
  * - a 429, a Retry-After, a 5xx or a network failure halves it (once per round trip: answers to
  *   requests sent before the cut do not cut again); after that it rises by one per round trip;
- * - slower answers stop the rise.
+ * - slower answers stop the rise;
+ * - a 429 with a Retry-After stops new requests until that time (at most `MAX_WAIT_MS`): a service
+ *   that limits requests per second would refuse the next ones anyway, even one at a time.
  * It only decides when a request may start. How often requests start (Max Requests per Second)
  * and which requests are repeated are decided elsewhere and stay as they are.
  */
 
+import { sleep } from 'n8n-workflow';
+
 import { classify } from './classify';
+import { MAX_WAIT_MS } from './retryPolicy';
 import type { Failure } from './types';
 
 /** Answers up to this many times slower than the fastest one so far still count as "holding". */
@@ -22,8 +27,11 @@ export const LATENCY_TOLERANCE = 2;
 export type AttemptOutcome =
 	/** An answer that is not a sign of overload, with the time it took. */
 	| { kind: 'answer'; latencyMs: number }
-	/** 429, Retry-After, 5xx, a timeout or a network failure: the service is overloaded or failing. */
-	| { kind: 'overload' }
+	/**
+	 * 429, Retry-After, 5xx, a timeout or a network failure: the service is overloaded or failing.
+	 * `waitMs`: how long the service asked to wait (Retry-After of a 429).
+	 */
+	| { kind: 'overload'; waitMs?: number }
 	/** Not sent after all (the run stopped, the login failed): tells nothing. */
 	| { kind: 'notSent' };
 
@@ -48,6 +56,9 @@ export class AdaptiveConcurrency {
 
 	private cutAt = -1;
 
+	/** No request starts before this time (Date.now()): the service asked to wait. */
+	private resumeAt = 0;
+
 	constructor(
 		start: number,
 		private readonly max: number,
@@ -65,6 +76,8 @@ export class AdaptiveConcurrency {
 		if (this.inFlight < this.current && this.waiting.length === 0) this.inFlight++;
 		// else: a finishing request hands its place over (wake() counts it in flight)
 		else await new Promise<void>((resolve) => this.waiting.push(resolve));
+		// holding its place: the others wait too
+		for (let waitMs = this.resumeAt - Date.now(); waitMs > 0; waitMs = this.resumeAt - Date.now()) await sleep(waitMs);
 		const number = this.started++;
 		let done = false;
 		return (outcome) => {
@@ -79,6 +92,7 @@ export class AdaptiveConcurrency {
 	private learn(outcome: AttemptOutcome, number: number): void {
 		if (outcome.kind === 'notSent') return;
 		if (outcome.kind === 'overload') {
+			if (outcome.waitMs && outcome.waitMs > 0) this.resumeAt = Math.max(this.resumeAt, Date.now() + Math.min(outcome.waitMs, MAX_WAIT_MS));
 			if (number <= this.cutAt) return;
 			this.current = Math.max(1, Math.floor(this.current / 2));
 			this.cutAt = this.started - 1;
@@ -108,7 +122,7 @@ export class AdaptiveConcurrency {
 export function attemptOutcomeOf(failure: Failure | undefined, latencyMs: number): AttemptOutcome {
 	if (!failure) return { kind: 'answer', latencyMs };
 	const rule = classify({ repeatability: 'safe' }, failure);
-	if (rule.overload) return { kind: 'overload' };
+	if (rule.overload) return { kind: 'overload', waitMs: rule.waitMs };
 	// Nothing was sent: the credential refused or the login failed.
 	if (rule.nothingSent) return { kind: 'notSent' };
 	return { kind: 'answer', latencyMs };

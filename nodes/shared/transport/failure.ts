@@ -93,7 +93,8 @@ function parseBody(body: unknown): unknown {
 	return body;
 }
 
-function readHeader(headers: IDataObject | undefined, name: string): string | undefined {
+/** A header of an answer, whatever shape n8n gave the headers (object or Headers). */
+export function readHeader(headers: IDataObject | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
 	const getter = (headers as { get?: (key: string) => unknown }).get;
 	const value = typeof getter === 'function' ? getter.call(headers, name) : headers[name] ?? headers[name.toLowerCase()];

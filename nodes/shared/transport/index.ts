@@ -1,11 +1,11 @@
-import type { ICredentialsDecrypted, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../serviceUrl';
 import { AdaptiveConcurrency, type AttemptOutcome, attemptOutcomeOf } from './adaptiveConcurrency';
 import { toNodeApiError } from './apiErrors';
 import { classify } from './classify';
-import { isFullResponse, judgeAnswer, readFailure } from './failure';
+import { isFullResponse, judgeAnswer, parseRetryAfter, readFailure, readHeader } from './failure';
 import { RateLimiter } from './rateLimiter';
 import { backoffDelay, MAX_WAIT_MS } from './retryPolicy';
 import { API_PATH, type ApiRequest, type Failure, type RequestContext } from './types';
@@ -195,7 +195,12 @@ export class ApiClient {
 					{ credentialsDecrypted: this.credentials },
 				)) as IN8nHttpFullResponse;
 				const status = isFullResponse(answer) ? answer.statusCode : 200;
-				outcome = attemptOutcomeOf(status >= 200 && status < 300 ? undefined : { status, message: '' }, Date.now() - startedAt);
+				outcome = attemptOutcomeOf(
+					status >= 200 && status < 300
+						? undefined
+						: { status, message: '', retryAfterMs: parseRetryAfter(readHeader(answer.headers as IDataObject | undefined, 'retry-after')) },
+					Date.now() - startedAt,
+				);
 				return { answer, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} catch (error) {
 				const failure = readFailure(error);

@@ -1,0 +1,168 @@
+/**
+ * What a run does when Options are left alone (issue 21): one request per item adapts how many
+ * requests are in flight (from 5 up to DEFAULT_ADAPTIVE_CEILING), batch requests keep 5 at once.
+ * The editor's defaults and what a run reads agree, and the defaults stay safe through n8n-core's
+ * engine against the simulator: never above Max Requests per Second, back off on 429, and with
+ * injected faults nothing is lost and nobody is called twice.
+ */
+import type { INodeParameters, INodeProperties } from 'n8n-workflow';
+
+import type { LoggedRequest, Simulator } from '../../simulator';
+import {
+	DEFAULT_ADAPTIVE_CEILING,
+	DEFAULT_FIXED_CONCURRENCY,
+	readRunSettings,
+	requestOptions,
+} from '../../nodes/CisAutoCall/helpers/requestOptions';
+import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+
+jest.setTimeout(120_000);
+
+const phoneOf = (index: number) => `7998${String(index).padStart(7, '0')}`;
+const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+
+const createAndRun = (options: INodeParameters = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'createAndRun',
+	inputMode: 'fromItems',
+	phoneField: 'phone',
+	botSettingsId: 'bot-1',
+	options,
+});
+
+/** Most arrivals within any window of `windowMs`. */
+function maxInWindow(requests: LoggedRequest[], windowMs: number): number {
+	const times = requests.map((request) => request.at).sort((a, b) => a - b);
+	let max = 0;
+	for (let start = 0, end = 0; start < times.length; start++) {
+		while (end < times.length && times[end] < times[start] + windowMs) end++;
+		max = Math.max(max, end - start);
+	}
+	return max;
+}
+
+/** A lower bound of the requests the simulator held at once: each is held at least `holdMs`. */
+function minOverlap(requests: LoggedRequest[], holdMs: number): number {
+	let max = 0;
+	for (const request of requests) {
+		max = Math.max(max, requests.filter((other) => other.at <= request.at && request.at < other.at + holdMs).length);
+	}
+	return max;
+}
+
+/** Creations per phone: every row at most once, and how many rows were created. */
+function creations(sim: Simulator) {
+	const counts = Object.values(sim.createdByPhone());
+	return { rows: counts.filter((count) => count > 0).length, twice: counts.filter((count) => count > 1).length };
+}
+
+describe('the defaults as the editor shows them and as a run reads them', () => {
+	const defaultsOf = (batch: boolean) => {
+		const collection = requestOptions({ creates: true, batch, startsCalls: true });
+		const option = (name: string) => (collection.options as INodeProperties[]).find((o) => o.name === name)?.default;
+		return { concurrency: option('concurrency'), adaptiveConcurrency: option('adaptiveConcurrency') };
+	};
+
+	test('one request per item: Adapt Concurrency on, up to the ceiling; nothing set reads the same', () => {
+		expect(defaultsOf(false)).toEqual({ concurrency: DEFAULT_ADAPTIVE_CEILING, adaptiveConcurrency: true });
+		expect(readRunSettings({})).toMatchObject({ concurrency: DEFAULT_ADAPTIVE_CEILING, adaptiveConcurrency: true });
+	});
+
+	test('batch requests keep a fixed 5 at once', () => {
+		expect(defaultsOf(true)).toEqual({ concurrency: DEFAULT_FIXED_CONCURRENCY, adaptiveConcurrency: false });
+		expect(readRunSettings({}, { batch: true })).toMatchObject({ concurrency: 5, adaptiveConcurrency: false });
+	});
+
+	test('what a stored workflow set is kept: Adapt Concurrency off means a fixed number, 5 when Concurrency is not set', () => {
+		expect(readRunSettings({ adaptiveConcurrency: false })).toMatchObject({ concurrency: 5, adaptiveConcurrency: false });
+		expect(readRunSettings({ adaptiveConcurrency: false, concurrency: 20 })).toMatchObject({ concurrency: 20, adaptiveConcurrency: false });
+		// Concurrency set, Adapt Concurrency never set: at most that many, now adapted
+		expect(readRunSettings({ concurrency: 10 })).toMatchObject({ concurrency: 10, adaptiveConcurrency: true });
+		expect(readRunSettings({ adaptiveConcurrency: true }, { batch: true })).toMatchObject({ concurrency: 5, adaptiveConcurrency: true });
+	});
+});
+
+describe('the defaults in a run (n8n-core engine, simulator)', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await startSimulator();
+	});
+	afterAll(async () => {
+		await sim.close();
+	});
+	beforeEach(() => sim.reset());
+
+	test('a service that takes everything: more than 5 in flight, never above the ceiling, every row once', async () => {
+		sim.setLatency(60);
+		const result = await runAction(sim, createAndRun(), phoneItems(300));
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).every((json) => typeof json.autoCallCandidateId === 'string')).toBe(true);
+		const requests = apiRequests(sim);
+		expect(requests).toHaveLength(300);
+		expect(minOverlap(requests, 50)).toBeGreaterThan(10);
+		expect(minOverlap(requests, 50)).toBeLessThanOrEqual(DEFAULT_ADAPTIVE_CEILING);
+		expect(creations(sim)).toEqual({ rows: 300, twice: 0 });
+	});
+
+	test('only Max Requests per Second set: never more requests in a second than that', async () => {
+		sim.setLatency(5);
+		const result = await runAction(sim, createAndRun({ maxRequestsPerSecond: 20 }), phoneItems(45));
+		expect(result.error).toBeUndefined();
+		expect(maxInWindow(apiRequests(sim), 1000)).toBeLessThanOrEqual(20);
+		expect(creations(sim)).toEqual({ rows: 45, twice: 0 });
+	});
+
+	test('a service that takes 6 at once: the defaults back off after 429s, with far fewer 429s than the same ceiling fixed', async () => {
+		sim.setLatency(20);
+		sim.setRateLimit({ inFlight: 6 });
+		const adaptive = await runAction(sim, createAndRun(), phoneItems(150), { continueOnFail: true });
+		const adaptiveRefused = apiRequests(sim).filter((request) => request.status === 429).length;
+		expect(adaptive.items).toHaveLength(150);
+		expect(creations(sim)).toEqual({ rows: 150, twice: 0 });
+
+		sim.reset();
+		sim.setLatency(20);
+		sim.setRateLimit({ inFlight: 6 });
+		const fixed = await runAction(sim, createAndRun({ adaptiveConcurrency: false, concurrency: DEFAULT_ADAPTIVE_CEILING }), phoneItems(150), {
+			continueOnFail: true,
+		});
+		const fixedRefused = apiRequests(sim).filter((request) => request.status === 429).length;
+		expect(fixed.items).toHaveLength(150);
+		expect(creations(sim).twice).toBe(0);
+
+		expect(adaptiveRefused).toBeGreaterThan(0);
+		expect(adaptiveRefused * 3).toBeLessThan(fixedRefused);
+	});
+
+	test('a service limiting requests per second (429, Retry-After): the defaults get no more 429s than a fixed 10 at once, and every row through', async () => {
+		const refusedWith = async (options: INodeParameters) => {
+			sim.reset();
+			sim.setLatency(10);
+			sim.setRateLimit({ perSecond: 20 });
+			const result = await runAction(sim, createAndRun(options), phoneItems(80), { continueOnFail: true });
+			expect(result.items).toHaveLength(80);
+			expect(creations(sim)).toEqual({ rows: 80, twice: 0 });
+			return apiRequests(sim).filter((request) => request.status === 429).length;
+		};
+		const defaults = await refusedWith({});
+		const fixedTen = await refusedWith({ adaptiveConcurrency: false, concurrency: 10 });
+		expect(defaults).toBeLessThanOrEqual(fixedTen);
+	});
+
+	test('5% injected faults (429, 503, dropped, created-then-failed): nothing lost, nobody called twice', async () => {
+		sim.setLatency(5);
+		sim.setFaultRate({ rate: 0.05, kinds: ['429', '503', 'drop', 'after503', 'afterDrop'], seed: 4242 });
+		const result = await runAction(sim, createAndRun(), phoneItems(400), { continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(400);
+		const outputs = jsonOf(result);
+		const created = sim.createdByPhone();
+		outputs.forEach((json, index) => {
+			// every row is created or reported (an error item); an item reported as done was created
+			if (json.autoCallCandidateId) expect(created[phoneOf(index)]).toBe(1);
+			else expect(json.error).toEqual(expect.any(String));
+		});
+		expect(outputs.some((json) => json.error !== undefined)).toBe(true);
+		expect(creations(sim).twice).toBe(0);
+	});
+});
