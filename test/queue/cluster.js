@@ -16,7 +16,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const { startN8n, installPackageTarball, freePort } = require('../../scripts/lib/n8n-instance');
-const { startPostgres, startRedis, startBalancer } = require('./services');
+const { startPostgres, ensureRedis, startRedis, startBalancer } = require('./services');
 
 const WORKERS = 2;
 const WEBHOOK_PROCESSES = 2;
@@ -49,6 +49,8 @@ function sharedEnv({ postgres, redis, balancer, encryptionKey }) {
 async function startCluster({ version, tarball, workDir, n8nInstall, echo = false }) {
 	const timing = {};
 	let t = Date.now();
+	// redis-server found (or its message thrown) before any process is started
+	await ensureRedis(workDir);
 	const postgres = await startPostgres(workDir, n8nInstall);
 	const redis = await startRedis(workDir);
 	const balancer = await startBalancer();

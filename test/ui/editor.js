@@ -1,14 +1,26 @@
 'use strict';
 /**
- * Driving n8n's editor in headless Chromium (Debian's `chromium`, driven by playwright-core; no
- * browser is downloaded). Selectors are n8n's own `data-test-id` attributes and visible texts.
+ * Driving n8n's editor in headless Chromium or Google Chrome (found by scripts/lib/tools.js:
+ * $CIS_CHROMIUM, Debian's /usr/bin/chromium, chromium / google-chrome on PATH, macOS apps; driven by
+ * playwright-core; no browser is downloaded). Selectors are n8n's own `data-test-id` attributes and
+ * visible texts.
  */
 const fs = require('fs');
 const { chromium, selectors } = require('playwright-core');
+const { ensureTool } = require('../../scripts/lib/tools');
 
 selectors.setTestIdAttribute('data-test-id');
 
-const CHROMIUM = process.env.CIS_CHROMIUM || '/usr/bin/chromium';
+let browserPath = null;
+
+/**
+ * The browser's path, found once (installed with apt-get only as root or with allowed passwordless
+ * sudo). Throws a ToolMissingError whose message says what is missing and how to get it.
+ */
+async function ensureBrowser() {
+	if (!browserPath) browserPath = await ensureTool('chromium');
+	return browserPath;
+}
 const CHROMIUM_ARGS = [
 	'--headless',
 	'--no-sandbox',
@@ -36,11 +48,8 @@ function isLoopback(url) {
  * (the editor would otherwise try fonts, telemetry or templates on the internet).
  */
 async function launchBrowser(profileDir) {
-	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CIS_CHROMIUM)`);
-	}
 	const context = await chromium.launchPersistentContext(profileDir, {
-		executablePath: CHROMIUM,
+		executablePath: await ensureBrowser(),
 		headless: true,
 		args: CHROMIUM_ARGS,
 		viewport: VIEWPORT,
@@ -159,7 +168,7 @@ async function screenshot(target, file) {
 }
 
 module.exports = {
-	CHROMIUM,
+	ensureBrowser,
 	launchBrowser,
 	signIn,
 	openNewWorkflow,

@@ -2,8 +2,8 @@
 'use strict';
 /**
  * The editor as a user meets it: a real n8n 2.41.1 with the package installed from its `npm pack`
- * tarball, opened in headless Chromium (Debian's `chromium`, driven by playwright-core; no browser
- * download), against the simulator of the service on 127.0.0.1.
+ * tarball, opened in headless Chromium or Chrome (found by scripts/lib/tools.js; driven by
+ * playwright-core; no browser download), against the simulator of the service on 127.0.0.1.
  *
  *   npm run test:ui
  *   options: --keep (keep the n8n user folder), --echo (mirror n8n's output), --no-build,
@@ -21,7 +21,7 @@ const suite = require('../lib/suite');
 const { Checks } = require('../e2e/harness');
 const { createSimulator } = require('../../simulator');
 const { ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN, SIM_USER, loadExamples, prepareExample } = require('../../scripts/lib/playground');
-const { launchBrowser, signIn, CHROMIUM } = require('./editor');
+const { launchBrowser, signIn, ensureBrowser } = require('./editor');
 const scenarios = require('./scenarios');
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -51,7 +51,18 @@ async function main() {
 	const t0 = Date.now();
 	const version = DEFAULT_VERSION;
 	checks = new Checks(`ui ${version}`);
-	out(`CIS Auto-Call editor suite: n8n ${version} in headless Chromium (${CHROMIUM})`);
+	let browserPath;
+	try {
+		browserPath = await ensureBrowser();
+	} catch (err) {
+		// before installing or starting n8n: the message says what is missing and how to get it
+		out(`CIS Auto-Call editor suite: n8n ${version}`);
+		out(`  FAIL  browser: ${err.message.split('\n').join('\n        ')}`);
+		out('0 passed, 1 failed');
+		process.exitCode = 1;
+		return;
+	}
+	out(`CIS Auto-Call editor suite: n8n ${version} in headless Chromium (${browserPath})`);
 	await suite.ensureVersion(version);
 	const pack = await suite.packOrExit({ build: opts.build });
 	out(`packed ${path.basename(pack.tarball)} in ${secs(pack.ms)}`);
