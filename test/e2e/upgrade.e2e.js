@@ -15,7 +15,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { setupPlayground, loadExamples, prepareExample, ACTIVATED_EXAMPLES, CRM_CONTACTS, ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/lib/playground');
+const { setupPlayground, loadExamples, prepareExample, ACTIVATED_EXAMPLES, CRM_CONTACTS, ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN } = require('../../scripts/lib/playground');
 const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor, tasksPointingAt, secretOfTask, callEndedEvent, eventsMap, sleep } = require('./harness');
 
 const P = '/cis/api/v1';
@@ -49,6 +49,12 @@ function crmResults(crm, pairs, timeoutMs = 30000) {
 		},
 		timeoutMs,
 	);
+}
+
+/** Whether a request carried a token issued by the simulator's login (not the static access token). */
+function sentWithLoginToken(request) {
+	const auth = String(request.headers.authorization || '');
+	return auth.startsWith('Bearer ') && auth !== `Bearer ${SIM_TOKEN}`;
 }
 
 /** How many candidates the simulator holds for each phone. */
@@ -244,7 +250,9 @@ module.exports = async function upgradeChecks(ctx) {
 		assert.strictEqual(create.body.name, 'Upgrade 0.1.0 task');
 		assert.strictEqual(create.body.defaultExecData, 'bot-upgrade');
 		assert.strictEqual(create.body.taskComment, 'saved with 0.1.0');
-		assert.strictEqual(create.body.cps, 0.5, `cps for one call every 2 s: ${create.body.cps}`);
+		assert.strictEqual(create.body.cps, 0.98, `cps for one call every 2 s (the API's 1 - N/100): ${create.body.cps}`);
+		assert.ok(sentWithLoginToken(sent[1]), `Get task (authentication: login) sent ${sent[1].headers.authorization ? 'the access token' : 'no token'}`);
+		assert.strictEqual(create.headers.authorization, `Bearer ${SIM_TOKEN}`, 'Create task (authentication: accessToken) did not send the access token');
 		assert.deepStrictEqual(create.body.redialStrategyOptions.busy, { redial: true, time: 600, count: 2 });
 		assert.deepStrictEqual(create.body.redialStrategyOptions.noAnswer, { redial: false });
 		assert.deepStrictEqual(create.body.webhookUrls, [{ url: hook, partialResults: false, delay: 0, events: eventsMap(['CALL_ENDED', 'CANDIDATE_CHANGED']) }]);
@@ -298,7 +306,7 @@ module.exports = async function upgradeChecks(ctx) {
 		const target = body.webhookUrls.find((w) => String(w.url).startsWith(urlOf(newTask)));
 		assert.ok(target, `no webhook target for the trigger: ${JSON.stringify(body.webhookUrls)}`);
 		assert.deepStrictEqual({ partialResults: target.partialResults, delay: target.delay, events: target.events }, { partialResults: true, delay: 0, events: eventsMap(['CALL_ENDED', 'CANDIDATE_CHANGED']) });
-		assert.ok(apiRequestsSince(sim, mark).some((r) => r.path === '/api/v1/auth/login'), 'the login credential was not used');
+		assert.ok(sentWithLoginToken(creates[0]), 'the task was not created with the login credential\'s token');
 		const post = (url, secret, event) => httpRequest('POST', `${url}${secret === undefined ? '' : `?secret=${encodeURIComponent(secret)}`}`, { body: event });
 		const without = await post(urlOf(existing), undefined, callEndedEvent('task-from-template', 'U-T0'));
 		assert.strictEqual(without.status, 401, `Existing mode without the secret answered ${without.status} ${without.text}`);
@@ -311,7 +319,7 @@ module.exports = async function upgradeChecks(ctx) {
 		for (const e of exs) assertSuccess(e);
 		const crmIds = exs.map((e) => outputOf(e, 'Received')[0].callbackData.crmId).sort();
 		assert.deepStrictEqual(crmIds, ['U-T1', 'U-T2']);
-		return `task ${task.id} (1 created, login used); Existing: 401 without secret, 200 with it; 2 executions`;
+		return `task ${task.id} (1 created with the login credential's token); Existing: 401 without secret, 200 with it; 2 executions`;
 	});
 
 	await checks.check('after activating and running, n8n still holds each package node with its 0.1.0 typeVersion and parameters', assertUnchanged);
