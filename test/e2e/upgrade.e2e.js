@@ -225,6 +225,9 @@ module.exports = async function upgradeChecks(ctx) {
 		assertSuccess(ex);
 		const sent = apiRequestsSince(sim, mark).filter((r) => !r.path.startsWith('/api/v1/auth/'));
 		const logins = apiRequestsSince(sim, mark).length - sent.length;
+		const ran = Object.keys(ex.data.resultData.runData);
+		const what = `nodes run: ${ran.join(', ')}; requests: ${sent.map((r) => `${r.method} ${r.path}`).join(', ')}`;
+		assert.strictEqual(ran.length, saved.every.nodes.length, what);
 		const taskId = outputOf(ex, 'Create task')[0].autoCallId;
 		const candidateId = outputOf(ex, 'Call one person')[0].autoCallCandidateId;
 		assert.ok(taskId && sim.state.tasks.has(taskId), `Create task output: ${JSON.stringify(outputOf(ex, 'Create task'))}`);
