@@ -7,10 +7,11 @@
  *   npm run test:e2e                       both versions (1.123.81, then 2.41.1)
  *   node test/e2e/run.js --version 2.41.1  one version (repeatable), for development
  *   options: --keep (keep the n8n user folders), --echo (mirror n8n's output), --no-build,
- *            --only credentials,actions (run only those check modules)
+ *            --only credentials,actions (run only those check modules; e.g. --only upgrade)
  *
  * Per version: one n8n start (one restart, for the trigger's restart check), checks in this order:
  *   credentials.e2e.js  actions.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js  agent.e2e.js
+ *   upgrade.e2e.js (workflows saved with 0.1.0, from fixtures/0.1.0; last: it takes over the examples' webhook paths)
  * It prints each check, a summary per version, and ends with exactly one line
  * `N passed, N failed` (all versions together); the exit code is 1 when any check failed.
  *
@@ -34,6 +35,7 @@ const MODULES = [
 	['examples', require('./examples.e2e')],
 	['campaign', require('./campaign.e2e')],
 	['agent', require('./agent.e2e')],
+	['upgrade', require('./upgrade.e2e')],
 ];
 
 function parseArgs(argv) {
