@@ -167,6 +167,16 @@ describe('what the agent reads back', () => {
 			unmappedResponse: { odd: true },
 		});
 	});
+
+	test('a candidate sent whose id is unknown reads outcome "unknown", never "done"', () => {
+		const answer = agentSuccess({ autoCallId: 't-1', phone: ['79990000001'], candidateIdUnknown: 'The answer holds 2 entries for the 1 candidates', unmappedResponse: [] });
+		expect(answer).toEqual({
+			outcome: 'unknown',
+			message: expect.stringMatching(/^Sent, but its candidate id is unknown: The answer holds 2 entries for the 1 candidates\. Do not repeat it/),
+			autoCallId: 't-1',
+			phone: ['79990000001'],
+		});
+	});
 });
 
 describe('in the panel', () => {

@@ -51,7 +51,8 @@ export const addManyToTask: BatchOperation = {
 				},
 				itemIndexes[0],
 			);
-			return mapBatchResponse(response, itemIndexes).map((result: IDataObject, index) => ({
+			const sent = entries.map((entry) => ({ taskId: String(entry.autoCallId), phones: entry.phone as string[] }));
+			return mapBatchResponse(response, itemIndexes, sent).map((result: IDataObject, index) => ({
 				...result,
 				autoCallId: result.autoCallId ?? entries[index].autoCallId,
 				phone: entries[index].phone,
