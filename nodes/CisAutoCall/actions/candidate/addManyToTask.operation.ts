@@ -17,7 +17,7 @@ export const description = forOperation('candidate', 'addManyToTask', [
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
-	requestOptions({ creates: true, batch: true, startsCalls: true }),
+	requestOptions({ creates: true, batch: true, startsCalls: true, startsTask: true }),
 ]);
 
 export const addManyToTask: BatchOperation = {
@@ -33,6 +33,7 @@ export const addManyToTask: BatchOperation = {
 		});
 	},
 	dialledPhones: (entry) => entry.phone as string[],
+	startsTask: (entry) => entry.forceStart === true,
 	// forceStart belongs to the request, not to an entry: items that differ in it are sent apart.
 	groupOf: (_run, entry) => String(entry.forceStart),
 	chunkSender({ client }) {
