@@ -193,7 +193,7 @@ module.exports = async function agentChecks(ctx) {
 			const { toolResults, created } = await chat('Call 79990007011, 79990007012, 79990007013 and 79990007014.');
 			assert.strictEqual(created.length, 3, `create requests: ${created.length}`);
 			assert.deepStrictEqual(toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
-			assert.match(toolResults[3][0].message, /would go beyond 3 calls per workflow execution/);
+			assert.match(toolResults[3][0].message, /would go beyond 3 calls per agent run \(.*\), counting all CIS Auto-Call tools of this workflow execution together;/);
 			return toolResults[3][0].message;
 		});
 
@@ -271,7 +271,7 @@ async function capsChecks(ctx, { client, sim, checks, example, openAi, model, cr
 		assert.ok(toolNames.includes('Call_a_person') && toolNames.includes('Call_a_person_too'), `tools: ${toolNames.join(', ')}`);
 		assert.deepStrictEqual(numbersOf(api), ['79990008101', '79990008102', '79990008103']);
 		assert.deepStrictEqual(toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
-		assert.match(toolResults[3][0].message, /would go beyond 3 calls per agent run \(all CIS Auto-Call tools of this workflow execution together\)/);
+		assert.match(toolResults[3][0].message, /would go beyond 3 calls per agent run \(.*\), counting all CIS Auto-Call tools of this workflow execution together;/);
 		return `${toolNames.join(', ')}; ${toolResults[3][0].message}`;
 	});
 

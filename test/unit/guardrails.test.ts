@@ -118,7 +118,7 @@ describe('Max Calls per Run', () => {
 			'Refused: this call would go beyond 5 calls per workflow execution ("Max Calls per Run"); 5 already started, so nothing was sent',
 		);
 		expect(capRefusal({ allowedNumbers: [], maxCalls: 3, maxCallsIsDefault: true, ...agent }, 1, 4).message).toContain(
-			'these 4 calls would go beyond 3 calls per agent run (all CIS Auto-Call tools of this workflow execution together) (the limit for an AI Agent tool when "Max Calls per Run" is not set); 1 already started',
+			'these 4 calls would go beyond 3 calls per agent run (the limit for an AI Agent tool when "Max Calls per Run" is not set), counting all CIS Auto-Call tools of this workflow execution together; 1 already started',
 		);
 	});
 });

@@ -76,12 +76,11 @@ export function capRefusal(guardrails: Guardrails, used: number, count: number):
 		? 'the limit for an AI Agent tool when "Max Calls per Run" is not set'
 		: '"Max Calls per Run"';
 	const calls = count === 1 ? 'this call' : `these ${count} calls`;
-	const scope = guardrails.asAgentTool
-		? 'per agent run (all CIS Auto-Call tools of this workflow execution together)'
-		: 'per workflow execution';
+	const scope = guardrails.asAgentTool ? 'per agent run' : 'per workflow execution';
+	const shared = guardrails.asAgentTool ? ', counting all CIS Auto-Call tools of this workflow execution together' : '';
 	return new Refusal(
 		'maxCallsPerRun',
 		max,
-		`${calls} would go beyond ${max} ${max === 1 ? 'call' : 'calls'} ${scope} (${setting}); ${used} already started, so nothing was sent`,
+		`${calls} would go beyond ${max} ${max === 1 ? 'call' : 'calls'} ${scope} (${setting})${shared}; ${used} already started, so nothing was sent`,
 	);
 }
