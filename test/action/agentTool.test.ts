@@ -70,7 +70,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(answerOf(result.observations[3])).toEqual({
 			outcome: 'refused',
 			message:
-				'Refused: this call would go beyond 3 calls per workflow execution (the limit for an AI Agent tool when "Max Calls per Run" is not set); 3 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+				'Refused: this call would go beyond 3 calls per agent run (the limit for an AI Agent tool when "Max Calls per Run" is not set), counting all CIS Auto-Call tools of this workflow execution together; 3 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
 		});
 	});
 
@@ -92,7 +92,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(answerOf(result.observations[5])).toEqual({
 			outcome: 'refused',
 			message:
-				'Refused: this call would go beyond 5 calls per workflow execution ("Max Calls per Run"); 5 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+				'Refused: this call would go beyond 5 calls per agent run ("Max Calls per Run"), counting all CIS Auto-Call tools of this workflow execution together; 5 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
 		});
 	});
 

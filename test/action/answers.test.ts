@@ -103,25 +103,28 @@ describe('answer checks (undefined = the answer is what the API promises)', () =
 	});
 });
 
-describe('mapBatchResponse: positions to items, for both readings of "an array of arrays"', () => {
+/** Sent entries of one task (the answer is matched by task, then in the order sent). */
+const sentTo = (task: string | undefined, count: number) => Array.from({ length: count }, (_, index) => ({ taskId: task, phones: [`7999${index}`] }));
+
+describe('mapBatchResponse: answers to items, for both readings of "an array of arrays"', () => {
 	test('[[A], [B], [C]] and [[A, B, C]] give each item its own ids', () => {
 		const expected = [
 			{ autoCallId: 't', autoCallCandidateId: 'a' },
 			{ autoCallId: 't', autoCallCandidateId: 'b' },
 			{ autoCallId: 't', autoCallCandidateId: 'c' },
 		];
-		expect(mapBatchResponse([[entry('t', 'a')], [entry('t', 'b')], [entry('t', 'c')]], [4, 5, 6])).toEqual(expected);
-		expect(mapBatchResponse([[entry('t', 'a'), entry('t', 'b'), entry('t', 'c')]], [4, 5, 6])).toEqual(expected);
+		expect(mapBatchResponse([[entry('t', 'a')], [entry('t', 'b')], [entry('t', 'c')]], [4, 5, 6], sentTo('t', 3))).toEqual(expected);
+		expect(mapBatchResponse([[entry('t', 'a'), entry('t', 'b'), entry('t', 'c')]], [4, 5, 6], sentTo(undefined, 3))).toEqual(expected);
 	});
 
 	test('a count that does not match: every item says so, the one task id is kept, the raw answer is in the first item only', () => {
 		const answer = [[entry('t', 'a'), entry('t', 'b')]];
-		const results = mapBatchResponse(answer, [7, 8, 9]);
+		const results = mapBatchResponse(answer, [7, 8, 9], sentTo(undefined, 3));
 		expect(results).toHaveLength(3);
 		results.forEach((result) => {
 			expect(result.autoCallId).toBe('t');
-			expect(result.autoCallCandidateId).toBeUndefined();
-			expect(result.mappingProblem).toMatch(/2 entries for the 3 candidates.*output of item 7/);
+			expect(result).not.toHaveProperty('autoCallCandidateId');
+			expect(result.candidateIdUnknown).toMatch(/2 entries for the 3 candidates.*output of item 7/);
 		});
 		expect(results[0].unmappedResponse).toBe(answer);
 		expect(results.slice(1).every((result) => !('unmappedResponse' in result))).toBe(true);
@@ -130,7 +133,7 @@ describe('mapBatchResponse: positions to items, for both readings of "an array o
 	test('run data stays linear: 1,000 items with an unmappable answer carry the answer once', () => {
 		const answer = [Array.from({ length: 999 }, (_, index) => entry('t', `c-${index}`))];
 		const itemIndexes = Array.from({ length: 1000 }, (_, index) => index);
-		const size = JSON.stringify(mapBatchResponse(answer, itemIndexes)).length;
+		const size = JSON.stringify(mapBatchResponse(answer, itemIndexes, sentTo('t', 1000))).length;
 		expect(size).toBeLessThan(JSON.stringify(answer).length + 1000 * 400);
 	});
 });

@@ -7,9 +7,13 @@
  * tool returned. It records every request, so the checks see what n8n gives the model: the tool's
  * description and arguments, and the text the tool returned for each call.
  *
+ * A user message `SCRIPT [{"tool": "<tool name>", "args": {...}}, ...]` makes the model make exactly
+ * those tool calls instead, one after another (issue 18: a 40-number phone, two tools, Start).
+ *
  * Shows in real n8n (1.x and 2.x): the node detects that it runs as a tool (the AI Agent v3 runs
  * tools as ordinary nodes), Allowed Numbers refuses with 0 requests, the agent default of Max Calls
- * per Run holds over the tool calls of one execution, and what the model reads back.
+ * per Run holds over the tool calls of one execution and over two CIS tools of one agent, one
+ * number per call, no task started by the agent, and what the model reads back.
  */
 const assert = require('assert');
 const http = require('http');
@@ -45,11 +49,16 @@ async function startScriptedChatModel() {
 			const messages = Array.isArray(body.messages) ? body.messages : [];
 			const lastUser = messages.map((m) => m.role).lastIndexOf('user');
 			const userText = lastUser >= 0 ? contentText(messages[lastUser].content) : '';
+			const scripted = /^SCRIPT /.test(userText) ? JSON.parse(userText.slice('SCRIPT '.length)) : undefined;
 			const numbers = userText.match(/\+?\d[\d ()-]{5,}\d/g) || [];
 			const toolResults = messages.slice(lastUser + 1).filter((m) => m.role === 'tool');
-			const tool = body.tools && body.tools[0] && body.tools[0].function;
+			const tools = (body.tools || []).map((t) => t.function);
+			const toolNamed = (name) => tools.find((t) => t.name === name) || tools.find((t) => t.name.toLowerCase().includes(String(name).toLowerCase()));
+			const next = scripted
+				? scripted[toolResults.length] && { tool: toolNamed(scripted[toolResults.length].tool), args: scripted[toolResults.length].args }
+				: tools[0] && toolResults.length < numbers.length && { tool: tools[0], args: { phone: numbers[toolResults.length], name: '' } };
 			let message;
-			if (tool && toolResults.length < numbers.length) {
+			if (next && next.tool) {
 				callCounter += 1;
 				message = {
 					role: 'assistant',
@@ -58,7 +67,7 @@ async function startScriptedChatModel() {
 						{
 							id: `call_${callCounter}`,
 							type: 'function',
-							function: { name: tool.name, arguments: JSON.stringify({ phone: numbers[toolResults.length], name: '' }) },
+							function: { name: next.tool.name, arguments: JSON.stringify(next.args) },
 						},
 					],
 				};
@@ -184,12 +193,99 @@ module.exports = async function agentChecks(ctx) {
 			const { toolResults, created } = await chat('Call 79990007011, 79990007012, 79990007013 and 79990007014.');
 			assert.strictEqual(created.length, 3, `create requests: ${created.length}`);
 			assert.deepStrictEqual(toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
-			assert.match(toolResults[3][0].message, /would go beyond 3 calls per workflow execution/);
+			assert.match(toolResults[3][0].message, /would go beyond 3 calls per agent run \(.*\), counting all CIS Auto-Call tools of this workflow execution together;/);
 			return toolResults[3][0].message;
 		});
+
+		await capsChecks(ctx, { client, sim, checks, example, openAi, model, creds });
 	} finally {
 		await model.close();
 	}
 };
+
+/**
+ * Issue 18 point 1 in real n8n: example 6 with a second CIS tool (a copy of "Call a person") and a
+ * "Start a task" tool (Call Task → Start), driven by SCRIPT messages.
+ */
+async function capsChecks(ctx, { client, sim, checks, example, openAi, model, creds }) {
+	const json = prepareExample(example.json, { credentials: { cisAutoCallApi: { id: String(creds.token.id), name: creds.token.name } } });
+	json.name = `${json.name} (two tools and Start)`;
+	const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+	trigger.parameters = { ...trigger.parameters, public: true };
+	trigger.webhookId = '0d3c6b8e-2f47-4a19-9e55-7c1b2a3d4e18';
+	trigger.id = '7e1a2b3c-4d5e-4f60-8a71-b2c3d4e5f601';
+	const modelNode = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi');
+	modelNode.credentials = { openAiApi: { id: String(openAi.id), name: openAi.name } };
+	const first = json.nodes.find((n) => n.type.endsWith('.cisAutoCallTool'));
+	const second = { ...JSON.parse(JSON.stringify(first)), id: '7e1a2b3c-4d5e-4f60-8a71-b2c3d4e5f602', name: 'Call a person too', position: [520, 240] };
+	const start = {
+		id: '7e1a2b3c-4d5e-4f60-8a71-b2c3d4e5f603',
+		name: 'Start a task',
+		type: first.type,
+		typeVersion: first.typeVersion,
+		position: [640, 240],
+		credentials: first.credentials,
+		parameters: {
+			descriptionType: 'manual',
+			toolDescription: 'Starts a call task: the voice bot phones everyone in it.',
+			resource: 'callTask',
+			operation: 'start',
+			autoCallId: { __rl: true, mode: 'id', value: "={{ $fromAI('task', 'The id of the call task to start', 'string') }}" },
+			options: {},
+		},
+	};
+	json.nodes.push(second, start);
+	for (const node of [second, start]) json.connections[node.name] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
+	const wf = await client.createWorkflow(json);
+	await client.activate(wf.id);
+	const chatUrl = `${ctx.n8n.url}/webhook/${trigger.webhookId}/chat`;
+	let session = 0;
+	const script = async (calls) => {
+		const mark = model.requests.length;
+		const simMark = sim.requests.length;
+		session += 1;
+		const res = await httpRequest('POST', chatUrl, { body: { action: 'sendMessage', sessionId: `e2e-caps-${session}`, chatInput: `SCRIPT ${JSON.stringify(calls)}` } });
+		assert.strictEqual(res.status, 200, `chat answered ${res.status}: ${res.text}`);
+		const toolNames = model.requests[mark].body.tools.map((t) => t.function.name);
+		return { toolNames, toolResults: model.toolResultsSince(mark).map(toolAnswer), api: apiRequestsSince(sim, simMark) };
+	};
+	const numbersOf = (api) => api.filter((r) => r.path === CREATE_AND_RUN).flatMap((r) => r.body.phone);
+
+	await checks.check('issue 18: a phone with 40 numbers in one tool call is refused, 0 requests; the model reads why', async () => {
+		const forty = Array.from({ length: 40 }, (_, i) => `799900${String(8001 + i)}`).join(',');
+		const { toolResults, api } = await script([{ tool: 'Call_a_person', args: { phone: forty, name: '' } }]);
+		assert.strictEqual(api.length, 0, `requests: ${api.map((r) => r.path).join(', ')}`);
+		const [item] = toolResults[0];
+		assert.strictEqual(item.outcome, 'refused', JSON.stringify(item));
+		assert.match(item.message, /^Refused: this call gives 40 numbers for one person; an AI Agent may give one number per call/);
+		return item.message;
+	});
+
+	await checks.check('issue 18: two CIS tools in one agent share the default cap of 3: calls through both, the 4th is refused, 3 numbers called', async () => {
+		const { toolNames, toolResults, api } = await script([
+			{ tool: 'Call_a_person', args: { phone: '79990008101', name: '' } },
+			{ tool: 'Call_a_person_too', args: { phone: '79990008102', name: '' } },
+			{ tool: 'Call_a_person_too', args: { phone: '79990008103', name: '' } },
+			{ tool: 'Call_a_person', args: { phone: '79990008104', name: '' } },
+		]);
+		assert.ok(toolNames.includes('Call_a_person') && toolNames.includes('Call_a_person_too'), `tools: ${toolNames.join(', ')}`);
+		assert.deepStrictEqual(numbersOf(api), ['79990008101', '79990008102', '79990008103']);
+		assert.deepStrictEqual(toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
+		assert.match(toolResults[3][0].message, /would go beyond 3 calls per agent run \(.*\), counting all CIS Auto-Call tools of this workflow execution together;/);
+		return `${toolNames.join(', ')}; ${toolResults[3][0].message}`;
+	});
+
+	await checks.check('issue 18: Call Task → Start as a tool call is refused (the option is off): 0 requests, the task stays Ready', async () => {
+		const task = sim.state.createTask({ body: { name: 'e2e agent start' }, source: 'autoCall' });
+		task.status = 'READY';
+		const { toolResults, api } = await script([{ tool: 'Start_a_task', args: { task: task.id } }]);
+		assert.strictEqual(api.length, 0, `requests: ${api.map((r) => r.path).join(', ')}`);
+		assert.strictEqual(sim.state.tasks.get(task.id).status, 'READY');
+		const [item] = toolResults[0];
+		assert.strictEqual(item.outcome, 'refused', JSON.stringify(item));
+		assert.match(item.message, /^Refused: starting a call task phones everyone already in it/);
+		return item.message;
+	});
+}
 
 module.exports.startScriptedChatModel = startScriptedChatModel;

@@ -121,7 +121,11 @@ function harnessAgent(script: AgentScript): INodeType {
 		response?: EngineResponse<IDataObject>,
 	): Promise<INodeExecutionData[][] | EngineRequest<IDataObject>> {
 		const connected = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as ToolLike[] | ToolLike;
-		const tool = Array.isArray(connected) ? connected[0] : connected;
+		const tools = Array.isArray(connected) ? connected : [connected];
+		const tool = tools[0];
+		// A call's `$tool` names the tool node it goes to (default: the first tool).
+		const toolFor = (args: IDataObject) => tools.find((each) => each.metadata?.sourceNodeName === args.$tool) ?? tool;
+		const argumentsOf = ({ $tool, ...args }: IDataObject) => args;
 		const seen: ToolSeen = {
 			name: tool.name,
 			description: tool.description,
@@ -131,7 +135,7 @@ function harnessAgent(script: AgentScript): INodeType {
 			const observations: string[] = [];
 			for (const args of script.toolCalls) {
 				try {
-					observations.push(String(await tool.invoke(args)));
+					observations.push(String(await toolFor(args).invoke(argumentsOf(args))));
 				} catch (error) {
 					observations.push(`Error: ${(error as Error).message}`);
 				}
@@ -146,8 +150,8 @@ function harnessAgent(script: AgentScript): INodeType {
 				actions: [
 					{
 						actionType: 'ExecutionNodeAction',
-						nodeName: String(tool.metadata?.sourceNodeName),
-						input: script.toolCalls[index],
+						nodeName: String(toolFor(script.toolCalls[index]).metadata?.sourceNodeName),
+						input: argumentsOf(script.toolCalls[index]),
 						type: NodeConnectionTypes.AiTool,
 						id: `call_${index}`,
 						metadata: { itemIndex: 0 },
@@ -241,8 +245,13 @@ export interface AgentToolOptions {
 	/** The tool node's parameters, with `$fromAI()` where the model supplies a value. */
 	parameters: INodeParameters;
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
-	/** The arguments of each tool call the model makes, in order (keys = the `$fromAI()` keys). */
+	/**
+	 * The arguments of each tool call the model makes, in order (keys = the `$fromAI()` keys); a
+	 * `$tool` key names the tool node the call goes to (default: the first).
+	 */
 	toolCalls: IDataObject[];
+	/** More tool nodes of the same node type connected to the agent (name and parameters). */
+	moreTools?: Array<{ nodeName: string; parameters: INodeParameters }>;
 	/** How n8n runs the tool (see HarnessAgent); default `engineRequest`, the AI Agent v3. */
 	via?: 'engineRequest' | 'supplyData';
 	/** The tool node's name (the model sees it as the tool name). Default: the node's default name. */
@@ -289,6 +298,9 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 		...(opts.waitBetweenTries !== undefined ? { waitBetweenTries: opts.waitBetweenTries } : {}),
 		...(opts.onError ? { onError: opts.onError } : {}),
 	});
+	const moreToolNodes = (opts.moreTools ?? []).map((extra, index) =>
+		buildNode(toolType, extra.parameters, store, { id: `harness-tool-${index + 2}`, name: extra.nodeName }),
+	);
 	const startNode: INode = { id: 'harness-start', name: 'Harness Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const agentNode: INode = {
 		id: 'harness-agent',
@@ -302,7 +314,10 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 		[startNode.name]: { main: [[{ node: agentNode.name, type: NodeConnectionTypes.Main, index: 0 }]] },
 		[toolNode.name]: { [NodeConnectionTypes.AiTool]: [[{ node: agentNode.name, type: NodeConnectionTypes.AiTool, index: 0 }]] },
 	};
-	const nodes = [startNode, agentNode, toolNode];
+	for (const node of moreToolNodes) {
+		connections[node.name] = { [NodeConnectionTypes.AiTool]: [[{ node: agentNode.name, type: NodeConnectionTypes.AiTool, index: 0 }]] };
+	}
+	const nodes = [startNode, agentNode, toolNode, ...moreToolNodes];
 	const workflow = new Workflow({
 		id: HARNESS_WORKFLOW_ID,
 		name: 'Engine harness (agent)',

@@ -72,6 +72,16 @@ describe('Max Calls per Run', () => {
 		expect(readGuardrails({ maxCallsPerRun: 7 }, false)).toMatchObject({ maxCalls: 7 });
 	});
 
+	test('an AI Agent\'s permissions count only when saved as true, never from a resolved expression', () => {
+		expect(readGuardrails({}, true)).toMatchObject({ oneNumberPerCall: true, mayStartTask: false });
+		expect(readGuardrails({ agentSeveralNumbers: true, agentMayStartTask: true }, true, { agentSeveralNumbers: '={{ true }}', agentMayStartTask: '={{ 1 }}' })).toMatchObject({
+			oneNumberPerCall: true,
+			mayStartTask: false,
+		});
+		expect(readGuardrails({}, true, { agentSeveralNumbers: true, agentMayStartTask: true })).toMatchObject({ oneNumberPerCall: false, mayStartTask: true });
+		expect(readGuardrails({}, false)).toMatchObject({ oneNumberPerCall: false, mayStartTask: true });
+	});
+
 	test('a value that is not a whole number of at least 1 is a named input error', () => {
 		expect(() => readGuardrails({ maxCallsPerRun: 0 }, false)).toThrow('Invalid maxCallsPerRun: 0 is below 1');
 		expect(() => readGuardrails({ maxCallsPerRun: 2.5 }, false)).toThrow('Invalid maxCallsPerRun: 2.5 is not a whole number');
@@ -102,11 +112,13 @@ describe('Max Calls per Run', () => {
 	});
 
 	test('the refusal says how many calls were allowed and how many already started', () => {
-		expect(capRefusal({ allowedNumbers: [], maxCalls: 5, maxCallsIsDefault: false }, 5, 1).message).toBe(
+		const plain = { asAgentTool: false, oneNumberPerCall: false, mayStartTask: true };
+		const agent = { asAgentTool: true, oneNumberPerCall: true, mayStartTask: false };
+		expect(capRefusal({ allowedNumbers: [], maxCalls: 5, maxCallsIsDefault: false, ...plain }, 5, 1).message).toBe(
 			'Refused: this call would go beyond 5 calls per workflow execution ("Max Calls per Run"); 5 already started, so nothing was sent',
 		);
-		expect(capRefusal({ allowedNumbers: [], maxCalls: 3, maxCallsIsDefault: true }, 1, 4).message).toContain(
-			'these 4 calls would go beyond 3 calls per workflow execution (the limit for an AI Agent tool when "Max Calls per Run" is not set); 1 already started',
+		expect(capRefusal({ allowedNumbers: [], maxCalls: 3, maxCallsIsDefault: true, ...agent }, 1, 4).message).toContain(
+			'these 4 calls would go beyond 3 calls per agent run (the limit for an AI Agent tool when "Max Calls per Run" is not set), counting all CIS Auto-Call tools of this workflow execution together; 1 already started',
 		);
 	});
 });
@@ -167,6 +179,16 @@ describe('what the agent reads back', () => {
 			unmappedResponse: { odd: true },
 		});
 	});
+
+	test('a candidate sent whose id is unknown reads outcome "unknown", never "done"', () => {
+		const answer = agentSuccess({ autoCallId: 't-1', phone: ['79990000001'], candidateIdUnknown: 'The answer holds 2 entries for the 1 candidates', unmappedResponse: [] });
+		expect(answer).toEqual({
+			outcome: 'unknown',
+			message: expect.stringMatching(/^Sent, but its candidate id is unknown: The answer holds 2 entries for the 1 candidates\. Do not repeat it/),
+			autoCallId: 't-1',
+			phone: ['79990000001'],
+		});
+	});
 });
 
 describe('in the panel', () => {
@@ -193,7 +215,23 @@ describe('in the panel', () => {
 		expect(notices.map(shownFor).sort()).toEqual(dialling);
 		for (const notice of notices) {
 			expect(notice.displayOptions?.show?.['@tool']).toEqual([true]);
-			expect(notice.displayName).toContain(`at most ${DEFAULT_AGENT_MAX_CALLS} calls are started per workflow execution`);
+			expect(notice.displayName).toContain(
+				`at most ${DEFAULT_AGENT_MAX_CALLS} numbers are called per agent run, counted over all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow counts anew)`,
+			);
 		}
+	});
+
+	test('the permissions of an AI Agent are options no expression can set, on the operations that need them', () => {
+		const optionNames = (operation: string) =>
+			(properties.find((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes(operation))?.options ?? []) as INodeProperties[];
+		for (const operation of ['createAndRun', 'createBatch', 'addToTask', 'addManyToTask']) {
+			const several = optionNames(operation).find((option) => option.name === 'agentSeveralNumbers');
+			expect(several).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
+		}
+		for (const operation of ['addToTask', 'addManyToTask', 'start']) {
+			const start = optionNames(operation).find((option) => option.name === 'agentMayStartTask');
+			expect(start).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
+		}
+		expect(properties.filter((property) => property.name === 'agentStartNotice').map(shownFor)).toEqual(['callTask.start']);
 	});
 });

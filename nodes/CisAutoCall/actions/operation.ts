@@ -48,6 +48,8 @@ export interface ItemOperation<Prepared = unknown> {
 	execute(run: Run, prepared: Prepared, itemIndex: number): Promise<IDataObject | IDataObject[]>;
 	/** Set by operations that start calls: the numbers one prepared item dials (one candidate). */
 	dialledPhones?(prepared: Prepared): string[];
+	/** Set by operations that may start a call task (which phones everyone in it): whether this item does. */
+	startsTask?(prepared: Prepared): boolean;
 }
 
 /** All input items of the run are sent together, `settings.batchSize` entries per request. */
@@ -58,6 +60,8 @@ export interface BatchOperation {
 	prepare(run: Run): (itemIndex: number) => IDataObject;
 	/** Set by operations that start calls: the numbers one entry dials (one candidate). */
 	dialledPhones?(entry: IDataObject): string[];
+	/** Set by operations that may start a call task (which phones everyone in it): whether this entry does. */
+	startsTask?(entry: IDataObject): boolean;
 	/** Entries of different groups never share a request (e.g. they belong to different call tasks). */
 	groupOf?(run: Run, entry: IDataObject): string;
 	/** The sender of one run: sends one chunk and returns one output per entry, in the entries' order. */

@@ -41,7 +41,11 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	try {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 		settings = readRunSettings(options, { batch: operation.kind === 'batch' });
-		if (operation.dialledPhones) guardrails = readGuardrails(options, asAgentTool);
+		if (operation.dialledPhones || operation.startsTask) {
+			// The saved options, not the resolved ones: no expression may grant an AI Agent more.
+			const saved = (this.getNode().parameters.options ?? {}) as IDataObject;
+			guardrails = readGuardrails(options, asAgentTool, saved);
+		}
 	} catch (error) {
 		throw inputError(this, error, 0);
 	}

@@ -46,12 +46,30 @@ export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject 
 	return { outcome: kind, message };
 }
 
+/**
+ * The output field of an item whose candidate was sent but whose id could not be told from the
+ * service's answer (a batch answer that cannot be matched to the items): the item then has no
+ * `autoCallCandidateId` at all, so that no id of another person can reach a follow-up (e.g.
+ * Depersonalize), and an AI Agent reads outcome `unknown` for it.
+ */
+export const CANDIDATE_ID_UNKNOWN = 'candidateIdUnknown';
+
 /** Keys that hold the service's raw answer next to the ids read from it. */
 const RAW_ANSWER_KEYS = ['response', 'unmappedResponse'];
 const ID_KEYS = ['autoCallId', 'autoCallCandidateId', 'callId'];
 
 /** A success as the agent needs it: the ids for a follow-up, not the raw answer (kept when no id was read). */
 export function agentSuccess(json: IDataObject): IDataObject {
+	const idUnknown = json[CANDIDATE_ID_UNKNOWN];
+	if (typeof idUnknown === 'string') {
+		const { autoCallId, phone } = json;
+		return {
+			outcome: 'unknown',
+			message: `Sent, but its candidate id is unknown: ${plainText(idUnknown)}. ${ADVICE.unknown}`,
+			...(autoCallId !== undefined ? { autoCallId } : {}),
+			...(phone !== undefined ? { phone } : {}),
+		};
+	}
 	const hasId = ID_KEYS.some((key) => typeof json[key] === 'string' && json[key] !== '');
 	const result: IDataObject = { outcome: 'done' };
 	for (const [key, value] of Object.entries(json)) {

@@ -18,9 +18,9 @@ export function runsAsAgentTool(context: IExecuteFunctions): boolean {
 const MAX_EXECUTIONS = 1000;
 
 /**
- * Calls started per workflow execution and node, so that Max Calls per Run holds over every run of
- * the node in one execution: an agent calls its tool once per run, a loop runs the node once per
- * pass. An execution runs in one process (in queue mode, on one worker), so process memory holds
+ * Calls (numbers) started per workflow execution and node, or for an AI Agent's tools per execution
+ * (ledgerKeyOf), so that Max Calls per Run holds over every run in one execution: an agent calls its
+ * tools once per tool call, a loop runs the node once per pass. An execution runs in one process (in queue mode, on one worker), so process memory holds
  * it; the oldest executions are dropped beyond MAX_EXECUTIONS.
  */
 export class CallLedger {
@@ -55,11 +55,18 @@ export class CallLedger {
 
 export const callLedger = new CallLedger();
 
-/** Workflow, execution and node; undefined when n8n gives no execution id (then each run counts alone). */
-export function ledgerKeyOf(context: IExecuteFunctions): string | undefined {
+/**
+ * The count a run books against: an AI Agent's tools share one per workflow execution (n8n runs
+ * every tool call of an agent, whichever tool node, in the agent's execution and gives it that
+ * execution's id; a sub-workflow runs as an execution of its own, so it starts a count of its own);
+ * otherwise one per execution and node. Undefined when n8n gives no execution id (then each run
+ * counts alone).
+ */
+export function ledgerKeyOf(context: IExecuteFunctions, asAgentTool: boolean): string | undefined {
 	const executionId = context.getExecutionId();
 	if (!executionId) return undefined;
-	return JSON.stringify([context.getWorkflow().id ?? '', executionId, context.getNode().name]);
+	const workflowId = context.getWorkflow().id ?? '';
+	return JSON.stringify(asAgentTool ? [workflowId, executionId, 'agent tools'] : [workflowId, executionId, context.getNode().name]);
 }
 
 /** Refuses the calls of a run that would go beyond Max Calls per Run. */
@@ -69,9 +76,11 @@ export function capRefusal(guardrails: Guardrails, used: number, count: number):
 		? 'the limit for an AI Agent tool when "Max Calls per Run" is not set'
 		: '"Max Calls per Run"';
 	const calls = count === 1 ? 'this call' : `these ${count} calls`;
+	const scope = guardrails.asAgentTool ? 'per agent run' : 'per workflow execution';
+	const shared = guardrails.asAgentTool ? ', counting all CIS Auto-Call tools of this workflow execution together' : '';
 	return new Refusal(
 		'maxCallsPerRun',
 		max,
-		`${calls} would go beyond ${max} ${max === 1 ? 'call' : 'calls'} per workflow execution (${setting}); ${used} already started, so nothing was sent`,
+		`${calls} would go beyond ${max} ${max === 1 ? 'call' : 'calls'} ${scope} (${setting})${shared}; ${used} already started, so nothing was sent`,
 	);
 }

@@ -21,17 +21,33 @@ export interface Guardrails {
 	maxCalls?: number;
 	/** Whether maxCalls is the agent default rather than the user's setting. */
 	maxCallsIsDefault: boolean;
+	/** An AI Agent's tool: the count is shared by all tools of the agent run, and the two rules below apply. */
+	asAgentTool: boolean;
+	/** A candidate may carry one number only (an AI Agent's tool, unless the user allowed several). */
+	oneNumberPerCall: boolean;
+	/** Whether an item may start a call task (always, except for an AI Agent's tool the user did not allow). */
+	mayStartTask: boolean;
 }
 
-export function readGuardrails(options: IDataObject, asAgentTool: boolean): Guardrails {
+/**
+ * `options` as n8n resolved them, `saved` as stored in the workflow: the two permissions of an AI
+ * Agent's tool count only when saved as `true`, so that no expression (and no `$fromAI()`) can
+ * turn them on.
+ */
+export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved: IDataObject = {}): Guardrails {
 	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
+	const agentRules = {
+		asAgentTool,
+		oneNumberPerCall: asAgentTool && saved.agentSeveralNumbers !== true,
+		mayStartTask: !asAgentTool || saved.agentMayStartTask === true,
+	};
 	const setting = options.maxCallsPerRun;
 	if (setting === undefined || setting === null || setting === '') {
 		return asAgentTool
-			? { allowedNumbers, maxCalls: DEFAULT_AGENT_MAX_CALLS, maxCallsIsDefault: true }
-			: { allowedNumbers, maxCallsIsDefault: false };
+			? { allowedNumbers, maxCalls: DEFAULT_AGENT_MAX_CALLS, maxCallsIsDefault: true, ...agentRules }
+			: { allowedNumbers, maxCallsIsDefault: false, ...agentRules };
 	}
-	return { allowedNumbers, maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }), maxCallsIsDefault: false };
+	return { allowedNumbers, maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }), maxCallsIsDefault: false, ...agentRules };
 }
 
 export function parseAllowedNumbers(value: unknown): NumberRule[] {
@@ -85,6 +101,26 @@ export class Refusal extends InputError {
 		this.name = 'Refusal';
 		this.message = `Refused: ${reason}`;
 	}
+}
+
+/** As an AI Agent's tool, refuses a candidate with several numbers unless the user allowed it. */
+export function checkOneNumber(phones: string[], guardrails: Guardrails): void {
+	if (!guardrails.oneNumberPerCall || phones.length <= 1) return;
+	throw new Refusal(
+		'phone',
+		`${phones.length} numbers`,
+		`this call gives ${phones.length} numbers for one person; an AI Agent may give one number per call ("AI Agent May Give Several Numbers per Call" is off), so nothing was called`,
+	);
+}
+
+/** As an AI Agent's tool, refuses starting a call task (it phones everyone in it) unless the user allowed it. */
+export function checkTaskStart(startsTask: boolean, guardrails: Guardrails): void {
+	if (!startsTask || guardrails.mayStartTask) return;
+	throw new Refusal(
+		'start',
+		true,
+		'starting a call task phones everyone already in it, and an AI Agent may not do that here ("AI Agent May Start the Task" is off), so nothing was sent',
+	);
 }
 
 /** Refuses a candidate with a number outside Allowed Numbers. */

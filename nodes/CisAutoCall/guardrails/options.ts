@@ -23,12 +23,51 @@ export const maxCallsPerRunOption: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_AGENT_MAX_CALLS,
 	noDataExpression: true,
-	description: `The most candidates (people to call) this node may create in one execution of the workflow, over all its runs (every agent tool call, every loop pass). A run that would go beyond it is refused and nothing of it is sent. Not set: no limit, except when an AI Agent uses the node as a tool: then ${DEFAULT_AGENT_MAX_CALLS}.`,
+	description: `The most phone numbers this node may call in one execution of the workflow, over all its runs (every loop pass); each number of a candidate counts. As an AI Agent tool the count covers the whole agent run: every tool call, and all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow starts a count of its own). A run that would go beyond it is refused and nothing of it is sent. Not set: no limit, except for an AI Agent tool: then ${DEFAULT_AGENT_MAX_CALLS}.`,
+};
+
+/**
+ * As an AI Agent tool, one number per call unless this allows more: a model could otherwise put
+ * 40 numbers into one call's phone field. Read from the saved parameters, never from an expression.
+ */
+export const agentSeveralNumbersOption: INodeProperties = {
+	displayName: 'AI Agent May Give Several Numbers per Call',
+	name: 'agentSeveralNumbers',
+	type: 'boolean',
+	default: false,
+	noDataExpression: true,
+	description:
+		'Whether an AI Agent using this node as a tool may give more than one number for one person (each number still counts against Max Calls per Run). Off: a tool call with several numbers is refused.',
+};
+
+/**
+ * Starting a task (Start the Task Too, Call Task → Start) phones everyone already in it, which no
+ * cap can count: refused for an AI Agent tool unless this allows it. Read from the saved
+ * parameters, never from an expression.
+ */
+export const agentMayStartTaskOption: INodeProperties = {
+	displayName: 'AI Agent May Start the Task',
+	name: 'agentMayStartTask',
+	type: 'boolean',
+	default: false,
+	noDataExpression: true,
+	description:
+		'Whether an AI Agent using this node as a tool may start a call task, which phones everyone already in it: Max Calls per Run cannot count those calls. Off: such a tool call is refused and nothing is sent.',
+};
+
+/** On Call Task → Start, shown only on the AI-tool variant of the node (n8n's `@tool` display rule). */
+export const agentStartNotice: INodeProperties = {
+	displayName:
+		'Starting a task phones everyone already in it, at real cost. An AI Agent may do it only when "AI Agent May Start the Task" is on in Options.',
+	name: 'agentStartNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { '@tool': [true] } },
 };
 
 /** Shown only on the AI-tool variant of the node (n8n's `@tool` display rule). */
 export const agentToolNotice: INodeProperties = {
-	displayName: `As an AI Agent tool this phones real people at real cost. Unless you set "Max Calls per Run" in Options, at most ${DEFAULT_AGENT_MAX_CALLS} calls are started per workflow execution; set "Allowed Numbers" to say who may be called.`,
+	displayName: `As an AI Agent tool this phones real people at real cost. Unless you set "Max Calls per Run" in Options, at most ${DEFAULT_AGENT_MAX_CALLS} numbers are called per agent run, counted over all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow counts anew); one number per call, and the agent may not start a task. Set "Allowed Numbers" to say who may be called.`,
 	name: 'agentToolNotice',
 	type: 'notice',
 	default: '',

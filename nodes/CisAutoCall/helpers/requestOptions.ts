@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { allowedNumbersOption, maxCallsPerRunOption } from '../guardrails';
+import { agentMayStartTaskOption, agentSeveralNumbersOption, allowedNumbersOption, maxCallsPerRunOption } from '../guardrails';
 import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
 import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
 import { InputError, requireInteger } from '../../shared/validation';
@@ -68,16 +68,20 @@ const batchConcurrencyOptions: INodeProperties[] = [
 
 /**
  * The "Options" collection of an operation: how requests are sent, and for the operations that
- * start calls (`startsCalls`) the guardrails, first: Allowed Numbers and Max Calls per Run.
+ * start calls (`startsCalls`) the guardrails, first: Allowed Numbers, Max Calls per Run and
+ * several numbers per call for an AI Agent; for those that may start a task (`startsTask`), whether
+ * an AI Agent may do so.
  */
 export function requestOptions({
 	creates,
 	batch,
 	startsCalls = false,
+	startsTask = false,
 }: {
 	creates: boolean;
 	batch: boolean;
 	startsCalls?: boolean;
+	startsTask?: boolean;
 }): INodeProperties {
 	const options: INodeProperties[] = [
 		...(batch ? batchConcurrencyOptions : perItemConcurrencyOptions),
@@ -116,7 +120,8 @@ export function requestOptions({
 			description: 'How many candidates (input items) go into one request',
 		});
 	}
-	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption);
+	if (startsTask) options.unshift(agentMayStartTaskOption);
+	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption);
 	return {
 		displayName: 'Options',
 		name: 'options',

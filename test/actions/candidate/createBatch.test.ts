@@ -184,7 +184,7 @@ describe('batch answers mapped to items', () => {
 		const outputs = jsonOf(result);
 		expectOwnIds(outputs);
 		expect(new Set(outputs.map((json) => json.autoCallCandidateId)).size).toBe(7);
-		expect(outputs.every((json) => !('unmappedResponse' in json) && !('mappingProblem' in json))).toBe(true);
+		expect(outputs.every((json) => !('unmappedResponse' in json) && !('candidateIdUnknown' in json))).toBe(true);
 	});
 
 	test('an answer whose count does not match: each item says so, the raw answer appears once', async () => {
@@ -194,8 +194,9 @@ describe('batch answers mapped to items', () => {
 		expect(result.error).toBeUndefined();
 		const outputs = jsonOf(result);
 		for (const json of outputs) {
-			expect(json).toMatchObject({ autoCallId: 'task-x', autoCallCandidateId: undefined });
-			expect(json.mappingProblem).toMatch(/2 entries for the 3 candidates/);
+			expect(json).toMatchObject({ autoCallId: 'task-x' });
+			expect(json).not.toHaveProperty('autoCallCandidateId');
+			expect(json.candidateIdUnknown).toMatch(/2 entries for the 3 candidates/);
 		}
 		expect(outputs.filter((json) => 'unmappedResponse' in json)).toHaveLength(1);
 	});

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
+import { agentStartNotice } from '../../guardrails';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { requestOptions } from '../../helpers/requestOptions';
 import { forOperation } from '../displayOptions';
@@ -17,8 +18,9 @@ const stopNotice: INodeProperties = {
 function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStatusAction): ItemOperation<PreparedRequest> {
 	const description = forOperation('callTask', operation, [
 		...(operation === 'stop' ? [stopNotice] : []),
+		...(operation === 'start' ? [agentStartNotice] : []),
 		autoCallIdLocator,
-		requestOptions({ creates: false, batch: false }),
+		requestOptions({ creates: false, batch: false, startsTask: operation === 'start' }),
 	]);
 	return {
 		kind: 'item',
@@ -33,6 +35,8 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStat
 				};
 			};
 		},
+		// Starting a task phones everyone in it: an AI Agent may do it only when the user allows it.
+		...(operation === 'start' ? { startsTask: () => true } : {}),
 		async execute({ client }, { request, echo }, itemIndex) {
 			const response = await setTaskStatus(client, request, itemIndex);
 			return response && typeof response === 'object' ? { ...echo, response } : echo;

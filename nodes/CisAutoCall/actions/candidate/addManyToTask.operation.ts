@@ -17,7 +17,7 @@ export const description = forOperation('candidate', 'addManyToTask', [
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
-	requestOptions({ creates: true, batch: true, startsCalls: true }),
+	requestOptions({ creates: true, batch: true, startsCalls: true, startsTask: true }),
 ]);
 
 export const addManyToTask: BatchOperation = {
@@ -33,6 +33,7 @@ export const addManyToTask: BatchOperation = {
 		});
 	},
 	dialledPhones: (entry) => entry.phone as string[],
+	startsTask: (entry) => entry.forceStart === true,
 	// forceStart belongs to the request, not to an entry: items that differ in it are sent apart.
 	groupOf: (_run, entry) => String(entry.forceStart),
 	chunkSender({ client }) {
@@ -51,7 +52,8 @@ export const addManyToTask: BatchOperation = {
 				},
 				itemIndexes[0],
 			);
-			return mapBatchResponse(response, itemIndexes).map((result: IDataObject, index) => ({
+			const sent = entries.map((entry) => ({ taskId: String(entry.autoCallId), phones: entry.phone as string[] }));
+			return mapBatchResponse(response, itemIndexes, sent).map((result: IDataObject, index) => ({
 				...result,
 				autoCallId: result.autoCallId ?? entries[index].autoCallId,
 				phone: entries[index].phone,

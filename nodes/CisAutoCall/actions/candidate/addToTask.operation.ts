@@ -24,7 +24,7 @@ export const description = forOperation('candidate', 'addToTask', [
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
-	requestOptions({ creates: true, batch: false, startsCalls: true }),
+	requestOptions({ creates: true, batch: false, startsCalls: true, startsTask: true }),
 ]);
 
 export const addToTask: ItemOperation<ApiRequest> = {
@@ -53,6 +53,7 @@ export const addToTask: ItemOperation<ApiRequest> = {
 		};
 	},
 	dialledPhones: (request) => (request.body as IDataObject).phone as string[],
+	startsTask: (request) => (request.body as IDataObject).forceStart === true,
 	async execute({ client }, request, itemIndex) {
 		const response = await client.request<IDataObject>(request, itemIndex);
 		const body = request.body as IDataObject;

@@ -8,7 +8,7 @@ import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answer
 import { optionalString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import { type BatchOperation, type GroupTask, mayHaveCreated, NotSentError, type Run } from '../operation';
-import { mapBatchResponse, singleTaskIdOf } from './batchResponse';
+import { mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
 
 const taskSettings: INodeProperties = {
 	displayName: 'Task Settings',
@@ -124,7 +124,7 @@ export const createBatch: BatchOperation = {
 				},
 				itemIndexes[0],
 			);
-			return withPhones(mapBatchResponse(response, itemIndexes), entries);
+			return withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries)), entries);
 		};
 
 		const join = async (autoCallId: string, entries: IDataObject[], itemIndexes: number[]) => {
@@ -140,7 +140,7 @@ export const createBatch: BatchOperation = {
 				},
 				itemIndexes[0],
 			);
-			const results = withPhones(mapBatchResponse(response, itemIndexes), entries);
+			const results = withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries, autoCallId)), entries);
 			for (const result of results) result.autoCallId ??= autoCallId;
 			return results;
 		};
@@ -195,6 +195,11 @@ function taskOfGroup(outcome: { results: IDataObject[] } | { error: Error }, ite
 	}
 	// Refused: nothing was created, so the next batch of the group creates the task.
 	return undefined;
+}
+
+/** What the answer is matched against: each entry's task (when the request names it) and numbers. */
+function sentEntries(entries: IDataObject[], taskId?: string): SentEntry[] {
+	return entries.map((entry) => ({ taskId, phones: entry.phone as string[] }));
 }
 
 /** Adds each entry's phone to its result (in place: the results are new objects, one per item). */

@@ -1,17 +1,27 @@
-import { callLedger, capRefusal, checkAllowedNumbers, type Guardrails, ledgerKeyOf } from '../../guardrails';
+import {
+	callLedger,
+	capRefusal,
+	checkAllowedNumbers,
+	checkOneNumber,
+	checkTaskStart,
+	type Guardrails,
+	ledgerKeyOf,
+} from '../../guardrails';
 import type { Operation, Run } from '../operation';
 import { inputError, mayHaveCreated, type Outcomes } from './outcome';
 
-/** The calls of a run booked against Max Calls per Run, to release those that did not start. */
+/** The calls of a run booked against Max Calls per Run (numbers per item), to release those that did not start. */
 export interface Booking {
 	key: string | undefined;
-	itemIndexes: number[];
+	numbersByItem: Map<number, number>;
 }
 
 /**
- * Allowed Numbers refuses each candidate with a number outside them; then the calls of the run are
- * booked against Max Calls per Run, all or none: a run that would go beyond it is refused whole.
- * Nothing is sent for a refused item. Returns the booking when a cap applies.
+ * Each item first: a task start an AI Agent may not make, several numbers where an AI Agent may
+ * give one, a number outside Allowed Numbers: the item is refused. Then the numbers of the run
+ * (every number of every candidate: each can be dialled) are booked against Max Calls per Run, all
+ * or none: a run that would go beyond it is refused whole. Nothing is sent for a refused item.
+ * Returns the booking when a cap applies.
  */
 export function applyGuardrails(
 	run: Run,
@@ -21,10 +31,16 @@ export function applyGuardrails(
 	outcomes: Outcomes,
 	continueOnFail: boolean,
 ): Booking | undefined {
-	const phonesOf = operation.dialledPhones as (prepared: unknown) => string[];
+	const phonesOf = (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
+	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
+	const numbersByItem = new Map<number, number>();
 	for (const [itemIndex, value] of prepared) {
 		try {
-			checkAllowedNumbers(phonesOf(value), guardrails.allowedNumbers);
+			checkTaskStart(startsTask(value), guardrails);
+			const phones = phonesOf(value);
+			checkOneNumber(phones, guardrails);
+			checkAllowedNumbers(phones, guardrails.allowedNumbers);
+			numbersByItem.set(itemIndex, phones.length);
 		} catch (error) {
 			const failure = inputError(run.context, error, itemIndex);
 			if (!continueOnFail) throw failure;
@@ -32,11 +48,12 @@ export function applyGuardrails(
 			prepared.delete(itemIndex);
 		}
 	}
-	if (guardrails.maxCalls === undefined || prepared.size === 0) return undefined;
-	const key = ledgerKeyOf(run.context);
+	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
+	const key = ledgerKeyOf(run.context, guardrails.asAgentTool);
+	const count = [...numbersByItem.values()].reduce((sum, numbers) => sum + numbers, 0);
+	if (callLedger.book(key, count, guardrails.maxCalls)) return { key, numbersByItem };
+	const refusal = capRefusal(guardrails, callLedger.used(key), count);
 	const itemIndexes = [...prepared.keys()];
-	if (callLedger.book(key, itemIndexes.length, guardrails.maxCalls)) return { key, itemIndexes };
-	const refusal = capRefusal(guardrails, callLedger.used(key), itemIndexes.length);
 	if (!continueOnFail) throw inputError(run.context, refusal, itemIndexes[0]);
 	for (const itemIndex of itemIndexes) outcomes[itemIndex] = { ok: false, error: inputError(run.context, refusal, itemIndex) };
 	prepared.clear();
@@ -45,9 +62,10 @@ export function applyGuardrails(
 
 /** Booked calls that were not sent, or that the service refused (4xx), did not start: they do not count. */
 export function releaseUnstarted(booking: Booking, outcomes: Outcomes): void {
-	const unstarted = booking.itemIndexes.filter((itemIndex) => {
+	let unstarted = 0;
+	for (const [itemIndex, numbers] of booking.numbersByItem) {
 		const outcome = outcomes[itemIndex];
-		return !outcome || (!outcome.ok && !mayHaveCreated(outcome.error));
-	});
-	callLedger.release(booking.key, unstarted.length);
+		if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted += numbers;
+	}
+	callLedger.release(booking.key, unstarted);
 }
