@@ -56,7 +56,7 @@ export function requestOptions({
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
-			description: `How often a request is repeated after "too many requests" (429, honouring a Retry-After of up to ${MAX_WAIT_MS / 1000} s; a longer one fails the item), after a connection that could not be made, and, for requests that are safe to repeat, after a 5xx, a timeout or a dropped connection${creates ? '. A creating request is never repeated once it may have reached the service (a repeat could call a person twice); it fails with "outcome unknown", unless it carries a Client External ID, which the service adds only once' : ''}`,
+			description: `How often a request is repeated after "too many requests" (429, honouring a Retry-After of up to ${MAX_WAIT_MS / 1000} s; a longer one fails the item), after a connection that could not be made, and, for requests that are safe to repeat, after a 5xx, a timeout or a dropped connection${creates ? `. A creating request is never repeated once it may have reached the service (a repeat could call a person twice); it fails with "outcome unknown"${batch ? '' : ', unless it carries a Client External ID, which the service adds only once'}` : ''}`,
 		},
 		{
 			displayName: 'Timeout (Seconds)',
