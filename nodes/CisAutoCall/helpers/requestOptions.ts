@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { allowedNumbersOption, maxCallsPerRunOption } from '../guardrails';
+import { repeatProtectionOption } from './repeatProtectionOption';
 import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
 import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
 import { InputError, requireInteger } from '../../shared/validation';
@@ -12,7 +13,8 @@ export const MAX_TIMEOUT_SECONDS = 3600;
 
 /**
  * The "Options" collection of an operation: how requests are sent, and for the operations that
- * start calls (`startsCalls`) the guardrails, first: Allowed Numbers and Max Calls per Run.
+ * start calls (`startsCalls`) the guardrails, first: Allowed Numbers and Max Calls per Run; for the
+ * operations that create, Repeat Protection.
  */
 export function requestOptions({
 	creates,
@@ -77,6 +79,7 @@ export function requestOptions({
 			description: 'How many candidates (input items) go into one request',
 		});
 	}
+	if (creates) options.unshift(repeatProtectionOption);
 	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption);
 	return {
 		displayName: 'Options',
