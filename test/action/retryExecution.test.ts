@@ -44,6 +44,27 @@ function createdPerPhone(): Record<string, number> {
 	return counts;
 }
 
+/** The entries of a node in the harness's stand-in for n8n's database. */
+const entriesOf = (nodeId: string) => harnessDeduplicator.lists.get(JSON.stringify([HARNESS_WORKFLOW_ID, `n:${nodeId}`])) ?? [];
+const partOf = (key: string) => Number(key.split(':')[2]);
+
+/** The keys of the latest part of the window: one per request recorded by the last run. */
+function currentKeys(nodeId: string): string[] {
+	const entries = entriesOf(nodeId);
+	const latest = Math.max(...entries.map(partOf));
+	return entries.filter((key) => partOf(key) === latest);
+}
+
+/** As if `parts` quarters of the window had passed: every recorded key moves that many parts back. */
+function letTimePass(nodeId: string, parts: number): void {
+	const list = entriesOf(nodeId);
+	list.forEach((key, index) => {
+		const fields = key.split(':');
+		fields[2] = String(partOf(key) - parts);
+		list[index] = fields.join(':');
+	});
+}
+
 function postsTo(path: string) {
 	return apiRequests(sim).filter((request) => request.path === path && request.method === 'POST');
 }
@@ -55,8 +76,9 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		const failed = await runAction(sim, createAndRun(), phoneItems(5), { nodeId: 'retried-node' });
 		expect((failed.error as Error).message).toMatch(/^Outcome unknown.*\[item 3\]/);
 		expect(postsTo(SINGLE)).toHaveLength(4);
-		// n8n's store holds one entry per request sent (items 0-3); item 4, never sent, left it.
-		expect(harnessDeduplicator.lists.get(JSON.stringify([HARNESS_WORKFLOW_ID, 'n:retried-node']))).toHaveLength(4);
+		// n8n's store holds the current part's key of each request sent (items 0-3); item 4, never
+		// sent, left it.
+		expect(currentKeys('retried-node')).toHaveLength(4);
 
 		const retried = await runAction(sim, createAndRun(), phoneItems(5), { nodeId: 'retried-node' });
 		expect(retried.error).toBeUndefined();
@@ -95,6 +117,19 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		await runAction(sim, createAndRun({ repeatProtectionHours: 0 }), phoneItems(2), { nodeId: 'off-node' });
 		const again = await runAction(sim, createAndRun({ repeatProtectionHours: 0 }), phoneItems(2), { nodeId: 'off-node' });
 		expect(again.error).toBeUndefined();
+		expect(postsTo(SINGLE)).toHaveLength(4);
+	});
+
+	test('the record holds for at least three quarters of Repeat Protection and at most all of it', async () => {
+		await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node' });
+		letTimePass('window-node', 3);
+		const within = await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node' });
+		expect(jsonOf(within).map((json) => json.alreadyDone)).toEqual([true, true]);
+		expect(postsTo(SINGLE)).toHaveLength(2);
+		letTimePass('window-node', 1);
+		const after = await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node' });
+		expect(after.error).toBeUndefined();
+		expect(jsonOf(after).map((json) => json.alreadyDone)).toEqual([undefined, undefined]);
 		expect(postsTo(SINGLE)).toHaveLength(4);
 	});
 

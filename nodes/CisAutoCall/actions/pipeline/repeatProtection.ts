@@ -4,10 +4,15 @@ import { fingerprintOf } from '../../../shared/fingerprint';
 import type { Operation } from '../operation';
 import { mayHaveCreated, type Outcomes } from './outcome';
 
-/** The keys kept per workflow and node (n8n's `maxEntries`): one per request sent within the window. */
-export const MAX_KEPT_REQUESTS = 100_000;
 /** The window is counted in this many parts: a request is found again for 3/4 to 4/4 of the window. */
 const PARTS = 4;
+/** The requests kept per workflow and node. */
+export const MAX_KEPT_REQUESTS = 100_000;
+/**
+ * n8n's `maxEntries`: each request records a key per part (see skipDoneBefore), and n8n drops the
+ * oldest entries beyond this.
+ */
+const MAX_ENTRIES = MAX_KEPT_REQUESTS * PARTS;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** Where the sent requests are recorded: n8n's database (de-duplication helpers) or this process. */
@@ -33,7 +38,7 @@ type DedupHelpers = {
  * workflow and node across executions, restarts and (queue mode) workers.
  */
 function databaseStore(helpers: Required<DedupHelpers>): SentRequestStore {
-	const options = { mode: 'entries' as const, maxEntries: MAX_KEPT_REQUESTS };
+	const options = { mode: 'entries' as const, maxEntries: MAX_ENTRIES };
 	return {
 		durable: true,
 		async checkAndRecord(keys) {
@@ -72,7 +77,7 @@ function processStore(context: IExecuteFunctions): SentRequestStore {
 				if (processKeys.has(scope + key)) processed.add(key);
 				else processKeys.add(scope + key);
 			}
-			while (processKeys.size > MAX_KEPT_REQUESTS) processKeys.delete(processKeys.values().next().value as string);
+			while (processKeys.size > MAX_ENTRIES) processKeys.delete(processKeys.values().next().value as string);
 			return processed;
 		},
 		async remove(keys) {
@@ -102,9 +107,9 @@ export function storeFor(context: IExecuteFunctions): SentRequestStore {
  * de-duplication helpers, else in this process.
  */
 export class RepeatProtection {
-	/** item index → its request key, for the items this run sends */
-	private readonly sending = new Map<number, string>();
-	/** keys recorded by the check that must not stay (earlier parts of the window, items left out) */
+	/** item index → its request's keys (current part first), for the items this run sends */
+	private readonly sending = new Map<number, string[]>();
+	/** keys recorded by the check that must not stay (those of an item left out) */
 	private readonly notToKeep: string[] = [];
 
 	private constructor(
@@ -131,12 +136,20 @@ export class RepeatProtection {
 		return Array.from({ length: PARTS }, (_, back) => `cis-request:${this.hours}h:${part - back}:${fingerprint}`);
 	}
 
-	/** Leaves out (from `prepared`) the items whose request an earlier execution sent; records the others. */
+	/**
+	 * Leaves out (from `prepared`) the items whose request an earlier execution sent; records the
+	 * others. n8n's helper records every key it is asked about: the keys of the earlier parts are
+	 * recorded too, which is harmless for a request that is sent (a run that finds one finds the
+	 * current part's key as well) and cheaper than taking them off again. They go first, so that
+	 * n8n's `maxEntries` drops them before any current key of this run.
+	 */
 	async skipDoneBefore(prepared: Map<number, unknown>, outcomes: Outcomes): Promise<void> {
 		if (prepared.size === 0) return;
 		const keysByItem = new Map<number, string[]>();
 		for (const [itemIndex, value] of prepared) keysByItem.set(itemIndex, this.keysOf(fingerprintOf(value)));
-		const allKeys = [...new Set([...keysByItem.values()].flat())];
+		const earlierParts = [...keysByItem.values()].flatMap((keys) => keys.slice(1));
+		const currentPart = [...keysByItem.values()].map((keys) => keys[0]);
+		const allKeys = [...new Set([...earlierParts, ...currentPart])];
 		let recorded: Set<string>;
 		try {
 			recorded = await this.store.checkAndRecord(allKeys);
@@ -149,10 +162,11 @@ export class RepeatProtection {
 			if (keys.some((key) => recorded.has(key))) {
 				prepared.delete(itemIndex);
 				outcomes[itemIndex] = { ok: true, json: this.alreadyDone(keys) };
+				// Recorded just now, these keys would make the protection last longer with every
+				// left-out run.
 				this.notToKeep.push(...keys.filter((key) => !recorded.has(key)));
 			} else {
-				this.sending.set(itemIndex, keys[0]);
-				this.notToKeep.push(...keys.slice(1));
+				this.sending.set(itemIndex, keys);
 			}
 		}
 	}
@@ -174,18 +188,18 @@ export class RepeatProtection {
 
 	/**
 	 * Takes off the record what was not sent or was refused for sure, and what the check recorded
-	 * without need; keeps the results (ids) of this run for a later execution's output.
+	 * for the items left out; keeps the results (ids) of this run for a later execution's output.
 	 */
 	async finish(outcomes: Outcomes): Promise<void> {
 		const keep = new Set<string>();
 		const drop = new Set<string>(this.notToKeep);
-		for (const [itemIndex, key] of this.sending) {
+		for (const [itemIndex, keys] of this.sending) {
 			const outcome = outcomes[itemIndex];
 			if (outcome?.ok) {
-				keep.add(key);
-				rememberResult(this.resultKey(key), Array.isArray(outcome.json) ? outcome.json[0] : outcome.json);
-			} else if (outcome && mayHaveCreated(outcome.error)) keep.add(key);
-			else drop.add(key);
+				for (const key of keys) keep.add(key);
+				rememberResult(this.resultKey(keys[0]), Array.isArray(outcome.json) ? outcome.json[0] : outcome.json);
+			} else if (outcome && mayHaveCreated(outcome.error)) for (const key of keys) keep.add(key);
+			else for (const key of keys) drop.add(key);
 		}
 		const toRemove = [...drop].filter((key) => !keep.has(key));
 		if (toRemove.length === 0) return;
