@@ -125,11 +125,6 @@ export class RepeatProtection {
 		return new RepeatProtection(context, hours, storeFor(context), now);
 	}
 
-	/** Whether the record outlives this process (n8n's database). */
-	get durable(): boolean {
-		return this.store.durable;
-	}
-
 	private keysOf(fingerprint: string): string[] {
 		const partMs = (this.hours * HOUR_MS) / PARTS;
 		const part = Math.floor(this.now() / partMs);
