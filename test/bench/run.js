@@ -149,19 +149,15 @@ class Bench {
 	constructor(sim, env) {
 		this.sim = sim;
 		this.env = env;
-		this.workflows = new Map();
 	}
 
 	async workflowFor(spec, rows) {
-		// the same id may carry other settings in another scenario (e.g. Continue On Fail)
-		const key = `${JSON.stringify(spec)}/${rows}`;
-		if (!this.workflows.has(key)) {
-			const wf = await this.env.client.createWorkflow(
-				contenderWorkflow(spec, { count: rows, simUrl: this.sim.url, credential: this.env.credential }),
-			);
-			this.workflows.set(key, wf.id);
-		}
-		return this.workflows.get(key);
+		// A new workflow per run: the node's Repeat Protection (per workflow and node) would leave
+		// out the rows an earlier run of the same workflow sent, as it does for users.
+		const wf = await this.env.client.createWorkflow(
+			contenderWorkflow(spec, { count: rows, simUrl: this.sim.url, credential: this.env.credential }),
+		);
+		return wf.id;
 	}
 
 	async configureSim(service) {

@@ -291,7 +291,8 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 	const nodeTypes = new AgentToolNodeTypes(opts.node, script, sink, invocations);
 	const toolType = toolVariantOf(opts.node);
 	const toolNode = buildNode(toolType, opts.parameters, store, {
-		id: 'harness-tool',
+		// A node of its own per run: n8n's de-duplication entries are per node (see nodeRunner's nodeId).
+		id: `harness-tool-${agentExecutions + 1}`,
 		name: opts.nodeName ?? nodeNameFor(opts.node),
 		...(opts.retryOnFail !== undefined ? { retryOnFail: opts.retryOnFail } : {}),
 		...(opts.maxTries !== undefined ? { maxTries: opts.maxTries } : {}),

@@ -66,7 +66,15 @@ export interface RunOptions {
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
+	/**
+	 * The node's id. n8n's de-duplication helpers keep their entries per workflow and node id:
+	 * by default every run gets a node of its own (like a new workflow); give the same id to run
+	 * the same node again (e.g. n8n's Retry of a failed execution).
+	 */
+	nodeId?: string;
 }
+
+let lastNodeNumber = 0;
 
 export interface RunResult {
 	/** Main output 0 of the node under test (with pairedItem, as the engine produced it). */
@@ -99,6 +107,7 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 
 	const onError = opts.onError ?? (opts.continueOnFail ? 'continueRegularOutput' : undefined);
 	const nodeUnderTest = buildNode(opts.node, opts.parameters, store, {
+		id: opts.nodeId ?? `harness-node-under-test-${++lastNodeNumber}`,
 		...(opts.typeVersion !== undefined ? { typeVersion: opts.typeVersion } : {}),
 		...(onError ? { onError } : {}),
 		...(opts.retryOnFail !== undefined ? { retryOnFail: opts.retryOnFail } : {}),

@@ -3,7 +3,10 @@
  */
 import './engine-env';
 
+import { DataDeduplicationService } from 'n8n-core';
 import { Expression } from 'n8n-workflow';
+
+import { harnessDeduplicator } from './deduplicator';
 
 /** Package name used as the node type prefix, like n8n does for community packages. */
 export const PACKAGE_NAME: string = (() => {
@@ -24,7 +27,7 @@ let engineReady = false;
 /**
  * Prepares n8n-core once per jest worker. The environment (user folder for
  * `InstanceSettings`, log level) is set by ./engine-env before n8n-core loads; here the
- * expression engine is pinned to `legacy`.
+ * expression engine is pinned to `legacy`, and the de-duplication helpers get their store.
  */
 export function setupEngine(): void {
 	if (engineReady) return;
@@ -32,4 +35,6 @@ export function setupEngine(): void {
 	// `legacy` = tournament in the same V8 isolate (n8n-workflow's default engine). The `vm`
 	// engine would need isolated-vm's native addon (not built; wants Node 24).
 	Expression.setExpressionEngine('legacy');
+	// n8n starts this service with its database; the harness with an in-memory stand-in.
+	void DataDeduplicationService.init(harnessDeduplicator);
 }

@@ -1,6 +1,7 @@
 'use strict';
 /**
- * The queue-mode checks (see ./run.js): the action node on workers, the trigger's registration
+ * The queue-mode checks (see ./run.js): the action node on workers, n8n's Retry of a failed
+ * execution on another worker, the trigger's registration
  * (once, and not again after restarting every process), deliveries through either webhook
  * process, wrong secrets, deactivation, the registration race of issue 13, and de-duplication
  * across webhook processes with the trigger's deliveryId and n8n's Remove Duplicates node.
@@ -8,7 +9,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { chain, cisNode, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
+const { chain, cisNode, codeNode, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
 const { executionsByWorker } = require('./cluster');
 
 const P = '/cis/api/v1';
@@ -95,6 +96,35 @@ module.exports = async function queueChecks(ctx) {
 		const workers = await workersOf(ran);
 		summary.actionWorkers = workers;
 		return `executions ${ran.map((id, i) => `${id}→${workers[i]}`).join(', ')}`;
+	});
+
+	await checks.check("n8n's Retry of a failed execution on another worker (the failing worker restarted first, its memory gone): Create and Run, 5 rows answered 200, 200, 200, 502; the retry sends row 4 only; 1 candidate per phone", async () => {
+		const SINGLE = `${P}/telephony/autoCallCandidate/single`;
+		const phones = Array.from({ length: 5 }, (_, index) => `799900003${10 + index}`);
+		sim.injectFault({ path: SINGLE, status: 502, afterHandling: true, bodyIncludes: phones[3] });
+		const mark = sim.requests.length;
+		const failed = await ctx.run('queue retry of a failed execution', [
+			codeNode('Rows', phones.map((phone) => ({ phone }))),
+			cisNode('Call', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-queue-retry', phone: '={{ $json.phone }}', options: { concurrency: 1 } }, cred),
+		]);
+		assert.strictEqual(failed.status, 'error', `expected the run to fail on row 3, it ended ${failed.status}`);
+		const posted = () => apiRequestsSince(sim, mark).filter((r) => r.path === SINGLE && r.method === 'POST').map((r) => r.body.phone[0]);
+		assert.deepStrictEqual(posted(), phones.slice(0, 4));
+		const [failedOn] = await workersOf([String(failed.id)]);
+		// No process keeps a memory of the failed run: only n8n's database can tell the retry.
+		await cluster.workers[Number(String(failedOn).replace(/\D/g, '')) - 1].restart();
+		const res = await client.rawRest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+		assert.strictEqual(res.status, 200, `POST /rest/executions/${failed.id}/retry answered ${res.status}: ${res.text}`);
+		const answer = res.body && res.body.data !== undefined ? res.body.data : res.body;
+		const retried = await client.getExecution(answer.id);
+		assertSuccess(retried);
+		const [retriedOn] = await workersOf([String(retried.id)]);
+		assert.deepStrictEqual(posted(), phones, 'the retry must POST row 4 only');
+		const created = phones.map((phone) => [...sim.state.candidates.values()].filter((c) => c.phone.includes(phone)).length);
+		assert.deepStrictEqual(created, [1, 1, 1, 1, 1], 'candidates per phone');
+		const out = outputOf(retried, 'Call');
+		assert.deepStrictEqual(out.map((item) => item.alreadyDone === true), [true, true, true, true, false], JSON.stringify(out));
+		return `execution ${failed.id} on ${failedOn} (restarted) → retry ${retried.id} on ${retriedOn}; candidates per phone ${created.join(',')}`;
 	});
 
 	// ------------------------------------------------------------------ the trigger

@@ -7,7 +7,9 @@ import { readRunSettings } from '../helpers/requestOptions';
 import { createApiClient } from '../../shared/transport';
 import type { Run } from './operation';
 import { runPipeline } from './pipeline';
+import { readRepeatProtectionHours } from '../helpers/repeatProtectionOption';
 import { EarlierTries } from './pipeline/earlierTries';
+import { RepeatProtection } from './pipeline/repeatProtection';
 import { inputError, NotSentError } from './pipeline/outcome';
 import { operations } from './resources';
 
@@ -38,6 +40,7 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	}
 	let settings;
 	let guardrails: Guardrails | undefined;
+	let repeatProtectionHours = 0;
 	try {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 		settings = readRunSettings(options, { batch: operation.kind === 'batch' });
@@ -46,6 +49,7 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 			const saved = (this.getNode().parameters.options ?? {}) as IDataObject;
 			guardrails = readGuardrails(options, asAgentTool, saved);
 		}
+		if (operation.creates) repeatProtectionHours = readRepeatProtectionHours(options);
 	} catch (error) {
 		throw inputError(this, error, 0);
 	}
@@ -54,5 +58,6 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this), groupTasks: earlierTries.groupTasks };
 	// A tool gives one answer per item, like Continue On Fail.
 	const continueOnFail = asAgentTool || this.continueOnFail();
-	return [await runPipeline(run, operation, { continueOnFail, asAgentTool, guardrails, earlierTries })];
+	const repeatProtection = RepeatProtection.of(this, operation, repeatProtectionHours);
+	return [await runPipeline(run, operation, { continueOnFail, asAgentTool, guardrails, earlierTries, repeatProtection })];
 }

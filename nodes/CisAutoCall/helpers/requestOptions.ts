@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { agentMayStartTaskOption, agentSeveralNumbersOption, allowedNumbersOption, maxCallsPerRunOption } from '../guardrails';
+import { repeatProtectionOption } from './repeatProtectionOption';
 import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
 import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
 import { InputError, requireInteger } from '../../shared/validation';
@@ -71,6 +72,7 @@ const batchConcurrencyOptions: INodeProperties[] = [
  * start calls (`startsCalls`) the guardrails, first: Allowed Numbers, Max Calls per Run and
  * several numbers per call for an AI Agent; for those that may start a task (`startsTask`), whether
  * an AI Agent may do so.
+ * For the operations that create, Repeat Protection.
  */
 export function requestOptions({
 	creates,
@@ -99,7 +101,7 @@ export function requestOptions({
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
-			description: `How often a request is repeated after "too many requests" (429, honouring a Retry-After of up to ${MAX_WAIT_MS / 1000} s; a longer one fails the item), after a connection that could not be made, and, for requests that are safe to repeat, after a 5xx, a timeout or a dropped connection${creates ? '. A creating request is never repeated once it may have reached the service (a repeat could call a person twice); it fails with "outcome unknown", unless it carries a Client External ID, which the service adds only once' : ''}`,
+			description: `How often a request is repeated after "too many requests" (429, honouring a Retry-After of up to ${MAX_WAIT_MS / 1000} s; a longer one fails the item), after a connection that could not be made, and, for requests that are safe to repeat, after a 5xx, a timeout or a dropped connection${creates ? `. A creating request is never repeated once it may have reached the service (a repeat could call a person twice); it fails with "outcome unknown"${batch ? '' : ', unless it carries a Client External ID, which the service adds only once'}` : ''}`,
 		},
 		{
 			displayName: 'Timeout (Seconds)',
@@ -120,6 +122,7 @@ export function requestOptions({
 			description: 'How many candidates (input items) go into one request',
 		});
 	}
+	if (creates) options.unshift(repeatProtectionOption);
 	if (startsTask) options.unshift(agentMayStartTaskOption);
 	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption);
 	return {

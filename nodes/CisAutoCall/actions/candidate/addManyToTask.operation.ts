@@ -39,13 +39,14 @@ export const addManyToTask: BatchOperation = {
 	chunkSender({ client }) {
 		return async (entries, itemIndexes) => {
 			const batch = entries.map(({ forceStart, ...entry }) => entry);
-			const everyEntryHasExternalId = entries.every((entry) => typeof entry.clientExternalId === 'string');
 			const response = await client.request(
 				{
 					method: 'POST',
 					path: 'telephony/autoCallCandidate/batch',
 					body: { batch, forceStart: entries[0].forceStart },
-					repeatability: everyEntryHasExternalId ? 'createOnce' : 'create',
+					// The batch endpoint promises no de-duplication, Client External IDs or not: after a
+					// 5xx, a reset or a timeout the batch's outcome is unknown and it is not sent again.
+					repeatability: 'create',
 					beyondSpec: true,
 					notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),
 					expect: expectAddedCandidates,

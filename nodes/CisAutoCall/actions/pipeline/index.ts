@@ -7,6 +7,7 @@ import { applyGuardrails, releaseUnstarted } from './guard';
 import { noOutcomes } from './outcome';
 import { agentOutput, normalOutput, summarizeFailure } from './output';
 import { prepareAll } from './prepare';
+import type { RepeatProtection } from './repeatProtection';
 import { sendAll } from './send';
 
 /** How one run goes through the pipeline, as the router read it from the node's settings. */
@@ -17,23 +18,31 @@ export interface RunPlan {
 	/** Allowed Numbers and Max Calls per Run, for operations that dial. */
 	guardrails?: Guardrails;
 	earlierTries: EarlierTries;
+	/** The record of requests sent by earlier executions (n8n's Retry); undefined when off. */
+	repeatProtection?: RepeatProtection;
 }
 
 /**
  * The one place that walks the items: checks every item first (no request is sent while any
  * input is bad, unless Continue On Fail turns bad items into error items), leaves out what an
- * earlier try already sent, applies the guardrails, then sends with the run's concurrency, and
+ * earlier try or an earlier execution already sent, applies the guardrails, then sends with the run's concurrency, and
  * returns one output per item (or an error item) with pairedItem. As an AI Agent's tool, every
  * item gives the model's short text instead, and nothing is thrown.
  */
 export async function runPipeline(run: Run, operation: Operation, plan: RunPlan): Promise<INodeExecutionData[]> {
-	const { continueOnFail, earlierTries, guardrails } = plan;
+	const { continueOnFail, earlierTries, guardrails, repeatProtection } = plan;
 	const outcomes = noOutcomes(run.items.length);
 	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
 	earlierTries.skipSentBefore(run.context, prepared, outcomes);
-	const booking = guardrails ? applyGuardrails(run, operation, guardrails, prepared, outcomes, continueOnFail) : undefined;
-
-	await sendAll(run, operation, prepared, outcomes, continueOnFail);
+	await repeatProtection?.skipDoneBefore(prepared, outcomes);
+	let booking;
+	try {
+		booking = guardrails ? applyGuardrails(run, operation, guardrails, prepared, outcomes, continueOnFail) : undefined;
+		await sendAll(run, operation, prepared, outcomes, continueOnFail);
+	} finally {
+		// Also when a guardrail refuses the run: what was not sent leaves the record.
+		await repeatProtection?.finish(outcomes);
+	}
 
 	const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
 	earlierTries.finish(outcomes, failed !== -1);

@@ -1,0 +1,214 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { fingerprintOf } from '../../../shared/fingerprint';
+import type { Operation } from '../operation';
+import { mayHaveCreated, type Outcomes } from './outcome';
+
+/** The window is counted in this many parts: a request is found again for 3/4 to 4/4 of the window. */
+const PARTS = 4;
+/** The requests kept per workflow and node. */
+export const MAX_KEPT_REQUESTS = 100_000;
+/**
+ * n8n's `maxEntries`: each request records a key per part (see skipDoneBefore), and n8n drops the
+ * oldest entries beyond this.
+ */
+const MAX_ENTRIES = MAX_KEPT_REQUESTS * PARTS;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Where the sent requests are recorded: n8n's database (de-duplication helpers) or this process. */
+export interface SentRequestStore {
+	/** Records the keys; returns those that were already recorded. */
+	checkAndRecord(keys: string[]): Promise<Set<string>>;
+	remove(keys: string[]): Promise<void>;
+	/** Whether the record outlives the process and is shared by all of n8n's processes. */
+	durable: boolean;
+}
+
+type DedupHelpers = {
+	checkProcessedAndRecord?: (
+		items: string[],
+		scope: 'node',
+		options: { mode: 'entries'; maxEntries?: number },
+	) => Promise<{ new: Array<string | number>; processed: Array<string | number> }>;
+	removeProcessed?: (items: string[], scope: 'node', options: { mode: 'entries'; maxEntries?: number }) => Promise<void>;
+};
+
+/**
+ * The record in n8n's database, through the execute-side de-duplication helpers: kept per
+ * workflow and node across executions, restarts and (queue mode) workers.
+ */
+function databaseStore(helpers: Required<DedupHelpers>): SentRequestStore {
+	const options = { mode: 'entries' as const, maxEntries: MAX_ENTRIES };
+	return {
+		durable: true,
+		async checkAndRecord(keys) {
+			const { processed } = await helpers.checkProcessedAndRecord(keys, 'node', options);
+			return new Set(processed.map(String));
+		},
+		async remove(keys) {
+			await helpers.removeProcessed(keys, 'node', options);
+		},
+	};
+}
+
+/** The fallback's record: keys with their workflow and node, oldest first. */
+const processKeys = new Set<string>();
+/** What this process knows of the requests' results (their ids), by workflow, node and request key. */
+const knownResults = new Map<string, IDataObject>();
+const MAX_KNOWN_RESULTS = 10_000;
+
+function scopeOf(context: IExecuteFunctions): string {
+	const node = context.getNode();
+	return JSON.stringify([context.getWorkflow().id ?? '', node.id ?? node.name]);
+}
+
+/**
+ * The fallback where n8n offers no de-duplication helpers (older n8n, or a context without them):
+ * the same record in this process's memory. It protects a Retry in the same process, not after a
+ * restart, nor on another queue-mode worker.
+ */
+function processStore(context: IExecuteFunctions): SentRequestStore {
+	const scope = scopeOf(context);
+	return {
+		durable: false,
+		async checkAndRecord(keys) {
+			const processed = new Set<string>();
+			for (const key of keys) {
+				if (processKeys.has(scope + key)) processed.add(key);
+				else processKeys.add(scope + key);
+			}
+			while (processKeys.size > MAX_ENTRIES) processKeys.delete(processKeys.values().next().value as string);
+			return processed;
+		},
+		async remove(keys) {
+			for (const key of keys) processKeys.delete(scope + key);
+		},
+	};
+}
+
+/** n8n's database when the helpers are there, else this process's memory. */
+export function storeFor(context: IExecuteFunctions): SentRequestStore {
+	const helpers = context.helpers as unknown as DedupHelpers;
+	if (typeof helpers.checkProcessedAndRecord === 'function' && typeof helpers.removeProcessed === 'function') {
+		return databaseStore(helpers as Required<DedupHelpers>);
+	}
+	return processStore(context);
+}
+
+/**
+ * n8n's "Retry" of a failed execution (and a re-run of the same items) starts a new execution
+ * that runs the node again with all its items; the Retry-On-Fail memory (earlierTries.ts) cannot
+ * see it. So every creating request is recorded before it is sent (write-ahead), keyed by the
+ * fingerprint of the request and the part of the window it was sent in; a request recorded in
+ * the current or the three previous parts is not sent again, and its item says "already done by
+ * an earlier execution". A request the service refused (4xx) or that was not sent is taken off
+ * the record, so that a corrected run sends it; one that succeeded or whose outcome is unknown
+ * stays. The record lives in n8n's database (per workflow and node) when n8n offers its
+ * de-duplication helpers, else in this process.
+ */
+export class RepeatProtection {
+	/** item index → its request's keys (current part first), for the items this run sends */
+	private readonly sending = new Map<number, string[]>();
+	/** keys recorded by the check that must not stay (those of an item left out) */
+	private readonly notToKeep: string[] = [];
+
+	private constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly hours: number,
+		private store: SentRequestStore,
+		private readonly now: () => number,
+	) {}
+
+	/** Undefined for operations that create nothing, and when the option is 0 (off). */
+	static of(context: IExecuteFunctions, operation: Operation, hours: number, now: () => number = Date.now): RepeatProtection | undefined {
+		if (!operation.creates || hours <= 0) return undefined;
+		return new RepeatProtection(context, hours, storeFor(context), now);
+	}
+
+	private keysOf(fingerprint: string): string[] {
+		const partMs = (this.hours * HOUR_MS) / PARTS;
+		const part = Math.floor(this.now() / partMs);
+		return Array.from({ length: PARTS }, (_, back) => `cis-request:${this.hours}h:${part - back}:${fingerprint}`);
+	}
+
+	/**
+	 * Leaves out (from `prepared`) the items whose request an earlier execution sent; records the
+	 * others. n8n's helper records every key it is asked about: the keys of the earlier parts are
+	 * recorded too, which is harmless for a request that is sent (a run that finds one finds the
+	 * current part's key as well) and cheaper than taking them off again. They go first, so that
+	 * n8n's `maxEntries` drops them before any current key of this run.
+	 */
+	async skipDoneBefore(prepared: Map<number, unknown>, outcomes: Outcomes): Promise<void> {
+		if (prepared.size === 0) return;
+		const keysByItem = new Map<number, string[]>();
+		for (const [itemIndex, value] of prepared) keysByItem.set(itemIndex, this.keysOf(fingerprintOf(value)));
+		const earlierParts = [...keysByItem.values()].flatMap((keys) => keys.slice(1));
+		const currentPart = [...keysByItem.values()].map((keys) => keys[0]);
+		const allKeys = [...new Set([...earlierParts, ...currentPart])];
+		let recorded: Set<string>;
+		try {
+			recorded = await this.store.checkAndRecord(allKeys);
+		} catch {
+			// n8n's database could not be asked (e.g. a workflow without an id): this process's memory.
+			this.store = processStore(this.context);
+			recorded = await this.store.checkAndRecord(allKeys);
+		}
+		for (const [itemIndex, keys] of keysByItem) {
+			if (keys.some((key) => recorded.has(key))) {
+				prepared.delete(itemIndex);
+				outcomes[itemIndex] = { ok: true, json: this.alreadyDone(keys) };
+				// Recorded just now, these keys would make the protection last longer with every
+				// left-out run.
+				this.notToKeep.push(...keys.filter((key) => !recorded.has(key)));
+			} else {
+				this.sending.set(itemIndex, keys);
+			}
+		}
+	}
+
+	private alreadyDone(keys: string[]): IDataObject {
+		const earlier = keys.map((key) => knownResults.get(this.resultKey(key))).find(Boolean);
+		return {
+			...(earlier ?? {}),
+			alreadyDone: true,
+			note: earlier
+				? `Already done by an earlier execution: this node sent this same request within the last ${this.hours} hours (Repeat Protection), so it was not sent again and nobody is called twice. The ids above are from that execution.`
+				: `Already done by an earlier execution: this node sent this same request within the last ${this.hours} hours (Repeat Protection), so it was not sent again and nobody is called twice. Its ids are in that execution: its output, or, if it failed, its error, which lists the items done with their ids (an item whose outcome was unknown there may or may not have been created: check the service).`,
+		};
+	}
+
+	private resultKey(key: string): string {
+		return scopeOf(this.context) + key;
+	}
+
+	/**
+	 * Takes off the record what was not sent or was refused for sure, and what the check recorded
+	 * for the items left out; keeps the results (ids) of this run for a later execution's output.
+	 */
+	async finish(outcomes: Outcomes): Promise<void> {
+		const keep = new Set<string>();
+		const drop = new Set<string>(this.notToKeep);
+		for (const [itemIndex, keys] of this.sending) {
+			const outcome = outcomes[itemIndex];
+			if (outcome?.ok) {
+				for (const key of keys) keep.add(key);
+				rememberResult(this.resultKey(keys[0]), Array.isArray(outcome.json) ? outcome.json[0] : outcome.json);
+			} else if (outcome && mayHaveCreated(outcome.error)) for (const key of keys) keep.add(key);
+			else for (const key of keys) drop.add(key);
+		}
+		const toRemove = [...drop].filter((key) => !keep.has(key));
+		if (toRemove.length === 0) return;
+		try {
+			await this.store.remove(toRemove);
+		} catch {
+			// Left on the record, these requests are refused by a later run for the window: the safe side.
+		}
+	}
+}
+
+function rememberResult(key: string, json: IDataObject | undefined): void {
+	if (!json) return;
+	knownResults.delete(key);
+	knownResults.set(key, json);
+	while (knownResults.size > MAX_KNOWN_RESULTS) knownResults.delete(knownResults.keys().next().value as string);
+}
