@@ -300,7 +300,7 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 		...(opts.onError ? { onError: opts.onError } : {}),
 	});
 	const moreToolNodes = (opts.moreTools ?? []).map((extra, index) =>
-		buildNode(toolType, extra.parameters, store, { id: `harness-tool-${index + 2}`, name: extra.nodeName }),
+		buildNode(toolType, extra.parameters, store, { id: `harness-tool-${agentExecutions + 1}-${index + 2}`, name: extra.nodeName }),
 	);
 	const startNode: INode = { id: 'harness-start', name: 'Harness Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const agentNode: INode = {
