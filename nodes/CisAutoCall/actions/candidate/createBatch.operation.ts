@@ -30,7 +30,7 @@ const taskSettings: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the service checks that the numbers are valid. Applies to the batches that create a task: with One Task for the Whole Run, only the first batch\'s numbers (adding to a task has no such setting)',
+				'Whether the service checks that the numbers are valid. Applies to the batches that create a task: with One Task for the Whole Run, only the first batch\'s numbers (adding to a task has no such setting).',
 		},
 		{
 			displayName: 'Template ID',
