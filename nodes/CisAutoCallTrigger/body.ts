@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { INVALID_JSON, isPlainObject, parseJson } from '../shared/validation';
+import { INVALID_JSON, isPlainObject, nestsDeeperThan, parseJson } from '../shared/validation';
 
 /** An incoming request's body read as an event of the service, or the reason it is refused. */
 
@@ -16,20 +16,6 @@ function isBytes(value: unknown): value is Uint8Array {
  * n8n's copies of the item), so it is refused with 400 before any of them.
  */
 export const MAX_NESTING = 100;
-
-/** Whether `value` nests objects/arrays deeper than `limit` levels (measured without recursion). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-	const pending: Array<[unknown, number]> = [[value, 0]];
-	while (pending.length > 0) {
-		const [current, depth] = pending.pop() as [unknown, number];
-		if (typeof current !== 'object' || current === null) continue;
-		if (depth + 1 > limit) return true;
-		for (const child of Object.values(current)) {
-			if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
-		}
-	}
-	return false;
-}
 
 /**
  * Reads an event from what n8n parsed (`body`) or, when n8n left it unparsed (a content type

@@ -1,18 +1,21 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { fingerprintOf } from '../shared/fingerprint';
 
 /**
  * Repeated deliveries. The service re-sends an event until it gets a 200, for 24 hours
- * (platform-facts.md). A repeat is the same delivery: the same body, compared as canonical JSON
- * (key order and spacing do not matter). Two events that differ in any field, such as a status
- * that goes PROCESS → PAUSED → PROCESS or a recall moved to another time, are two deliveries.
+ * (platform-facts.md), so a re-send is always the LATEST body the service has for that subject:
+ * a repeat is a body equal (as canonical JSON: key order and spacing do not matter) to the latest
+ * one seen for the same event and task / candidate / call. An older state coming back, such as a
+ * status going PROCESS → PAUSED → PROCESS, is news and starts the workflow.
  */
 
 /** How long a delivery is remembered: the service's re-send window. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deliveries remembered per n8n process, all triggers together (each entry is ~200 bytes, so
- * at most ~20 MB). Past the cap the oldest are forgotten early: a re-send of one of those
+ * Subjects remembered per n8n process, all triggers together (each entry is ~300 bytes, so
+ * at most ~30 MB). Past the cap the oldest are forgotten early: a re-send of one of those
  * starts the workflow again, which the `deliveryId` lets a downstream node recognise.
  */
 export const MAX_REMEMBERED_DELIVERIES = 100_000;
@@ -26,12 +29,33 @@ export function deliveryIdOf(body: unknown): string {
 	return fingerprintOf(body).slice(0, 32);
 }
 
+/** The first of `names` that the body carries as a text or number, as text ('' when none). */
+function idIn(body: IDataObject, names: readonly string[]): string {
+	for (const name of names) {
+		const value = body[name];
+		if (typeof value === 'string' || typeof value === 'number') return String(value);
+	}
+	return '';
+}
+
 /**
- * Keys seen in the last `windowMs`, at most `capacity` of them. Entries are kept in the order
- * they were first seen, which is also the order in which they expire, so forgetting is cheap.
+ * What a delivery is about: its event and the task, candidate and call ids the body carries
+ * (payloads: platform-facts.md; `autoCallId` is the task id in some integrations, `lastCallId`
+ * is the call of CANDIDATE_CHANGED). Two deliveries about different calls never share a subject,
+ * so an older call's re-send is never mistaken for news about another one.
+ */
+export function subjectOf(event: string, body: IDataObject): string {
+	const ids = [idIn(body, ['taskId', 'autoCallId']), idIn(body, ['candidateId']), idIn(body, ['id', 'callId', 'lastCallId'])];
+	return JSON.stringify([event, ...ids]);
+}
+
+/**
+ * The latest body (its fingerprint) per subject, for `windowMs`, at most `capacity` subjects.
+ * Entries are kept in the order their latest body was first seen, which is also the order in
+ * which they expire, so forgetting is cheap.
  */
 export class DeliveryMemory {
-	private readonly firstSeen = new Map<string, number>();
+	private readonly latest = new Map<string, { fingerprint: string; at: number }>();
 
 	constructor(
 		private readonly windowMs = REPEAT_WINDOW_MS,
@@ -40,25 +64,30 @@ export class DeliveryMemory {
 	) {}
 
 	get size(): number {
-		return this.firstSeen.size;
+		return this.latest.size;
 	}
 
-	/** Remembers `key`; true when it was already seen within the window (a repeat). */
-	seenBefore(key: string): boolean {
+	/**
+	 * True when `fingerprint` is the latest body seen for `subject` within the window (a repeat);
+	 * otherwise remembers it as the latest. A repeat does not extend the window: the service
+	 * re-sends for 24 hours from its first attempt.
+	 */
+	isRepeat(subject: string, fingerprint: string): boolean {
 		const now = this.now();
 		this.forgetExpired(now);
-		if (this.firstSeen.has(key)) return true;
-		this.firstSeen.set(key, now);
-		while (this.firstSeen.size > this.capacity) {
-			this.firstSeen.delete(this.firstSeen.keys().next().value as string);
+		if (this.latest.get(subject)?.fingerprint === fingerprint) return true;
+		this.latest.delete(subject);
+		this.latest.set(subject, { fingerprint, at: now });
+		while (this.latest.size > this.capacity) {
+			this.latest.delete(this.latest.keys().next().value as string);
 		}
 		return false;
 	}
 
 	private forgetExpired(now: number): void {
-		for (const [key, at] of this.firstSeen) {
+		for (const [subject, { at }] of this.latest) {
 			if (now - at < this.windowMs) return;
-			this.firstSeen.delete(key);
+			this.latest.delete(subject);
 		}
 	}
 }

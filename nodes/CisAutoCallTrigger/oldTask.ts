@@ -132,13 +132,14 @@ export async function retire(
 }
 
 /**
- * A registration set aside after retire(): marked for resuming when the trigger paused it while
- * it ran. A task paused before its start moment (READY) is not marked: resuming it would start
- * calling at once instead of at that moment.
+ * A registration set aside after retire(): marked for resuming only when the trigger paused it
+ * while it was seen running (PROCESS), so that taking it back never moves it further than it was.
+ * A task paused before its start moment (READY), or whose status could not be read, is not
+ * marked: resuming it would start calling at once instead of at that moment.
  */
 export function parkedAfter(registration: Registration, outcome: RetireOutcome): Registration {
 	const { pausedByTrigger: _earlier, ...parked } = registration;
-	return outcome.pausedHere && outcome.statusBefore !== 'READY' ? { ...parked, pausedByTrigger: true } : parked;
+	return outcome.pausedHere && outcome.statusBefore === 'PROCESS' ? { ...parked, pausedByTrigger: true } : parked;
 }
 
 /** Answers to a resume that mean the task is gone or stopped for good (404, 409, 400/422): a new one is created. */

@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { isAddressAllowed, parseAddressList } from './addresses';
 import { parseEventBody } from './body';
-import { DeliveryMemory, deliveryIdOf } from './deliveries';
+import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { registrationAccepts, storedRegistration } from './registration';
 import { SECRET_PARAMETER } from './secrets';
 import { connectsToExisting, existingTaskAccepts, parametersOf, readEvents, readOptions } from './settings';
@@ -66,10 +66,13 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	// 4. Event filter: answered 200 so that the service does not re-send it.
 	if (!readEvents(read).includes(parsed.event)) return { kind: 'ignored', deliveryId, reason: 'event not selected' };
 
-	// 5. Repeated deliveries: the same body again within 24 hours, in this process.
+	// 5. Repeated deliveries: the latest body seen for the same event and task / candidate / call,
+	// again within 24 hours, in this process (deliveries.ts).
 	if (options.ignoreRepeats !== false) {
 		const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
-		if (deliveries.seenBefore(`${scope}:${deliveryId}`)) return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
+		if (deliveries.isRepeat(`${scope}:${subjectOf(parsed.event, parsed.payload)}`, deliveryId)) {
+			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
+		}
 	}
 
 	return { kind: 'accepted', deliveryId, payload: parsed.payload, event: parsed.event };

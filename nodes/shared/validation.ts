@@ -50,6 +50,23 @@ export function requireString(field: string, value: unknown): string {
 	return text;
 }
 
+/**
+ * An id the user gives (a task, candidate or call id) goes into a request path: it must be one
+ * path segment that the URL keeps as it is. Letters, digits and `-_.~:@` only, and not dots
+ * alone: `.` or `..` would be read as "this folder" or "the folder above" (`GET .../autoCall/.`
+ * lists every task instead of reading one).
+ */
+const ID_PATTERN = /^[A-Za-z0-9._~:@-]+$/;
+
+/** The one check of every id field: non-empty text, one path segment, not dots alone. */
+export function requireId(field: string, value: unknown): string {
+	const text = requireString(field, value);
+	if (!ID_PATTERN.test(text) || /^\.+$/.test(text)) {
+		throw new InputError(field, value, 'is not an id; an id has letters, digits and - _ . ~ : @ only (not dots alone), such as 0195b6f0-5f3c-7e3a-9a51-1c2d3e4f5a6b');
+	}
+	return text;
+}
+
 /** Text, a finite number or a boolean as trimmed text; nothing or blank text → undefined; anything else is refused. */
 export function optionalString(value: unknown, field = 'value'): string | undefined {
 	if (value === undefined || value === null) return undefined;
@@ -107,7 +124,35 @@ export function parseJson(text: string): unknown {
 	}
 }
 
-/** Accepts an object, or a JSON text of an object (as n8n's JSON fields give it). */
+/** Whether `value` nests objects/arrays deeper than `limit` levels (measured without recursion). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+	const pending: Array<[unknown, number]> = [[value, 0]];
+	while (pending.length > 0) {
+		const [current, depth] = pending.pop() as [unknown, number];
+		if (typeof current !== 'object' || current === null) continue;
+		if (depth + 1 > limit) return true;
+		for (const child of Object.values(current)) {
+			if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+		}
+	}
+	return false;
+}
+
+/**
+ * The deepest nesting a value the user gives (Callback Data, variables, extra fields) may have.
+ * Far deeper data passes a shallow check and then overflows the stack when the request is built,
+ * after the item was counted as sent; it is refused by name before any request instead.
+ */
+export const MAX_INPUT_NESTING = 32;
+
+/** Refuses `value` when it nests deeper than MAX_INPUT_NESTING levels. */
+export function requireNestingWithin(field: string, value: unknown): void {
+	if (nestsDeeperThan(value, MAX_INPUT_NESTING)) {
+		throw new InputError(field, value, `is nested deeper than ${MAX_INPUT_NESTING} levels; flatten it`);
+	}
+}
+
+/** Accepts an object, or a JSON text of an object (as n8n's JSON fields give it), at most MAX_INPUT_NESTING deep. */
 export function toObject(field: string, value: unknown): IDataObject | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const parsed = typeof value === 'string' ? parseJson(value) : value;
@@ -117,6 +162,7 @@ export function toObject(field: string, value: unknown): IDataObject | undefined
 	if (!isPlainObject(parsed)) {
 		throw new InputError(field, value, 'is not an object; enter a JSON object such as {"crmId": "42"}');
 	}
+	requireNestingWithin(field, parsed);
 	return parsed;
 }
 

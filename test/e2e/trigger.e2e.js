@@ -74,7 +74,7 @@ module.exports = async function triggerChecks(ctx) {
 		return `task ${task.id} → ${triggerUrl}?secret=<${secret.length} hex>`;
 	});
 	if (!ok) {
-		for (const n of ['call played', 'forged events', 'repeated delivery', 'deactivate/re-activate/restart']) checks.skip(`trigger: ${n}`, 'activation failed');
+		for (const n of ['call played', 'forged events', 'repeated delivery', 'older state is news', 'deactivate/re-activate/restart']) checks.skip(`trigger: ${n}`, 'activation failed');
 		return;
 	}
 
@@ -128,6 +128,25 @@ module.exports = async function triggerChecks(ctx) {
 		assert.deepStrictEqual(second.body, { received: true, deliveryId: first.body.deliveryId, ignored: 'repeated delivery' });
 		await noNewExecution(new Set([...known, String(ex.id)]), 2000);
 		return `1st → ${first.text}, execution ${ex.id}; 2nd → 200 ${second.text}, no execution`;
+	});
+
+	await checks.check('an older state coming back is news: CANDIDATE_CHANGED with status A, B, A → 3 executions; A again → still 3', async () => {
+		const known = await executionIds();
+		const candidateId = `cand-flip-${crypto.randomUUID()}`;
+		const change = (status) => ({ event: 'CANDIDATE_CHANGED', taskId: task.id, candidateId, status, callbackData: { crmId: 'T-flip' } });
+		const answers = [];
+		for (const status of ['PROCESS', 'PAUSED', 'PROCESS']) {
+			answers.push(await post(secret, change(status)));
+			// one at a time, as the service sends them
+			await newExecutions(known, answers.length);
+		}
+		for (const a of answers) assert.deepStrictEqual(Object.keys(a.body || {}).sort(), ['deliveryId', 'received'], `answer: ${a.text}`);
+		const exs = await newExecutions(known, 3);
+		assert.deepStrictEqual(exs.map((e) => outputOf(e, TRIGGER)[0].status), ['PROCESS', 'PAUSED', 'PROCESS']);
+		const again = await post(secret, change('PROCESS'));
+		assert.deepStrictEqual(again.body, { received: true, deliveryId: answers[2].body.deliveryId, ignored: 'repeated delivery' });
+		await noNewExecution(new Set([...known, ...exs.map((e) => String(e.id))]), 2000);
+		return `executions ${exs.map((e) => e.id).join(', ')}; the last again → ${again.text}`;
 	});
 
 	await checks.check('bodies refused: broken JSON → 422 from n8n before the node; nested 20,000 levels → 400 from the node; no execution', async () => {

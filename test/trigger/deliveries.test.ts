@@ -1,9 +1,12 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { canonicalJson } from '../../nodes/shared/fingerprint';
 import {
 	DeliveryMemory,
 	deliveryIdOf,
 	MAX_REMEMBERED_DELIVERIES,
 	REPEAT_WINDOW_MS,
+	subjectOf,
 } from '../../nodes/CisAutoCallTrigger/deliveries';
 
 describe('deliveryIdOf: the same body, whatever its key order, and nothing else', () => {
@@ -41,44 +44,44 @@ describe('DeliveryMemory: 24 hours, bounded', () => {
 	test('a key is a repeat within the window and new again after it', () => {
 		let now = 1_000_000;
 		const memory = new DeliveryMemory(REPEAT_WINDOW_MS, 10, () => now);
-		expect(memory.seenBefore('a')).toBe(false);
+		expect(memory.isRepeat('a', 'body')).toBe(false);
 		now += REPEAT_WINDOW_MS - 1;
-		expect(memory.seenBefore('a')).toBe(true);
+		expect(memory.isRepeat('a', 'body')).toBe(true);
 		now += 1;
-		expect(memory.seenBefore('a')).toBe(false);
+		expect(memory.isRepeat('a', 'body')).toBe(false);
 		expect(memory.size).toBe(1);
 	});
 
 	test('seeing a repeat does not extend its window (the service re-sends for 24 hours from the first attempt)', () => {
 		let now = 0;
 		const memory = new DeliveryMemory(1000, 10, () => now);
-		memory.seenBefore('a');
+		memory.isRepeat('a', 'body');
 		now = 900;
-		expect(memory.seenBefore('a')).toBe(true);
+		expect(memory.isRepeat('a', 'body')).toBe(true);
 		now = 1000;
-		expect(memory.seenBefore('a')).toBe(false);
+		expect(memory.isRepeat('a', 'body')).toBe(false);
 	});
 
 	test('the default window is 24 hours, counted in time and not in deliveries', () => {
 		expect(REPEAT_WINDOW_MS).toBe(24 * 60 * 60 * 1000);
 		let now = 0;
 		const memory = new DeliveryMemory(undefined, undefined, () => now);
-		memory.seenBefore('first');
+		memory.isRepeat('first', 'body');
 		// 5,000 other deliveries (the old memory kept 1,000) an hour apart would not forget it
 		for (let i = 0; i < 5000; i++) {
 			now += 10;
-			memory.seenBefore(`other-${i}`);
+			memory.isRepeat(`other-${i}`, 'body');
 		}
 		now = 23 * 60 * 60 * 1000;
-		expect(memory.seenBefore('first')).toBe(true);
+		expect(memory.isRepeat('first', 'body')).toBe(true);
 	});
 
 	test(`past the cap (${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} by default) the oldest are forgotten first`, () => {
 		const memory = new DeliveryMemory(REPEAT_WINDOW_MS, 3, () => 0);
-		for (const key of ['a', 'b', 'c', 'd']) expect(memory.seenBefore(key)).toBe(false);
+		for (const key of ['a', 'b', 'c', 'd']) expect(memory.isRepeat(key, 'body')).toBe(false);
 		expect(memory.size).toBe(3);
-		expect(memory.seenBefore('b')).toBe(true);
-		expect(memory.seenBefore('a')).toBe(false);
+		expect(memory.isRepeat('b', 'body')).toBe(true);
+		expect(memory.isRepeat('a', 'body')).toBe(false);
 	});
 
 	test('expired entries are dropped, so memory does not grow past the window', () => {
@@ -86,8 +89,46 @@ describe('DeliveryMemory: 24 hours, bounded', () => {
 		const memory = new DeliveryMemory(100, 1_000_000, () => now);
 		for (let i = 0; i < 1000; i++) {
 			now += 1;
-			memory.seenBefore(`k${i}`);
+			memory.isRepeat(`k${i}`, 'body');
 		}
 		expect(memory.size).toBe(100);
+	});
+});
+
+describe('the latest body per event and task / candidate / call', () => {
+	test('PROCESS → PAUSED → PROCESS is news three times; re-sending the latest is a repeat', () => {
+		const memory = new DeliveryMemory(REPEAT_WINDOW_MS, 10, () => 0);
+		const status = (status: string) => ({ event: 'AUTOCALL_STATUS_CHANGED', taskId: 't1', status });
+		const seen = (body: IDataObject & { event: string }) => memory.isRepeat(subjectOf(body.event, body), deliveryIdOf(body));
+		expect([status('PROCESS'), status('PAUSED'), status('PROCESS'), status('PROCESS')].map(seen)).toEqual([false, false, false, true]);
+		// another task's status in between does not make the first task's latest body news again
+		expect(seen({ event: 'AUTOCALL_STATUS_CHANGED', taskId: 't2', status: 'PROCESS' })).toBe(false);
+		expect(seen(status('PROCESS'))).toBe(true);
+	});
+
+	test('the subject: event, task id (taskId or autoCallId), candidate id, call id (id, callId or lastCallId)', () => {
+		const ended = { event: 'CALL_ENDED', id: 'c1', taskId: 't1', candidateId: 'k1', status: 'ANSWERED' };
+		expect(subjectOf('CALL_ENDED', ended)).toBe(subjectOf('CALL_ENDED', { ...ended, status: 'NOANSWER' }));
+		expect(subjectOf('CALL_ENDED', { ...ended, taskId: undefined, autoCallId: 't1' })).toBe(subjectOf('CALL_ENDED', ended));
+		expect(subjectOf('CALL_ENDED', { ...ended, id: 7 })).not.toBe(subjectOf('CALL_ENDED', { ...ended, id: '8' }));
+		for (const change of [{ id: 'c2' }, { taskId: 't2' }, { candidateId: 'k2' }]) {
+			expect([change, subjectOf('CALL_ENDED', { ...ended, ...change })]).not.toEqual([change, subjectOf('CALL_ENDED', ended)]);
+		}
+		expect(subjectOf('CALL_REDIRECTED', ended)).not.toBe(subjectOf('CALL_ENDED', ended));
+		const changed = { event: 'CANDIDATE_CHANGED', taskId: 't1', lastCallId: 'c1' };
+		expect(subjectOf('CANDIDATE_CHANGED', changed)).not.toBe(subjectOf('CANDIDATE_CHANGED', { ...changed, lastCallId: 'c2' }));
+		// ids that are objects are not ids: the subject does not depend on them
+		expect(subjectOf('CALL_ENDED', { event: 'CALL_ENDED', id: { x: 1 } })).toBe(subjectOf('CALL_ENDED', { event: 'CALL_ENDED' }));
+	});
+
+	test('a subject keeps the window of its latest body only', () => {
+		let now = 0;
+		const memory = new DeliveryMemory(1000, 10, () => now);
+		expect(memory.isRepeat('s', 'A')).toBe(false);
+		now = 500;
+		expect(memory.isRepeat('s', 'B')).toBe(false);
+		now = 1400;
+		expect(memory.isRepeat('s', 'B')).toBe(true);
+		expect(memory.size).toBe(1);
 	});
 });

@@ -247,6 +247,43 @@ describe('deactivation', () => {
 	});
 });
 
+describe('a task is taken back to the state it was in, never further', () => {
+	/** A trigger whose task waits for its start moment (READY), as a task with Start Type "time" does. */
+	async function scheduledTrigger() {
+		const params = parameters();
+		const staticData: IDataObject = {};
+		expect((await activate(staticData, params)).error).toBeUndefined();
+		const taskId = (staticData.registration as IDataObject).autoCallId as string;
+		sim.state.tasks.get(taskId)!.status = 'READY';
+		return { params, staticData, taskId };
+	}
+	const plays = () => sim.requests.filter((r) => r.path.endsWith('/play'));
+
+	test('Get answering {"item": {...}}: a READY task is paused on deactivation and not started on re-activation', async () => {
+		const { params, staticData, taskId } = await scheduledTrigger();
+		sim.injectFault({ method: 'GET', path: `${CREATE_PATH}/${taskId}`, status: 200, body: { item: { id: taskId, status: 'READY' } } });
+		expect((await hook('delete', staticData, params)).error).toBeUndefined();
+		expect(statusOf(taskId)).toBe('PAUSED');
+		expect((await activate(staticData, params)).error).toBeUndefined();
+		expect(plays()).toHaveLength(0);
+		expect(statusOf(taskId)).toBe('PAUSED');
+		expect((staticData.registration as IDataObject).autoCallId).toBe(taskId);
+	});
+
+	test('a status that cannot be read (500, or an answer without a status) is not taken for "running": no /play', async () => {
+		for (const fault of [{ status: 500 }, { status: 200, body: { task: { id: 'x', status: 'READY' } } }]) {
+			sim.reset();
+			sim.requests.length = 0;
+			const { params, staticData, taskId } = await scheduledTrigger();
+			sim.injectFault({ method: 'GET', path: `${CREATE_PATH}/${taskId}`, times: 10, ...fault });
+			expect((await hook('delete', staticData, params)).error).toBeUndefined();
+			expect(statusOf(taskId)).toBe('PAUSED');
+			expect((await activate(staticData, params)).error).toBeUndefined();
+			expect([fault, plays().length, statusOf(taskId)]).toEqual([fault, 0, 'PAUSED']);
+		}
+	});
+});
+
 describe('test listens never change the production registration', () => {
 	test('n8n\'s sequence ("Listen for test event": checkExists/create on the test URL with the test\'s own static data, then delete): nothing sent, nothing changed', async () => {
 		const { params, staticData, taskId } = await runningTrigger();

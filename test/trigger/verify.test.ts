@@ -1,5 +1,6 @@
 import { isAddressAllowed, parseAddressList, parseIp } from '../../nodes/CisAutoCallTrigger/addresses';
-import { MAX_NESTING, nestsDeeperThan, parseEventBody } from '../../nodes/CisAutoCallTrigger/body';
+import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/body';
+import { nestsDeeperThan } from '../../nodes/shared/validation';
 import { buildOutput, normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/output';
 import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secrets';
 

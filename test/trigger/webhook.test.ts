@@ -331,6 +331,16 @@ describe('filtered and repeated events: 200, nothing started', () => {
 		expect(startedItems(server).map((item) => item.status)).toEqual(['PROCESS', 'PAUSED', 'PROCESS']);
 	});
 
+	test('an older state coming back is news: PROCESS, PAUSED, PROCESS (bodies without time) → 3 executions; the last again → still 3', async () => {
+		const server = await serve({ events: ['AUTOCALL_STATUS_CHANGED'] });
+		const taskId = nextId();
+		const change = (status: string) => ({ event: 'AUTOCALL_STATUS_CHANGED', taskId, status });
+		for (const status of ['PROCESS', 'PAUSED', 'PROCESS']) expect((await post(server.url, change(status))).body).toEqual({ received: true, deliveryId: deliveryIdOf(change(status)) });
+		const resent = await post(server.url, change('PROCESS'));
+		expect(resent.body).toEqual({ received: true, deliveryId: deliveryIdOf(change('PROCESS')), ignored: 'repeated delivery' });
+		expect(startedItems(server).map((item) => item.status)).toEqual(['PROCESS', 'PAUSED', 'PROCESS']);
+	});
+
 	test('genuine events are not dropped: two recalls of one call at different times give two executions', async () => {
 		const server = await serve({ events: ['RECALL_SCHEDULED'] });
 		const call = { event: 'RECALL_SCHEDULED', id: nextId(), taskId: 'task-1', candidateId: 'cand-1' };

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../shared/answers';
 import { requestOptions } from '../helpers/requestOptions';
-import { requireString } from '../../shared/validation';
+import { requireId } from '../../shared/validation';
 import { forOperation } from './displayOptions';
 import type { ItemOperation, PreparedRequest } from './operation';
 
@@ -39,7 +39,7 @@ export function depersonalizeOperation(
 		]),
 		prepare({ parameter }) {
 			return (itemIndex) => {
-				const value = requireString(id.name, parameter(id.name, itemIndex));
+				const value = requireId(id.name, parameter(id.name, itemIndex));
 				const keep = parameter('skipDeleteRecord', itemIndex, false) as boolean;
 				return {
 					request: {

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ReadItemParameter } from './parameters';
 
-import { identityOf, requireString } from '../../shared/validation';
+import { identityOf, requireId } from '../../shared/validation';
 
 /** Said of operations the service offers outside its published API (some servers may lack them). */
 export const BEYOND_SPEC_NOTE = 'Not part of the service\'s published API: a server without it says so';
@@ -52,5 +52,5 @@ export function taskListOf(response: unknown): IDataObject[] {
 
 /** The id of the task chosen in the locator (list or by ID) for one item. */
 export function readTaskId(parameter: ReadItemParameter, itemIndex: number): string {
-	return requireString('autoCallId', parameter('autoCallId', itemIndex, undefined, { extractValue: true }));
+	return requireId('autoCallId', parameter('autoCallId', itemIndex, undefined, { extractValue: true }));
 }

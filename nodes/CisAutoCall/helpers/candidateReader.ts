@@ -8,6 +8,7 @@ import {
 	InputError,
 	isPlainObject,
 	optionalString,
+	requireNestingWithin,
 	requireString,
 	setUserKey,
 	toObject,
@@ -177,6 +178,7 @@ export function candidateReader(
 					const value = readPath(json, name);
 					if (value !== undefined) setUserKey(callbackData, `callbackData (field "${name}")`, name, value);
 				}
+				requireNestingWithin('callbackData', callbackData);
 				candidate.callbackData = callbackData;
 			}
 			if (timezoneField) {

@@ -1,6 +1,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { maskUrlSecrets } from '../urlSecrets';
 import { isPlainObject } from '../validation';
 import { classify } from './classify';
 import { MAX_WAIT_MS } from './retryPolicy';
@@ -39,13 +40,14 @@ function excerpt(body: unknown, max = 120): string | undefined {
 	return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
+/** `value` without the credential's secrets and without the `secret=` values of the URLs it quotes (urlSecrets.ts). */
 function redact<T>(value: T, secrets: string[]): T {
-	if (secrets.length === 0 || value === undefined) return value;
+	if (value === undefined) return value;
 	const text = JSON.stringify(value);
-	if (text === undefined || !secrets.some((secret) => text.includes(secret))) return value;
+	if (text === undefined || !secrets.some((secret) => text.includes(secret))) return maskUrlSecrets(value);
 	let cleaned = text;
 	for (const secret of secrets) cleaned = cleaned.split(secret).join('***');
-	return JSON.parse(cleaned) as T;
+	return maskUrlSecrets(JSON.parse(cleaned) as T);
 }
 
 export function toNodeApiError(

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../../shared/answers';
 import { requestOptions } from '../../helpers/requestOptions';
-import { requireString } from '../../../shared/validation';
+import { requireId } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 import { callId } from './depersonalize.operation';
@@ -26,7 +26,7 @@ export const deleteRecording: ItemOperation<PreparedRequest> = {
 	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {
-			const id = requireString('callId', parameter('callId', itemIndex));
+			const id = requireId('callId', parameter('callId', itemIndex));
 			return {
 				request: {
 					method: 'DELETE',

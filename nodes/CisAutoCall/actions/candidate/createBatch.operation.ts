@@ -29,7 +29,8 @@ const taskSettings: INodeProperties = {
 			name: 'checkPhone',
 			type: 'boolean',
 			default: false,
-			description: 'Whether the service checks that the numbers are valid',
+			description:
+				'Whether the service checks that the numbers are valid. Applies to the batches that create a task: with One Task for the Whole Run, only the first batch\'s numbers (adding to a task has no such setting).',
 		},
 		{
 			displayName: 'Template ID',
@@ -84,10 +85,18 @@ function readTaskSettings(settings: IDataObject): IDataObject {
 	return entry;
 }
 
-/** An entry of a task that already exists: its id instead of the settings that made the task. */
+/** The fields an entry of `POST telephony/autoCallCandidate/batch` has (platform-facts.md), besides autoCallId. */
+const JOINING_FIELDS = ['phone', 'variables', 'callbackData', 'clientExternalId', 'timezone'] as const;
+
+/**
+ * An entry of a task that already exists: its id and only the fields that endpoint knows. The
+ * settings that made the task (template, script, Check Phones) are not sent: a strict server
+ * would refuse them, a lenient one would ignore them without a word.
+ */
 function joiningEntry(autoCallId: string, entry: IDataObject): IDataObject {
-	const { autoCallTemplateId, botSettingsId, ...candidate } = entry;
-	return { autoCallId, ...candidate };
+	const joining: IDataObject = { autoCallId };
+	for (const field of JOINING_FIELDS) if (entry[field] !== undefined) joining[field] = entry[field];
+	return joining;
 }
 
 function itemsText(itemIndexes: number[]): string {

@@ -7,6 +7,7 @@ import { applyGuardrails, releaseUnstarted } from './guard';
 import { noOutcomes } from './outcome';
 import { agentOutput, normalOutput, summarizeFailure } from './output';
 import { prepareAll } from './prepare';
+import { maskUrlSecrets } from '../../../shared/urlSecrets';
 import type { RepeatProtection } from './repeatProtection';
 import { sendAll } from './send';
 
@@ -47,7 +48,8 @@ export async function runPipeline(run: Run, operation: Operation, plan: RunPlan)
 	const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
 	earlierTries.finish(outcomes, failed !== -1);
 	if (booking) releaseUnstarted(booking, outcomes);
-	if (plan.asAgentTool) return agentOutput(operation, outcomes);
+	// Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
+	if (plan.asAgentTool) return maskUrlSecrets(agentOutput(operation, outcomes));
 	if (failed !== -1 && !continueOnFail) throw summarizeFailure(run.context, outcomes, failed);
-	return normalOutput(outcomes);
+	return maskUrlSecrets(normalOutput(outcomes));
 }

@@ -1,0 +1,54 @@
+/**
+ * Candidate → Create Batch, One Task for the Whole Run: the batches that join the run's task
+ * (POST telephony/autoCallCandidate/batch) send only that endpoint's fields (platform-facts.md);
+ * Check Phones goes with the creating batch (spec 4.5) only, as its description says.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Simulator } from '../../../simulator';
+import { apiRequests, runAction, startSimulator } from '../../action/fixtures';
+
+const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
+const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
+const JOINING_FIELDS = ['autoCallId', 'phone', 'variables', 'callbackData', 'clientExternalId', 'timezone'];
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator({ timeScale: 1000 });
+});
+afterAll(async () => {
+	await sim.close();
+});
+beforeEach(() => sim.reset());
+
+const items = Array.from({ length: 5 }, (_, index) => ({ phone: `7977000000${index}`, crm: `C-${index}`, name: `N${index}`, tz: 10800 }));
+
+test('joining batches carry only autoCallId, phone, variables, callbackData, clientExternalId, timezone; the creating batch keeps Check Phones', async () => {
+	const parameters: INodeParameters = {
+		resource: 'candidate',
+		operation: 'createBatch',
+		inputMode: 'fromItems',
+		phoneField: 'phone',
+		variablesFields: 'name',
+		callbackDataFields: 'crm',
+		clientExternalIdField: 'crm',
+		timezoneField: 'tz',
+		taskSettings: { checkPhone: true, botSettingsId: 'bot-1' },
+		options: { batchSize: 2, concurrency: 1 },
+	};
+	const result = await runAction(sim, parameters, items);
+	expect(result.error).toBeUndefined();
+	const requests = apiRequests(sim);
+	expect(requests.map((request) => request.path)).toEqual([TEMPLATE_BATCH, ADD_BATCH, ADD_BATCH]);
+	for (const entry of requests[0].body.batch as IDataObject[]) expect(entry).toMatchObject({ checkPhone: true, botSettingsId: 'bot-1' });
+	const joined = requests.slice(1).flatMap((request) => request.body.batch as IDataObject[]);
+	expect(joined).toHaveLength(3);
+	for (const entry of joined) expect(Object.keys(entry).sort()).toEqual([...JOINING_FIELDS].sort());
+});
+
+test('Check Phones says where it applies', () => {
+	const { CisAutoCall } = jest.requireActual('../../../nodes/CisAutoCall/CisAutoCall.node');
+	const settings = new CisAutoCall().description.properties.find((p: IDataObject) => p.name === 'taskSettings');
+	const checkPhone = settings.options.find((option: IDataObject) => option.name === 'checkPhone');
+	expect(checkPhone.description).toMatch(/only the first batch/);
+});
