@@ -79,7 +79,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"Paste this trigger's URL (above), ending in ?secret= and the credential's secret, into the webhook settings of your task or template in the service. Nothing is created or paid for here.",
+			'Paste this trigger\'s URL (above), ending in ?secret= and the credential\'s secret, into the webhook settings of your task or template in the service; "Listen for test event" receives what it sends to the Test URL. Nothing is created or paid for here.',
 		name: 'existingNotice',
 		type: 'notice',
 		default: '',

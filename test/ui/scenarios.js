@@ -480,7 +480,7 @@ async function localUrl(ctx) {
 		};
 		const workflow = await client.createWorkflow(chain('UI: New Call Task on a local n8n', [trigger, noOp()]));
 		const mark = sim.requests.length;
-		await page.goto(`${url}/workflow/${workflow.id}`);
+		await page.goto(`${url}/workflow/${workflow.id}`, { waitUntil: 'domcontentloaded' });
 		await page.getByTestId('canvas-node').first().waitFor();
 		await page.getByTestId('workflow-open-publish-modal-button').click();
 		const publish = page.getByTestId('workflow-publish-button');
