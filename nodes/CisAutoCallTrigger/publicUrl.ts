@@ -60,7 +60,8 @@ function allowsLocalUrl(context: IHookFunctions): boolean {
 export function refuseLocalWebhookUrl(context: IHookFunctions, url: string): void {
 	const reason = whyNotPublic(url);
 	if (reason === undefined || allowsLocalUrl(context)) return;
-	throw new NodeOperationError(context.getNode(), `${LOCAL_URL_MESSAGE} (${url}; ${reason})`, {
+	// n8n's editor shows only the message when publishing fails: the way out is in it too.
+	throw new NodeOperationError(context.getNode(), `${LOCAL_URL_MESSAGE} (${url}; ${reason}). Set n8n's public URL (WEBHOOK_URL) or use Connect To "Existing Task or Template"`, {
 		description:
 			"No call task was created. Set n8n's public URL (the WEBHOOK_URL environment variable, e.g. https://n8n.example.com/) and restart n8n, " +
 			'or set Connect To to "Existing Task or Template". If the service can reach this address (a simulator, a private network), ' +
