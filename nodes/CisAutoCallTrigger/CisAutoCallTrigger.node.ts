@@ -1,11 +1,18 @@
 import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { EVENTS } from '../shared/events';
 import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
 import { buildOutput } from './output';
 import { checkSettings, connectsToExisting, isTestListen, parametersOf, testWebhookSecret } from './settings';
 import { verifyDelivery } from './verify';
+
+/** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */
+function eventsSubtitle(): string {
+	const names = JSON.stringify(Object.fromEntries(EVENTS.map((event) => [event.value, event.name])));
+	return `={{ [].concat($parameter["events"] || []).map((event) => (${names})[event] || event).join(", ") }}`;
+}
 
 /**
  * The trigger's lifecycle. Activation (webhookMethods) checks the settings; in New Call Task mode
@@ -23,9 +30,10 @@ export class CisAutoCallTrigger implements INodeType {
 		// 1.1: n8n evaluates no expression of its own before calling webhook() (for version 1 it
 		// reads options.binaryData through the expression engine on every request) and leaves
 		// bodies of other content types unread; webhook() reads those itself.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// 2: the short panel for New Call Task (layout.ts); the parameters keep their names.
+		version: [1, 1.1, 2],
+		defaultVersion: 2,
+		subtitle: eventsSubtitle(),
 		// n8n's node panel shows this text for the action node and its trigger together.
 		description:
 			'Automated outbound calls by voice bots: create call tasks, add candidates, control campaigns, handle privacy requests, and start workflows on call events (calls ended, candidates finished, transfers, recalls, task status)',

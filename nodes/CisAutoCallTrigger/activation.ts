@@ -9,6 +9,7 @@ import { fingerprintOf } from '../shared/fingerprint';
 import { type ApiClient, createApiClient } from '../shared/transport';
 import { InputError, requireInteger } from '../shared/validation';
 import { parkedAfter, retire, takeBack } from './oldTask';
+import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
 import { hashSecret, withoutSecret, withSecret } from './secrets';
 import { parametersOf, readEvents } from './settings';
@@ -79,6 +80,9 @@ export function isRegistered(context: IHookFunctions): boolean {
  */
 export async function register(context: IHookFunctions): Promise<void> {
 	const url = withoutSecret(currentWebhookUrl(context));
+	// Before anything is paused, stopped or created: a task reporting to a URL nobody can reach
+	// would call people with no event ever arriving.
+	refuseLocalWebhookUrl(context, url);
 	const { body, target, fingerprint } = desiredTask(context);
 	const data = context.getWorkflowStaticData('node');
 	tidyStaticData(data);

@@ -6,12 +6,46 @@ import { callTaskFields } from '../shared/callTaskFields';
 import { EVENTS } from '../shared/events';
 import { MAX_REMEMBERED_DELIVERIES } from './deliveries';
 import { DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './oldTask';
+import { SHORT_PANEL_VERSION, shortPanel } from './layout';
+import { ALLOW_LOCAL_URL_OPTION } from './publicUrl';
 import { DEFAULT_EVENTS } from './settings';
+import { inTriggerWords } from './words';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };
+/** Versions 1 and 1.1 show every field of the new task on the panel; version 2 the short panel (layout.ts). */
+const newTaskFullPanel = { show: { connectTo: ['newTask'], '@version': [{ _cnd: { lt: SHORT_PANEL_VERSION } }] } };
+const newTaskShortPanel = { show: { connectTo: ['newTask'], '@version': [{ _cnd: { gte: SHORT_PANEL_VERSION } }] } };
 /** The secret typed into the node by earlier versions: shown (and used) only while it holds a value. */
 const legacySecretSet = [{ _cnd: { exists: true as const } }];
+
+/** The trigger's own settings of a new task (top level in versions 1 and 1.1, under "Advanced" in version 2). */
+const newTaskTriggerFields: INodeProperties[] = [
+	{
+		displayName: 'Partial Results',
+		name: 'partialResults',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the service sends intermediate results',
+	},
+	{
+		displayName: 'Delay (Seconds)',
+		name: 'delay',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: 'How long the service waits before sending each event',
+	},
+	{
+		displayName: 'Old Task',
+		name: 'oldTask',
+		type: 'options',
+		options: OLD_TASK_POLICY_OPTIONS,
+		default: DEFAULT_OLD_TASK_POLICY,
+		description:
+			'What happens to the task this trigger stops using, when the workflow is deactivated or changed settings register a new task. If it cannot be done, activation fails (nothing new is created) or, on deactivation, n8n logs why.',
+	},
+];
 
 /** The trigger's fields: how it connects, which events start the workflow, the call task it creates, its checks. */
 export const triggerProperties: INodeProperties[] = [
@@ -37,7 +71,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Publishing the workflow (activating, in n8n 1.x) creates a call task with the settings below, with this trigger as its webhook: a real campaign that calls the candidates you add with the CIS Auto-Call node. Publishing again with unchanged settings takes the same task back; changed settings create a new one, and "Old Task" says what becomes of the old one. While building, "Listen for test event" creates no task, so no event arrives and nothing is paid for. To have data to build with, use "set mock data" in the output pane with a sample event such as {"event": "CALL_ENDED", "taskId": "task-1", "status": "ANSWERED"}, or switch Connect To to "Existing Task or Template" and listen to a task you already have.',
+			'Publishing the workflow creates a real call task that reports here and calls the people you add, at a cost; "Listen for test event" creates nothing. The README explains changed settings, the old task and building with sample data.',
 		name: 'newTaskNotice',
 		type: 'notice',
 		default: '',
@@ -45,7 +79,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Nothing is created on the service. Paste this trigger\'s Production URL (Webhook URLs, above: click it to copy) into the webhook settings of the call-task template or task in the service\'s management interface, with ?secret= and the secret of the credential above at its end, e.g. https://n8n.example.com/webhook/…/webhook?secret=YOUR_SECRET. Tasks made from that template (Candidate → Create and Run, Create Batch From Template) then report here. While building, "Listen for test event" receives the events the service sends to the Test URL: paste the Test URL the same way to try it. Publishing the workflow (activating, in n8n 1.x) makes the Production URL answer; nothing is registered or paid for.',
+			'Paste this trigger\'s URL (above), ending in ?secret= and the credential\'s secret, into the webhook settings of your task or template in the service; "Listen for test event" receives what it sends to the Test URL. Nothing is created or paid for here.',
 		name: 'existingNotice',
 		type: 'notice',
 		default: '',
@@ -66,7 +100,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'This secret is saved in the workflow: exports, workflow history and execution data carry it. Move it into a credential: create a "CIS Auto-Call Webhook Secret API" credential with the same value (it is also at the end of the URL pasted into the service), select it above, then empty this field. While this field holds a value, it is the secret used.',
+			'This secret is saved in the workflow, so exports and executions carry it: put it into a "CIS Auto-Call Webhook Secret API" credential, select that above, and empty this field.',
 		name: 'legacySecretNotice',
 		type: 'notice',
 		default: '',
@@ -82,34 +116,8 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Events that start the workflow; others are answered 200 and ignored. For a new task, only these are requested from the service.',
 	},
-	...updateDisplayOptions(connectToNewTask, callTaskFields),
-	{
-		displayName: 'Partial Results',
-		name: 'partialResults',
-		type: 'boolean',
-		default: false,
-		displayOptions: connectToNewTask,
-		description: 'Whether the service sends intermediate results',
-	},
-	{
-		displayName: 'Delay (Seconds)',
-		name: 'delay',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		displayOptions: connectToNewTask,
-		description: 'How long the service waits before sending each event',
-	},
-	{
-		displayName: 'Old Task',
-		name: 'oldTask',
-		type: 'options',
-		options: OLD_TASK_POLICY_OPTIONS,
-		default: DEFAULT_OLD_TASK_POLICY,
-		displayOptions: connectToNewTask,
-		description:
-			'What happens to the task this trigger stops using, when the workflow is deactivated or changed settings register a new task. If it cannot be done, activation fails (nothing new is created) or, on deactivation, n8n logs why.',
-	},
+	...updateDisplayOptions(newTaskFullPanel, [...inTriggerWords(callTaskFields), ...newTaskTriggerFields]),
+	...updateDisplayOptions(newTaskShortPanel, shortPanel(newTaskTriggerFields)),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -131,7 +139,18 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'ignoreRepeats',
 				type: 'boolean',
 				default: true,
-				description: `Whether a delivery with the same body as one received in the last 24 hours (the service re-sends until it gets a 200) is answered 200 without starting the workflow. Remembered in this n8n process's memory, at most ${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} deliveries (the oldest forgotten first). Across webhook processes or restarts, de-duplicate on the item's deliveryId (Remove Duplicates node).`,
+				description: `Whether a delivery with the same body as one received in the last 24 hours (the service re-sends until it gets a 200) is answered 200 without starting the workflow. Remembered in this n8n process's memory, at most ${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} deliveries (the oldest forgotten first). Across webhook processes or restarts, remove duplicates by the delivery ID of each item (Remove Duplicates node).`,
+			},
+			{
+				displayName: 'Allow a Local Webhook URL',
+				name: ALLOW_LOCAL_URL_OPTION,
+				type: 'boolean',
+				// A choice the user makes knowingly: never computed by an expression (publicUrl.ts reads the saved value).
+				noDataExpression: true,
+				default: false,
+				displayOptions: { show: { '/connectTo': ['newTask'] } },
+				description:
+					"Whether to create the task even though n8n's webhook URL is local or private (localhost, 192.168.x.x, .local). Only when the service can reach it: a simulator or a private network. Otherwise set n8n's public URL (WEBHOOK_URL).",
 			},
 		],
 	},

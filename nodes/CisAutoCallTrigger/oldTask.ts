@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../shared/callTasks';
 import { type ApiClient, type FailureKind, kindOfError } from '../shared/transport';
+import { parametersOf } from './parameters';
 import type { Registration } from './registration';
 
 /**
@@ -108,7 +109,7 @@ export async function retire(
 	registration: Registration,
 	reason: RetireReason,
 ): Promise<RetireOutcome> {
-	const policy = readOldTaskPolicy(context.getNodeParameter('oldTask', DEFAULT_OLD_TASK_POLICY));
+	const policy = readOldTaskPolicy(parametersOf(context)('oldTask', DEFAULT_OLD_TASK_POLICY));
 	const action = retireActionFor(policy, reason);
 	const id = registration.autoCallId;
 	if (!action) return { result: 'left running', pausedHere: false };

@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { EVENT_NAMES } from '../shared/events';
 import { parseAddressList } from './addresses';
+import { type ParameterReader, parametersOf } from './parameters';
 import { RecentSecrets } from './recentSecrets';
 import { secretMatches, secretMatchesHash } from './secrets';
 
@@ -29,15 +30,12 @@ const recentSecrets = new RecentSecrets();
 export interface TriggerOptions {
 	allowedAddresses?: string;
 	ignoreRepeats?: boolean;
+	/** Read by publicUrl.ts from the saved parameters only (never through an expression). */
+	allowLocalUrl?: boolean;
 }
 
-/** Reads a node parameter, like `getNodeParameter`, in either kind of context. */
-export type ParameterReader = (name: string, fallback: unknown) => unknown;
-
-/** The parameter reader of a hook or webhook context. */
-export function parametersOf(context: IHookFunctions | IWebhookFunctions): ParameterReader {
-	return (name, fallback) => context.getNodeParameter(name, fallback);
-}
+// Kept here too: the hooks, verify.ts and activation.ts read parameters through settings.
+export { type ParameterReader, parametersOf } from './parameters';
 
 /** The selected events; older workflows may hold them as a comma-separated text. */
 export function readEvents(read: ParameterReader): string[] {

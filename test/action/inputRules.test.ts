@@ -120,10 +120,14 @@ describe('webhook targets given in the form and in Extra Body Fields are all sen
 				name: 'Trigger campaign',
 				defaultExecData: 'bot-1',
 				additionalFields: { extraFields: JSON.stringify({ webhookUrls: [extraTarget] }) },
+				// The test's n8n answers on 127.0.0.1, which the simulator reaches.
+				options: { allowLocalUrl: true },
 			},
 			method: 'create',
 			staticData,
 			webhookBaseUrl: 'http://127.0.0.1:5678/webhook/',
+			// Stored with version 1.1 (Extra Body Fields under Additional Fields; version 2 keeps it under Advanced).
+			typeVersion: 1.1,
 		});
 		expect(created.error).toBeUndefined();
 		const [request] = apiRequests(sim).filter((entry) => entry.path === '/cis/api/v1/telephony/autoCall');

@@ -83,13 +83,14 @@ describe('the secret credential is not read for every delivery', () => {
 });
 
 describe('version 1.1: n8n leaves bodies it does not parse to the node', () => {
-	test('new nodes get version 1.1; stored workflows keep version 1', () => {
+	test('new nodes get version 2 (the short panel, reading bodies like 1.1); stored workflows keep 1 or 1.1', () => {
 		const { description } = new CisAutoCallTrigger();
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toEqual([1, 1.1, 2]);
+		expect(description.defaultVersion).toBe(2);
 	});
 
 	test.each([
+		['version 2', 2],
 		['version 1.1', 1.1],
 		['version 1', 1],
 	])('%s: an event sent as application/octet-stream or without a content type is read', async (_name, typeVersion) => {

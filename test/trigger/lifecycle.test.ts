@@ -42,6 +42,8 @@ const newTaskParameters = (overrides: INodeParameters = {}): INodeParameters => 
 	defaultExecData: 'bot-1',
 	partialResults: true,
 	delay: 2,
+	// The tests' n8n answers on 127.0.0.1, which the simulator reaches.
+	options: { allowLocalUrl: true },
 	...overrides,
 });
 
@@ -61,6 +63,9 @@ function run(
 		webhookBaseUrl: extra.webhookBaseUrl ?? BASE,
 		webhookId: extra.webhookId,
 		mode: extra.mode,
+		// Workflows stored with version 1.1 (every field on the panel) register and run unchanged;
+		// test/trigger/shortPanel.test.ts holds version 2 to the same requests.
+		typeVersion: 1.1,
 	});
 }
 

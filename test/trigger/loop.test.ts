@@ -95,6 +95,8 @@ const parameters: INodeParameters = {
 	name: 'Loop campaign',
 	defaultExecData: 'bot-loop',
 	startType: 'manual',
+	// The tests' n8n answers on 127.0.0.1, which the simulator reaches.
+	options: { allowLocalUrl: true },
 };
 
 test('create → candidate added → call played → CALL_ENDED and CANDIDATE_CHANGED start the workflow with callbackData intact', async () => {
@@ -147,8 +149,8 @@ test('all six events selected: a redial, a transfer and an efficiency mark all r
 		{
 			...parameters,
 			events: [...EVENT_NAMES],
-			redialStrategyEn: true,
-			redialRules: { noAnswer: { redial: true, time: 5, count: 1 } },
+			// Version 2 keeps the redial rules under Campaign Settings.
+			campaignSettings: { redialStrategyEn: true, redialRules: { noAnswer: { redial: true, time: 5, count: 1 } } },
 		},
 		staticData,
 	);

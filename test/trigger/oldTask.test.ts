@@ -38,6 +38,8 @@ const parameters = (overrides: INodeParameters = {}): INodeParameters => ({
 	events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
 	name: 'Old task campaign',
 	defaultExecData: 'bot-1',
+	// The tests' n8n answers on 127.0.0.1, which the simulator reaches.
+	options: { allowLocalUrl: true },
 	...overrides,
 });
 
@@ -53,6 +55,8 @@ function hook(method: Method, staticData: IDataObject, params: INodeParameters, 
 		staticData,
 		webhookBaseUrl: extra.webhookBaseUrl ?? BASE,
 		mode: extra.mode,
+		// Stored with version 1.1: "Old Task" at the top level (version 2 keeps it under Advanced).
+		typeVersion: 1.1,
 	});
 }
 

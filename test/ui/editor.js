@@ -56,8 +56,9 @@ async function launchBrowser(profileDir) {
 		deviceScaleFactor: 1,
 	});
 	await context.route((url) => !isLoopback(url.href), (route) => route.abort());
-	context.setDefaultTimeout(8000);
-	context.setDefaultNavigationTimeout(30000);
+	// CIS_UI_TIMEOUT_MS: more time for each step on a loaded machine (default 8 s).
+	context.setDefaultTimeout(Number(process.env.CIS_UI_TIMEOUT_MS) || 8000);
+	context.setDefaultNavigationTimeout(Math.max(30000, Number(process.env.CIS_UI_TIMEOUT_MS) || 0));
 	const page = context.pages()[0] || (await context.newPage());
 	return { context, page, version: context.browser() ? context.browser().version() : 'chromium' };
 }

@@ -7,11 +7,15 @@
  */
 const { NodeHelpers } = require('n8n-workflow');
 
-const NODE = { typeVersion: 1 };
+/** The node as the editor adds it: the description's default version (its displayOptions may name versions). */
+function nodeOf(description) {
+	const versions = [].concat(description.version);
+	return { typeVersion: description.defaultVersion ?? Math.max(...versions) };
+}
 
 /** The node's parameter values with defaults filled in, as the editor holds them. */
 function valuesOf(description, values) {
-	return NodeHelpers.getNodeParameters(description.properties, values, true, false, NODE, description) || {};
+	return NodeHelpers.getNodeParameters(description.properties, values, true, false, nodeOf(description), description) || {};
 }
 
 /**
@@ -34,7 +38,7 @@ function displayedProperties(description, values) {
 	const full = valuesOf(description, values);
 	return description.properties
 		.filter((property) => property.type !== 'hidden')
-		.filter((property) => NodeHelpers.displayParameter(full, property, NODE, description));
+		.filter((property) => NodeHelpers.displayParameter(full, property, nodeOf(description), description));
 }
 
 /** Properties hidden for these values whose label is not also the label of a displayed one. */
@@ -50,7 +54,7 @@ function hiddenProperties(description, values) {
 function displayedCredentials(description, values) {
 	const full = valuesOf(description, values);
 	return (description.credentials || []).filter((credential) =>
-		NodeHelpers.displayParameter(full, credential, NODE, description),
+		NodeHelpers.displayParameter(full, credential, nodeOf(description), description),
 	);
 }
 
@@ -74,4 +78,42 @@ function operationsOf(description) {
 	return result;
 }
 
-module.exports = { mainAuthField, displayedProperties, hiddenProperties, displayedCredentials, operationsOf, valuesOf };
+/**
+ * Issue 19, point 2 (short panels): how many fields each panel shows before any collection is
+ * opened (notices and the field n8n moves into the credential window not counted). A panel that
+ * grows fails the browser suite; change a number here only with the panel it describes.
+ */
+const FIELD_COUNTS = {
+	trigger: {
+		// Connect To, Events, Name, Bot Script ID, Start, Campaign Settings, Advanced, Options.
+		newTask: 8,
+		// Connect To, Events, Options.
+		existing: 3,
+	},
+	// The action node's panels as they are before the ux-action branch (checked once
+	// ACTION_NODE_WORDS_READY is true; that branch records its own numbers here).
+	action: {
+		'call.deleteRecording': 4,
+		'call.depersonalize': 5,
+		'callTask.create': 17,
+		'callTask.get': 4,
+		'callTask.getMany': 6,
+		'callTask.pause': 4,
+		'callTask.start': 4,
+		'callTask.stop': 4,
+		'candidate.addManyToTask': 8,
+		'candidate.addToTask': 8,
+		'candidate.cancel': 5,
+		'candidate.createAndRun': 7,
+		'candidate.createBatch': 8,
+		'candidate.depersonalize': 5,
+	},
+};
+
+/** The fields a panel shows for these values, counted like FIELD_COUNTS. */
+function fieldCount(description, values) {
+	const inCredentialWindow = mainAuthField(description);
+	return displayedProperties(description, values).filter((property) => property.type !== 'notice' && property !== inCredentialWindow).length;
+}
+
+module.exports = { mainAuthField, displayedProperties, hiddenProperties, displayedCredentials, operationsOf, valuesOf, nodeOf, fieldCount, FIELD_COUNTS };

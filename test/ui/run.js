@@ -116,6 +116,8 @@ async function main() {
 			['trigger', scenarios.trigger],
 			['action', scenarios.action],
 			['field names', scenarios.fieldNames],
+			['local URL', scenarios.localUrl],
+			['dry run', scenarios.dryRun],
 			['canvas', scenarios.exampleCanvas],
 		]) {
 			const started = Date.now();

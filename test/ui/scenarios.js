@@ -18,8 +18,11 @@ const {
 	selectOption,
 	shownParameterTexts,
 } = require('./editor');
-const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger } = require('../e2e/harness');
-const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf } = require('./expected');
+const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp } = require('../e2e/harness');
+const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
+const { findBanned, ACTION_NODE_WORDS_READY } = require('../lib/editorWords');
+const { TRIGGER_TYPE } = require('../../scripts/lib/playground');
+const { LOCAL_URL_MESSAGE } = require('../../dist/nodes/CisAutoCallTrigger/publicUrl');
 
 const ENTRY = 'CIS Auto-Call';
 
@@ -59,6 +62,40 @@ async function panelScreenshot(page, file) {
 	const x = Math.max(ndv.x, parameters.x - 24);
 	await page.screenshot({ path: file, clip: { x, y: ndv.y, width: ndv.x + ndv.width - x, height: ndv.height }, animations: 'disabled' });
 	return file;
+}
+
+/** The API words (test/lib/editorWords.js) in texts read from the editor, as "word in «text»" lines. */
+function apiWordsIn(texts) {
+	const found = [];
+	for (const text of new Set(texts)) {
+		const words = findBanned(text);
+		if (words.length) found.push(`${words.join(', ')} in «${text.slice(0, 100)}»`);
+	}
+	return found;
+}
+
+/**
+ * A check of the action node that waits for the ux-action branch (its words, panels, Dry Run and
+ * credential-test texts): run once ACTION_NODE_WORDS_READY (test/lib/editorWords.js) is true,
+ * announced (not failed) before.
+ */
+async function actionCheck(checks, name, fn) {
+	if (ACTION_NODE_WORDS_READY) return await checks.check(name, fn);
+	checks.note(`gated until ux-action is merged (ACTION_NODE_WORDS_READY in test/lib/editorWords.js): ${name}`);
+	return undefined;
+}
+
+/** Compares the fields a panel shows before any collection is opened with FIELD_COUNTS (expected.js). */
+function checkFieldCount(texts, description, values, expected) {
+	const inCredentialWindow = mainAuthField(description);
+	const shown = displayedProperties(description, values).filter(
+		(property) => property.type !== 'notice' && property !== inCredentialWindow && isShown(texts, property),
+	).length;
+	const described = fieldCount(description, values);
+	if (shown !== expected || described !== expected) {
+		throw new Error(`${shown} fields on the panel (${described} in the description), expected.js says ${expected}`);
+	}
+	return `${shown} fields`;
 }
 
 function developerWordingIn(text) {
@@ -163,12 +200,22 @@ async function trigger(ctx) {
 			const file = path.join(images, `trigger-${mode.value === 'existing' ? 'existing' : 'new-task'}.png`);
 			return `${shown.length} parameters; ${await panelScreenshot(page, file)}`;
 		});
+		await checks.check(`trigger: "${mode.name}": ${FIELD_COUNTS.trigger[mode.value]} fields before any collection is opened (expected.js)`, async () => {
+			return checkFieldCount(await shownParameterTexts(page), description, values, FIELD_COUNTS.trigger[mode.value]);
+		});
+		await checks.check(`trigger: "${mode.name}": no API words in the panel (test/lib/editorWords.js)`, async () => {
+			const texts = (await shownParameterTexts(page)).flat();
+			texts.push(...(await optionsOf(page, 'connectTo')).flatMap((option) => [option.name, option.description]).filter(Boolean));
+			const found = apiWordsIn(texts);
+			if (found.length) throw new Error(found.slice(0, 8).join('\n'));
+			return `${texts.length} texts read`;
+		});
 		await checks.check(`trigger: "${mode.name}": the panel says how to get a test event and what publishing does`, async () => {
 			const text = await triggerPanelText(page);
-			const missing = [/listen for test event/i, /publish/i, /while building/i].filter((pattern) => !pattern.test(text));
+			const missing = [/listen for test event/i, /publish/i].filter((pattern) => !pattern.test(text));
 			if (missing.length) throw new Error(`the panel never mentions ${missing.join(', ')}`);
-			if (mode.value !== 'existing' && !/mock data/i.test(text)) throw new Error('no way to get sample data without a campaign');
-			return 'test events, building and publishing explained';
+			if (mode.value !== 'existing' && !/mock data|sample data/i.test(text)) throw new Error('no way to get sample data without a campaign');
+			return 'test events and publishing explained';
 		});
 		if (mode.value === 'existing') {
 			await checks.check('trigger: "Existing Task or Template" shows the production URL to copy and where the secret goes', async () => {
@@ -190,24 +237,17 @@ async function trigger(ctx) {
 				return 'Webhook URLs hidden';
 			});
 		} else {
-			await checks.check('trigger: "New Call Task": the call window is one choice; its hours and time zone show when chosen', async () => {
-				const field = description.properties.find((property) => property.name === 'callWindow');
-				if (!field) throw new Error('no "Call Window" field: the window is hidden under Add Field');
-				const names = (await optionsOf(page, 'callWindow')).map((option) => option.name);
-				const windowed = field.options.find((option) => option.value !== 'anyTime');
-				await selectOption(page, 'callWindow', windowed.name);
+			await checks.check('trigger: "New Call Task": the rest of the settings wait in "Campaign Settings" and "Advanced"', async () => {
 				const texts = await shownParameterTexts(page);
-				const from = description.properties.find((property) => property.name === 'allowCallTimeFrom');
-				const to = description.properties.find((property) => property.name === 'allowCallTimeTo');
-				const hours = [from, to].map((property) => property && isShown(texts, property));
-				if (hours.includes(false) || hours.includes(undefined)) throw new Error('the window\'s hours are not shown after choosing it');
-				const fromValue = await parametersOf(page).getByTestId('parameter-input-allowCallTimeFrom').locator('input').inputValue();
-				const toValue = await parametersOf(page).getByTestId('parameter-input-allowCallTimeTo').locator('input').inputValue();
-				if (!fromValue || !toValue) throw new Error(`the default hours are not shown: "${fromValue}"–"${toValue}"`);
-				if (!/time zone/i.test(texts.flat().join(' '))) throw new Error('whose time zone the hours are in is not said');
-				const anyTime = field.options.find((option) => option.value === 'anyTime');
-				await selectOption(page, 'callWindow', anyTime.name);
-				return `${names.join(' | ')}; default hours ${fromValue}–${toValue}`;
+				const collections = displayedProperties(description, values).filter((property) => property.type === 'collection');
+				const names = collections.map((property) => property.displayName);
+				for (const wanted of ['Campaign Settings', 'Advanced']) {
+					if (!names.includes(wanted)) throw new Error(`no "${wanted}" collection (collections: ${names.join(', ')})`);
+				}
+				const missing = collections.filter((property) => !isShown(texts, property));
+				if (missing.length) throw new Error(`not on the panel: ${missing.map((property) => property.displayName).join(', ')}`);
+				const inside = collections.map((property) => `${property.displayName} (${property.options.length})`);
+				return inside.join(', ');
 			});
 		}
 	}
@@ -260,10 +300,19 @@ async function action(ctx) {
 			}
 			return required.map((property) => property.displayName).join(', ') || 'no required field';
 		});
+		const key = `${operation.resource}.${operation.operation}`;
+		await actionCheck(checks, `action: ${operation.resourceName} → ${operation.operationName}: ${FIELD_COUNTS.action[key]} fields before any collection is opened (expected.js)`, async () => {
+			return checkFieldCount(await shownParameterTexts(page), description, values, FIELD_COUNTS.action[key]);
+		});
 	}
 	await checks.check('action: no developer wording in labels, descriptions, notices and choices', async () => {
 		if (seenTexts.length < operationsOf(description).length) throw new Error(`only ${seenTexts.length} texts could be read`);
 		const found = [...new Set(seenTexts.flatMap(developerWordingIn))];
+		if (found.length) throw new Error(found.slice(0, 8).join('\n'));
+		return `${seenTexts.length} texts read`;
+	});
+	await actionCheck(checks, 'action: no API words in the panels of the 14 operations (test/lib/editorWords.js)', async () => {
+		const found = apiWordsIn(seenTexts);
 		if (found.length) throw new Error(found.slice(0, 8).join('\n'));
 		return `${seenTexts.length} texts read`;
 	});
@@ -357,6 +406,11 @@ async function credentials(ctx) {
 		const at = text.indexOf('401');
 		return `"…${text.slice(Math.max(0, at - 30), at + 50)}…"`;
 	});
+	await actionCheck(checks, 'credentials: the wrong-token text says what to do (where a new token comes from)', async () => {
+		const text = normalise(await modal.innerText());
+		if (!/(new|fresh|another) token|token (from|in) |log in|Login/i.test(text)) throw new Error(`says what is wrong, not what to do: ${text.slice(0, 300)}`);
+		return `"${text.slice(0, 160)}…"`;
+	});
 	await checks.check('credentials: the right token tests OK against the simulator', async () => {
 		if (!(await modal.isVisible())) throw new Error('the credential window is not open');
 		await modal.getByTestId('parameter-input-accessToken').locator('input').fill(simToken);
@@ -405,6 +459,76 @@ async function fieldNames(ctx) {
 	});
 }
 
+/* ------------------------------------------------------------------ guards where money is spent (issue 19, points 3 and 4) */
+
+/**
+ * New Call Task on this n8n (127.0.0.1, no public URL): publishing from the editor is refused with
+ * the message that says how to set the public URL, and nothing reaches the service.
+ */
+async function localUrl(ctx) {
+	const { page, url, checks, client, sim, credential, images } = ctx;
+	await checks.check('trigger: publishing "New Call Task" on a local n8n is refused in the editor, saying how to set WEBHOOK_URL; nothing is created', async () => {
+		const trigger = {
+			parameters: { connectTo: 'newTask', authentication: 'accessToken', events: ['CALL_ENDED'], name: 'UI local campaign', defaultExecData: 'bot-1', options: {} },
+			id: '0b9f2f0e-0d47-4c7e-9a53-4a2e4f0f7a11',
+			name: 'CIS Auto-Call Trigger',
+			type: TRIGGER_TYPE,
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: '6a1d8c53-6a55-4e4f-8a0c-2f0f4a7c9b21',
+			credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
+		};
+		const workflow = await client.createWorkflow(chain('UI: New Call Task on a local n8n', [trigger, noOp()]));
+		const mark = sim.requests.length;
+		await page.goto(`${url}/workflow/${workflow.id}`, { waitUntil: 'domcontentloaded' });
+		await page.getByTestId('canvas-node').first().waitFor();
+		await page.getByTestId('workflow-open-publish-modal-button').click();
+		const publish = page.getByTestId('workflow-publish-button');
+		await publish.waitFor({ timeout: 10000 }).then(() => publish.click()).catch(() => undefined);
+		const message = page.getByText(LOCAL_URL_MESSAGE).first();
+		await message.waitFor({ timeout: 30000 });
+		const text = normalise(await page.locator('body').innerText());
+		const at = text.indexOf(LOCAL_URL_MESSAGE);
+		const around = text.slice(at, at + 600);
+		if (!/WEBHOOK_URL/.test(around) && !/WEBHOOK_URL/.test(text)) throw new Error(`the way out is not shown: "${around}"`);
+		const creates = apiRequestsSince(sim, mark).filter((request) => request.method === 'POST').length;
+		if (creates !== 0) throw new Error(`${creates} requests reached the service`);
+		await page.screenshot({ path: path.join(images, 'trigger-local-url-refused.png') });
+		return `"${around.slice(0, 160)}…"; 0 requests`;
+	});
+}
+
+/**
+ * Dry Run (ux-action): Candidate → Create and Run with Options → "Dry Run" outputs the request it
+ * would send and sends nothing. Written against the option name the brief gives ("Dry Run" in
+ * Options, parameter dryRun); the lead checks the name when merging ux-action.
+ */
+async function dryRun(ctx) {
+	const { page, url, checks, client, sim, credential } = ctx;
+	await actionCheck(checks, 'action: Dry Run in the editor shows the request that would be sent, and nothing is sent', async () => {
+		const workflow = await client.createWorkflow(
+			chain('UI: dry run', [
+				manualTrigger(),
+				codeNode('Lead', [{ phone: '79990001111', name: 'Ann' }]),
+				cisNode('Call the lead', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', inputMode: 'fromItems', phoneField: 'phone', options: { dryRun: true } }, credential),
+			]),
+		);
+		const mark = sim.requests.length;
+		await page.goto(`${url}/workflow/${workflow.id}`);
+		await page.getByTestId('execute-workflow-button').click();
+		const node = page.getByTestId('canvas-node').filter({ hasText: 'Call the lead' });
+		await node.dblclick();
+		const output = page.getByTestId('output-panel');
+		await output.getByText(/POST/).first().waitFor({ timeout: 30000 });
+		const text = normalise(await output.innerText());
+		if (!/\/autoCall|candidate/i.test(text)) throw new Error(`no request shown: ${text.slice(0, 200)}`);
+		const sent = apiRequestsSince(sim, mark).length;
+		if (sent !== 0) throw new Error(`${sent} requests reached the service`);
+		await closeNdv(page);
+		return `${text.slice(0, 120)}…; 0 requests`;
+	});
+}
+
 /* ------------------------------------------------------------------ an example workflow on the canvas */
 
 async function exampleCanvas(ctx) {
@@ -430,4 +554,4 @@ async function exampleCanvas(ctx) {
 	});
 }
 
-module.exports = { nodePanel, trigger, action, fieldNames, exampleCanvas };
+module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, exampleCanvas };
