@@ -58,6 +58,9 @@ function allowsLocalUrl(context: IHookFunctions): boolean {
 
 /** Throws before anything is created when `url` (without its secret) cannot be reached from the internet. */
 export function refuseLocalWebhookUrl(context: IHookFunctions, url: string): void {
+	// Trigger nodes saved before version 2 keep registering as they did: a stored workflow must run
+	// unchanged after an upgrade. New trigger nodes (version 2) get the guard.
+	if (context.getNode().typeVersion < 2) return;
 	const reason = whyNotPublic(url);
 	if (reason === undefined || allowsLocalUrl(context)) return;
 	// n8n's editor shows only the message when publishing fails: the way out is in it too.

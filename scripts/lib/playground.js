@@ -78,8 +78,9 @@ function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secr
 			node.parameters.secret = secret;
 		}
 		// The playground's n8n answers on 127.0.0.1, which the simulator reaches: a New Call Task
-		// trigger may register there. The example files keep the guard for everyone who imports them.
-		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.connectTo === 'newTask') {
+		// trigger (version 2, the one with the guard) may register there. The example files keep the
+		// guard for everyone who imports them; older trigger versions are not guarded (stored workflows).
+		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.connectTo === 'newTask' && (node.typeVersion ?? 1) >= 2) {
 			node.parameters.options = { ...(node.parameters.options || {}), allowLocalUrl: true };
 		}
 	}

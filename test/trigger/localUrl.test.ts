@@ -86,10 +86,20 @@ describe('which webhook URLs the internet cannot reach', () => {
 
 describe('New Call Task on a local webhook URL', () => {
 	test.each([
-		['version 2', 2, 'http://localhost:5678/webhook/'],
 		['version 1.1', 1.1, 'http://192.168.1.20:5678/webhook/'],
 		['version 1', 1, 'http://n8n.local/webhook/'],
-	])('%s: refused with the documented message, nothing sent to the service', async (_label, typeVersion, base) => {
+	])('%s (saved before the guard): registers as it did, so stored workflows run unchanged', async (_label, typeVersion, base) => {
+		const staticData: IDataObject = {};
+		const result = await create(base, parameters(), typeVersion, staticData);
+		expect(result.error).toBeUndefined();
+		expect(sim.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+	});
+
+	test.each([
+		['localhost', 2, 'http://localhost:5678/webhook/'],
+		['192.168.1.20', 2, 'http://192.168.1.20:5678/webhook/'],
+		['n8n.local', 2, 'http://n8n.local/webhook/'],
+	])('version 2 at %s: refused with the documented message, nothing sent to the service', async (_label, typeVersion, base) => {
 		const staticData: IDataObject = {};
 		const result = await create(base, parameters(), typeVersion, staticData);
 		expect(result.error?.message).toContain(LOCAL_URL_MESSAGE);
