@@ -255,13 +255,13 @@ describe('Candidate → Create Batch From Template (spec 4.5)', () => {
 			autoCallTemplateId: 'tpl-9',
 			checkPhone: true,
 		})));
-		// Joining entries name the task instead of the settings that made it.
+		// Joining entries name the task instead of the settings that made it, and carry only the fields
+		// their endpoint lists (no checkPhone: see createBatchJoiningFields.test.ts).
 		expect(requests.slice(1).flatMap((request) => request.body.batch)).toEqual([2, 3, 4].map((index) => ({
 			autoCallId: taskId,
 			phone: [items[index].phone],
 			callbackData: { crmId: items[index].crmId },
 			clientExternalId: items[index].crmId,
-			checkPhone: true,
 		})));
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(5);
