@@ -66,6 +66,8 @@ export interface BatchOperation {
 	groupOf?(run: Run, entry: IDataObject): string;
 	/** The sender of one run: sends one chunk and returns one output per entry, in the entries' order. */
 	chunkSender(run: Run): (entries: IDataObject[], itemIndexes: number[]) => Promise<IDataObject[]>;
+	/** Dry Run: what one entry would send (the request it goes into, with the entry as its body). */
+	preview?(entry: IDataObject): IDataObject;
 }
 
 export type Operation = ItemOperation | BatchOperation;

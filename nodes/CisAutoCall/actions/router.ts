@@ -7,6 +7,7 @@ import { readRunSettings } from '../helpers/requestOptions';
 import { createApiClient } from '../../shared/transport';
 import type { Run } from './operation';
 import { runPipeline } from './pipeline';
+import { readDryRun } from '../helpers/dryRunOption';
 import { readRepeatProtectionHours } from '../helpers/repeatProtectionOption';
 import { EarlierTries } from './pipeline/earlierTries';
 import { RepeatProtection } from './pipeline/repeatProtection';
@@ -58,6 +59,8 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this), groupTasks: earlierTries.groupTasks };
 	// A tool gives one answer per item, like Continue On Fail.
 	const continueOnFail = asAgentTool || this.continueOnFail();
-	const repeatProtection = RepeatProtection.of(this, operation, repeatProtectionHours);
-	return [await runPipeline(run, operation, { continueOnFail, asAgentTool, guardrails, earlierTries, repeatProtection })];
+	// The saved options, not the resolved ones: Dry Run is never the result of an expression.
+	const dryRun = readDryRun(this.getNode().parameters.options as IDataObject | undefined);
+	const repeatProtection = dryRun ? undefined : RepeatProtection.of(this, operation, repeatProtectionHours);
+	return [await runPipeline(run, operation, { continueOnFail, asAgentTool, guardrails, earlierTries, repeatProtection, dryRun })];
 }

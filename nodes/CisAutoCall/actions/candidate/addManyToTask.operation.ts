@@ -36,6 +36,11 @@ export const addManyToTask: BatchOperation = {
 	startsTask: (entry) => entry.forceStart === true,
 	// forceStart belongs to the request, not to an entry: items that differ in it are sent apart.
 	groupOf: (_run, entry) => String(entry.forceStart),
+	preview: ({ forceStart, ...entry }) => ({
+		method: 'POST',
+		path: '/cis/api/v1/telephony/autoCallCandidate/batch',
+		body: { batch: [entry], forceStart },
+	}),
 	chunkSender({ client }) {
 		return async (entries, itemIndexes) => {
 			const batch = entries.map(({ forceStart, ...entry }) => entry);

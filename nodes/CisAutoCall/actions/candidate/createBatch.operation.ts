@@ -118,6 +118,8 @@ export const createBatch: BatchOperation = {
 	groupOf: (run, entry) =>
 		isTaskPerBatch(run) ? '' : JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
 	dialledPhones: (entry) => entry.phone as string[],
+	// The run's first batch creates the call task; later batches join it with fewer fields each.
+	preview: (entry) => ({ method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/single/batch', body: { batch: [entry] } }),
 	chunkSender(run) {
 		const { client, context, groupTasks } = run;
 		const taskPerBatch = isTaskPerBatch(run);

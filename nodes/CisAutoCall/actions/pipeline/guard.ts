@@ -31,6 +31,32 @@ export function applyGuardrails(
 	outcomes: Outcomes,
 	continueOnFail: boolean,
 ): Booking | undefined {
+	const numbersByItem = checkItems(run, operation, guardrails, prepared, outcomes, continueOnFail);
+	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
+	const key = ledgerKeyOf(run.context, guardrails.asAgentTool);
+	const count = [...numbersByItem.values()].reduce((sum, numbers) => sum + numbers, 0);
+	if (callLedger.book(key, count, guardrails.maxCalls)) return { key, numbersByItem };
+	const refusal = capRefusal(guardrails, callLedger.used(key), count);
+	const itemIndexes = [...prepared.keys()];
+	if (!continueOnFail) throw inputError(run.context, refusal, itemIndexes[0]);
+	for (const itemIndex of itemIndexes) outcomes[itemIndex] = { ok: false, error: inputError(run.context, refusal, itemIndex) };
+	prepared.clear();
+	return undefined;
+}
+
+/**
+ * The checks of each item, without booking (Dry Run uses them too): a task start an AI Agent may
+ * not make, several numbers where an AI Agent may give one, a number outside Allowed Numbers. A
+ * refused item leaves `prepared`. Returns how many numbers each remaining item dials.
+ */
+export function checkItems(
+	run: Run,
+	operation: Operation,
+	guardrails: Guardrails,
+	prepared: Map<number, unknown>,
+	outcomes: Outcomes,
+	continueOnFail: boolean,
+): Map<number, number> {
 	const phonesOf = (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
 	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
 	const numbersByItem = new Map<number, number>();
@@ -48,16 +74,7 @@ export function applyGuardrails(
 			prepared.delete(itemIndex);
 		}
 	}
-	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
-	const key = ledgerKeyOf(run.context, guardrails.asAgentTool);
-	const count = [...numbersByItem.values()].reduce((sum, numbers) => sum + numbers, 0);
-	if (callLedger.book(key, count, guardrails.maxCalls)) return { key, numbersByItem };
-	const refusal = capRefusal(guardrails, callLedger.used(key), count);
-	const itemIndexes = [...prepared.keys()];
-	if (!continueOnFail) throw inputError(run.context, refusal, itemIndexes[0]);
-	for (const itemIndex of itemIndexes) outcomes[itemIndex] = { ok: false, error: inputError(run.context, refusal, itemIndex) };
-	prepared.clear();
-	return undefined;
+	return numbersByItem;
 }
 
 /** Booked calls that were not sent, or that the service refused (4xx), did not start: they do not count. */

@@ -3,6 +3,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { Guardrails } from '../../guardrails';
 import type { Operation, Run } from '../operation';
 import type { EarlierTries } from './earlierTries';
+import { dryRunOutput } from './dryRun';
 import { applyGuardrails, releaseUnstarted } from './guard';
 import { noOutcomes } from './outcome';
 import { agentOutput, normalOutput, summarizeFailure } from './output';
@@ -21,6 +22,8 @@ export interface RunPlan {
 	earlierTries: EarlierTries;
 	/** The record of requests sent by earlier executions (n8n's Retry); undefined when off. */
 	repeatProtection?: RepeatProtection;
+	/** Dry Run: check and show what would be sent; send, book and record nothing. */
+	dryRun?: boolean;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function runPipeline(run: Run, operation: Operation, plan: RunPlan)
 	const { continueOnFail, earlierTries, guardrails, repeatProtection } = plan;
 	const outcomes = noOutcomes(run.items.length);
 	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
+	if (plan.dryRun) return maskUrlSecrets(dryRunOutput(run, operation, prepared, outcomes, guardrails, continueOnFail));
 	earlierTries.skipSentBefore(run.context, prepared, outcomes);
 	await repeatProtection?.skipDoneBefore(prepared, outcomes);
 	let booking;

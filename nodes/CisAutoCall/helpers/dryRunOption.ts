@@ -1,0 +1,23 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+/**
+ * Dry Run: the operations that create or start calls can check every item and show what would be
+ * sent, with nothing sent and nothing counted, so mappings are tried before the first paid call.
+ */
+export const dryRunOption: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	// A run that calls nobody must never turn into one that calls people through an expression.
+	noDataExpression: true,
+	default: false,
+	// Not offered on the AI Agent tool variant: an agent's calls are guarded by the caps instead.
+	displayOptions: { hide: { '@tool': [true] } },
+	description:
+		'Whether to check the items and show what would be sent, without calling anyone. Each item gives the request it would send; nothing reaches the service.',
+};
+
+/** Only a saved `true` counts: Dry Run is a switch, never the result of an expression. */
+export function readDryRun(savedOptions: IDataObject | undefined): boolean {
+	return savedOptions?.dryRun === true;
+}

@@ -1,0 +1,112 @@
+/**
+ * Dry Run (issue 19 point 4): every item is checked as a real run checks it and gives the request
+ * it would send; nothing reaches the service and nothing counts against Max Calls per Run. Through
+ * n8n-core's engine against the simulator.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
+import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
+import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
+import { runAgentTool } from '../engine/harness';
+import type { Simulator } from '../../simulator';
+import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator } from './fixtures';
+import { createTaskInState } from './simState';
+
+jest.setTimeout(60_000);
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => {
+	await sim.close();
+});
+beforeEach(async () => {
+	await sim.idle();
+	sim.reset();
+	sim.requests.length = 0;
+});
+
+const DRY = { dryRun: true };
+
+describe('Dry Run sends nothing and shows what would be sent', () => {
+	test('Create and Run: one preview per item, 0 requests, pairedItem kept', async () => {
+		const items = [{ phone: '+7 999 000-01-01', crm: 'A' }, { phone: '79990000102', crm: 'B' }];
+		const result = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.phone }}', options: DRY },
+			items,
+		);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toEqual([]);
+		expect(jsonOf(result)).toEqual([
+			{ dryRun: true, sent: false, wouldSend: { method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/single', body: { phone: ['79990000101'], botSettingsId: 'bot-1' } } },
+			{ dryRun: true, sent: false, wouldSend: { method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/single', body: { phone: ['79990000102'], botSettingsId: 'bot-1' } } },
+		]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	test('a bad item still gets the named error before anything, as in a real run', async () => {
+		const result = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.phone }}', options: DRY },
+			[{ phone: '79990000101' }, { phone: 'not a phone' }],
+		);
+		expect(result.error?.message).toMatch(/\[item 1\]/);
+		expect(apiRequests(sim)).toEqual([]);
+	});
+
+	test('Allowed Numbers refuses as in a real run (Continue On Fail: an error item), nothing sent', async () => {
+		const result = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.phone }}', options: { ...DRY, allowedNumbers: '7999' } },
+			[{ phone: '79990000101' }, { phone: '74950000000' }],
+			{ continueOnFail: true },
+		);
+		const [ok, refused] = jsonOf(result);
+		expect(ok.dryRun).toBe(true);
+		expect(String(refused.error)).toMatch(/\[item 1\]/);
+		expect(apiRequests(sim)).toEqual([]);
+	});
+
+	test('Add Many to Task and Create Batch From Template: the batch request each entry would go into, 0 requests', async () => {
+		const task = createTaskInState(sim, { name: 'Dry' });
+		const many = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'addManyToTask', autoCallId: { __rl: true, mode: 'id', value: task.id }, phone: '={{ $json.phone }}', options: DRY },
+			[{ phone: '79990000201' }],
+		);
+		expect(many.error).toBeUndefined();
+		expect(jsonOf(many)[0]).toMatchObject({ dryRun: true, wouldSend: { method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/batch' } });
+		const batch = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createBatch', phone: '={{ $json.phone }}', taskSettings: { autoCallTemplateId: 'tpl-1', botSettingsId: 'bot-1' }, options: DRY },
+			[{ phone: '79990000202' }],
+		);
+		expect(batch.error).toBeUndefined();
+		expect(jsonOf(batch)[0]).toMatchObject({
+			dryRun: true,
+			wouldSend: { method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/single/batch', body: { batch: [{ phone: ['79990000202'] }] } },
+		});
+		expect(apiRequests(sim)).toEqual([]);
+	});
+
+	test('Call Task → Start: the start request, and the task is not started', async () => {
+		const task = createTaskInState(sim, { name: 'Dry start' });
+		const result = await runAction(sim, { resource: 'callTask', operation: 'start', autoCallId: { __rl: true, mode: 'id', value: task.id }, options: DRY });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toMatchObject({ dryRun: true, wouldSend: { method: 'POST' } });
+		expect(apiRequests(sim)).toEqual([]);
+	});
+
+	test('an expression cannot turn Dry Run on: only the saved switch counts (a real run is never taken for a dry one by accident, nor the reverse)', async () => {
+		const result = await runAction(
+			sim,
+			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990000301', options: { dryRun: '={{ true }}' } as INodeParameters },
+		);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].dryRun).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(1);
+	});
+});
