@@ -169,9 +169,9 @@ module.exports = async function agentChecks(ctx) {
 		});
 
 		await checks.check('example 6: the agent calls an allowed number; the model reads back outcome done and the candidate id, not the raw answer', async () => {
-			const { toolResults, created } = await chat('Please call Ann on 79990007001.');
+			const { toolResults, created } = await chat('Please call Ann on 79990008801.');
 			assert.strictEqual(created.length, 1, `create requests: ${created.length}`);
-			assert.deepStrictEqual(created[0].body.phone, ['79990007001']);
+			assert.deepStrictEqual(created[0].body.phone, ['79990008801']);
 			assert.strictEqual(toolResults.length, 1);
 			const [item] = toolResults[0];
 			assert.strictEqual(item.outcome, 'done', JSON.stringify(item));
