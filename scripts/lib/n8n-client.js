@@ -219,16 +219,25 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		 * (see waitForPublication). 1.x reports activation errors as HTTP 400 right away.
 		 * Resolves the workflow returned by the public API.
 		 */
-		async activate(id, { wait = true, timeoutMs = 30000 } = {}) {
+		async activate(id, { wait = true, timeoutMs = 30000, conflictWaitMs = 15000 } = {}) {
 			const order = state.publishStyle === 'activate' ? ['activate'] : ['publish', 'activate'];
+			const conflictDeadline = Date.now() + conflictWaitMs;
 			let last;
 			let ok = null;
-			for (const verb of order) {
+			for (let i = 0; i < order.length; i++) {
+				const verb = order[i];
 				last = await rawApi('POST', `/workflows/${id}/${verb}`, verb === 'publish' ? {} : undefined);
 				if (last.status >= 200 && last.status < 300) {
 					state.publishStyle = verb;
 					ok = last.body;
 					break;
+				}
+				// 2.x unpublishes through the same outbox: a workflow reported "not_published" a moment
+				// ago may still hold its webhook paths, so a publish that takes them over answers 409.
+				if (last.status === 409 && Date.now() < conflictDeadline) {
+					await sleep(250);
+					i -= 1;
+					continue;
 				}
 				if (last.status !== 404 && last.status !== 405) break;
 			}
