@@ -11,6 +11,8 @@ import type {
 import { displayUrl, insecureUrlProblem, redirectHost } from '../nodes/shared/serviceUrl';
 import { baseUrlProperty, icon, listOneTask, secretProperty, withBearerToken } from './common';
 
+const LOGIN_URL_EXAMPLE = 'https://iam.twin24.ai/api/v1/auth/login';
+
 export class CisAutoCallLoginApi implements ICredentialType {
 	name = 'cisAutoCallLoginApi';
 
@@ -33,7 +35,7 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			displayName: 'Login URL',
 			name: 'loginUrl',
 			type: 'string',
-			default: 'https://iam.twin24.ai/api/v1/auth/login',
+			default: LOGIN_URL_EXAMPLE,
 			description: 'Where n8n logs in to get a token (and logs in again when the token expires)',
 			required: true,
 		},
@@ -79,7 +81,7 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
 			// Rebuilt so that the request (which holds the password) never travels with the error.
-			throw loginFailure(`Login at ${shown} failed: no answer (${networkCode(error)})`);
+			throw loginFailure(`Login at ${shown} failed: no answer (${networkCode(error)}). Check the Login URL: the service's login address, such as ${LOGIN_URL_EXAMPLE}.`);
 		}
 		const status = response.statusCode;
 		if (status >= 300 && status < 400) {
@@ -89,7 +91,11 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			);
 		}
 		if (status < 200 || status >= 300) {
-			throw loginFailure(`Login at ${shown} failed (HTTP ${status}): check the email and password of the credential`);
+			throw loginFailure(
+				status === 404
+					? `Login at ${shown} failed (HTTP 404): nothing answers there. Set the Login URL to the service's login address, such as ${LOGIN_URL_EXAMPLE}.`
+					: `Login at ${shown} failed (HTTP ${status}): check the email and password (the ones you sign in to the service with).`,
+			);
 		}
 		const token = (response.body as { token?: unknown } | undefined)?.token;
 		if (typeof token !== 'string' || token === '') {

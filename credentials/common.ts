@@ -70,6 +70,14 @@ function otherAddressProblem(baseUrl: string, requestOptions: IHttpRequestOption
 const REDIRECT_MESSAGE =
 	'n8n does not follow redirects, so that the token never reaches another address. Set the Base URL to the address the service really answers on.';
 
+// What the credential test says: what is wrong, then what to do about it.
+const TOKEN_REFUSED =
+	'The service refused the token (HTTP 401): it is wrong or has expired. Log in to the service for a new token and paste it here, or use the "CIS Auto-Call Login API" credential, which renews it for you.';
+const ACCOUNT_REFUSED =
+	"The service refused the token (HTTP 403): this account may not use the API. Ask the service's support to allow API access for it.";
+const NOTHING_AT_BASE_URL =
+	"Nothing answered at this Base URL (HTTP 404). Give the service's address without any path, for example https://twin24.ai.";
+
 /** A documented list call that changes nothing; a rejected token answers 401/403. */
 export const listOneTask: ICredentialTestRequest = {
 	request: {
@@ -80,8 +88,9 @@ export const listOneTask: ICredentialTestRequest = {
 		disableFollowRedirect: true,
 	},
 	rules: [
-		{ type: 'responseCode', properties: { value: 401, message: 'Token rejected (HTTP 401): it is invalid or expired' } },
-		{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): the account may not use the API' } },
+		{ type: 'responseCode', properties: { value: 401, message: TOKEN_REFUSED } },
+		{ type: 'responseCode', properties: { value: 403, message: ACCOUNT_REFUSED } },
+		{ type: 'responseCode', properties: { value: 404, message: NOTHING_AT_BASE_URL } },
 		...[301, 302, 303, 307, 308].map((status) => ({
 			type: 'responseCode' as const,
 			properties: { value: status, message: `The service answered with a redirect (HTTP ${status}); ${REDIRECT_MESSAGE}` },

@@ -59,7 +59,7 @@ export const callTaskFields: INodeProperties[] = [
 		name: 'cidType',
 		type: 'options',
 		options: [
-			{ name: 'Default for the Trunk', value: 'default' },
+			{ name: "The Line's Default Number", value: 'default' },
 			{ name: 'Single Number', value: 'gornum' },
 			{ name: 'Pool of Numbers', value: 'pool' },
 		],
@@ -148,7 +148,7 @@ export const callTaskFields: INodeProperties[] = [
 		options: [
 			{ name: 'N Calls per Second', value: 'perSecond' },
 			{ name: 'One Call Every N Seconds', value: 'everyNSeconds' },
-			{ name: 'Raw Value (Cps)', value: 'raw' },
+			{ name: 'Exact Intensity Value', value: 'raw' },
 		],
 		default: 'perSecond',
 		description: 'How fast the task dials',
@@ -160,7 +160,7 @@ export const callTaskFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 100 },
 		default: 1,
 		displayOptions: { show: { cpsMode: ['perSecond'] } },
-		description: 'Sent as cps = 1 + N/100 (3 calls per second → 1.03)',
+		description: 'How many calls the task starts each second',
 	},
 	{
 		displayName: 'Seconds Between Calls',
@@ -169,16 +169,16 @@ export const callTaskFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 99 },
 		default: 5,
 		displayOptions: { show: { cpsMode: ['everyNSeconds'] } },
-		description: 'Sent as cps = 1 − N/100 (one call every 3 seconds → 0.97)',
+		description: 'How many seconds pass between two calls',
 	},
 	{
-		displayName: 'Cps',
+		displayName: 'Intensity Value',
 		name: 'cps',
 		type: 'number',
 		typeOptions: { numberPrecision: 4 },
 		default: 1.01,
 		displayOptions: { show: { cpsMode: ['raw'] } },
-		description: 'The platform\'s own intensity value, sent as it is',
+		description: "The service's own intensity number, sent as it is: 1.03 is 3 calls per second, 0.97 is one call every 3 seconds",
 	},
 	{
 		displayName: 'Successful After (Seconds)',
@@ -357,7 +357,7 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'json',
 				default: '{}',
 				description:
-					'Fields merged into the request last, for options the node does not show yet (for example {"additionalOptions": {"fz230": true}}); webhookUrls given here are added to the webhook targets, not replacing them',
+					'Settings of the service that this node does not show yet, as JSON merged into the new task last (the README has examples). Webhook targets given here are added to the others.',
 			},
 			{
 				displayName: 'Lifetime (Seconds)',
@@ -402,7 +402,7 @@ export const callTaskFields: INodeProperties[] = [
 				name: 'providerId',
 				type: 'string',
 				default: '',
-				description: 'Trunk UUID; only with a custom trunk',
+				description: 'Identifier of your own telephone line (trunk) in the service; only with a line of your own',
 			},
 			{
 				displayName: 'Schedule ID',

@@ -28,7 +28,7 @@ test('access token: a read-only list call; a good token passes', async () => {
 test('access token: a rejected token fails clearly, without the token', async () => {
 	const result = await runCredentialTest(new CisAutoCallApi(), { baseUrl: `${sim.url}/`, accessToken: 'revoked-token-123' });
 	expect(result.status).toBe('Error');
-	expect(result.message).toMatch(/Token rejected \(HTTP 401\)/);
+	expect(result.message).toMatch(/^The service refused the token \(HTTP 401\): it is wrong or has expired\. Log in to the service for a new token/);
 	expect(result.message).not.toContain('revoked-token-123');
 });
 
@@ -45,8 +45,23 @@ test('login: a wrong password fails with the login\'s words and no password', as
 		password: 'wrong-pass-5521',
 	});
 	expect(result.status).toBe('Error');
-	expect(result.message).toMatch(/Login at .* failed \(HTTP 401\)/);
+	expect(result.message).toMatch(/Login at .* failed \(HTTP 401\): check the email and password/);
 	expect(result.message).not.toContain('wrong-pass-5521');
+});
+
+test('access token: a Base URL with a path (nothing answers there) says what the Base URL looks like', async () => {
+	const result = await runCredentialTest(new CisAutoCallApi(), { baseUrl: `${sim.url}/cis/api/v1`, accessToken: TOKEN });
+	expect(result.status).toBe('Error');
+	expect(result.message).toBe("Nothing answered at this Base URL (HTTP 404). Give the service's address without any path, for example https://twin24.ai.");
+});
+
+test('login: a Login URL where nothing answers says what the Login URL looks like', async () => {
+	const result = await runCredentialTest(new CisAutoCallLoginApi(), {
+		...credentialsFor(sim).cisAutoCallLoginApi,
+		loginUrl: `${sim.url}/api/v1/auth/signin`,
+	});
+	expect(result.status).toBe('Error');
+	expect(result.message).toMatch(/Login at .* failed \(HTTP 404\): nothing answers there\. Set the Login URL to the service's login address, such as https:\/\/iam\.twin24\.ai\/api\/v1\/auth\/login\./);
 });
 
 describe('plain http:// is refused except for this machine (loopback), before anything is sent', () => {

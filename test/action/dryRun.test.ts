@@ -110,3 +110,44 @@ describe('Dry Run sends nothing and shows what would be sent', () => {
 		expect(apiRequests(sim)).toHaveLength(1);
 	});
 });
+
+describe.each(['engineRequest', 'supplyData'] as const)('Dry Run on the AI Agent tool (%s)', (via) => {
+	const tool = (options: IDataObject): INodeParameters => ({
+		resource: 'candidate',
+		operation: 'createAndRun',
+		botSettingsId: 'bot-1',
+		phone: "={{ $fromAI('phone', 'Number of the person to call', 'string') }}",
+		options: options as INodeParameters,
+	});
+	const run = async (options: IDataObject, calls: IDataObject[]) =>
+		await runAgentTool({
+			node: new CisAutoCall(),
+			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
+			credentials: credentialsFor(sim),
+			parameters: tool(options),
+			toolCalls: calls,
+			via,
+		});
+
+	test('the tool offers Dry Run, and with it on the agent calls nobody: 0 requests, the model reads that nothing was sent', async () => {
+		const option = new CisAutoCall().description.properties
+			.filter((property) => property.name === 'options')
+			.flatMap((property) => (property.options ?? []) as Array<{ name: string; displayOptions?: IDataObject }>)
+			.find((option) => option.name === 'dryRun');
+		expect(option?.displayOptions).toBeUndefined();
+		const result = await run(DRY, [{ phone: '79990000401' }, { phone: '79990000402' }]);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toEqual([]);
+		const answers = result.observations.map((text) => (JSON.parse(text) as IDataObject[])[0]);
+		expect(answers).toEqual([
+			{ dryRun: true, sent: false, wouldSend: { method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/single', body: { phone: ['79990000401'], botSettingsId: 'bot-1' } } },
+			{ dryRun: true, sent: false, wouldSend: { method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/single', body: { phone: ['79990000402'], botSettingsId: 'bot-1' } } },
+		]);
+	});
+
+	test('with Dry Run off the same tool calls really (the check above can fail)', async () => {
+		const result = await run({}, [{ phone: '79990000403' }]);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(1);
+	});
+});

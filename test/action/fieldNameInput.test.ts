@@ -5,7 +5,7 @@ import type { Simulator } from '../../simulator';
 import { apiRequests, runAction, startSimulator } from './fixtures';
 
 /**
- * Issue 11, point 5: "Take Fields From Input Items by Name" wants field NAMES. A value dragged in
+ * Issue 11, point 5: "Use Fields of the Input Items" wants field NAMES. A value dragged in
  * ({{ $json.phone }}) used to give "Invalid phone (field "79990000001"): nothing holds no phone number".
  */
 let sim: Simulator;

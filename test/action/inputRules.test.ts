@@ -41,7 +41,7 @@ describe('phones reach the service as digits, the + dropped, each number once', 
 		expect(jsonOf(result).map((output) => output.phone)).toEqual([['79990000001', '79990000002'], ['79990000003']]);
 	});
 
-	test('Take Fields From Input Items by Name: the same rule', async () => {
+	test('Use Fields of the Input Items: the same rule', async () => {
 		const task = createTaskInState(sim, { name: 'Existing' });
 		const result = await runAction(
 			sim,

@@ -53,7 +53,7 @@ module.exports = async function credentialChecks(ctx) {
 		assert.strictEqual(res.status, 'Error', `expected Error, got ${JSON.stringify(res)}`);
 		// 2.x applies the credential's rules (its own message for 401); 1.123.x does not (the
 		// error of its routing node carries no response there) and says so in its own words
-		const expected = ctx.n8n.major >= 2 ? /^Token rejected \(HTTP 401\)/ : /^Token rejected \(HTTP 401\)|^Authorization failed - please check your credentials$/;
+		const expected = ctx.n8n.major >= 2 ? /^The service refused the token \(HTTP 401\)/ : /^The service refused the token \(HTTP 401\)|^Authorization failed - please check your credentials$/;
 		assert.match(String(res.message), expected, `message: ${res.message}`);
 		return `Error "${res.message}"`;
 	});

@@ -99,6 +99,6 @@ function findBanned(text) {
  * jest test (test/unit/editorWords.test.ts) nor the browser suite (test/ui: words, field counts of
  * the operations, Dry Run, the wrong-token text). The lead sets this to true when merging ux-action.
  */
-const ACTION_NODE_WORDS_READY = false;
+const ACTION_NODE_WORDS_READY = true;
 
 module.exports = { BANNED, findBanned, ACTION_NODE_WORDS_READY };

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { BEYOND_SPEC_NOTE } from '../helpers/callTaskLocator';
 import { create as createCallTask } from './callTask/create.operation';
 import { get as getCallTask } from './callTask/get.operation';
 import { getMany as getManyCallTasks } from './callTask/getMany.operation';
@@ -52,31 +51,31 @@ export const operationProperties: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: `Get one call task with its statistics. ${BEYOND_SPEC_NOTE}.`,
+				description: 'Get one call task with its statistics',
 				action: 'Get a call task',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: `List call tasks, with filters. ${BEYOND_SPEC_NOTE}.`,
+				description: 'List call tasks, with filters',
 				action: 'Get many call tasks',
 			},
 			{
 				name: 'Pause',
 				value: 'pause',
-				description: `Pause a running call task. ${BEYOND_SPEC_NOTE}.`,
+				description: 'Pause a running call task',
 				action: 'Pause a call task',
 			},
 			{
 				name: 'Start',
 				value: 'start',
-				description: `Start or resume a call task. ${BEYOND_SPEC_NOTE}.`,
+				description: 'Start or resume a call task',
 				action: 'Start a call task so its candidates are phoned',
 			},
 			{
 				name: 'Stop',
 				value: 'stop',
-				description: `Stop a call task for good (it cannot be started again). ${BEYOND_SPEC_NOTE}.`,
+				description: 'Stop a call task for good (it cannot be started again)',
 				action: 'Stop a call task',
 			},
 		],
@@ -92,19 +91,19 @@ export const operationProperties: INodeProperties[] = [
 			{
 				name: 'Add Many to Task',
 				value: 'addManyToTask',
-				description: `Add all input items as candidates to an existing call task, in batches. ${BEYOND_SPEC_NOTE}.`,
+				description: 'Add all input items as candidates to an existing call task, in batches',
 				action: 'Add people to a call task to be phoned',
 			},
 			{
 				name: 'Add to Task',
 				value: 'addToTask',
-				description: `Add one candidate per input item to an existing call task. ${BEYOND_SPEC_NOTE}.`,
+				description: 'Add one candidate per input item to an existing call task',
 				action: 'Add a person to a call task to be phoned',
 			},
 			{
 				name: 'Cancel',
 				value: 'cancel',
-				description: `Cancel a candidate of a call task by phone number. ${BEYOND_SPEC_NOTE}.`,
+				description: 'Cancel a candidate of a call task by phone number',
 				action: 'Cancel a candidate so it is not phoned',
 			},
 			{

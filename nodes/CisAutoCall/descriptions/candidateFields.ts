@@ -53,7 +53,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			type: 'json',
 			default: '{}',
 			description:
-				'A JSON object the service returns unchanged in call and candidate events, for example {"crmId": "42"}; use it to find the CRM record when the result comes back',
+				'A JSON object the service returns unchanged with each call result of this person, for example {"lead": "42"}; use it to find the CRM record when the result comes back',
 		},
 		...(withExternalId
 			? [
@@ -124,7 +124,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 					description: 'Fields with expressions, resolved for every item; fine for small flows',
 				},
 				{
-					name: 'Take Fields From Input Items by Name',
+					name: 'Use Fields of the Input Items',
 					value: 'fromItems',
 					description: 'Name the fields of the input items that hold the phone, variables and so on; fastest for thousands of rows',
 				},
@@ -175,9 +175,9 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			name: 'callbackDataFields',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. crmId',
+			placeholder: 'e.g. lead_number',
 			displayOptions: byFieldName,
-			description: 'Fields of each item put into callbackData, separated by commas; the service returns them in call and candidate events',
+			description: 'Fields of each item, separated by commas, that come back unchanged with each call result of that person',
 		},
 		{
 			displayName: 'Time Zone Field',
@@ -195,7 +195,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 						name: 'clientExternalIdField',
 						type: 'string',
 						default: '',
-						placeholder: 'e.g. crmId',
+						placeholder: 'e.g. lead_number',
 						displayOptions: byFieldName,
 						description: promisesOnce
 							? 'Field holding your ID for the client; the platform adds a repeated ID to a task only once'

@@ -4,8 +4,6 @@ import type { ReadItemParameter } from './parameters';
 
 import { identityOf, requireId } from '../../shared/validation';
 
-/** Said of operations the service offers outside its published API (some servers may lack them). */
-export const BEYOND_SPEC_NOTE = 'Not part of the service\'s published API: a server without it says so';
 
 /** The call task an operation targets: picked from a searchable list, or given by ID. */
 export const autoCallIdLocator: INodeProperties = {
@@ -14,7 +12,7 @@ export const autoCallIdLocator: INodeProperties = {
 	type: 'resourceLocator',
 	required: true,
 	default: { mode: 'list', value: '' },
-	description: 'The call task (campaign): pick it from the list, or give its ID (the autoCallId of Create, or the taskId of a trigger event)',
+	description: 'The call task (campaign): pick it from the list, or map its ID from the output of Create or of a trigger event',
 	modes: [
 		{
 			displayName: 'From List',

@@ -11,8 +11,8 @@ export const dryRunOption: INodeProperties = {
 	// A run that calls nobody must never turn into one that calls people through an expression.
 	noDataExpression: true,
 	default: false,
-	// Not offered on the AI Agent tool variant: an agent's calls are guarded by the caps instead.
-	displayOptions: { hide: { '@tool': [true] } },
+	// Also on the AI Agent tool: an agent can be tried out without calling anyone (the model reads
+	// that nothing was sent).
 	description:
 		'Whether to check the items and show what would be sent, without calling anyone. Each item gives the request it would send; nothing reaches the service.',
 };

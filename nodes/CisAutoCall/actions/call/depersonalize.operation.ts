@@ -8,7 +8,7 @@ export const callId: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: 'The call\'s ID: the ID field of a Call Ended event of the CIS Auto-Call Trigger (also the lastCallId of a Candidate Changed event)',
+	description: 'The call\'s ID: map it from a Call Ended event of the CIS Auto-Call Trigger (or the last call of a Person Done event)',
 };
 
 export const depersonalize = depersonalizeOperation('call', callId, (id) => `calls/${id}/depersonalization`);

@@ -12,7 +12,14 @@ import type { ItemOperation } from '../operation';
 const MAX_PAGE = 1000;
 /** Return All stops here (100,000 tasks) rather than page on for ever. */
 const MAX_PAGES = 100;
-const TASK_STATUSES = ['BLANK', 'READY', 'PROCESS', 'PAUSED', 'HALTED'];
+/** The task statuses of the service, in the words of its own interface. */
+const TASK_STATUSES = [
+	{ name: 'Draft', value: 'BLANK' },
+	{ name: 'Ready', value: 'READY' },
+	{ name: 'Running', value: 'PROCESS' },
+	{ name: 'Paused', value: 'PAUSED' },
+	{ name: 'Stopped', value: 'HALTED' },
+];
 
 export const description = forOperation('callTask', 'getMany', [
 	{
@@ -77,7 +84,7 @@ export const description = forOperation('callTask', 'getMany', [
 				displayName: 'Status',
 				name: 'status',
 				type: 'multiOptions',
-				options: TASK_STATUSES.map((status) => ({ name: status, value: status })),
+				options: TASK_STATUSES,
 				default: [],
 				description: 'Only tasks in these statuses',
 			},

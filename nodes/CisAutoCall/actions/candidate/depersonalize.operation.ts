@@ -8,7 +8,7 @@ const autoCallCandidateId: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: 'The candidate\'s ID: autoCallCandidateId in the output of Create and Run, Add to Task, Add Many to Task or Create Batch From Template',
+	description: 'The person\'s ID in the task: map it from the output of Create and Run, Add to Task, Add Many to Task or Create Batch From Template',
 };
 
 export const depersonalize = depersonalizeOperation(
