@@ -408,8 +408,9 @@ async function credentials(ctx) {
 	});
 	await actionCheck(checks, 'credentials: the wrong-token text says what to do (where a new token comes from)', async () => {
 		const text = normalise(await modal.innerText());
-		if (!/(new|fresh|another) token|token (from|in) |log in|Login/i.test(text)) throw new Error(`says what is wrong, not what to do: ${text.slice(0, 300)}`);
-		return `"${text.slice(0, 160)}…"`;
+		const advice = /(new|fresh|another) token|token (from|in) |log in|Login/i.exec(text);
+		if (!advice) throw new Error(`says what is wrong, not what to do: ${text.slice(0, 300)}`);
+		return `"…${text.slice(Math.max(0, advice.index - 60), advice.index + 120)}…"`;
 	});
 	await checks.check('credentials: the right token tests OK against the simulator', async () => {
 		if (!(await modal.isVisible())) throw new Error('the credential window is not open');
