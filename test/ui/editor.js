@@ -56,8 +56,10 @@ async function launchBrowser(profileDir) {
 		deviceScaleFactor: 1,
 	});
 	await context.route((url) => !isLoopback(url.href), (route) => route.abort());
-	// CIS_UI_TIMEOUT_MS: more time for each step on a loaded machine (default 8 s).
-	context.setDefaultTimeout(Number(process.env.CIS_UI_TIMEOUT_MS) || 8000);
+	// CIS_UI_TIMEOUT_MS: the longest wait of one step (default 20 s). A step waits only until the
+	// editor is ready, so a long limit costs nothing when it passes; on 2 busy cores (a CI runner)
+	// the editor took more than 8 s for one step.
+	context.setDefaultTimeout(Number(process.env.CIS_UI_TIMEOUT_MS) || 20000);
 	context.setDefaultNavigationTimeout(Math.max(30000, Number(process.env.CIS_UI_TIMEOUT_MS) || 0));
 	const page = context.pages()[0] || (await context.newPage());
 	return { context, page, version: context.browser() ? context.browser().version() : 'chromium' };
