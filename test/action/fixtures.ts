@@ -29,6 +29,16 @@ export function credentialsFor(sim: Simulator) {
 }
 
 /** Runs the action node through n8n-core's engine against the simulator. */
+/**
+ * Call Task → Create, Get and Get Many changed their panel in node version 2 (short panel, Simplify).
+ * Tests written with version 1's parameters run them as version 1, as a stored workflow does;
+ * version 2 has its own tests (test/actions/callTask/version2.test.ts), which pass typeVersion: 2.
+ * Every other operation is the same in both versions and runs as the default version (2).
+ */
+function panelVersionOf(parameters: INodeParameters): number | undefined {
+	return parameters.resource === 'callTask' && ['create', 'get', 'getMany'].includes(String(parameters.operation)) ? 1 : undefined;
+}
+
 export async function runAction(
 	sim: Simulator,
 	parameters: INodeParameters,
@@ -36,6 +46,7 @@ export async function runAction(
 	extra: Partial<RunOptions> = {},
 ): Promise<RunResult> {
 	return await runNode({
+		typeVersion: panelVersionOf(parameters),
 		node: new CisAutoCall(),
 		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
 		// A reused store keeps the token a login saved; writing the credentials again would clear it.

@@ -84,7 +84,8 @@ describe('outputs and errors hold no webhook secret', () => {
 
 	test('as an AI Agent tool, the model reads the task without the secret', async () => {
 		const stored = taskWithHook();
-		const parameters: INodeParameters = { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id) };
+		// Simplify off: the full answer, which holds the task's webhook URLs.
+		const parameters: INodeParameters = { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id), simplify: false };
 		const result = await runAgentTool({
 			node: new CisAutoCall(),
 			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],

@@ -92,6 +92,34 @@ module.exports = async function actionChecks(ctx) {
 			return '1 task found';
 		});
 
+		await checks.check('version 2 (new nodes): Create from the short panel (Campaign Settings), then Get gives the simplified task', async () => {
+			const v2Name = `${name} v2`;
+			const mark = sim.requests.length;
+			const create = cisNode('Create task v2', {
+				resource: 'callTask',
+				operation: 'create',
+				name: v2Name,
+				defaultExecData: 'bot-e2e',
+				campaignSettings: { cpsMode: 'perSecond', callsPerSecond: 2, taskComment: 'from the e2e suite' },
+			}, cred, { typeVersion: 2 });
+			const get = cisNode('Get task v2', {
+				resource: 'callTask',
+				operation: 'get',
+				autoCallId: { __rl: true, mode: 'id', value: "={{ $json.autoCallId }}" },
+			}, cred, { typeVersion: 2 });
+			const ex = await ctx.run('e2e version 2', [create, get]);
+			assertSuccess(ex);
+			const sent = apiRequestsSince(sim, mark);
+			assert.deepStrictEqual(sent.map((r) => r.method), ['POST', 'GET']);
+			assert.deepStrictEqual(sent[0].body, expectedTaskBody({ name: v2Name, botQueue: 'bot-e2e', taskComment: 'from the e2e suite' }));
+			const [task] = outputOf(ex, 'Get task v2');
+			assert.strictEqual(task.name, v2Name);
+			assert.strictEqual(task.status, 'Draft');
+			assert.strictEqual(task.statusCode, 'BLANK');
+			assert.strictEqual(task.stats, undefined, 'Simplify (on by default) leaves the statistics object out');
+			return `task ${task.autoCallId}: ${JSON.stringify(task).slice(0, 140)}`;
+		});
+
 		await checks.check('Candidate → Add to Task: POST telephony/autoCallCandidate with variables, callbackData, external id', async () => {
 			const { out } = await runExpecting(
 				'e2e candidate.addToTask',

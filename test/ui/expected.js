@@ -90,14 +90,15 @@ const FIELD_COUNTS = {
 		// Connect To, Events, Options.
 		existing: 3,
 	},
-	// The action node's panels as they are before the ux-action branch (checked once
-	// ACTION_NODE_WORDS_READY is true; that branch records its own numbers here).
+	// The action node as new nodes get it (version 2): Call Task → Create shows its short panel
+	// (Name, Bot Script ID, Start, Campaign Settings, Advanced, Webhook Targets, Options besides
+	// Resource and Operation); Get and Get Many add Simplify.
 	action: {
 		'call.deleteRecording': 4,
 		'call.depersonalize': 5,
-		'callTask.create': 17,
-		'callTask.get': 4,
-		'callTask.getMany': 6,
+		'callTask.create': 9,
+		'callTask.get': 5,
+		'callTask.getMany': 7,
 		'callTask.pause': 4,
 		'callTask.start': 4,
 		'callTask.stop': 4,

@@ -343,8 +343,9 @@ async function action(ctx) {
 		return 'pin notice shown';
 	});
 	await checks.check('action: Call Task → Create: Candidate and Number limits are one field each, saying what 0 means', async () => {
-		const additional = description.properties.find(
-			(property) => property.name === 'additionalFields' && displayedProperties(description, { resource: 'callTask', operation: 'create' }).includes(property),
+		// Version 2 keeps them in "Campaign Settings", version 1 in "Additional Fields".
+		const additional = displayedProperties(description, { resource: 'callTask', operation: 'create' }).find((property) =>
+			['campaignSettings', 'additionalFields'].includes(property.name),
 		);
 		const limits = (additional.options || []).filter((option) => /Limit$/.test(option.name));
 		const problems = limits

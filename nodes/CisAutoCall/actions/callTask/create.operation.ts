@@ -1,7 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { addWebhookTargets, buildCallTaskBody } from '../../../shared/callTaskBody';
 import { callTaskFields } from '../../../shared/callTaskFields';
+import { shortCallTaskPanel, shortPanelReader } from '../../../shared/callTaskLayout';
 import { createTask, createTaskRequest } from '../../../shared/callTasks';
 import { EVENTS, toEventsMap } from '../../../shared/events';
 import { requestOptions } from '../../helpers/requestOptions';
@@ -9,6 +11,7 @@ import type { ApiRequest } from '../../../shared/transport';
 import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
+import { beforeVersion2, fromVersion2, SHORT_PANELS_VERSION } from '../versions';
 
 const webhookTargets: INodeProperties = {
 	displayName: 'Webhook Targets',
@@ -61,7 +64,8 @@ const webhookTargets: INodeProperties = {
 };
 
 export const description = forOperation('callTask', 'create', [
-	...callTaskFields,
+	...updateDisplayOptions(beforeVersion2, callTaskFields),
+	...updateDisplayOptions(fromVersion2, shortCallTaskPanel()),
 	webhookTargets,
 	requestOptions({ creates: true, batch: false }),
 ]);
@@ -88,8 +92,10 @@ export const create: ItemOperation<ApiRequest> = {
 	creates: true,
 	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();
+		const shortPanel = context.getNode().typeVersion >= SHORT_PANELS_VERSION;
 		return (itemIndex) => {
-			const body = buildCallTaskBody((name, fallback) => parameter(name, itemIndex, fallback), timeZone);
+			const read = (name: string, fallback: unknown) => parameter(name, itemIndex, fallback);
+			const body = buildCallTaskBody(shortPanel ? shortPanelReader(read) : read, timeZone);
 			const targets = readWebhookTargets(parameter('webhookUrls', itemIndex, {}));
 			addWebhookTargets(body, targets);
 			return createTaskRequest(body);

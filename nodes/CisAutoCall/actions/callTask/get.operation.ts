@@ -1,15 +1,17 @@
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
 import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { requestOptions } from '../../helpers/requestOptions';
+import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
 export const description = forOperation('callTask', 'get', [
 	autoCallIdLocator,
+	simplifyOption,
 	requestOptions({ creates: false, batch: false }),
 ]);
 
-export const get: ItemOperation<PreparedRequest> = {
+export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {
 	kind: 'item',
 	description,
 	creates: false,
@@ -19,11 +21,13 @@ export const get: ItemOperation<PreparedRequest> = {
 			return {
 				request: getTaskRequest(id, { notFoundMeans: taskNotFoundMeans([id]) }),
 				echo: { autoCallId: id },
+				simplify: parameter('simplify', itemIndex, false) === true,
 			};
 		};
 	},
-	async execute({ client }, { request, echo }, itemIndex) {
+	async execute({ client }, { request, echo, simplify }, itemIndex) {
 		const task = await getTask(client, request, itemIndex);
-		return { ...echo, ...task, autoCallId: taskIdOf(task) ?? echo.autoCallId };
+		const autoCallId = taskIdOf(task) ?? echo.autoCallId;
+		return simplify ? simplifyTask(task, autoCallId) : { ...echo, ...task, autoCallId };
 	},
 };

@@ -2,9 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { expectTaskList } from '../../../shared/answers';
+import { TASK_STATUSES } from '../../../shared/taskStatus';
 import { taskIdOf, taskListOf } from '../../helpers/callTaskLocator';
 import { toInstant } from '../../../shared/convert';
 import { requestOptions } from '../../helpers/requestOptions';
+import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
@@ -12,14 +14,6 @@ import type { ItemOperation } from '../operation';
 const MAX_PAGE = 1000;
 /** Return All stops here (100,000 tasks) rather than page on for ever. */
 const MAX_PAGES = 100;
-/** The task statuses of the service, in the words of its own interface. */
-const TASK_STATUSES = [
-	{ name: 'Draft', value: 'BLANK' },
-	{ name: 'Ready', value: 'READY' },
-	{ name: 'Running', value: 'PROCESS' },
-	{ name: 'Paused', value: 'PAUSED' },
-	{ name: 'Stopped', value: 'HALTED' },
-];
 
 export const description = forOperation('callTask', 'getMany', [
 	{
@@ -90,12 +84,14 @@ export const description = forOperation('callTask', 'getMany', [
 			},
 		],
 	},
+	simplifyOption,
 	requestOptions({ creates: false, batch: false }),
 ]);
 
 interface ListQuery {
 	qs: IDataObject;
 	max: number;
+	simplify: boolean;
 }
 
 export const getMany: ItemOperation<ListQuery> = {
@@ -118,10 +114,10 @@ export const getMany: ItemOperation<ListQuery> = {
 			const to = instant('filters.to', filters.to);
 			if (to) qs.to = to;
 			if (filters.sort) qs.sort = filters.sort;
-			return { qs, max };
+			return { qs, max, simplify: parameter('simplify', itemIndex, false) === true };
 		};
 	},
-	async execute({ client, context }, { qs, max }, itemIndex) {
+	async execute({ client, context }, { qs, max, simplify }, itemIndex) {
 		const tasks: IDataObject[] = [];
 		const seen = new Set<string>();
 		const stop = (message: string, description: string) =>
@@ -159,6 +155,6 @@ export const getMany: ItemOperation<ListQuery> = {
 			if (page.length < limit) break;
 			offset += page.length;
 		}
-		return tasks.map((task) => ({ autoCallId: taskIdOf(task), ...task }));
+		return tasks.map((task) => (simplify ? simplifyTask(task, taskIdOf(task)) : { autoCallId: taskIdOf(task), ...task }));
 	},
 };

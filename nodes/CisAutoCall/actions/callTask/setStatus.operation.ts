@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
 import { agentStartNotice } from '../../guardrails';
@@ -14,11 +14,34 @@ const stopNotice: INodeProperties = {
 	default: '',
 };
 
+const startNotice: INodeProperties = {
+	displayName: 'Starting calls every person in the task who is still waiting, and each call costs money',
+	name: 'startNotice',
+	type: 'notice',
+	default: '',
+	// The AI Agent tool shows its own notice (agentStartNotice).
+	displayOptions: { hide: { '@tool': [true] } },
+};
+
+/**
+ * How many people the task holds, where the service's answer tells it (its statistics, or a count
+ * of its own). No extra request: a Start must not fail, or be repeated, because a count was not read.
+ */
+export function peopleInTask(answer: unknown): number | undefined {
+	if (!answer || typeof answer !== 'object') return undefined;
+	const task = answer as IDataObject;
+	const stats = (task.stats && typeof task.stats === 'object' ? task.stats : {}) as IDataObject;
+	for (const count of [stats.candidates, task.candidatesCount, task.candidates]) {
+		if (typeof count === 'number' && Number.isInteger(count) && count >= 0) return count;
+	}
+	return undefined;
+}
+
 /** Start (`play`), Pause (`pause`) and Stop (`halted`) differ only in the path's last word. */
 function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStatusAction): ItemOperation<PreparedRequest> {
 	const description = forOperation('callTask', operation, [
 		...(operation === 'stop' ? [stopNotice] : []),
-		...(operation === 'start' ? [agentStartNotice] : []),
+		...(operation === 'start' ? [startNotice, agentStartNotice] : []),
 		autoCallIdLocator,
 		requestOptions({ creates: false, batch: false, startsTask: operation === 'start' }),
 	]);
@@ -39,7 +62,9 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStat
 		...(operation === 'start' ? { startsTask: () => true } : {}),
 		async execute({ client }, { request, echo }, itemIndex) {
 			const response = await setTaskStatus(client, request, itemIndex);
-			return response && typeof response === 'object' ? { ...echo, response } : echo;
+			if (!response || typeof response !== 'object') return echo;
+			const people = operation === 'start' ? peopleInTask(response) : undefined;
+			return people === undefined ? { ...echo, response } : { ...echo, peopleInTask: people, response };
 		},
 	};
 }

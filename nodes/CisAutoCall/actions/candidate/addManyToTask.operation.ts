@@ -8,7 +8,7 @@ import { agentToolNotice } from '../../guardrails';
 import { requestOptions } from '../../helpers/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
-import { forceStart } from './addToTask.operation';
+import { forceStart, forceStartNotice } from './addToTask.operation';
 import { mapBatchResponse } from './batchResponse';
 
 export const description = forOperation('candidate', 'addManyToTask', [
@@ -17,6 +17,7 @@ export const description = forOperation('candidate', 'addManyToTask', [
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
+	forceStartNotice,
 	requestOptions({ creates: true, batch: true, startsCalls: true, startsTask: true }),
 ]);
 

@@ -18,12 +18,22 @@ export const forceStart: INodeProperties = {
 	description: 'Whether the task is started (if it is not running yet) once the candidate is added',
 };
 
+/** Shown while "Start the Task Too" is on. */
+export const forceStartNotice: INodeProperties = {
+	displayName: 'Starting the task calls every person in it who is still waiting, not only the ones added here, and each call costs money',
+	name: 'forceStartNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { forceStart: [true] } },
+};
+
 export const description = forOperation('candidate', 'addToTask', [
 	dialsNotice,
 	agentToolNotice,
 	autoCallIdLocator,
 	...candidateFields('addToTask'),
 	forceStart,
+	forceStartNotice,
 	requestOptions({ creates: true, batch: false, startsCalls: true, startsTask: true }),
 ]);
 
