@@ -1,12 +1,13 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { perRunParameters } from '../../nodes/CisAutoCall/helpers/parameters';
 
 /** A stand-in for n8n's context: raw parameters as saved in the workflow, values per item. */
-function contextWith(parameters: Record<string, unknown>) {
+function contextWith(parameters: Record<string, unknown>, items: IDataObject[] = []) {
 	const calls: string[] = [];
 	const context = {
 		getNode: () => ({ parameters }),
+		getInputData: () => items.map((json) => ({ json })),
 		getNodeParameter: (name: string, itemIndex: number) => {
 			calls.push(`${name}#${itemIndex}`);
 			const value = parameters[name];
@@ -34,4 +35,45 @@ test('a parameter without expression is resolved once per run, one with an expre
 	expect(calls.filter((call) => call.startsWith('taskSettings'))).toEqual(['taskSettings#0']);
 	expect(calls.filter((call) => call.startsWith('phone'))).toEqual(['phone#0', 'phone#1', 'phone#2']);
 	expect(calls.filter((call) => call.startsWith('candidateFields'))).toHaveLength(3);
+});
+
+/** A stand-in whose getNodeParameter resolves `{{ $json.<field> }}` of the item, as n8n does. */
+function resolvingContext(parameters: Record<string, unknown>, items: IDataObject[], differs = false) {
+	const calls: string[] = [];
+	const context = {
+		getNode: () => ({ parameters }),
+		getInputData: () => items.map((json) => ({ json })),
+		getNodeParameter: (name: string, itemIndex: number) => {
+			calls.push(`${name}#${itemIndex}`);
+			const value = parameters[name];
+			const field = typeof value === 'string' ? /^=\{\{ \$json\.(\w+) \}\}$/.exec(value)?.[1] : undefined;
+			if (!field) return value;
+			return differs ? `n8n:${String(items[itemIndex][field])}` : items[itemIndex][field];
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, calls };
+}
+
+test('an expression that only copies a field of the item: checked against n8n once, then each item gets its own field', () => {
+	const items = [{ phone: '79990000001' }, { phone: '79990000002' }, { phone: '79990000003' }];
+	const { context, calls } = resolvingContext({ phone: '={{ $json.phone }}' }, items);
+	const parameter = perRunParameters(context);
+	expect(items.map((_, itemIndex) => parameter('phone', itemIndex))).toEqual(['79990000001', '79990000002', '79990000003']);
+	expect(calls).toEqual(['phone#0']);
+});
+
+test('when n8n resolves the first item differently, n8n resolves every item', () => {
+	const items = [{ phone: '79990000001' }, { phone: '79990000002' }];
+	const { context, calls } = resolvingContext({ phone: '={{ $json.phone }}' }, items, true);
+	const parameter = perRunParameters(context);
+	expect(items.map((_, itemIndex) => parameter('phone', itemIndex))).toEqual(['n8n:79990000001', 'n8n:79990000002']);
+	expect(calls).toEqual(['phone#0', 'phone#1']);
+});
+
+test('an item whose field is missing or not plain JSON is left to n8n', () => {
+	const items: IDataObject[] = [{ phone: '79990000001' }, {}, { phone: new Date(0) as unknown as string }, { phone: '79990000004' }];
+	const { context, calls } = resolvingContext({ phone: '={{ $json.phone }}' }, items);
+	const parameter = perRunParameters(context);
+	expect(items.map((_, itemIndex) => parameter('phone', itemIndex))).toEqual(['79990000001', undefined, new Date(0), '79990000004']);
+	expect(calls).toEqual(['phone#0', 'phone#1', 'phone#2']);
 });
