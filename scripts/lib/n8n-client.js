@@ -339,12 +339,15 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			const execId = result.executionId;
 			if (!execId) throw new Error(`workflow ${id}: unexpected run answer ${JSON.stringify(result)}`);
 			const deadline = Date.now() + timeoutMs;
-			// n8n 1.x can report status "error" a moment before the error itself is saved.
+			// n8n 1.x can report status "error" a moment before the error itself is saved, and on a
+			// busy machine "success" a moment before the last node's output is.
 			let errorWithoutDataUntil = 0;
 			for (;;) {
 				const r = await rawApi('GET', `/executions/${execId}?includeData=true`);
 				if (r.status === 200 && isFinished(r.body)) {
-					const recorded = r.body.status !== 'error' || Boolean(r.body.data && r.body.data.resultData && r.body.data.resultData.error);
+					const resultData = (r.body.data && r.body.data.resultData) || {};
+					const lastOutputSaved = Boolean(resultData.lastNodeExecuted && resultData.runData && resultData.runData[resultData.lastNodeExecuted]);
+					const recorded = r.body.status === 'error' ? Boolean(resultData.error) : r.body.status !== 'success' || lastOutputSaved;
 					if (recorded) return r.body;
 					errorWithoutDataUntil ||= Date.now() + 3000;
 					if (Date.now() > errorWithoutDataUntil) return r.body;
