@@ -10,6 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Simulator } from '../../simulator';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
+import type { RunResult } from '../engine/nodeRunner';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
@@ -65,6 +66,10 @@ function letTimePass(nodeId: string, parts: number): void {
 	});
 }
 
+function hintsOf(result: RunResult) {
+	return result.runData[result.nodeName]?.[0]?.hints ?? [];
+}
+
 function postsTo(path: string) {
 	return apiRequests(sim).filter((request) => request.path === path && request.method === 'POST');
 }
@@ -80,7 +85,7 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		// sent, left it.
 		expect(currentKeys('retried-node')).toHaveLength(4);
 
-		const retried = await runAction(sim, createAndRun(), phoneItems(5), { nodeId: 'retried-node' });
+		const retried = await runAction(sim, createAndRun(), phoneItems(5), { nodeId: 'retried-node', mode: 'retry' });
 		expect(retried.error).toBeUndefined();
 		expect(postsTo(SINGLE)).toHaveLength(5);
 		expect(createdPerPhone()).toEqual(Object.fromEntries([0, 1, 2, 3, 4].map((index) => [phoneOf(index), 1])));
@@ -99,13 +104,21 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		expect(outputs[3].note).toMatch(/its error, which lists the items done with their ids/);
 		expect(outputs[4].alreadyDone).toBeUndefined();
 		expect(outputs[4].autoCallCandidateId).toEqual(expect.any(String));
+		// Not a plain success: the run carries a notice above the output.
+		expect(hintsOf(retried)).toEqual([
+			expect.objectContaining({
+				type: 'warning',
+				location: 'outputPane',
+				message: expect.stringMatching(/^4 items were not sent again: .*nobody is called twice.*The other 1 was sent\.$/),
+			}),
+		]);
 	});
 
 	test('an item the service refused (400) leaves the record: the next execution sends it, and only it', async () => {
 		sim.injectFault({ path: SINGLE, status: 400, body: { error: 'bad phone' }, bodyIncludes: phoneOf(1) });
 		const failed = await runAction(sim, createAndRun(), phoneItems(3), { nodeId: 'refused-node', continueOnFail: true });
 		expect(jsonOf(failed)[1].error).toBeDefined();
-		const again = await runAction(sim, createAndRun(), phoneItems(3), { nodeId: 'refused-node' });
+		const again = await runAction(sim, createAndRun(), phoneItems(3), { nodeId: 'refused-node', mode: 'retry' });
 		expect(again.error).toBeUndefined();
 		expect(postsTo(SINGLE).map((request) => (request.body as IDataObject).phone)).toEqual(
 			[0, 1, 2, 1].map((index) => [phoneOf(index)]),
@@ -113,9 +126,9 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		expect(jsonOf(again).map((json) => json.alreadyDone ?? false)).toEqual([true, false, true]);
 	});
 
-	test('Repeat Protection 0: a deliberate new run sends everything again', async () => {
+	test('Repeat Protection 0: even a retry sends everything again', async () => {
 		await runAction(sim, createAndRun({ repeatProtectionHours: 0 }), phoneItems(2), { nodeId: 'off-node' });
-		const again = await runAction(sim, createAndRun({ repeatProtectionHours: 0 }), phoneItems(2), { nodeId: 'off-node' });
+		const again = await runAction(sim, createAndRun({ repeatProtectionHours: 0 }), phoneItems(2), { nodeId: 'off-node', mode: 'retry' });
 		expect(again.error).toBeUndefined();
 		expect(postsTo(SINGLE)).toHaveLength(4);
 	});
@@ -123,11 +136,11 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 	test('the record holds for at least three quarters of Repeat Protection and at most all of it', async () => {
 		await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node' });
 		letTimePass('window-node', 3);
-		const within = await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node' });
+		const within = await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node', mode: 'retry' });
 		expect(jsonOf(within).map((json) => json.alreadyDone)).toEqual([true, true]);
 		expect(postsTo(SINGLE)).toHaveLength(2);
 		letTimePass('window-node', 1);
-		const after = await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node' });
+		const after = await runAction(sim, createAndRun({ repeatProtectionHours: 8 }), phoneItems(2), { nodeId: 'window-node', mode: 'retry' });
 		expect(after.error).toBeUndefined();
 		expect(jsonOf(after).map((json) => json.alreadyDone)).toEqual([undefined, undefined]);
 		expect(postsTo(SINGLE)).toHaveLength(4);
@@ -135,7 +148,7 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 
 	test('another node (or workflow) with the same items sends them: the record is per workflow and node', async () => {
 		await runAction(sim, createAndRun(), phoneItems(2), { nodeId: 'node-a' });
-		await runAction(sim, createAndRun(), phoneItems(2), { nodeId: 'node-b' });
+		await runAction(sim, createAndRun(), phoneItems(2), { nodeId: 'node-b', mode: 'retry' });
 		expect(postsTo(SINGLE)).toHaveLength(4);
 	});
 
@@ -150,10 +163,49 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		sim.injectFault({ path: ADD_BATCH, status: 503, afterHandling: true });
 		const failed = await runAction(sim, parameters, phoneItems(3), { nodeId: 'batch-node' });
 		expect((failed.error as Error).message).toMatch(/^Outcome unknown/);
-		const retried = await runAction(sim, parameters, phoneItems(3), { nodeId: 'batch-node' });
+		const retried = await runAction(sim, parameters, phoneItems(3), { nodeId: 'batch-node', mode: 'retry' });
 		expect(retried.error).toBeUndefined();
 		expect(postsTo(ADD_BATCH)).toHaveLength(1);
 		expect(jsonOf(retried).every((json) => json.alreadyDone === true)).toBe(true);
 		expect(sim.counts()).toMatchObject({ total: 3, duplicates: 0 });
+	});
+});
+
+describe('every new execution sends what it is given: only a retry of a failed execution leaves out what was sent', () => {
+	const modes = ['manual', 'trigger', 'webhook', 'integrated', 'cli', 'internal'] as const;
+	for (const typeVersion of [1, 2]) {
+		for (const mode of modes) {
+			test(`Create and Run version ${typeVersion}, executed twice as new executions (mode ${mode}): both send, nobody is left out`, async () => {
+				const first = await runAction(sim, createAndRun(), phoneItems(2), { nodeId: `again-${typeVersion}-${mode}`, mode, typeVersion });
+				const second = await runAction(sim, createAndRun(), phoneItems(2), { nodeId: `again-${typeVersion}-${mode}`, mode, typeVersion });
+				expect(first.error).toBeUndefined();
+				expect(second.error).toBeUndefined();
+				expect(postsTo(SINGLE)).toHaveLength(4);
+				expect(jsonOf(second).map((json) => json.alreadyDone)).toEqual([undefined, undefined]);
+				expect(hintsOf(second)).toEqual([]);
+				// ... and a retry after them still finds what they sent.
+				const retry = await runAction(sim, createAndRun(), phoneItems(2), { nodeId: `again-${typeVersion}-${mode}`, mode: 'retry', typeVersion });
+				expect(postsTo(SINGLE)).toHaveLength(4);
+				expect(jsonOf(retry).map((json) => json.alreadyDone)).toEqual([true, true]);
+			});
+		}
+	}
+
+	test('Add to Task executed twice sends twice; a failed second run does not take the first run\'s record off', async () => {
+		const task = createTaskInState(sim, { name: 'Twice task' });
+		const parameters: INodeParameters = {
+			resource: 'candidate',
+			operation: 'addToTask',
+			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			phone: '={{ $json.phone }}',
+			options: { concurrency: 1 },
+		};
+		await runAction(sim, parameters, phoneItems(1), { nodeId: 'twice-add' });
+		sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate', status: 400, body: { error: 'bad phone' } });
+		const refused = await runAction(sim, parameters, phoneItems(1), { nodeId: 'twice-add', continueOnFail: true });
+		expect(jsonOf(refused)[0].error).toBeDefined();
+		const retry = await runAction(sim, parameters, phoneItems(1), { nodeId: 'twice-add', mode: 'retry' });
+		expect(jsonOf(retry)[0]).toMatchObject({ alreadyDone: true });
+		expect(apiRequests(sim).filter((request) => request.method === 'POST')).toHaveLength(2);
 	});
 });

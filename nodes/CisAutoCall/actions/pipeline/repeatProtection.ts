@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { fingerprintOf } from '../../../shared/fingerprint';
 import type { Operation } from '../operation';
@@ -96,19 +96,22 @@ export function storeFor(context: IExecuteFunctions): SentRequestStore {
 }
 
 /**
- * n8n's "Retry" of a failed execution (and a re-run of the same items) starts a new execution
- * that runs the node again with all its items; the Retry-On-Fail memory (earlierTries.ts) cannot
- * see it. So every creating request is recorded before it is sent (write-ahead), keyed by the
- * fingerprint of the request and the part of the window it was sent in; a request recorded in
- * the current or the three previous parts is not sent again, and its item says "already done by
- * an earlier execution". A request the service refused (4xx) or that was not sent is taken off
- * the record, so that a corrected run sends it; one that succeeded or whose outcome is unknown
- * stays. The record lives in n8n's database (per workflow and node) when n8n offers its
- * de-duplication helpers, else in this process.
+ * n8n's "Retry" of a failed execution starts a new execution (mode `retry`) that runs the node
+ * again with all its items; the Retry-On-Fail memory (earlierTries.ts) cannot see it. So every
+ * creating request is recorded before it is sent (write-ahead), keyed by the fingerprint of the
+ * request and the part of the window it was sent in. Only a retry leaves out a request recorded
+ * in the current or the three previous parts: its item says that it was left out and why, and the
+ * run carries a notice. Every other execution (manual, trigger, webhook, schedule, sub-workflow,
+ * AI agent) sends what it is given, and records it for a later retry. A request the service
+ * refused (4xx) or that was not sent is taken off the record, so that a corrected run sends it;
+ * one that succeeded or whose outcome is unknown stays. The record lives in n8n's database (per
+ * workflow and node) when n8n offers its de-duplication helpers, else in this process.
  */
 export class RepeatProtection {
 	/** item index → its request's keys (current part first), for the items this run sends */
 	private readonly sending = new Map<number, string[]>();
+	/** keys an earlier execution recorded: a failure of this run does not take them off */
+	private readonly recordedBefore = new Set<string>();
 	/** keys recorded by the check that must not stay (those of an item left out) */
 	private readonly notToKeep: string[] = [];
 
@@ -117,12 +120,14 @@ export class RepeatProtection {
 		private readonly hours: number,
 		private store: SentRequestStore,
 		private readonly now: () => number,
+		/** n8n's Retry of a failed execution: the only run that leaves out what was sent before. */
+		private readonly isRetry: boolean,
 	) {}
 
 	/** Undefined for operations that create nothing, and when the option is 0 (off). */
 	static of(context: IExecuteFunctions, operation: Operation, hours: number, now: () => number = Date.now): RepeatProtection | undefined {
 		if (!operation.creates || hours <= 0) return undefined;
-		return new RepeatProtection(context, hours, storeFor(context), now);
+		return new RepeatProtection(context, hours, storeFor(context), now, isRetryOfFailedExecution(context));
 	}
 
 	private keysOf(fingerprint: string): string[] {
@@ -132,37 +137,45 @@ export class RepeatProtection {
 	}
 
 	/**
-	 * Leaves out (from `prepared`) the items whose request an earlier execution sent; records the
-	 * others. n8n's helper records every key it is asked about: the keys of the earlier parts are
-	 * recorded too, which is harmless for a request that is sent (a run that finds one finds the
-	 * current part's key as well) and cheaper than taking them off again. They go first, so that
-	 * n8n's `maxEntries` drops them before any current key of this run.
+	 * In a retry, leaves out (from `prepared`) the items whose request an earlier execution sent;
+	 * records the others. n8n's helper records every key it is asked about: the keys of the earlier
+	 * parts are recorded too, which is harmless for a request that is sent (a run that finds one
+	 * finds the current part's key as well) and cheaper than taking them off again. They go first,
+	 * so that n8n's `maxEntries` drops them before any current key of this run. Any other run only
+	 * records the current part's key of each request: it sends everything.
 	 */
 	async skipDoneBefore(prepared: Map<number, unknown>, outcomes: Outcomes): Promise<void> {
 		if (prepared.size === 0) return;
 		const keysByItem = new Map<number, string[]>();
 		for (const [itemIndex, value] of prepared) keysByItem.set(itemIndex, this.keysOf(fingerprintOf(value)));
-		const earlierParts = [...keysByItem.values()].flatMap((keys) => keys.slice(1));
+		const earlierParts = this.isRetry ? [...keysByItem.values()].flatMap((keys) => keys.slice(1)) : [];
 		const currentPart = [...keysByItem.values()].map((keys) => keys[0]);
 		const allKeys = [...new Set([...earlierParts, ...currentPart])];
-		let recorded: Set<string>;
-		try {
-			recorded = await this.store.checkAndRecord(allKeys);
-		} catch {
-			// n8n's database could not be asked (e.g. a workflow without an id): this process's memory.
-			this.store = processStore(this.context);
-			recorded = await this.store.checkAndRecord(allKeys);
-		}
+		const recorded = await this.checkAndRecord(allKeys);
+		for (const key of recorded) this.recordedBefore.add(key);
+		const leftOut: number[] = [];
 		for (const [itemIndex, keys] of keysByItem) {
-			if (keys.some((key) => recorded.has(key))) {
+			if (this.isRetry && keys.some((key) => recorded.has(key))) {
 				prepared.delete(itemIndex);
 				outcomes[itemIndex] = { ok: true, json: this.alreadyDone(keys) };
+				leftOut.push(itemIndex);
 				// Recorded just now, these keys would make the protection last longer with every
 				// left-out run.
 				this.notToKeep.push(...keys.filter((key) => !recorded.has(key)));
 			} else {
-				this.sending.set(itemIndex, keys);
+				this.sending.set(itemIndex, this.isRetry ? keys : keys.slice(0, 1));
 			}
+		}
+		if (leftOut.length > 0) this.context.addExecutionHints?.(leftOutHint(leftOut, prepared.size));
+	}
+
+	private async checkAndRecord(keys: string[]): Promise<Set<string>> {
+		try {
+			return await this.store.checkAndRecord(keys);
+		} catch {
+			// n8n's database could not be asked (e.g. a workflow without an id): this process's memory.
+			this.store = processStore(this.context);
+			return await this.store.checkAndRecord(keys);
 		}
 	}
 
@@ -172,8 +185,8 @@ export class RepeatProtection {
 			...(earlier ?? {}),
 			alreadyDone: true,
 			note: earlier
-				? `Already done by an earlier execution: this node sent this same request within the last ${this.hours} hours (Repeat Protection), so it was not sent again and nobody is called twice. The ids above are from that execution.`
-				: `Already done by an earlier execution: this node sent this same request within the last ${this.hours} hours (Repeat Protection), so it was not sent again and nobody is called twice. Its ids are in that execution: its output, or, if it failed, its error, which lists the items done with their ids (an item whose outcome was unknown there may or may not have been created: check the service).`,
+				? `Already done by an earlier execution, so not sent again: this is a retry, and the execution it repeats already sent this request (Repeat Protection), so nobody is called twice. The ids above are from that execution.`
+				: `Already done by an earlier execution, so not sent again: this is a retry, and the execution it repeats already sent this request (Repeat Protection), so nobody is called twice. Its ids are in that execution: its output, or, if it failed, its error, which lists the items done with their ids (an item whose outcome was unknown there may or may not have been created: check the service).`,
 		};
 	}
 
@@ -196,7 +209,7 @@ export class RepeatProtection {
 			} else if (outcome && mayHaveCreated(outcome.error)) for (const key of keys) keep.add(key);
 			else for (const key of keys) drop.add(key);
 		}
-		const toRemove = [...drop].filter((key) => !keep.has(key));
+		const toRemove = [...drop].filter((key) => !keep.has(key) && !this.recordedBefore.has(key));
 		if (toRemove.length === 0) return;
 		try {
 			await this.store.remove(toRemove);
@@ -211,4 +224,19 @@ function rememberResult(key: string, json: IDataObject | undefined): void {
 	knownResults.delete(key);
 	knownResults.set(key, json);
 	while (knownResults.size > MAX_KNOWN_RESULTS) knownResults.delete(knownResults.keys().next().value as string);
+}
+
+/** n8n starts its "Retry" of a failed execution in the execute mode `retry` (1.x and 2.x, also on a queue-mode worker). */
+export function isRetryOfFailedExecution(context: IExecuteFunctions): boolean {
+	return context.getMode() === 'retry';
+}
+
+/** The notice of a retry that left items out: shown above the node's output. */
+export function leftOutHint(leftOut: number[], sending: number): NodeExecutionHint {
+	const items = leftOut.length === 1 ? `Item ${leftOut[0]} was` : `${leftOut.length} items were`;
+	return {
+		type: 'warning',
+		location: 'outputPane',
+		message: `${items} not sent again: the execution this retry repeats already sent ${leftOut.length === 1 ? 'it' : 'them'}, so nobody is called twice; their items say so. ${sending === 0 ? 'Nothing else was sent.' : `The other ${sending} ${sending === 1 ? 'was' : 'were'} sent.`}`,
+	};
 }
