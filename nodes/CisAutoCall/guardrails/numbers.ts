@@ -27,6 +27,8 @@ export interface Guardrails {
 	oneNumberPerCall: boolean;
 	/** Whether an item may start a call task (always, except for an AI Agent's tool the user did not allow). */
 	mayStartTask: boolean;
+	/** Whether numbers shorter than a person's phone (internal lines) may be called; emergency numbers never. */
+	allowShortNumbers: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved
 		asAgentTool,
 		oneNumberPerCall: asAgentTool && saved.agentSeveralNumbers !== true,
 		mayStartTask: !asAgentTool || saved.agentMayStartTask === true,
+		allowShortNumbers: saved.allowShortNumbers === true,
 	};
 	const setting = options.maxCallsPerRun;
 	if (setting === undefined || setting === null || setting === '') {
@@ -129,4 +132,57 @@ export function checkAllowedNumbers(phones: string[], rules: NumberRule[]): void
 	if (number === undefined) return;
 	const allowed = rules.map((rule) => describeValue(rule.text)).join(', ');
 	throw new Refusal('phone', number, `the number ${number} is not in Allowed Numbers (${allowed}), so it was not called`);
+}
+
+/**
+ * Emergency and service numbers of many countries (112 and 911 are answered almost everywhere).
+ * No bot may dial them, whatever the settings: the list is short numbers only, so a person's
+ * phone is never caught.
+ */
+export const EMERGENCY_NUMBERS: readonly string[] = Object.freeze([
+	'112', '911', '999', '000', '110', '100', '101', '102', '103', '104', '108', '113', '115', '117', '118', '119',
+	'120', '122', '123', '190', '192', '193', '997', '998', '061', '062', '15', '17', '18',
+]);
+
+/** A phone number of a person has at least this many digits; shorter ones are internal or service lines. */
+export const MIN_PERSON_PHONE_DIGITS = 7;
+
+/**
+ * The emergency number a dialled number reaches, if any: the number itself, or one behind a
+ * country or trunk code (+1 911, +44 999, 8 112) or an international prefix (00, 011).
+ */
+export function emergencyNumberIn(digits: string): string | undefined {
+	const national = digits.replace(/^(00|011)/, '');
+	for (const candidate of [digits, national]) {
+		if (EMERGENCY_NUMBERS.includes(candidate)) return candidate;
+		for (let prefix = 1; prefix <= 3; prefix++) {
+			const rest = candidate.slice(prefix);
+			if (rest.length >= 2 && EMERGENCY_NUMBERS.includes(rest)) return rest;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Refuses numbers no bot may dial: an emergency number (always), and a number too short to be a
+ * person's phone unless the user allowed short numbers. Applies to every version of the node.
+ */
+export function checkDiallable(phones: string[], allowShortNumbers: boolean): void {
+	for (const digits of phones) {
+		const emergency = emergencyNumberIn(digits);
+		if (emergency !== undefined) {
+			throw new Refusal(
+				'phone',
+				digits,
+				`${digits} is an emergency number (${emergency}); no bot may call it, so nothing was called`,
+			);
+		}
+		if (!allowShortNumbers && digits.length < MIN_PERSON_PHONE_DIGITS) {
+			throw new Refusal(
+				'phone',
+				digits,
+				`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called; to call an internal short number, turn on "Allow Short Numbers" in Options`,
+			);
+		}
+	}
 }

@@ -27,6 +27,20 @@ export const maxCallsPerRunOption: INodeProperties = {
 };
 
 /**
+ * Numbers shorter than a person's phone are refused unless this allows them; emergency numbers
+ * are refused whatever it says. Read from the saved parameters, never from an expression.
+ */
+export const allowShortNumbersOption: INodeProperties = {
+	displayName: 'Allow Short Numbers',
+	name: 'allowShortNumbers',
+	type: 'boolean',
+	default: false,
+	noDataExpression: true,
+	description:
+		'Whether numbers with fewer than 7 digits (internal lines) may be called. Off: they are refused before anything is sent. Emergency numbers (112, 911, 999 …) are always refused.',
+};
+
+/**
  * As an AI Agent tool, one number per call unless this allows more: a model could otherwise put
  * 40 numbers into one call's phone field. Read from the saved parameters, never from an expression.
  */

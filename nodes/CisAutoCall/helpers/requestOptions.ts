@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { agentMayStartTaskOption, agentSeveralNumbersOption, allowedNumbersOption, maxCallsPerRunOption } from '../guardrails';
+import { agentMayStartTaskOption, agentSeveralNumbersOption, allowedNumbersOption, allowShortNumbersOption, maxCallsPerRunOption } from '../guardrails';
 import { dryRunOption } from './dryRunOption';
 import { repeatProtectionOption } from './repeatProtectionOption';
 import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
@@ -126,7 +126,7 @@ export function requestOptions({
 	if (creates) options.unshift(repeatProtectionOption);
 	if (creates || startsCalls || startsTask) options.unshift(dryRunOption);
 	if (startsTask) options.unshift(agentMayStartTaskOption);
-	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption);
+	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption);
 	return {
 		displayName: 'Options',
 		name: 'options',

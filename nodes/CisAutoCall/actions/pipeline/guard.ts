@@ -2,6 +2,7 @@ import {
 	callLedger,
 	capRefusal,
 	checkAllowedNumbers,
+	checkDiallable,
 	checkOneNumber,
 	checkTaskStart,
 	type Guardrails,
@@ -17,7 +18,7 @@ export interface Booking {
 }
 
 /**
- * Each item first: a task start an AI Agent may not make, several numbers where an AI Agent may
+ * Each item first: an emergency number or one too short for a person, a task start an AI Agent may not make, several numbers where an AI Agent may
  * give one, a number outside Allowed Numbers: the item is refused. Then the numbers of the run
  * (every number of every candidate: each can be dialled) are booked against Max Calls per Run, all
  * or none: a run that would go beyond it is refused whole. Nothing is sent for a refused item.
@@ -64,6 +65,7 @@ export function checkItems(
 		try {
 			checkTaskStart(startsTask(value), guardrails);
 			const phones = phonesOf(value);
+			checkDiallable(phones, guardrails.allowShortNumbers);
 			checkOneNumber(phones, guardrails);
 			checkAllowedNumbers(phones, guardrails.allowedNumbers);
 			numbersByItem.set(itemIndex, phones.length);
