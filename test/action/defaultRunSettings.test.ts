@@ -80,6 +80,12 @@ describe('the defaults as the editor shows them and as a run reads them', () => 
 		expect(readRunSettings({ concurrency: 10 })).toMatchObject({ concurrency: 10, adaptiveConcurrency: true });
 		expect(readRunSettings({ adaptiveConcurrency: true }, { batch: true })).toMatchObject({ concurrency: 5, adaptiveConcurrency: true });
 	});
+
+	test('nodes saved with version 1 keep 0.1.0\'s default: 5 at once, not adapted; what they set is kept', () => {
+		expect(readRunSettings({}, { nodeVersion: 1 })).toMatchObject({ concurrency: 5, adaptiveConcurrency: false });
+		expect(readRunSettings({ concurrency: 20 }, { nodeVersion: 1 })).toMatchObject({ concurrency: 20, adaptiveConcurrency: false });
+		expect(readRunSettings({ adaptiveConcurrency: true }, { nodeVersion: 1 })).toMatchObject({ concurrency: 100, adaptiveConcurrency: true });
+	});
 });
 
 describe('the defaults in a run (n8n-core engine, simulator)', () => {
@@ -102,6 +108,17 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 		expect(minOverlap(requests, 50)).toBeGreaterThan(10);
 		expect(minOverlap(requests, 50)).toBeLessThanOrEqual(DEFAULT_ADAPTIVE_CEILING);
 		expect(creations(sim)).toEqual({ rows: 300, twice: 0 });
+	});
+
+	test('a node saved with version 1: at most 5 in flight, as in 0.1.0, every row once', async () => {
+		sim.setLatency(60);
+		const result = await runAction(sim, createAndRun(), phoneItems(60), { typeVersion: 1 });
+		expect(result.error).toBeUndefined();
+		const requests = apiRequests(sim);
+		expect(requests).toHaveLength(60);
+		expect(minOverlap(requests, 50)).toBeGreaterThan(1);
+		expect(minOverlap(requests, 50)).toBeLessThanOrEqual(5);
+		expect(creations(sim)).toEqual({ rows: 60, twice: 0 });
 	});
 
 	test('only Max Requests per Second set: never more requests in a second than that', async () => {

@@ -112,8 +112,8 @@ describe('Max Calls per Run', () => {
 	});
 
 	test('the refusal says how many calls were allowed and how many already started', () => {
-		const plain = { asAgentTool: false, oneNumberPerCall: false, mayStartTask: true };
-		const agent = { asAgentTool: true, oneNumberPerCall: true, mayStartTask: false };
+		const plain = { asAgentTool: false, oneNumberPerCall: false, mayStartTask: true, allowShortNumbers: false };
+		const agent = { asAgentTool: true, oneNumberPerCall: true, mayStartTask: false, allowShortNumbers: false };
 		expect(capRefusal({ allowedNumbers: [], maxCalls: 5, maxCallsIsDefault: false, ...plain }, 5, 1).message).toBe(
 			'Refused: this call would go beyond 5 calls per workflow execution ("Max Calls per Run"); 5 already started, so nothing was sent',
 		);

@@ -44,7 +44,7 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	let repeatProtectionHours = 0;
 	try {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		settings = readRunSettings(options, { batch: operation.kind === 'batch' });
+		settings = readRunSettings(options, { batch: operation.kind === 'batch', nodeVersion: this.getNode().typeVersion });
 		if (operation.dialledPhones || operation.startsTask) {
 			// The saved options, not the resolved ones: no expression may grant an AI Agent more.
 			const saved = (this.getNode().parameters.options ?? {}) as IDataObject;

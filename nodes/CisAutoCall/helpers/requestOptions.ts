@@ -36,7 +36,7 @@ const perItemConcurrencyOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: 100,
-		description: `The most requests in flight at once. With Adapt Concurrency on (the default) the node starts with 5 and goes up to this number only while the service keeps up; with it off, exactly this many (${DEFAULT_FIXED_CONCURRENCY} when not set). Lower it if the service's owner asks for fewer requests at once. Output order still matches the input.`,
+		description: `The most requests in flight at once. With Adapt Concurrency on (the default of new nodes) the node starts with 5 and goes up to this number only while the service keeps up; with it off, exactly this many (${DEFAULT_FIXED_CONCURRENCY} when not set). Lower it if the service's owner asks for fewer requests at once. Output order still matches the input.`,
 	},
 	{
 		displayName: 'Adapt Concurrency',
@@ -44,7 +44,7 @@ const perItemConcurrencyOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to find how many requests the service takes at once (on by default): start with 5 and go up to Concurrency while answers keep their speed; halve at once on "too many requests" (429), server errors or failed connections, and send nothing new while the service asks to wait. With a distant service this makes a run several times faster, because every request waits for a new connection. Turn it off for a fixed number of requests at once (see Concurrency). To cap how many requests per second the service gets, set Max Requests per Second: it always applies.',
+			'Whether to find how many requests the service takes at once (on by default for nodes added since 0.2.0): start with 5 and go up to Concurrency while answers keep their speed; halve at once on "too many requests" (429), server errors or failed connections, and send nothing new while the service asks to wait. With a distant service this makes a run several times faster, because every request waits for a new connection. Turn it off for a fixed number of requests at once (see Concurrency). To cap how many requests per second the service gets, set Max Requests per Second: it always applies.',
 	},
 ];
 
@@ -154,13 +154,19 @@ function requireNumber(field: string, value: unknown, min: number, max: number, 
 
 /**
  * The options as settings. Unknown keys are ignored: workflows saved with an option that no
- * longer exists (e.g. "Retry Creating Requests") keep running.
+ * longer exists (e.g. "Retry Creating Requests") keep running. Nodes saved with version 1 keep
+ * 0.1.0's default when Options are left alone: 5 requests at once, not adapted.
  */
-export function readRunSettings(options: IDataObject, { batch = false }: { batch?: boolean } = {}): RunSettings {
+export function readRunSettings(
+	options: IDataObject,
+	{ batch = false, nodeVersion = 2 }: { batch?: boolean; nodeVersion?: number } = {},
+): RunSettings {
 	const integer = (name: string, field: string, fallback: number, min: number, max: number) =>
 		isEmpty(options[name]) ? fallback : requireInteger(field, options[name], { min, max });
-	// Not set: on for one request per item, off for batch requests (the options' defaults above).
-	const adaptiveConcurrency = isEmpty(options.adaptiveConcurrency) ? !batch : options.adaptiveConcurrency === true;
+	// Not set: on for one request per item (from version 2), off for batch requests (the options' defaults above).
+	const adaptiveConcurrency = isEmpty(options.adaptiveConcurrency)
+		? !batch && nodeVersion >= 2
+		: options.adaptiveConcurrency === true;
 	return {
 		concurrency: integer(
 			'concurrency',

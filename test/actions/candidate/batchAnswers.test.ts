@@ -99,6 +99,19 @@ describe('Add Many to Task: items for tasks [A, B, A] in one request', () => {
 });
 
 describe('answers with another count than what was sent', () => {
+	test('a node saved with version 1 keeps 0.1.0\'s output: the raw answer in every item (beside the new reason)', async () => {
+		const a = createTaskInState(sim, { name: 'A' });
+		const items = [1, 2, 3].map((n) => ({ task: a.id, phone: `7999000014${n}` }));
+		const answer = [[entry(a.id, 'c-0')]];
+		sim.injectFault({ path: ADD_BATCH, status: 200, afterHandling: true, body: answer });
+		const outputs = jsonOf(await runAction(sim, addMany(), items, { typeVersion: 1 }));
+		expect(outputs).toHaveLength(3);
+		for (const json of outputs) {
+			expect(json.unmappedResponse).toEqual(answer);
+			expect(json.candidateIdUnknown).toMatch(/^The answer holds 1 entry for the 3 candidates/);
+		}
+	});
+
 	test.each([
 		['fewer', 2],
 		['more', 4],

@@ -9,7 +9,7 @@ import { requestOptions } from '../../helpers/requestOptions';
 import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
 import { forceStart, forceStartNotice } from './addToTask.operation';
-import { mapBatchResponse } from './batchResponse';
+import { batchAnswerOptions, mapBatchResponse } from './batchResponse';
 
 export const description = forOperation('candidate', 'addManyToTask', [
 	dialsNotice,
@@ -42,7 +42,7 @@ export const addManyToTask: BatchOperation = {
 		path: '/cis/api/v1/telephony/autoCallCandidate/batch',
 		body: { batch: [entry], forceStart },
 	}),
-	chunkSender({ client }) {
+	chunkSender({ client, context }) {
 		return async (entries, itemIndexes) => {
 			const batch = entries.map(({ forceStart, ...entry }) => entry);
 			const response = await client.request(
@@ -60,7 +60,7 @@ export const addManyToTask: BatchOperation = {
 				itemIndexes[0],
 			);
 			const sent = entries.map((entry) => ({ taskId: String(entry.autoCallId), phones: entry.phone as string[] }));
-			return mapBatchResponse(response, itemIndexes, sent).map((result: IDataObject, index) => ({
+			return mapBatchResponse(response, itemIndexes, sent, batchAnswerOptions(context)).map((result: IDataObject, index) => ({
 				...result,
 				autoCallId: result.autoCallId ?? entries[index].autoCallId,
 				phone: entries[index].phone,

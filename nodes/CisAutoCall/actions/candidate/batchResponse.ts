@@ -27,9 +27,15 @@ interface AnswerEntry {
  * order sent within each task. Where that cannot be done unambiguously (another count, a task or
  * number that matches nothing, several tasks where the request did not say which entry goes where)
  * no item gets a candidate id: each says why in `candidateIdUnknown`, and the raw answer is kept
- * once, in the first entry's result, so that run data stays proportional to the items.
+ * once, in the first entry's result, so that run data stays proportional to the items (nodes
+ * saved with version 1 keep 0.1.0's output: the raw answer in every entry's result).
  */
-export function mapBatchResponse(response: unknown, itemIndexes: number[], sent: SentEntry[]): IDataObject[] {
+export function mapBatchResponse(
+	response: unknown,
+	itemIndexes: number[],
+	sent: SentEntry[],
+	{ rawInEveryEntry = false }: { rawInEveryEntry?: boolean } = {},
+): IDataObject[] {
 	const raw: unknown[] = Array.isArray(response)
 		? response.flatMap((element: unknown) => (Array.isArray(element) ? element : [element]))
 		: [];
@@ -54,7 +60,7 @@ export function mapBatchResponse(response: unknown, itemIndexes: number[], sent:
 	return itemIndexes.map((_, position) => ({
 		autoCallId: sent[position].taskId ?? answerTask,
 		[CANDIDATE_ID_UNKNOWN]: why,
-		...(position === 0 ? { unmappedResponse: response as IDataObject } : {}),
+		...(position === 0 || rawInEveryEntry ? { unmappedResponse: response as IDataObject } : {}),
 	}));
 }
 
@@ -106,4 +112,9 @@ export function singleTaskIdOf(results: IDataObject[]): string | undefined {
 	const taskIds = new Set(results.map((result) => result.autoCallId));
 	const [taskId] = [...taskIds];
 	return taskIds.size === 1 && typeof taskId === 'string' ? taskId : undefined;
+}
+
+/** Nodes saved with version 1 keep 0.1.0's output of an answer that cannot be matched. */
+export function batchAnswerOptions(context: { getNode(): { typeVersion: number } }): { rawInEveryEntry: boolean } {
+	return { rawInEveryEntry: context.getNode().typeVersion < 2 };
 }

@@ -8,7 +8,7 @@ import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answer
 import { optionalString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import { type BatchOperation, type GroupTask, mayHaveCreated, NotSentError, type Run } from '../operation';
-import { mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
+import { batchAnswerOptions, mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
 
 const taskSettings: INodeProperties = {
 	displayName: 'Task Settings',
@@ -135,7 +135,7 @@ export const createBatch: BatchOperation = {
 				},
 				itemIndexes[0],
 			);
-			return withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries)), entries);
+			return withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries), batchAnswerOptions(run.context)), entries);
 		};
 
 		const join = async (autoCallId: string, entries: IDataObject[], itemIndexes: number[]) => {
@@ -151,7 +151,7 @@ export const createBatch: BatchOperation = {
 				},
 				itemIndexes[0],
 			);
-			const results = withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries, autoCallId)), entries);
+			const results = withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries, autoCallId), batchAnswerOptions(run.context)), entries);
 			for (const result of results) result.autoCallId ??= autoCallId;
 			return results;
 		};
