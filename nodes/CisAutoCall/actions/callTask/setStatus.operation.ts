@@ -60,10 +60,11 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStat
 		},
 		// Starting a task phones everyone in it: an AI Agent may do it only when the user allows it.
 		...(operation === 'start' ? { startsTask: () => true } : {}),
-		async execute({ client }, { request, echo }, itemIndex) {
+		async execute({ client, context }, { request, echo }, itemIndex) {
 			const response = await setTaskStatus(client, request, itemIndex);
 			if (!response || typeof response !== 'object') return echo;
-			const people = operation === 'start' ? peopleInTask(response) : undefined;
+			// Nodes saved with version 1 keep 0.1.0's output.
+			const people = operation === 'start' && context.getNode().typeVersion >= 2 ? peopleInTask(response) : undefined;
 			return people === undefined ? { ...echo, response } : { ...echo, peopleInTask: people, response };
 		},
 	};
