@@ -12,8 +12,44 @@ const { cisNode, codeNode, outputOf, errorOf, assertSuccess } = require('./harne
 
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 
+/** The notices (execution hints) n8n saved with a node's first run. */
+function hintsOf(execution, nodeName) {
+	const runData = execution.data && execution.data.resultData && execution.data.resultData.runData;
+	const task = runData && runData[nodeName] && runData[nodeName][0];
+	return (task && task.hints) || [];
+}
+
 module.exports = async function retryChecks(ctx) {
 	const { sim, creds, checks, client } = ctx;
+
+	for (const [typeVersion, first] of [[1, 10], [2, 20]]) {
+		const phones = Array.from({ length: 2 }, (_, index) => `7999000${String(first + index).padStart(4, '0')}`);
+		await checks.check(
+			`the same workflow executed twice (two new executions, action node version ${typeVersion}): both send, nobody is left out`,
+			async () => {
+				const mark = sim.requests.length;
+				const wf = await ctx.createManualWorkflow(`e2e executed twice v${typeVersion}`, [
+					codeNode('Rows', phones.map((phone) => ({ phone }))),
+					cisNode('Call', {
+						resource: 'candidate',
+						operation: 'createAndRun',
+						botSettingsId: 'bot-e2e-twice',
+						phone: '={{ $json.phone }}',
+					}, creds.token, { typeVersion }),
+				]);
+				const posted = () => sim.requests.slice(mark).filter((r) => r.path === SINGLE && r.method === 'POST').map((r) => r.body.phone[0]);
+				const once = await client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
+				assertSuccess(once);
+				const twice = await client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
+				assertSuccess(twice);
+				assert.deepStrictEqual(posted(), [...phones, ...phones], 'each execution sends both rows');
+				const out = outputOf(twice, 'Call');
+				assert.deepStrictEqual(out.map((json) => json.alreadyDone), [undefined, undefined]);
+				assert.deepStrictEqual(hintsOf(twice, 'Call'), []);
+				return `2 executions, ${posted().length} POSTs`;
+			},
+		);
+	}
 
 	/** n8n's Retry button: POST /rest/executions/:id/retry; then the new execution with its data. */
 	async function retryExecution(id, loadWorkflow) {
@@ -63,6 +99,9 @@ module.exports = async function retryChecks(ctx) {
 				}
 				assert.strictEqual(out[3].alreadyDone, true, 'row 3 (outcome unknown) is not sent again');
 				assert.strictEqual(out[4].alreadyDone, undefined);
+				const hints = hintsOf(retried, 'Call');
+				assert.strictEqual(hints.length, 1, `one notice above the output: ${JSON.stringify(hints)}`);
+				assert.match(String(hints[0].message), /^4 items were not sent again: .*nobody is called twice/);
 				return `execution ${failed.id} (4 POSTs) → retry ${retried.id} (1 POST); candidates per phone ${created.join(',')}`;
 			},
 		);

@@ -9,7 +9,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { chain, cisNode, codeNode, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
+const { chain, cisNode, codeNode, manualTrigger, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
 const { executionsByWorker } = require('./cluster');
 
 const P = '/cis/api/v1';
@@ -98,9 +98,9 @@ module.exports = async function queueChecks(ctx) {
 		return `executions ${ran.map((id, i) => `${id}→${workers[i]}`).join(', ')}`;
 	});
 
-	await checks.check("n8n's Retry of a failed execution on another worker (the failing worker restarted first, its memory gone): Create and Run, 5 rows answered 200, 200, 200, 502; the retry sends row 4 only; 1 candidate per phone", async () => {
+	for (const [loadWorkflow, first] of [[false, 10], [true, 20]]) await checks.check(`n8n's Retry of a failed execution on a worker (loadWorkflow: ${loadWorkflow}; the failing worker restarted first, its memory gone): Create and Run, 5 rows answered 200, 200, 200, 502; the retry sends row 4 only; 1 candidate per phone`, async () => {
 		const SINGLE = `${P}/telephony/autoCallCandidate/single`;
-		const phones = Array.from({ length: 5 }, (_, index) => `799900003${10 + index}`);
+		const phones = Array.from({ length: 5 }, (_, index) => `799900003${first + index}`);
 		sim.injectFault({ path: SINGLE, status: 502, afterHandling: true, bodyIncludes: phones[3] });
 		const mark = sim.requests.length;
 		const failed = await ctx.run('queue retry of a failed execution', [
@@ -113,7 +113,7 @@ module.exports = async function queueChecks(ctx) {
 		const [failedOn] = await workersOf([String(failed.id)]);
 		// No process keeps a memory of the failed run: only n8n's database can tell the retry.
 		await cluster.workers[Number(String(failedOn).replace(/\D/g, '')) - 1].restart();
-		const res = await client.rawRest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+		const res = await client.rawRest('POST', `/executions/${failed.id}/retry`, { loadWorkflow });
 		assert.strictEqual(res.status, 200, `POST /rest/executions/${failed.id}/retry answered ${res.status}: ${res.text}`);
 		const answer = res.body && res.body.data !== undefined ? res.body.data : res.body;
 		const retried = await client.getExecution(answer.id);
@@ -125,6 +125,26 @@ module.exports = async function queueChecks(ctx) {
 		const out = outputOf(retried, 'Call');
 		assert.deepStrictEqual(out.map((item) => item.alreadyDone === true), [true, true, true, true, false], JSON.stringify(out));
 		return `execution ${failed.id} on ${failedOn} (restarted) → retry ${retried.id} on ${retriedOn}; candidates per phone ${created.join(',')}`;
+	});
+
+	await checks.check('the same workflow executed twice in queue mode (two new executions on the workers): both send, nobody is left out', async () => {
+		const SINGLE = `${P}/telephony/autoCallCandidate/single`;
+		const phones = ['79990003401', '79990003402'];
+		const mark = sim.requests.length;
+		const wf = await client.createWorkflow(chain('queue executed twice', [
+			manualTrigger(),
+			codeNode('Rows', phones.map((phone) => ({ phone }))),
+			cisNode('Call', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-queue-twice', phone: '={{ $json.phone }}' }, cred, { typeVersion: 2 }),
+		]));
+		const once = await client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
+		assertSuccess(once);
+		const twice = await client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
+		assertSuccess(twice);
+		const posted = apiRequestsSince(sim, mark).filter((r) => r.path === SINGLE && r.method === 'POST').map((r) => r.body.phone[0]);
+		assert.deepStrictEqual(posted, [...phones, ...phones], 'each execution sends both rows');
+		assert.deepStrictEqual(outputOf(twice, 'Call').map((item) => item.alreadyDone), [undefined, undefined]);
+		const workers = await workersOf([String(once.id), String(twice.id)]);
+		return `executions ${once.id}→${workers[0]}, ${twice.id}→${workers[1]}: ${posted.length} POSTs`;
 	});
 
 	// ------------------------------------------------------------------ the trigger

@@ -28,8 +28,10 @@ const REPO_ROOT = path.resolve(__dirname, '../..');
 const { out, secs } = suite;
 
 function parseArgs(argv) {
-	return suite.parseArgs(argv, { images: path.join(REPO_ROOT, '.cache', 'ui-images') }, {
+	return suite.parseArgs(argv, { images: path.join(REPO_ROOT, '.cache', 'ui-images'), only: [] }, {
 		'--images': (o, value) => (o.images = path.resolve(value())),
+		// e.g. --only retry: run only these scenarios (development)
+		'--only': (o, value) => o.only.push(...String(value()).split(',')),
 	});
 }
 
@@ -118,8 +120,10 @@ async function main() {
 			['field names', scenarios.fieldNames],
 			['local URL', scenarios.localUrl],
 			['dry run', scenarios.dryRun],
+			['retry', scenarios.retryLeftOut],
 			['canvas', scenarios.exampleCanvas],
 		]) {
+			if (opts.only.length && !opts.only.includes(name)) continue;
 			const started = Date.now();
 			try {
 				await scenario(ctx);

@@ -531,6 +531,51 @@ async function dryRun(ctx) {
 	});
 }
 
+/**
+ * n8n's Retry of a failed execution: the items the failed execution already sent are left out,
+ * and the editor says so above the node's output (an execution hint), not as a plain success.
+ */
+async function retryLeftOut(ctx) {
+	const { page, url, checks, client, sim, credential, images } = ctx;
+	await checks.check('action: a retry of a failed execution shows the left-out items in the output, with a notice saying why', async () => {
+		const phones = ['79990002201', '79990002202', '79990002203'];
+		const workflow = await client.createWorkflow(
+			chain('UI: retry leaves out what was sent', [
+				manualTrigger(),
+				codeNode('Leads', phones.map((phone) => ({ phone }))),
+				cisNode('Call the leads', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.phone }}', options: { concurrency: 1 } }, credential),
+			]),
+		);
+		sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single', status: 502, afterHandling: true, bodyIncludes: phones[2] });
+		const failed = await client.runWorkflowManually(workflow.id, { timeoutMs: 60000 });
+		if (failed.status !== 'error') throw new Error(`the first execution ended ${failed.status}, expected an error`);
+		const res = await client.rawRest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+		if (res.status !== 200) throw new Error(`retry answered ${res.status}`);
+		const retriedId = (res.body && res.body.data !== undefined ? res.body.data : res.body).id;
+		await client.getExecution(retriedId);
+		await page.goto(`${url}/workflow/${workflow.id}/executions/${retriedId}`);
+		// n8n 2.x shows the execution on the page itself; older editors in an iframe.
+		const inFrame = (await page.locator('iframe').count()) > 0 && (await page.getByTestId('canvas-node').count()) === 0;
+		const frame = inFrame ? page.frameLocator('iframe').first() : page;
+		const node = frame.getByTestId('canvas-node').filter({ hasText: 'Call the leads' });
+		await node.waitFor({ timeout: 30000 }).catch(async (error) => {
+			await page.screenshot({ path: path.join(images, 'failure-retry.png') });
+			throw error;
+		});
+		await node.dblclick();
+		const output = frame.getByTestId('output-panel');
+		await output.getByText(/were not sent again/).first().waitFor({ timeout: 30000 }).catch(async (error) => {
+			await page.screenshot({ path: path.join(images, 'failure-retry.png') });
+			throw error;
+		});
+		const text = normalise(await output.innerText());
+		if (!/3 items were not sent again/.test(text)) throw new Error(`no notice: ${text.slice(0, 300)}`);
+		const file = path.join(images, 'retry-left-out.png');
+		await page.screenshot({ path: file, animations: 'disabled' });
+		return `${text.match(/3 items were not sent again[^.]*\./)[0]}; ${file}`;
+	});
+}
+
 /* ------------------------------------------------------------------ an example workflow on the canvas */
 
 async function exampleCanvas(ctx) {
@@ -556,4 +601,4 @@ async function exampleCanvas(ctx) {
 	});
 }
 
-module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, exampleCanvas };
+module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, exampleCanvas };
