@@ -54,7 +54,7 @@ export function connectsToExisting(read: ParameterReader): boolean {
 	return read('connectTo', 'newTask') === 'existing';
 }
 
-/** "Listen for test event" (or a manual activation): no task is created, nothing registered is touched. */
+/** "Test this trigger" (or a manual activation): no task is created, nothing registered is touched. */
 export function isTestListen(context: IHookFunctions): boolean {
 	return context.getMode() === 'manual' || context.getActivationMode() === 'manual';
 }

@@ -35,6 +35,9 @@ const PHRASES = [
 	'endpoint',
 	'payload',
 	"Not part of the service's published API",
+	'published API',
+	// n8n 1.123.81 and 2.41.1 both name the trigger's test button "Test this trigger" (output pane)
+	'Listen for test event',
 	'Take Fields From Input Items by Name',
 	'Default for the Trunk',
 ];

@@ -34,7 +34,7 @@ export const autoCallIdLocator: INodeProperties = {
 export function taskNotFoundMeans(taskIds: string[]): string {
 	const ids = [...new Set(taskIds)].map((id) => `"${id}"`);
 	const missing = ids.length === 1 ? `No call task with the ID ${ids[0]} exists` : `One of the call tasks ${ids.join(', ')} does not exist`;
-	return `${missing}, or this server does not offer this operation (it is not part of the service\'s published API).`;
+	return `${missing}, or this server does not offer this operation (not every server of the service offers it).`;
 }
 
 /** A task of `GET telephony/autoCall`: its id may come wrapped as {identity} or plain. */

@@ -87,7 +87,7 @@ export function toNodeApiError(
 		if (request.beyondSpec && (failure.status === 405 || (kind === 'notFound' && !request.notFoundMeans))) {
 			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
 			description =
-				'It uses a call of the service that is not part of its published API, and this server does not offer it.';
+				'Not every server of the service offers this operation, and this one does not.';
 		} else if (kind === 'notFound' && request.notFoundMeans) {
 			description = request.notFoundMeans;
 		} else if (kind === 'refusedInput') {

@@ -194,6 +194,6 @@ describe('Call Task → Get Many', () => {
 		const error = result.error as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(`This operation is not available on that server (${status} for GET ${API}telephony/autoCall)`);
-		expect(error.description).toMatch(/not part of its published API/);
+		expect(error.description).toMatch(/Not every server of the service offers this operation/);
 	});
 });

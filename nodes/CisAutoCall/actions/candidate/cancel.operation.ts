@@ -36,7 +36,7 @@ export const cancel: ItemOperation<PreparedRequest> = {
 					qs: { autoCallId, phone },
 					repeatability: 'safe',
 					beyondSpec: true,
-					notFoundMeans: `No candidate with the number ${phone} in the task "${autoCallId}", or this server does not offer this operation (it is not part of the service\'s published API).`,
+					notFoundMeans: `No candidate with the number ${phone} in the task "${autoCallId}", or this server does not offer this operation (not every server of the service offers it).`,
 					expect: expectAcknowledgement,
 				},
 				echo: { success: true, autoCallId, phone },

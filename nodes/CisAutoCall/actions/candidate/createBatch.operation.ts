@@ -52,7 +52,7 @@ const callTasks: INodeProperties = {
 			name: 'One Task for the Whole Run',
 			value: 'oneTask',
 			description:
-				'The first request creates and starts the task; the other batches join it (adding to a task is not part of the service\'s published API)',
+				'The first request creates and starts the task; the other batches join it (not every server of the service can add people to a task: if yours cannot, choose A New Task per Batch)',
 		},
 		{
 			name: 'A New Task per Batch',
@@ -146,7 +146,7 @@ export const createBatch: BatchOperation = {
 					body: { batch: entries.map((entry) => joiningEntry(autoCallId, entry)) },
 					repeatability: 'create',
 					beyondSpec: true,
-					notFoundMeans: `The call task "${autoCallId}" that this run created was not found, or this server does not offer adding candidates to a task (not part of the service\'s published API). Choose "A New Task per Batch" under Call Tasks, or a Batch Size that holds all items.`,
+					notFoundMeans: `The call task "${autoCallId}" that this run created was not found, or this server cannot add people to a task (not every server of the service can). Choose "A New Task per Batch" under Call Tasks, or a Batch Size that holds all items.`,
 					expect: expectAddedCandidates,
 				},
 				itemIndexes[0],
