@@ -13,7 +13,7 @@ export class CisAutoCallApi implements ICredentialType {
 
 	displayName = 'CIS Auto-Call API';
 
-	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall#credentials';
+	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/getting-started.md#credentials';
 
 	icon = icon;
 

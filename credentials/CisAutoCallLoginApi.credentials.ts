@@ -18,7 +18,7 @@ export class CisAutoCallLoginApi implements ICredentialType {
 
 	displayName = 'CIS Auto-Call Login API';
 
-	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall#credentials';
+	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/getting-started.md#credentials';
 
 	icon = icon;
 

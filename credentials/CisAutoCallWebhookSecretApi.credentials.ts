@@ -13,7 +13,7 @@ export class CisAutoCallWebhookSecretApi implements ICredentialType {
 
 	displayName = 'CIS Auto-Call Webhook Secret API';
 
-	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall#trigger';
+	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/trigger.md';
 
 	icon = icon;
 

@@ -28,7 +28,7 @@ const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
 const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
 
 /** Which examples listen (and are activated by npm start). */
-const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a'];
+const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07'];
 
 /** The simulator's accounts (its defaults). */
 const SIM_TOKEN = 'sim-token';
@@ -65,10 +65,17 @@ function mapStrings(value, fn) {
  * An example ready to import: the CRM URL, the credential and the trigger secret replaced.
  * options: { crmUrl, credentials: { cisAutoCallApi: {id, name}, cisAutoCallLoginApi?: {id, name} }, secret }
  */
-function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret } = {}) {
+function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret, credentialType = 'login' } = {}) {
 	const crm = crmUrl.replace(/\/+$/, '');
 	const wf = mapStrings(JSON.parse(JSON.stringify(json)), (s) => s.split(EXAMPLE_CRM_URL).join(crm));
 	for (const node of wf.nodes) {
+		// The examples use the login credential (the README's advice); 'token' switches each node to the
+		// access-token credential, as a user who picks that one does.
+		if (credentialType === 'token' && node.credentials && node.credentials.cisAutoCallLoginApi) {
+			node.credentials = { ...node.credentials, cisAutoCallApi: node.credentials.cisAutoCallLoginApi };
+			delete node.credentials.cisAutoCallLoginApi;
+			node.parameters = { ...node.parameters, authentication: 'accessToken' };
+		}
 		if (node.credentials) {
 			for (const [type, ref] of Object.entries(node.credentials)) {
 				if (ref && ref.id === EXAMPLE_CREDENTIAL_ID && credentials[type]) node.credentials[type] = { ...credentials[type] };
@@ -179,7 +186,7 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
  * Returns { credentials, secret, workflows: { '01': {id, name, file, json, triggerUrl?, activated}}, template }.
  * log(line) reports each step.
  */
-async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, log = () => {} }) {
+async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, credentialType = 'login', log = () => {} }) {
 	const credToken = await client.createCredential({
 		name: EXAMPLE_CREDENTIAL_NAME,
 		type: 'cisAutoCallApi',
@@ -204,7 +211,7 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOK
 	};
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
-		const json = prepareExample(ex.json, { crmUrl, credentials, secret });
+		const json = prepareExample(ex.json, { crmUrl, credentials, secret, credentialType });
 		const wf = await client.createWorkflow(json);
 		workflows[ex.key] = { id: String(wf.id), name: json.name, file: ex.file, json, triggerUrl: triggerUrlOf(n8nUrl, json), activated: false };
 	}

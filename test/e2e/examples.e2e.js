@@ -6,7 +6,7 @@
  */
 const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES } = require('../../scripts/lib/playground');
+const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES, SIM_TOKEN } = require('../../scripts/lib/playground');
 const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor } = require('./harness');
 
 const P = '/cis/api/v1';
@@ -92,6 +92,34 @@ module.exports = async function exampleChecks(ctx) {
 		);
 		await crmResults(crm, rows.flatMap((r) => [[r.crmId, 'CALL_ENDED'], [r.crmId, 'CANDIDATE_CHANGED']]));
 		return `${rows.length} rows → 1 request; CRM got ${rows.length * 2} results (${rows.map((r) => r.crmId).join(', ')})`;
+	});
+
+	await checks.check('example 7: the same lead POSTed twice is called once (Remove Duplicates on the CRM id before the call)', async () => {
+		const lead = { name: 'Dan Twice', phone: '79990005577', crmId: 'CRM-77' };
+		const mark = sim.requests.length;
+		for (const attempt of [1, 2]) {
+			const res = await httpRequest('POST', `${ctx.n8n.url}/webhook/cis-lead-once`, { body: lead });
+			assert.strictEqual(res.status, 200, `attempt ${attempt}: example 7 answered ${res.status} ${res.text}`);
+		}
+		const runs = await client.waitForExecutions(wfs['07'].id, 2, 20000);
+		for (const run of runs) assertSuccess(run);
+		const sent = apiRequestsSince(sim, mark).filter((r) => r.path === `${P}/telephony/autoCallCandidate/single` && r.method === 'POST');
+		assert.strictEqual(sent.length, 1, `${sent.length} calls for one lead posted twice`);
+		const auth = String(sent[0].headers.authorization);
+		assert.ok(auth.startsWith('Bearer ') && auth !== `Bearer ${SIM_TOKEN}`, 'sent with a token from the login credential');
+		return '2 posts → 1 call (login credential)';
+	});
+
+	await checks.check('the examples with the access-token credential: all import, example 3 runs with it', async () => {
+		const setup = await setupPlayground({ client, n8nUrl: ctx.n8n.url, simUrl: sim.url, crmUrl: crm.url, examples, activate: [], credentialType: 'token' });
+		assert.deepStrictEqual(Object.keys(setup.workflows), examples.map((e) => e.key));
+		const mark = sim.requests.length;
+		const ex = await client.runWorkflowManually(setup.workflows['03'].id);
+		assertSuccess(ex);
+		const sent = apiRequestsSince(sim, mark).filter((r) => r.path === `${P}/telephony/autoCallCandidate/single/batch`);
+		assert.strictEqual(sent.length, 1);
+		assert.strictEqual(String(sent[0].headers.authorization), `Bearer ${SIM_TOKEN}`, 'sent with the access token');
+		return `${Object.keys(setup.workflows).length} workflows imported; example 3 sent 1 request with the access token`;
 	});
 
 	if (!callId) checks.skip('example 4', 'no call id from examples 1 + 2');

@@ -1,12 +1,14 @@
-import { readdirSync, readFileSync } from 'fs';
+import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 /**
- * Issue 11, point 9: every documentation link of the nodes and credentials (codex files,
- * documentationUrl) lands on a heading of the README that exists.
+ * Every documentation link of the nodes and credentials (codex files, documentationUrl) leads to a
+ * page of the user guide in docs/ (or the README) that exists, at a heading that exists: the editor's
+ * help leads to help, not to reference.
  */
 const ROOT = join(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall';
+const PAGES = `${REPOSITORY}/blob/main/`;
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function slug(heading: string): string {
@@ -28,18 +30,23 @@ const links = [
 	...filesUnder('credentials', '.credentials.ts'),
 ].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/https:\/\/github\.com\/[^\s"'`]+/g)].map((match) => [file.replace(ROOT, ''), match[0]]));
 
-const anchors = new Set(
-	readFileSync(join(ROOT, 'README.md'), 'utf8')
-		.split('\n')
-		.filter((line) => /^#{1,6}\s/.test(line))
-		.map((line) => slug(line.replace(/^#+/, ''))),
-);
+function anchorsOf(page: string): Set<string> {
+	return new Set(
+		readFileSync(join(ROOT, page), 'utf8')
+			.split('\n')
+			.filter((line) => /^#{1,6}\s/.test(line))
+			.map((line) => slug(line.replace(/^#+/, ''))),
+	);
+}
 
 test('there are documentation links to check', () => {
 	expect(links.length).toBeGreaterThanOrEqual(5);
 });
 
-test.each(links)('%s: %s lands on a README heading', (_file, url) => {
-	expect(url.startsWith(`${REPOSITORY}#`)).toBe(true);
-	expect(anchors).toContain(url.slice(url.indexOf('#') + 1));
+test.each(links)('%s: %s lands on a page of the guide, at a heading that exists', (_file, url) => {
+	expect(url.startsWith(PAGES)).toBe(true);
+	const [page, anchor] = url.slice(PAGES.length).split('#');
+	expect(page === 'README.md' || page.startsWith('docs/')).toBe(true);
+	expect(existsSync(join(ROOT, page))).toBe(true);
+	if (anchor !== undefined) expect(anchorsOf(page)).toContain(anchor);
 });

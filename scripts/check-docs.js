@@ -1,0 +1,302 @@
+'use strict';
+/**
+ * The docs check (run by .ci/run after the build): what the guide says must be true of what ships.
+ *
+ *   1. Every link in README.md, CONTRIBUTING.md, CHANGELOG.md, docs/*.md, examples/README.md and
+ *      test/bench/*.md resolves: a file that exists, and an anchor that is a heading of that file
+ *      (GitHub's anchor rules). Links to the web are not fetched.
+ *   2. Every name the user guide quotes in **bold** that looks like an editor name (Title Case,
+ *      up to 8 words) is a text of the nodes or credentials as built in dist/ (display names,
+ *      option names, action names), or one of n8n's own names listed below. So a renamed field
+ *      fails CI until the guide is changed too.
+ *   3. Every `code` span of the user guide that is one camelCase word (a parameter or output field
+ *      such as `autoCallCandidateId`) occurs in the built node code.
+ *   4. Every example workflow (examples/*.json) parses, and each node of this package names a type
+ *      and a version the built nodes have.
+ *
+ *   node scripts/check-docs.js        prints each problem; ends with "docs: N passed, N failed"
+ *
+ * Plain Node (CommonJS, built-ins only); needs `npm run build` first.
+ */
+const fs = require('fs');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+
+/** The user guide: checked for links and for the names it quotes. */
+const USER_DOCS = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'examples/README.md'];
+/** Checked for links only (developers' and lab pages, the changelog). */
+const OTHER_DOCS = ['CONTRIBUTING.md', 'CHANGELOG.md', 'test/README.md', 'test/bench/RESULTS.md', 'test/bench/LAB.md'].filter((f) =>
+	fs.existsSync(path.join(ROOT, f)),
+);
+
+/** Names of n8n itself, of other nodes and of the service that the guide may quote in bold. */
+const OTHER_NAMES = new Set([
+	'Settings → Community Nodes → Install',
+	'Settings → Community Nodes → Update',
+	'Overview → Credentials → Create credential',
+	'Workflows → Import from File',
+	'Remove Duplicates',
+	'Remove Items Processed in Previous Executions',
+	'Webhook',
+	'HTTP Request',
+	'AI Agent',
+	'Execute workflow',
+	'Execute Workflow',
+	'Test this trigger',
+	'Retry',
+	'Code',
+	'Install',
+	'Expression',
+	'Production URL',
+	'Test URL',
+	'Webhook URLs',
+	'Continue On Fail',
+	'Retry On Fail',
+	'Tool Description',
+	'Set Manually',
+	'Chat Trigger',
+	'OpenAI Chat Model',
+	'Execute Once',
+	'Merge',
+	'Wait',
+	'Publish',
+	'Simplify',
+	'Docker',
+	'Settings',
+	'CRM',
+	'Credential',
+]);
+
+/** Pages about the service itself (its own field names), not about the nodes: links only. */
+const ABOUT_THE_SERVICE = new Set(['docs/service.md']);
+
+function read(file) {
+	return fs.readFileSync(path.join(ROOT, file), 'utf8');
+}
+
+/** Markdown without fenced code blocks (their contents are not links or names). */
+function withoutFences(text) {
+	return text.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+/** GitHub's anchor of a heading. */
+function anchorOf(heading) {
+	return heading
+		.trim()
+		.toLowerCase()
+		.replace(/<[^>]+>/g, '')
+		.replace(/[`*_[\]()]/g, '')
+		.replace(/[^\p{L}\p{N}\s-]/gu, '')
+		.replace(/\s/g, '-');
+}
+
+function anchorsOf(file) {
+	const seen = new Map();
+	const anchors = new Set();
+	for (const line of withoutFences(read(file)).split('\n')) {
+		const match = /^#{1,6}\s+(.*)$/.exec(line);
+		if (!match) continue;
+		const base = anchorOf(match[1]);
+		const count = seen.get(base) ?? 0;
+		seen.set(base, count + 1);
+		anchors.add(count === 0 ? base : `${base}-${count}`);
+	}
+	return anchors;
+}
+
+function checkLinks(file, problems) {
+	const text = withoutFences(read(file));
+	const dir = path.dirname(file);
+	let count = 0;
+	for (const match of text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+		const target = match[1];
+		if (/^[a-z]+:/i.test(target)) continue;
+		count++;
+		const [pathPart, anchor] = target.split('#');
+		const resolved = pathPart === '' ? file : path.normalize(path.join(dir, decodeURI(pathPart)));
+		if (!fs.existsSync(path.join(ROOT, resolved))) {
+			problems.push(`${file}: link to ${target}: ${resolved} does not exist`);
+			continue;
+		}
+		if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) {
+			problems.push(`${file}: link to ${target}: ${resolved} has no heading with the anchor #${anchor}`);
+		}
+	}
+	return count;
+}
+
+/** Every text the built nodes and credentials show: display names, option names, action names. */
+function editorTexts() {
+	const texts = new Set();
+	const add = (value) => {
+		if (typeof value === 'string' && value.trim()) texts.add(value.trim());
+	};
+	const walkProperties = (properties) => {
+		for (const property of properties ?? []) {
+			add(property.displayName);
+			add(property.placeholder);
+			for (const option of property.options ?? []) {
+				add(option.name);
+				add(option.displayName);
+				add(option.action);
+				if (option.values) walkProperties(option.values);
+				if (option.type) walkProperties([option]);
+			}
+		}
+	};
+	const pkg = JSON.parse(read('package.json'));
+	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
+		const module = require(path.join(ROOT, file));
+		for (const Exported of Object.values(module)) {
+			if (typeof Exported !== 'function') continue;
+			const instance = new Exported();
+			const descriptions = instance.nodeVersions ? Object.values(instance.nodeVersions).map((v) => v.description) : [instance.description ?? instance];
+			for (const description of descriptions) {
+				add(description.displayName);
+				add(description.defaults?.name);
+				walkProperties(description.properties);
+			}
+		}
+	}
+	return texts;
+}
+
+/** The node types and versions the package ships. */
+function shippedTypes() {
+	const pkg = JSON.parse(read('package.json'));
+	const types = new Map();
+	for (const file of pkg.n8n.nodes) {
+		const module = require(path.join(ROOT, file));
+		for (const Exported of Object.values(module)) {
+			if (typeof Exported !== 'function') continue;
+			const instance = new Exported();
+			const description = instance.description ?? Object.values(instance.nodeVersions ?? {})[0]?.description;
+			const base = instance.nodeVersions ? { ...instance.description, version: Object.keys(instance.nodeVersions).map(Number) } : description;
+			const versions = [].concat(base.version);
+			types.set(`${pkg.name}.${base.name}`, versions);
+			if (description.usableAsTool || base.usableAsTool) types.set(`${pkg.name}.${base.name}Tool`, versions);
+		}
+	}
+	return types;
+}
+
+function allDistCode() {
+	const chunks = [];
+	const walk = (dir) => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			const full = path.join(dir, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else if (entry.name.endsWith('.js')) chunks.push(fs.readFileSync(full, 'utf8'));
+		}
+	};
+	walk(DIST);
+	return chunks.join('\n');
+}
+
+/** Bold text that names something in an editor: Title Case words (small words allowed), or an arrow path. */
+function looksLikeEditorName(text) {
+	if (/[.!?:;,"“”]$/.test(text) || text.length > 80) return false;
+	if (!/[A-Z]/.test(text) || /^Example\b/.test(text)) return false;
+	const words = text.split(/\s+/);
+	if (words.length > 8) return false;
+	const small = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'of', 'on', 'or', 'per', 'the', 'to', 'with', '→', '(hours)', '(json)']);
+	return words.every((word) => small.has(word.toLowerCase()) || /^[A-Z0-9(]/.test(word));
+}
+
+function checkNames(file, texts, code, problems) {
+	const text = withoutFences(read(file)).replace(/<!--[\s\S]*?-->/g, '');
+	let count = 0;
+	for (const match of text.matchAll(/\*\*([^*\n]+)\*\*/g)) {
+		const name = match[1].trim();
+		if (!looksLikeEditorName(name)) continue;
+		count++;
+		const parts = name.split(/\s*→\s*/);
+		const known = (part) =>
+			texts.has(part) || OTHER_NAMES.has(part) || OTHER_NAMES.has(name) || [...texts].some((t) => t.startsWith(`${part} (`));
+		if (!parts.every(known)) problems.push(`${file}: **${name}** is not a text of the nodes or credentials (renamed?)`);
+	}
+	for (const match of text.matchAll(/`([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)`/g)) {
+		count++;
+		if (!new RegExp(`\\b${match[1]}\\b`).test(code)) problems.push(`${file}: \`${match[1]}\` is not in the built nodes (renamed?)`);
+	}
+	return count;
+}
+
+function checkExamples(types, problems) {
+	const pkg = JSON.parse(read('package.json'));
+	let count = 0;
+	for (const file of fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'))) {
+		count++;
+		let workflow;
+		try {
+			workflow = JSON.parse(read(`examples/${file}`));
+		} catch (error) {
+			problems.push(`examples/${file}: not JSON: ${error.message}`);
+			continue;
+		}
+		if (!Array.isArray(workflow.nodes) || typeof workflow.connections !== 'object') {
+			problems.push(`examples/${file}: no nodes or connections`);
+			continue;
+		}
+		for (const node of workflow.nodes) {
+			if (!String(node.type).startsWith(`${pkg.name}.`)) continue;
+			const versions = types.get(node.type);
+			if (!versions) problems.push(`examples/${file}: node "${node.name}" has the unknown type ${node.type}`);
+			else if (!versions.includes(node.typeVersion)) {
+				problems.push(`examples/${file}: node "${node.name}" has version ${node.typeVersion}; ${node.type} has ${versions.join(', ')}`);
+			}
+		}
+		for (const [from, outputs] of Object.entries(workflow.connections)) {
+			if (!workflow.nodes.some((node) => node.name === from)) problems.push(`examples/${file}: a connection from the missing node "${from}"`);
+			for (const list of Object.values(outputs)) {
+				for (const targets of list) {
+					for (const target of targets ?? []) {
+						if (!workflow.nodes.some((node) => node.name === target.node)) problems.push(`examples/${file}: a connection to the missing node "${target.node}"`);
+					}
+				}
+			}
+		}
+	}
+	return count;
+}
+
+function main() {
+	if (!fs.existsSync(DIST)) {
+		console.log('dist/ is missing: run npm run build first');
+		console.log('docs: 0 passed, 1 failed');
+		process.exit(1);
+	}
+	let passed = 0;
+	let failed = 0;
+	const report = (name, problems, checked) => {
+		if (problems.length === 0) {
+			passed++;
+			console.log(`  ok    ${name} (${checked} checked)`);
+		} else {
+			failed++;
+			console.log(`  FAIL  ${name}`);
+			for (const problem of problems) console.log(`        ${problem}`);
+		}
+	};
+	const texts = editorTexts();
+	const code = allDistCode();
+	for (const file of [...USER_DOCS, ...OTHER_DOCS]) {
+		const problems = [];
+		const links = checkLinks(file, problems);
+		report(`${file}: links and anchors`, problems, links);
+	}
+	for (const file of USER_DOCS.filter((f) => !ABOUT_THE_SERVICE.has(f))) {
+		const problems = [];
+		const names = checkNames(file, texts, code, problems);
+		report(`${file}: the names it quotes exist in the nodes`, problems, names);
+	}
+	const problems = [];
+	const examples = checkExamples(shippedTypes(), problems);
+	report('examples/*.json: parse, node types and versions the package has, connections', problems, examples);
+	console.log(`docs: ${passed} passed, ${failed} failed`);
+	process.exit(failed === 0 ? 0 : 1);
+}
+
+main();
