@@ -208,8 +208,8 @@ function looksLikeEditorName(text) {
 function checkNames(file, texts, code, problems) {
 	const text = withoutFences(read(file)).replace(/<!--[\s\S]*?-->/g, '');
 	let count = 0;
-	for (const match of text.matchAll(/\*\*([^*\n]+)\*\*/g)) {
-		const name = match[1].trim();
+	for (const match of text.matchAll(/\*\*([^*]+?)\*\*/g)) {
+		const name = match[1].replace(/\s+/g, ' ').trim();
 		if (!looksLikeEditorName(name)) continue;
 		count++;
 		const parts = name.split(/\s*→\s*/);
