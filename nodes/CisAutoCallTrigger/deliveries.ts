@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fingerprintOf } from '../shared/fingerprint';
+import { ExpiringMap } from '../shared/expiringMap';
 
 /**
  * Repeated deliveries. The service re-sends an event until it gets a 200, for 24 hours
@@ -55,13 +56,11 @@ export function subjectOf(event: string, body: IDataObject): string {
  * which they expire, so forgetting is cheap.
  */
 export class DeliveryMemory {
-	private readonly latest = new Map<string, { fingerprint: string; at: number }>();
+	private readonly latest: ExpiringMap<string>;
 
-	constructor(
-		private readonly windowMs = REPEAT_WINDOW_MS,
-		private readonly capacity = MAX_REMEMBERED_DELIVERIES,
-		private readonly now: () => number = Date.now,
-	) {}
+	constructor(windowMs = REPEAT_WINDOW_MS, capacity = MAX_REMEMBERED_DELIVERIES, now: () => number = Date.now) {
+		this.latest = new ExpiringMap(windowMs, capacity, now);
+	}
 
 	get size(): number {
 		return this.latest.size;
@@ -73,21 +72,8 @@ export class DeliveryMemory {
 	 * re-sends for 24 hours from its first attempt.
 	 */
 	isRepeat(subject: string, fingerprint: string): boolean {
-		const now = this.now();
-		this.forgetExpired(now);
-		if (this.latest.get(subject)?.fingerprint === fingerprint) return true;
-		this.latest.delete(subject);
-		this.latest.set(subject, { fingerprint, at: now });
-		while (this.latest.size > this.capacity) {
-			this.latest.delete(this.latest.keys().next().value as string);
-		}
+		if (this.latest.get(subject) === fingerprint) return true;
+		this.latest.set(subject, fingerprint);
 		return false;
-	}
-
-	private forgetExpired(now: number): void {
-		for (const [subject, { at }] of this.latest) {
-			if (now - at < this.windowMs) return;
-			this.latest.delete(subject);
-		}
 	}
 }

@@ -20,7 +20,7 @@ import {
 } from '../../nodes/shared/answers';
 import { mapBatchResponse } from '../../nodes/CisAutoCall/actions/candidate/batchResponse';
 import { RetryMemory } from '../../nodes/CisAutoCall/actions/pipeline/earlierTries';
-import { mayHaveCreated, NotSentError } from '../../nodes/CisAutoCall/actions/pipeline/outcome';
+import { mayHaveCreated, NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';
 
 const id = (identity: string) => ({ identity });
 const entry = (task: string, candidate: string) => ({ autoCallId: id(task), autoCallCandidateId: id(candidate) });

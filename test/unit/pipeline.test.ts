@@ -1,6 +1,7 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-import { NotSentError, type Outcomes } from '../../nodes/CisAutoCall/actions/pipeline/outcome';
+import { NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';
+import type { Outcomes } from '../../nodes/CisAutoCall/actions/pipeline/outcome';
 import { errorJson, failureSummaryLines } from '../../nodes/CisAutoCall/actions/pipeline/output';
 import { chunkByGroup } from '../../nodes/CisAutoCall/actions/pipeline/send';
 

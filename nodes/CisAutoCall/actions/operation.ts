@@ -5,10 +5,10 @@ import type { RunSettings } from '../helpers/requestOptions';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
 /**
- * The operations' only view of the pipeline (pipeline/): what they get per run (Run), the shapes
- * an operation has, and the errors an operation may throw or ask about.
+ * The contract between the pipeline (pipeline/) and the operations: what an operation gets per run
+ * (Run) and the shapes an operation has. It imports nothing of the pipeline; the errors an operation
+ * may throw or ask about are in itemErrors.ts.
  */
-export { mayHaveCreated, NotSentError } from './pipeline/outcome';
 
 /** What every operation gets once per node run. */
 export interface Run {

@@ -11,7 +11,8 @@ import { readDryRun } from '../helpers/dryRunOption';
 import { readRepeatProtectionHours } from '../helpers/repeatProtectionOption';
 import { EarlierTries } from './pipeline/earlierTries';
 import { RepeatProtection } from './pipeline/repeatProtection';
-import { inputError, NotSentError } from './pipeline/outcome';
+import { NotSentError } from './itemErrors';
+import { inputError } from './pipeline/outcome';
 import { operations } from './resources';
 
 /**

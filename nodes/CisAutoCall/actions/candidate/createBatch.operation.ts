@@ -7,7 +7,8 @@ import { requestOptions } from '../../helpers/requestOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
-import { type BatchOperation, type GroupTask, mayHaveCreated, NotSentError, type Run } from '../operation';
+import { mayHaveCreated, NotSentError } from '../itemErrors';
+import type { BatchOperation, GroupTask, Run } from '../operation';
 import { batchAnswerOptions, mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
 
 const taskSettings: INodeProperties = {

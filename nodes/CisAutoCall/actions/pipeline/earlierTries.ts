@@ -1,9 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ExpiringMap } from '../../../shared/expiringMap';
 import { fingerprintOf } from '../../../shared/fingerprint';
 import type { GroupTask, GroupTasks, Operation } from '../operation';
-import { mayHaveCreated, type Outcome, type Outcomes } from './outcome';
+import { mayHaveCreated } from '../itemErrors';
+import type { Outcome, Outcomes } from './outcome';
 
 /** What the tries of one node run have sent so far. */
 export interface RunRecord {
@@ -32,27 +34,21 @@ const EXPIRES_MS = 10 * 60 * 1000;
  * after their last try and at most MAX_RUNS are kept.
  */
 export class RetryMemory {
-	private readonly runs = new Map<string, { record: RunRecord; expiresAt: number }>();
+	private readonly runs: ExpiringMap<RunRecord>;
 
-	constructor(
-		private readonly maxRuns = MAX_RUNS,
-		private readonly expiresMs = EXPIRES_MS,
-		private readonly now: () => number = Date.now,
-	) {}
+	constructor(maxRuns = MAX_RUNS, expiresMs = EXPIRES_MS, now: () => number = Date.now) {
+		this.runs = new ExpiringMap(expiresMs, maxRuns, now);
+	}
 
 	/** The record of an earlier try of this node run, or a new one (without a key it is never kept). */
 	recordFor(key: string | undefined): RunRecord {
-		this.dropExpired();
 		const kept = key === undefined ? undefined : this.runs.get(key);
-		return kept?.record ?? { items: new Map(), tasks: new Map() };
+		return kept ?? { items: new Map(), tasks: new Map() };
 	}
 
 	/** Keeps the record for the next try; the oldest records go beyond maxRuns. */
 	keep(key: string | undefined, record: RunRecord): void {
-		if (key === undefined) return;
-		this.runs.delete(key);
-		this.runs.set(key, { record, expiresAt: this.now() + this.expiresMs });
-		while (this.runs.size > this.maxRuns) this.runs.delete(this.runs.keys().next().value as string);
+		if (key !== undefined) this.runs.set(key, record);
 	}
 
 	forget(key: string | undefined): void {
@@ -61,11 +57,6 @@ export class RetryMemory {
 
 	get size(): number {
 		return this.runs.size;
-	}
-
-	private dropExpired(): void {
-		const now = this.now();
-		for (const [key, { expiresAt }] of this.runs) if (expiresAt <= now) this.runs.delete(key);
 	}
 }
 

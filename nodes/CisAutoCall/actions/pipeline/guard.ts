@@ -9,7 +9,8 @@ import {
 	ledgerKeyOf,
 } from '../../guardrails';
 import type { Operation, Run } from '../operation';
-import { inputError, mayHaveCreated, type Outcomes } from './outcome';
+import { mayHaveCreated } from '../itemErrors';
+import { inputError, type Outcomes } from './outcome';
 
 /** The calls of a run booked against Max Calls per Run (numbers per item), to release those that did not start. */
 export interface Booking {

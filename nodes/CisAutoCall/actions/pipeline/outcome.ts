@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorMayHaveCarriedOut } from '../../../shared/transport';
+import { NotSentError } from '../itemErrors';
 import { InputError } from '../../../shared/validation';
 
 /** What came of one item: its output, or its error. */
@@ -16,17 +16,6 @@ export type Outcomes = Array<Outcome | undefined>;
 /** An empty outcome per item (see Outcomes). */
 export function noOutcomes(count: number): Outcomes {
 	return Array.from({ length: count }, () => undefined);
-}
-
-/** An item the node itself did not send (nothing can have been created for it). */
-export class NotSentError extends NodeOperationError {}
-
-/**
- * Whether a failed request may still have created something: never for an item the node did not
- * send; otherwise the transport's failure rules decide (errorMayHaveCarriedOut).
- */
-export function mayHaveCreated(error: Error): boolean {
-	return !(error instanceof NotSentError) && errorMayHaveCarriedOut(error);
 }
 
 /** Bad input and refusals: the item is not sent. */

@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { agentFailure, agentSuccess, type AgentFailureKind } from '../../guardrails';
 import type { Operation } from '../operation';
-import { mayHaveCreated, NotSentError, type Outcomes } from './outcome';
+import { mayHaveCreated, NotSentError } from '../itemErrors';
+import type { Outcomes } from './outcome';
 
 /** The node's output: each item's results, or (Continue On Fail) its error, with pairedItem. */
 export function normalOutput(outcomes: Outcomes): INodeExecutionData[] {

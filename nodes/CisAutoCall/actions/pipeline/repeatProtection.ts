@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-work
 
 import { fingerprintOf } from '../../../shared/fingerprint';
 import type { Operation } from '../operation';
-import { mayHaveCreated, type Outcomes } from './outcome';
+import { mayHaveCreated } from '../itemErrors';
+import type { Outcomes } from './outcome';
 
 /** The window is counted in this many parts: a request is found again for 3/4 to 4/4 of the window. */
 const PARTS = 4;
