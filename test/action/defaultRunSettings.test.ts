@@ -8,12 +8,12 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import type { LoggedRequest, Simulator } from '../../simulator';
+import { runOptionsField } from '../../nodes/CisAutoCall/actions/runOptions';
 import {
 	DEFAULT_ADAPTIVE_CEILING,
 	DEFAULT_FIXED_CONCURRENCY,
 	readRunSettings,
-	requestOptions,
-} from '../../nodes/CisAutoCall/helpers/requestOptions';
+} from '../../nodes/CisAutoCall/actions/runOptions/sending';
 import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
 
 jest.setTimeout(120_000);
@@ -58,7 +58,7 @@ function creations(sim: Simulator) {
 
 describe('the defaults as the editor shows them and as a run reads them', () => {
 	const defaultsOf = (batch: boolean) => {
-		const collection = requestOptions({ creates: true, batch, startsCalls: true });
+		const collection = runOptionsField({ creates: true, batch, startsCalls: true });
 		const option = (name: string) => (collection.options as INodeProperties[]).find((o) => o.name === name)?.default;
 		return { concurrency: option('concurrency'), adaptiveConcurrency: option('adaptiveConcurrency') };
 	};

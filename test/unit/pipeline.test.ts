@@ -1,7 +1,7 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';
-import type { Outcomes } from '../../nodes/CisAutoCall/actions/pipeline/outcome';
+import type { ItemOutcomes } from '../../nodes/CisAutoCall/actions/pipeline/outcome';
 import { errorJson, failureSummaryLines } from '../../nodes/CisAutoCall/actions/pipeline/output';
 import { chunkByGroup } from '../../nodes/CisAutoCall/actions/pipeline/send';
 
@@ -32,7 +32,7 @@ describe('failureSummaryLines: what the error of a stopped run says was done and
 	});
 
 	test('done with ids, failed, refused and never sent', () => {
-		const outcomes: Outcomes = [
+		const outcomes: ItemOutcomes = [
 			{ ok: true, json: { autoCallCandidateId: 'c-1', phone: ['7999'] } },
 			{ ok: true, json: [{ id: 'x-2' }] },
 			{ ok: true, json: { other: 1 } },
@@ -49,7 +49,7 @@ describe('failureSummaryLines: what the error of a stopped run says was done and
 	});
 
 	test('long lists name the first 50 and count the rest', () => {
-		const outcomes: Outcomes = [{ ok: false, error: failed }, ...Array.from({ length: 60 }, () => undefined)];
+		const outcomes: ItemOutcomes = [{ ok: false, error: failed }, ...Array.from({ length: 60 }, () => undefined)];
 		const lines = failureSummaryLines(outcomes) as string[];
 		expect(lines[0]).toBe('Succeeded before the stop: none.');
 		expect(lines[1]).toBe('Failed: items 0.');

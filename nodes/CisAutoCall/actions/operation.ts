@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ReadItemParameter } from '../helpers/parameters';
-import type { RunSettings } from '../helpers/requestOptions';
+import type { RunSettings } from './runOptions/sending';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
 /**
@@ -66,8 +66,11 @@ export interface BatchOperation {
 	groupOf?(run: Run, entry: IDataObject): string;
 	/** The sender of one run: sends one chunk and returns one output per entry, in the entries' order. */
 	chunkSender(run: Run): (entries: IDataObject[], itemIndexes: number[]) => Promise<IDataObject[]>;
-	/** Dry Run: what one entry would send (the request it goes into, with the entry as its body). */
-	preview?(entry: IDataObject): IDataObject;
+	/**
+	 * The request a chunk of entries goes into (Create Batch: the one that creates the task). The
+	 * sender sends it; Dry Run shows it for one entry.
+	 */
+	request(entries: IDataObject[]): ApiRequest;
 }
 
 export type Operation = ItemOperation | BatchOperation;

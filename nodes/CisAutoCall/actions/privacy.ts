@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../shared/answers';
-import { requestOptions } from '../helpers/requestOptions';
+import { runOptionsField } from './runOptions';
 import { requireId } from '../../shared/validation';
 import { forOperation } from './displayOptions';
 import type { ItemOperation, PreparedRequest } from './operation';
@@ -35,7 +35,7 @@ export function depersonalizeOperation(
 			irreversibleNotice,
 			id,
 			skipDeleteRecord,
-			requestOptions({ creates: false, batch: false }),
+			runOptionsField({ creates: false, batch: false }),
 		]),
 		prepare({ parameter }) {
 			return (itemIndex) => {

@@ -1,19 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { agentFailure, type AgentFailureKind, type Guardrails, readGuardrails, runsAsAgentTool } from '../guardrails';
+import { agentFailure, type AgentFailureKind, runsAsAgentTool } from '../guardrails';
 import { perRunParameters } from '../helpers/parameters';
-import { readRunSettings } from '../helpers/requestOptions';
 import { createApiClient } from '../../shared/transport';
 import type { Run } from './operation';
 import { runPipeline } from './pipeline';
-import { readDryRun } from '../helpers/dryRunOption';
-import { readRepeatProtectionHours } from '../helpers/repeatProtectionOption';
 import { EarlierTries } from './pipeline/earlierTries';
 import { RepeatProtection } from './pipeline/repeatProtection';
 import { NotSentError } from './itemErrors';
 import { inputError } from './pipeline/outcome';
 import { operations } from './resources';
+import { readRunOptions, type RunOptions } from './runOptions';
 
 /**
  * The node's execute(): finds the operation, builds the run (settings, client, parameters,
@@ -40,28 +38,18 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-	let settings;
-	let guardrails: Guardrails | undefined;
-	let repeatProtectionHours = 0;
+	let options: RunOptions;
 	try {
-		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		settings = readRunSettings(options, { batch: operation.kind === 'batch', nodeVersion: this.getNode().typeVersion });
-		if (operation.dialledPhones || operation.startsTask) {
-			// The saved options, not the resolved ones: no expression may grant an AI Agent more.
-			const saved = (this.getNode().parameters.options ?? {}) as IDataObject;
-			guardrails = readGuardrails(options, asAgentTool, saved);
-		}
-		if (operation.creates) repeatProtectionHours = readRepeatProtectionHours(options);
+		options = readRunOptions(this, operation, asAgentTool);
 	} catch (error) {
 		throw inputError(this, error, 0);
 	}
+	const { settings, guardrails, dryRun } = options;
 	const client = await createApiClient(this, settings);
 	const earlierTries = EarlierTries.of(this, operation);
 	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this), groupTasks: earlierTries.groupTasks };
 	// A tool gives one answer per item, like Continue On Fail.
 	const continueOnFail = asAgentTool || this.continueOnFail();
-	// The saved options, not the resolved ones: Dry Run is never the result of an expression.
-	const dryRun = readDryRun(this.getNode().parameters.options as IDataObject | undefined);
-	const repeatProtection = dryRun ? undefined : RepeatProtection.of(this, operation, repeatProtectionHours);
+	const repeatProtection = dryRun ? undefined : RepeatProtection.of(this, operation, options.repeatProtectionHours);
 	return [await runPipeline(run, operation, { continueOnFail, asAgentTool, guardrails, earlierTries, repeatProtection, dryRun })];
 }

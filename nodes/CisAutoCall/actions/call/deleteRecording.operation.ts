@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../../shared/answers';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import { requireId } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
@@ -17,7 +17,7 @@ const irreversibleNotice: INodeProperties = {
 export const description = forOperation('call', 'deleteRecording', [
 	irreversibleNotice,
 	callId,
-	requestOptions({ creates: false, batch: false }),
+	runOptionsField({ creates: false, batch: false }),
 ]);
 
 export const deleteRecording: ItemOperation<PreparedRequest> = {

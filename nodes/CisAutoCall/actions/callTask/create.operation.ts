@@ -6,7 +6,7 @@ import { callTaskFields } from '../../../shared/callTaskFields';
 import { shortCallTaskPanel, shortPanelReader } from '../../../shared/callTaskLayout';
 import { createTask, createTaskRequest } from '../../../shared/callTasks';
 import { EVENTS, toEventsMap } from '../../../shared/events';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
@@ -67,7 +67,7 @@ export const description = forOperation('callTask', 'create', [
 	...updateDisplayOptions(beforeVersion2, callTaskFields),
 	...updateDisplayOptions(fromVersion2, shortCallTaskPanel()),
 	webhookTargets,
-	requestOptions({ creates: true, batch: false }),
+	runOptionsField({ creates: true, batch: false }),
 ]);
 
 export function readWebhookTargets(value: unknown): IDataObject[] {

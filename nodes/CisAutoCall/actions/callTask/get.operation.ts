@@ -1,6 +1,6 @@
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
 import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
@@ -8,7 +8,7 @@ import type { ItemOperation, PreparedRequest } from '../operation';
 export const description = forOperation('callTask', 'get', [
 	autoCallIdLocator,
 	simplifyOption,
-	requestOptions({ creates: false, batch: false }),
+	runOptionsField({ creates: false, batch: false }),
 ]);
 
 export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {

@@ -5,7 +5,7 @@ import { expectTaskList } from '../../../shared/answers';
 import { TASK_STATUSES } from '../../../shared/taskStatus';
 import { taskIdOf, taskListOf } from '../../helpers/callTaskLocator';
 import { toInstant } from '../../../shared/convert';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { requireInteger } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
@@ -85,7 +85,7 @@ export const description = forOperation('callTask', 'getMany', [
 		],
 	},
 	simplifyOption,
-	requestOptions({ creates: false, batch: false }),
+	runOptionsField({ creates: false, batch: false }),
 ]);
 
 interface ListQuery {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
 import { agentStartNotice } from '../../guardrails';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
@@ -43,7 +43,7 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStat
 		...(operation === 'stop' ? [stopNotice] : []),
 		...(operation === 'start' ? [startNotice, agentStartNotice] : []),
 		autoCallIdLocator,
-		requestOptions({ creates: false, batch: false, startsTask: operation === 'start' }),
+		runOptionsField({ creates: false, batch: false, startsTask: operation === 'start' }),
 	]);
 	return {
 		kind: 'item',

@@ -5,7 +5,7 @@ import { candidateFields, dialsNotice } from '../../descriptions/candidateFields
 import { candidateReader } from '../../helpers/candidateReader';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { agentToolNotice } from '../../guardrails';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
 import { forceStart, forceStartNotice } from './addToTask.operation';
@@ -18,7 +18,7 @@ export const description = forOperation('candidate', 'addManyToTask', [
 	...candidateFields('addToTask'),
 	forceStart,
 	forceStartNotice,
-	requestOptions({ creates: true, batch: true, startsCalls: true, startsTask: true }),
+	runOptionsField({ creates: true, batch: true, startsCalls: true, startsTask: true }),
 ]);
 
 export const addManyToTask: BatchOperation = {
@@ -37,28 +37,20 @@ export const addManyToTask: BatchOperation = {
 	startsTask: (entry) => entry.forceStart === true,
 	// forceStart belongs to the request, not to an entry: items that differ in it are sent apart.
 	groupOf: (_run, entry) => String(entry.forceStart),
-	preview: ({ forceStart, ...entry }) => ({
+	request: (entries) => ({
 		method: 'POST',
-		path: '/cis/api/v1/telephony/autoCallCandidate/batch',
-		body: { batch: [entry], forceStart },
+		path: 'telephony/autoCallCandidate/batch',
+		body: { batch: entries.map(({ forceStart, ...entry }) => entry), forceStart: entries[0].forceStart },
+		// The batch endpoint promises no de-duplication, Client External IDs or not: after a
+		// 5xx, a reset or a timeout the batch's outcome is unknown and it is not sent again.
+		repeatability: 'create',
+		beyondSpec: true,
+		notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),
+		expect: expectAddedCandidates,
 	}),
 	chunkSender({ client, context }) {
 		return async (entries, itemIndexes) => {
-			const batch = entries.map(({ forceStart, ...entry }) => entry);
-			const response = await client.request(
-				{
-					method: 'POST',
-					path: 'telephony/autoCallCandidate/batch',
-					body: { batch, forceStart: entries[0].forceStart },
-					// The batch endpoint promises no de-duplication, Client External IDs or not: after a
-					// 5xx, a reset or a timeout the batch's outcome is unknown and it is not sent again.
-					repeatability: 'create',
-					beyondSpec: true,
-					notFoundMeans: taskNotFoundMeans(entries.map((entry) => String(entry.autoCallId))),
-					expect: expectAddedCandidates,
-				},
-				itemIndexes[0],
-			);
+			const response = await client.request(addManyToTask.request(entries), itemIndexes[0]);
 			const sent = entries.map((entry) => ({ taskId: String(entry.autoCallId), phones: entry.phone as string[] }));
 			return mapBatchResponse(response, itemIndexes, sent, batchAnswerOptions(context)).map((result: IDataObject, index) => ({
 				...result,

@@ -5,7 +5,7 @@ import { candidateFields, dialsNotice } from '../../descriptions/candidateFields
 import { candidateReader } from '../../helpers/candidateReader';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { agentToolNotice } from '../../guardrails';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
@@ -34,7 +34,7 @@ export const description = forOperation('candidate', 'addToTask', [
 	...candidateFields('addToTask'),
 	forceStart,
 	forceStartNotice,
-	requestOptions({ creates: true, batch: false, startsCalls: true, startsTask: true }),
+	runOptionsField({ creates: true, batch: false, startsCalls: true, startsTask: true }),
 ]);
 
 export const addToTask: ItemOperation<ApiRequest> = {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { expectAcknowledgement } from '../../../shared/answers';
 import { autoCallIdLocator, readTaskId } from '../../helpers/callTaskLocator';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import { toPhones } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
@@ -18,7 +18,7 @@ export const description = forOperation('candidate', 'cancel', [
 		placeholder: 'e.g. 79876543210',
 		description: 'Number of the candidate to cancel in that task',
 	},
-	requestOptions({ creates: false, batch: false }),
+	runOptionsField({ creates: false, batch: false }),
 ]);
 
 export const cancel: ItemOperation<PreparedRequest> = {

@@ -4,7 +4,7 @@ import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/an
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
 import { agentToolNotice } from '../../guardrails';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
@@ -24,7 +24,7 @@ export const description = forOperation('candidate', 'createAndRun', [
 	agentToolNotice,
 	botSettingsId,
 	...candidateFields('single'),
-	requestOptions({ creates: true, batch: false, startsCalls: true }),
+	runOptionsField({ creates: true, batch: false, startsCalls: true }),
 ]);
 
 export const createAndRun: ItemOperation<ApiRequest> = {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
 import { agentToolNotice } from '../../guardrails';
-import { requestOptions } from '../../helpers/requestOptions';
+import { runOptionsField } from '../runOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
@@ -73,7 +73,7 @@ export const description = forOperation('candidate', 'createBatch', [
 	...candidateFields('batch'),
 	taskSettings,
 	callTasks,
-	requestOptions({ creates: true, batch: true, startsCalls: true }),
+	runOptionsField({ creates: true, batch: true, startsCalls: true }),
 ]);
 
 function readTaskSettings(settings: IDataObject): IDataObject {
@@ -120,22 +120,19 @@ export const createBatch: BatchOperation = {
 		isTaskPerBatch(run) ? '' : JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
 	dialledPhones: (entry) => entry.phone as string[],
 	// The run's first batch creates the call task; later batches join it with fewer fields each.
-	preview: (entry) => ({ method: 'POST', path: '/cis/api/v1/telephony/autoCallCandidate/single/batch', body: { batch: [entry] } }),
+	request: (entries) => ({
+		method: 'POST',
+		path: 'telephony/autoCallCandidate/single/batch',
+		body: { batch: entries },
+		repeatability: 'create',
+		expect: expectBatchAnswer,
+	}),
 	chunkSender(run) {
 		const { client, context, groupTasks } = run;
 		const taskPerBatch = isTaskPerBatch(run);
 
 		const create = async (entries: IDataObject[], itemIndexes: number[]) => {
-			const response = await client.request(
-				{
-					method: 'POST',
-					path: 'telephony/autoCallCandidate/single/batch',
-					body: { batch: entries },
-					repeatability: 'create',
-					expect: expectBatchAnswer,
-				},
-				itemIndexes[0],
-			);
+			const response = await client.request(createBatch.request(entries), itemIndexes[0]);
 			return withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries), batchAnswerOptions(run.context)), entries);
 		};
 

@@ -2,25 +2,27 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Guardrails } from '../../guardrails';
 import type { Operation, Run } from '../operation';
-import { API_PATH } from '../../../shared/transport/types';
+import { API_PATH, type ApiRequest } from '../../../shared/transport/types';
 import { checkItems } from './guard';
 import { type Outcomes } from './outcome';
 import { normalOutput } from './output';
 
-/** A prepared item that is one request (item operations prepare an ApiRequest, or one with an echo). */
-function requestOf(prepared: unknown): IDataObject | undefined {
+type ShownRequest = Pick<ApiRequest, 'method' | 'path' | 'qs' | 'body'>;
+
+/** The request one prepared item or entry would send (item operations prepare an ApiRequest, or one with an echo). */
+function requestOf(operation: Operation, prepared: unknown): ShownRequest | undefined {
+	if (operation.kind === 'batch') return operation.request([prepared as IDataObject]);
 	if (!prepared || typeof prepared !== 'object') return undefined;
 	const value = prepared as IDataObject;
 	const request = (value.request && typeof value.request === 'object' ? value.request : value) as IDataObject;
-	return typeof request.method === 'string' && typeof request.path === 'string' ? request : undefined;
+	return typeof request.method === 'string' && typeof request.path === 'string' ? (request as unknown as ShownRequest) : undefined;
 }
 
 /** What one prepared item would send: the method, the path and the body (entries of batch operations). */
 export function previewOf(operation: Operation, prepared: unknown): IDataObject {
-	if (operation.kind === 'batch' && operation.preview) return operation.preview(prepared as IDataObject);
-	const request = requestOf(prepared);
+	const request = requestOf(operation, prepared);
 	if (!request) return { body: prepared as IDataObject };
-	const preview: IDataObject = { method: request.method, path: `${API_PATH}${String(request.path)}` };
+	const preview: IDataObject = { method: request.method, path: `${API_PATH}${request.path}` };
 	if (request.qs !== undefined) preview.query = request.qs;
 	if (request.body !== undefined) preview.body = request.body;
 	return preview;
@@ -37,11 +39,10 @@ export function dryRunOutput(
 	prepared: Map<number, unknown>,
 	outcomes: Outcomes,
 	guardrails: Guardrails | undefined,
-	continueOnFail: boolean,
 ): INodeExecutionData[] {
-	if (guardrails) checkItems(run, operation, guardrails, prepared, outcomes, continueOnFail);
+	if (guardrails) checkItems(run, operation, guardrails, prepared, outcomes);
 	for (const [itemIndex, value] of prepared) {
-		outcomes[itemIndex] = { ok: true, json: { dryRun: true, wouldSend: previewOf(operation, value), sent: false } };
+		outcomes.succeed(itemIndex, { dryRun: true, wouldSend: previewOf(operation, value), sent: false });
 	}
-	return normalOutput(outcomes);
+	return normalOutput(outcomes.all);
 }

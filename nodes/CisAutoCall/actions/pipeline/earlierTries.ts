@@ -113,7 +113,8 @@ export class EarlierTries {
 				continue;
 			}
 			prepared.delete(itemIndex);
-			outcomes[itemIndex] =
+			outcomes.set(
+				itemIndex,
 				earlier.fingerprint === fingerprint
 					? earlier.outcome
 					: {
@@ -127,7 +128,8 @@ export class EarlierTries {
 										'n8n\'s Retry On Fail ran the node again, and this item now gives a different request (an expression with the time or a random value?). It may already have created a candidate or a task, so it was not sent a second time. Check the service.',
 								},
 							),
-						};
+						},
+			);
 		}
 		this.fingerprints = fingerprints;
 	}
@@ -136,7 +138,7 @@ export class EarlierTries {
 	finish(outcomes: Outcomes, failed: boolean): void {
 		if (!this.fingerprints) return;
 		for (const [itemIndex, fingerprint] of this.fingerprints) {
-			const outcome = outcomes[itemIndex];
+			const outcome = outcomes.get(itemIndex);
 			if (outcome && (outcome.ok || mayHaveCreated(outcome.error))) this.record.items.set(itemIndex, { fingerprint, outcome });
 		}
 		// n8n tries again only after a failure (a thrown error, or an error as the first output item).

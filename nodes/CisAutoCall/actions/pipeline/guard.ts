@@ -10,7 +10,7 @@ import {
 } from '../../guardrails';
 import type { Operation, Run } from '../operation';
 import { mayHaveCreated } from '../itemErrors';
-import { inputError, type Outcomes } from './outcome';
+import type { Outcomes } from './outcome';
 
 /** The calls of a run booked against Max Calls per Run (numbers per item), to release those that did not start. */
 export interface Booking {
@@ -31,17 +31,14 @@ export function applyGuardrails(
 	guardrails: Guardrails,
 	prepared: Map<number, unknown>,
 	outcomes: Outcomes,
-	continueOnFail: boolean,
 ): Booking | undefined {
-	const numbersByItem = checkItems(run, operation, guardrails, prepared, outcomes, continueOnFail);
+	const numbersByItem = checkItems(run, operation, guardrails, prepared, outcomes);
 	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
 	const key = ledgerKeyOf(run.context, guardrails.asAgentTool);
 	const count = [...numbersByItem.values()].reduce((sum, numbers) => sum + numbers, 0);
 	if (callLedger.book(key, count, guardrails.maxCalls)) return { key, numbersByItem };
 	const refusal = capRefusal(guardrails, callLedger.used(key), count);
-	const itemIndexes = [...prepared.keys()];
-	if (!continueOnFail) throw inputError(run.context, refusal, itemIndexes[0]);
-	for (const itemIndex of itemIndexes) outcomes[itemIndex] = { ok: false, error: inputError(run.context, refusal, itemIndex) };
+	for (const itemIndex of prepared.keys()) outcomes.fail(itemIndex, refusal);
 	prepared.clear();
 	return undefined;
 }
@@ -57,7 +54,6 @@ export function checkItems(
 	guardrails: Guardrails,
 	prepared: Map<number, unknown>,
 	outcomes: Outcomes,
-	continueOnFail: boolean,
 ): Map<number, number> {
 	const phonesOf = (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
 	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
@@ -71,9 +67,7 @@ export function checkItems(
 			checkAllowedNumbers(phones, guardrails.allowedNumbers);
 			numbersByItem.set(itemIndex, phones.length);
 		} catch (error) {
-			const failure = inputError(run.context, error, itemIndex);
-			if (!continueOnFail) throw failure;
-			outcomes[itemIndex] = { ok: false, error: failure };
+			outcomes.fail(itemIndex, error);
 			prepared.delete(itemIndex);
 		}
 	}
@@ -84,7 +78,7 @@ export function checkItems(
 export function releaseUnstarted(booking: Booking, outcomes: Outcomes): void {
 	let unstarted = 0;
 	for (const [itemIndex, numbers] of booking.numbersByItem) {
-		const outcome = outcomes[itemIndex];
+		const outcome = outcomes.get(itemIndex);
 		if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted += numbers;
 	}
 	callLedger.release(booking.key, unstarted);

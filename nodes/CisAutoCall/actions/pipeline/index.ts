@@ -5,7 +5,7 @@ import type { Operation, Run } from '../operation';
 import type { EarlierTries } from './earlierTries';
 import { dryRunOutput } from './dryRun';
 import { applyGuardrails, releaseUnstarted } from './guard';
-import { noOutcomes } from './outcome';
+import { Outcomes } from './outcome';
 import { agentOutput, normalOutput, summarizeFailure } from './output';
 import { prepareAll } from './prepare';
 import { maskUrlSecrets } from '../../../shared/urlSecrets';
@@ -35,25 +35,25 @@ export interface RunPlan {
  */
 export async function runPipeline(run: Run, operation: Operation, plan: RunPlan): Promise<INodeExecutionData[]> {
 	const { continueOnFail, earlierTries, guardrails, repeatProtection } = plan;
-	const outcomes = noOutcomes(run.items.length);
-	const prepared = prepareAll(run, operation, outcomes, continueOnFail);
-	if (plan.dryRun) return maskUrlSecrets(dryRunOutput(run, operation, prepared, outcomes, guardrails, continueOnFail));
+	const outcomes = new Outcomes(run.context, run.items.length, continueOnFail);
+	const prepared = prepareAll(run, operation, outcomes);
+	if (plan.dryRun) return maskUrlSecrets(dryRunOutput(run, operation, prepared, outcomes, guardrails));
 	earlierTries.skipSentBefore(run.context, prepared, outcomes);
 	await repeatProtection?.skipDoneBefore(prepared, outcomes);
 	let booking;
 	try {
-		booking = guardrails ? applyGuardrails(run, operation, guardrails, prepared, outcomes, continueOnFail) : undefined;
-		await sendAll(run, operation, prepared, outcomes, continueOnFail);
+		booking = guardrails ? applyGuardrails(run, operation, guardrails, prepared, outcomes) : undefined;
+		await sendAll(run, operation, prepared, outcomes);
 	} finally {
 		// Also when a guardrail refuses the run: what was not sent leaves the record.
 		await repeatProtection?.finish(outcomes);
 	}
 
-	const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
+	const failed = outcomes.firstFailed();
 	earlierTries.finish(outcomes, failed !== -1);
 	if (booking) releaseUnstarted(booking, outcomes);
 	// Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
-	if (plan.asAgentTool) return maskUrlSecrets(agentOutput(operation, outcomes));
-	if (failed !== -1 && !continueOnFail) throw summarizeFailure(run.context, outcomes, failed);
-	return maskUrlSecrets(normalOutput(outcomes));
+	if (plan.asAgentTool) return maskUrlSecrets(agentOutput(operation, outcomes.all));
+	if (failed !== -1 && !continueOnFail) throw summarizeFailure(run.context, outcomes.all, failed);
+	return maskUrlSecrets(normalOutput(outcomes.all));
 }

@@ -7,15 +7,60 @@ import { InputError } from '../../../shared/validation';
 /** What came of one item: its output, or its error. */
 export type Outcome = { ok: true; json: IDataObject | IDataObject[] } | { ok: false; error: Error };
 
-/**
- * One entry per input item, in item order; undefined: not sent. Not sparse: the failure summary
- * walks it with forEach, which would skip never-sent items.
- */
-export type Outcomes = Array<Outcome | undefined>;
+/** One entry per input item, in item order; undefined: not sent. */
+export type ItemOutcomes = ReadonlyArray<Outcome | undefined>;
 
-/** An empty outcome per item (see Outcomes). */
-export function noOutcomes(count: number): Outcomes {
-	return Array.from({ length: count }, () => undefined);
+/**
+ * What came of each item of a run, and the one rule for a failed item: without Continue On Fail
+ * bad input stops the run at once and a failed request stops the sending; with it, each becomes
+ * the item's error item.
+ */
+export class Outcomes {
+	// Not sparse: the failure summary walks it with forEach, which would skip never-sent items.
+	private readonly byItem: Array<Outcome | undefined>;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		count: number,
+		readonly continueOnFail: boolean,
+	) {
+		this.byItem = Array.from({ length: count }, () => undefined);
+	}
+
+	get all(): ItemOutcomes {
+		return this.byItem;
+	}
+
+	get(itemIndex: number): Outcome | undefined {
+		return this.byItem[itemIndex];
+	}
+
+	set(itemIndex: number, outcome: Outcome): void {
+		this.byItem[itemIndex] = outcome;
+	}
+
+	succeed(itemIndex: number, json: IDataObject | IDataObject[]): void {
+		this.byItem[itemIndex] = { ok: true, json };
+	}
+
+	/** Bad input or a refusal, before anything is sent: throws unless Continue On Fail. */
+	fail(itemIndex: number, error: unknown): void {
+		const failure = inputError(this.context, error, itemIndex);
+		if (!this.continueOnFail) throw failure;
+		this.byItem[itemIndex] = { ok: false, error: failure };
+	}
+
+	/** A request that failed (for every item it carried). Returns whether sending goes on. */
+	failRequest(itemIndexes: number[], error: unknown): boolean {
+		const failure = asNodeError(this.context, error, itemIndexes[0]);
+		for (const itemIndex of itemIndexes) this.byItem[itemIndex] = { ok: false, error: failure };
+		return this.continueOnFail;
+	}
+
+	/** The first item that failed, or -1. */
+	firstFailed(): number {
+		return this.byItem.findIndex((outcome) => outcome && !outcome.ok);
+	}
 }
 
 /** Bad input and refusals: the item is not sent. */

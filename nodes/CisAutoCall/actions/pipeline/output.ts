@@ -4,10 +4,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { agentFailure, agentSuccess, type AgentFailureKind } from '../../guardrails';
 import type { Operation } from '../operation';
 import { mayHaveCreated, NotSentError } from '../itemErrors';
-import type { Outcomes } from './outcome';
+import type { ItemOutcomes } from './outcome';
 
 /** The node's output: each item's results, or (Continue On Fail) its error, with pairedItem. */
-export function normalOutput(outcomes: Outcomes): INodeExecutionData[] {
+export function normalOutput(outcomes: ItemOutcomes): INodeExecutionData[] {
 	const output: INodeExecutionData[] = [];
 	outcomes.forEach((outcome, itemIndex) => {
 		if (!outcome) return;
@@ -23,7 +23,7 @@ export function normalOutput(outcomes: Outcomes): INodeExecutionData[] {
 }
 
 /** What the model reads: per item an `outcome`, with the ids or with a short message. */
-export function agentOutput(operation: Operation, outcomes: Outcomes): INodeExecutionData[] {
+export function agentOutput(operation: Operation, outcomes: ItemOutcomes): INodeExecutionData[] {
 	const output: INodeExecutionData[] = [];
 	outcomes.forEach((outcome, itemIndex) => {
 		if (!outcome) return;
@@ -71,7 +71,7 @@ function listItems(indexes: number[]): string {
  * what failed, what was not sent, and how to resume. Undefined when the first failed item is the
  * only item, so its own error says everything.
  */
-export function failureSummaryLines(outcomes: Outcomes): string[] | undefined {
+export function failureSummaryLines(outcomes: ItemOutcomes): string[] | undefined {
 	const done: string[] = [];
 	const failed: number[] = [];
 	const notSent: number[] = [];
@@ -96,7 +96,7 @@ export function failureSummaryLines(outcomes: Outcomes): string[] | undefined {
  * n8n discards a failed node's output, so the error itself says what was already done (with ids)
  * and what was not, for the user to resume without creating anything twice.
  */
-export function summarizeFailure(context: IExecuteFunctions, outcomes: Outcomes, firstFailed: number): Error {
+export function summarizeFailure(context: IExecuteFunctions, outcomes: ItemOutcomes, firstFailed: number): Error {
 	const first = (outcomes[firstFailed] as { error: Error }).error;
 	const summary = failureSummaryLines(outcomes);
 	if (!summary) return first;

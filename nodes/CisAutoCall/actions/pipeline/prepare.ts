@@ -6,7 +6,7 @@ import { inputError, type Outcomes } from './outcome';
  * the run before anything happens (unless Continue On Fail turns bad items into error items).
  * Returns what each good item sends.
  */
-export function prepareAll(run: Run, operation: Operation, outcomes: Outcomes, continueOnFail: boolean): Map<number, unknown> {
+export function prepareAll(run: Run, operation: Operation, outcomes: Outcomes): Map<number, unknown> {
 	const prepared = new Map<number, unknown>();
 	let prepareItem: (itemIndex: number) => unknown;
 	try {
@@ -18,9 +18,7 @@ export function prepareAll(run: Run, operation: Operation, outcomes: Outcomes, c
 		try {
 			prepared.set(itemIndex, prepareItem(itemIndex));
 		} catch (error) {
-			const failure = inputError(run.context, error, itemIndex);
-			if (!continueOnFail) throw failure;
-			outcomes[itemIndex] = { ok: false, error: failure };
+			outcomes.fail(itemIndex, error);
 		}
 	}
 	return prepared;

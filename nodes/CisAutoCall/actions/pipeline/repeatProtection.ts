@@ -158,7 +158,7 @@ export class RepeatProtection {
 		for (const [itemIndex, keys] of keysByItem) {
 			if (this.isRetry && keys.some((key) => recorded.has(key))) {
 				prepared.delete(itemIndex);
-				outcomes[itemIndex] = { ok: true, json: this.alreadyDone(keys) };
+				outcomes.succeed(itemIndex, this.alreadyDone(keys));
 				leftOut.push(itemIndex);
 				// Recorded just now, these keys would make the protection last longer with every
 				// left-out run.
@@ -203,7 +203,7 @@ export class RepeatProtection {
 		const keep = new Set<string>();
 		const drop = new Set<string>(this.notToKeep);
 		for (const [itemIndex, keys] of this.sending) {
-			const outcome = outcomes[itemIndex];
+			const outcome = outcomes.get(itemIndex);
 			if (outcome?.ok) {
 				for (const key of keys) keep.add(key);
 				rememberResult(this.resultKey(keys[0]), Array.isArray(outcome.json) ? outcome.json[0] : outcome.json);

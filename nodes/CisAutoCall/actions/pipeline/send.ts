@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../concurrency';
 import type { BatchOperation, ItemOperation, Operation, Run } from '../operation';
-import { asNodeError, type Outcomes } from './outcome';
+import type { Outcomes } from './outcome';
 
 /**
  * Sends the prepared items with the run's concurrency and records each item's outcome. Without
@@ -13,10 +13,9 @@ export async function sendAll(
 	operation: Operation,
 	prepared: Map<number, unknown>,
 	outcomes: Outcomes,
-	continueOnFail: boolean,
 ): Promise<void> {
-	if (operation.kind === 'item') await sendPerItem(run, operation, prepared, outcomes, continueOnFail);
-	else await sendBatches(run, operation, prepared as Map<number, IDataObject>, outcomes, continueOnFail);
+	if (operation.kind === 'item') await sendPerItem(run, operation, prepared, outcomes);
+	else await sendBatches(run, operation, prepared as Map<number, IDataObject>, outcomes);
 }
 
 async function sendPerItem(
@@ -24,16 +23,14 @@ async function sendPerItem(
 	operation: ItemOperation,
 	prepared: Map<number, unknown>,
 	outcomes: Outcomes,
-	continueOnFail: boolean,
 ): Promise<void> {
 	let stopped = false;
 	await sendFirstAlone([...prepared.keys()], run.settings.concurrency, async (itemIndex) => {
 		if (stopped) return;
 		try {
-			outcomes[itemIndex] = { ok: true, json: await operation.execute(run, prepared.get(itemIndex), itemIndex) };
+			outcomes.succeed(itemIndex, await operation.execute(run, prepared.get(itemIndex), itemIndex));
 		} catch (error) {
-			outcomes[itemIndex] = { ok: false, error: asNodeError(run.context, error, itemIndex) };
-			if (!continueOnFail) stopped = true;
+			if (!outcomes.failRequest([itemIndex], error)) stopped = true;
 		}
 	});
 }
@@ -68,7 +65,6 @@ async function sendBatches(
 	operation: BatchOperation,
 	prepared: Map<number, IDataObject>,
 	outcomes: Outcomes,
-	continueOnFail: boolean,
 ): Promise<void> {
 	const chunks = chunkByGroup(prepared, (entry) => operation.groupOf?.(run, entry) ?? '', run.settings.batchSize);
 	const sendChunk = operation.chunkSender(run);
@@ -80,13 +76,9 @@ async function sendBatches(
 				chunk.map((itemIndex) => prepared.get(itemIndex) as IDataObject),
 				chunk,
 			);
-			chunk.forEach((itemIndex, position) => {
-				outcomes[itemIndex] = { ok: true, json: results[position] };
-			});
+			chunk.forEach((itemIndex, position) => outcomes.succeed(itemIndex, results[position]));
 		} catch (error) {
-			const failure = asNodeError(run.context, error, chunk[0]);
-			for (const itemIndex of chunk) outcomes[itemIndex] = { ok: false, error: failure };
-			if (!continueOnFail) stopped = true;
+			if (!outcomes.failRequest(chunk, error)) stopped = true;
 		}
 		// What was prepared for a sent chunk is not needed again: with 100,000 items it adds up.
 		for (const itemIndex of chunk) prepared.delete(itemIndex);

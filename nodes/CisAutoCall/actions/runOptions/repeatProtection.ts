@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requireInteger } from '../../shared/validation';
+import { requireInteger } from '../../../shared/validation';
 
 export const DEFAULT_REPEAT_PROTECTION_HOURS = 24;
 export const MAX_REPEAT_PROTECTION_HOURS = 24 * 30;

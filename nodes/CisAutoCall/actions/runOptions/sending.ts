@@ -1,11 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { agentMayStartTaskOption, agentSeveralNumbersOption, allowedNumbersOption, allowShortNumbersOption, maxCallsPerRunOption } from '../guardrails';
-import { dryRunOption } from './dryRunOption';
-import { repeatProtectionOption } from './repeatProtectionOption';
-import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
-import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
-import { InputError, requireInteger } from '../../shared/validation';
+import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../../shared/transport';
+import { MAX_WAIT_MS } from '../../../shared/transport/retryPolicy';
+import { InputError, requireInteger } from '../../../shared/validation';
 
 export const MAX_REQUESTS_PER_SECOND = 1000;
 /** n8n opens a connection per request; against a distant service many in flight hide that wait. */
@@ -29,7 +26,7 @@ export const DEFAULT_FIXED_CONCURRENCY = DEFAULT_TRANSPORT_SETTINGS.concurrency;
  * default, up to DEFAULT_ADAPTIVE_CEILING (literal values: n8n's lint reads them; a test checks
  * that a run reads the same defaults).
  */
-const perItemConcurrencyOptions: INodeProperties[] = [
+export const perItemConcurrencyOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
 		name: 'concurrency',
@@ -49,7 +46,7 @@ const perItemConcurrencyOptions: INodeProperties[] = [
 ];
 
 /** The same for batch requests (up to 10,000 candidates each): 5 at once, not adapted, unless set. */
-const batchConcurrencyOptions: INodeProperties[] = [
+export const batchConcurrencyOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
 		name: 'concurrency',
@@ -68,24 +65,8 @@ const batchConcurrencyOptions: INodeProperties[] = [
 	},
 ];
 
-/**
- * The "Options" collection of an operation: how requests are sent, and for the operations that
- * start calls (`startsCalls`) the guardrails, first: Allowed Numbers, Max Calls per Run and
- * several numbers per call for an AI Agent; for those that may start a task (`startsTask`), whether
- * an AI Agent may do so.
- * For the operations that create, Repeat Protection.
- */
-export function requestOptions({
-	creates,
-	batch,
-	startsCalls = false,
-	startsTask = false,
-}: {
-	creates: boolean;
-	batch: boolean;
-	startsCalls?: boolean;
-	startsTask?: boolean;
-}): INodeProperties {
+/** How requests are sent: concurrency, rate, retries, timeout (and Batch Size for batch requests). */
+export function sendingOptions({ creates, batch }: { creates: boolean; batch: boolean }): INodeProperties[] {
 	const options: INodeProperties[] = [
 		...(batch ? batchConcurrencyOptions : perItemConcurrencyOptions),
 		{
@@ -123,18 +104,7 @@ export function requestOptions({
 			description: 'How many candidates (input items) go into one request',
 		});
 	}
-	if (creates) options.unshift(repeatProtectionOption);
-	if (creates || startsCalls || startsTask) options.unshift(dryRunOption);
-	if (startsTask) options.unshift(agentMayStartTaskOption);
-	if (startsCalls) options.unshift(allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption);
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options,
-	};
+	return options;
 }
 
 export interface RunSettings extends TransportSettings {
