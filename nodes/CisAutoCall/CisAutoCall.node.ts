@@ -1,9 +1,19 @@
-import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
 import { operationDescriptions, operationProperties, resourceProperty } from './actions/resources';
 import { router } from './actions/router';
+import { resumeWithResults } from './actions/waiting';
 import { searchCallTasks } from './methods/listSearch';
 
 /** The canvas subtitle in the options' own words ("Create and Run: Candidate"), not their values. */
@@ -18,6 +28,21 @@ function subtitle(): string {
 	});
 	return `={{ ${cases.join('')}"" }}`;
 }
+
+/** The waiting execution's resume address: `<n8n>/webhook-waiting/<execution>/<node id>`. */
+const resumeWebhooks: IWebhookDescription[] = [
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+		ndvHideUrl: true,
+		ndvHideMethod: true,
+	},
+];
 
 export class CisAutoCall implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,6 +60,10 @@ export class CisAutoCall implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialDescriptions,
+		// Create and Run and Wait for Result: the address a waiting execution is resumed at (by the
+		// CIS Auto-Call Trigger). n8n uses restart webhooks only while an execution waits: nothing is
+		// registered anywhere, so there is no webhook lifecycle (as in n8n's send-and-wait nodes).
+		webhooks: resumeWebhooks,
 		properties: [authenticationProperty, resourceProperty, ...operationProperties, ...operationDescriptions],
 	};
 
@@ -42,5 +71,9 @@ export class CisAutoCall implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumeWithResults(this);
 	}
 }

@@ -4,8 +4,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { EVENTS } from '../shared/events';
 import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
+import { handOver } from './handOver';
 import { buildOutput } from './output';
-import { checkSettings, connectsToExisting, isTestListen, parametersOf, testWebhookSecret } from './settings';
+import { checkSettings, connectsToExisting, isTestListen, parametersOf, readEvents, readOptions, testWebhookSecret } from './settings';
 import { verifyDelivery } from './verify';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */
@@ -131,6 +132,19 @@ export class CisAutoCallTrigger implements INodeType {
 		}
 		const { deliveryId } = verdict;
 		if (verdict.kind === 'ignored') return { webhookResponse: { received: true, deliveryId, ignored: verdict.reason } };
+		if (verdict.kind === 'waitingCall') {
+			// Create and Run and Wait for Result: the event continues the execution waiting for it.
+			const handed = await handOver(this, verdict.event, verdict.payload);
+			if (handed.kind === 'later') {
+				verdict.forget();
+				this.getResponseObject().status(503).json({ received: false, error: 'The waiting workflow could not take the event yet; send it again' });
+				return { noWebhookResponse: true };
+			}
+			const read = parametersOf(this);
+			if (readOptions(read).outputWaitingCalls !== true || !readEvents(read).includes(verdict.event)) {
+				return { webhookResponse: { received: true, deliveryId, handedOver: true } };
+			}
+		}
 		const output = buildOutput(verdict.payload, verdict.event, new Date().toISOString(), deliveryId);
 		return {
 			workflowData: [this.helpers.returnJsonArray([output])],

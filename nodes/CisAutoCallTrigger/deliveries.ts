@@ -76,4 +76,9 @@ export class DeliveryMemory {
 		this.latest.set(subject, fingerprint);
 		return false;
 	}
+
+	/** Forgets a subject's latest body: its re-send is then news again (a hand-over that must be tried again). */
+	forget(subject: string, fingerprint: string): void {
+		if (this.latest.get(subject) === fingerprint) this.latest.delete(subject);
+	}
 }

@@ -142,6 +142,14 @@ export const triggerProperties: INodeProperties[] = [
 				description: `Whether a delivery with the same body as one received in the last 24 hours (the service re-sends until it gets a 200) is answered 200 without starting the workflow. Remembered in this n8n process's memory, at most ${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} deliveries (the oldest forgotten first). Across webhook processes or restarts, remove duplicates by the delivery ID of each item (Remove Duplicates node).`,
 			},
 			{
+				displayName: 'Also Start This Workflow for Waiting Calls',
+				name: 'outputWaitingCalls',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether events of calls placed by "Create and Run and Wait for Result" also start this workflow. Off: they only continue the workflow that waits for them, so that one call is not handled twice.',
+			},
+			{
 				displayName: 'Allow a Local Webhook URL',
 				name: ALLOW_LOCAL_URL_OPTION,
 				type: 'boolean',

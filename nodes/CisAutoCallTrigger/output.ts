@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject, parseJson } from '../shared/validation';
+import { WAIT_MARKER_FIELD, withoutWaitMarker } from '../shared/waitForResult';
 
 /** The output item of an event: the payload as received, with callbackData always an object. */
 
@@ -31,11 +32,13 @@ export function normalizeCallbackData(value: unknown): NormalizedCallbackData {
 
 /**
  * One output item's JSON: the payload as received plus `event`, `receivedAt`, `deliveryId` and
- * `callbackData` as an object.
+ * `callbackData` as an object. What "Create and Run and Wait for Result" added to Callback Data
+ * (with the wait's key) is left out: the user sees their own Callback Data only.
  */
 export function buildOutput(payload: IDataObject, event: string, receivedAt: string, deliveryId: string): IDataObject {
 	const { callbackData, raw } = normalizeCallbackData(payload.callbackData);
-	const output: IDataObject = { ...payload, event, receivedAt, deliveryId, callbackData };
-	if (raw !== undefined) output.callbackDataRaw = raw as IDataObject;
+	const marked = WAIT_MARKER_FIELD in callbackData;
+	const output: IDataObject = { ...payload, event, receivedAt, deliveryId, callbackData: withoutWaitMarker(callbackData) as IDataObject };
+	if (raw !== undefined && !marked) output.callbackDataRaw = raw as IDataObject;
 	return output;
 }

@@ -32,6 +32,8 @@ export interface TriggerOptions {
 	ignoreRepeats?: boolean;
 	/** Read by publicUrl.ts from the saved parameters only (never through an expression). */
 	allowLocalUrl?: boolean;
+	/** Whether events of calls a waiting execution gets (Create and Run and Wait for Result) also start this workflow. */
+	outputWaitingCalls?: boolean;
 }
 
 // Kept here too: the hooks, verify.ts and activation.ts read parameters through settings.

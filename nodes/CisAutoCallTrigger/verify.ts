@@ -3,8 +3,10 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { isAddressAllowed, parseAddressList } from './addresses';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
+import { normalizeCallbackData } from './output';
 import { registrationAccepts, storedRegistration } from './registration';
 import { SECRET_PARAMETER } from './secrets';
+import { waitMarkerOf } from '../shared/waitForResult';
 import { connectsToExisting, existingTaskAccepts, parametersOf, readEvents, readOptions } from './settings';
 
 /**
@@ -24,7 +26,9 @@ const deliveries = new DeliveryMemory();
 export type Verdict =
 	| { kind: 'refused'; status: number; error: string }
 	| { kind: 'ignored'; deliveryId: string; reason: string }
-	| { kind: 'accepted'; deliveryId: string; payload: IDataObject; event: string };
+	| { kind: 'accepted'; deliveryId: string; payload: IDataObject; event: string }
+	/** An event of a call a waiting execution gets (its Callback Data carries the wait's marker). */
+	| { kind: 'waitingCall'; deliveryId: string; payload: IDataObject; event: string; forget: () => void };
 
 /** What n8n leaves in the body when it did not parse one. */
 function isEmptyBody(body: unknown): boolean {
@@ -62,6 +66,21 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	const parsed = parseEventBody(body, request.rawBody, contentType.startsWith('application/json'));
 	if (!parsed.ok) return refused(400, `Not an event: ${parsed.reason}`);
 	const deliveryId = deliveryIdOf(parsed.payload);
+	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
+
+	// 3b. An event of a call that a waiting execution gets: handed over whatever the event filter
+	// (the waiting execution needs both events), and never twice (repeats are always ignored).
+	if (waitMarkerOf(normalizeCallbackData(parsed.payload.callbackData).callbackData) !== undefined) {
+		const subject = `${scope}:${subjectOf(parsed.event, parsed.payload)}`;
+		if (deliveries.isRepeat(subject, deliveryId)) return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
+		return {
+			kind: 'waitingCall',
+			deliveryId,
+			payload: parsed.payload,
+			event: parsed.event,
+			forget: () => deliveries.forget(subject, deliveryId),
+		};
+	}
 
 	// 4. Event filter: answered 200 so that the service does not re-send it.
 	if (!readEvents(read).includes(parsed.event)) return { kind: 'ignored', deliveryId, reason: 'event not selected' };
@@ -69,7 +88,6 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	// 5. Repeated deliveries: the latest body seen for the same event and task / candidate / call,
 	// again within 24 hours, in this process (deliveries.ts).
 	if (options.ignoreRepeats !== false) {
-		const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
 		if (deliveries.isRepeat(`${scope}:${subjectOf(parsed.event, parsed.payload)}`, deliveryId)) {
 			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		}

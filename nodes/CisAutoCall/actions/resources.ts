@@ -10,6 +10,7 @@ import { addManyToTask } from './candidate/addManyToTask.operation';
 import { addToTask } from './candidate/addToTask.operation';
 import { cancel } from './candidate/cancel.operation';
 import { createAndRun } from './candidate/createAndRun.operation';
+import { createAndRunAndWait } from './candidate/createAndRunAndWait.operation';
 import { createBatch } from './candidate/createBatch.operation';
 import { depersonalize as depersonalizeCandidate } from './candidate/depersonalize.operation';
 import type { Operation } from './operation';
@@ -17,7 +18,7 @@ import type { Operation } from './operation';
 /** resource → operation → implementation; the one table the router dispatches on. */
 export const operations: Record<string, Record<string, Operation>> = {
 	callTask: { create: createCallTask, get: getCallTask, getMany: getManyCallTasks, start, pause, stop },
-	candidate: { createAndRun, createBatch, depersonalize: depersonalizeCandidate, addToTask, addManyToTask, cancel },
+	candidate: { createAndRun, createAndRunAndWait, createBatch, depersonalize: depersonalizeCandidate, addToTask, addManyToTask, cancel },
 	call: { depersonalize: depersonalizeCall, deleteRecording },
 };
 
@@ -112,6 +113,13 @@ export const operationProperties: INodeProperties[] = [
 				description:
 					'Call one person now: adds the candidate to today\'s task of the bot (created from the default template) and starts it',
 				action: 'Phone a person now with a voice bot',
+			},
+			{
+				name: 'Create and Run and Wait for Result',
+				value: 'createAndRunAndWait',
+				description:
+					'Call one person now and pause the workflow until the call has a result (needs a CIS Auto-Call Trigger that receives the bot\'s call events)',
+				action: 'Phone a person now and wait for the result',
 			},
 			{
 				name: 'Create Batch From Template',

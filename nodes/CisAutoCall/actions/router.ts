@@ -12,6 +12,8 @@ import { NotSentError } from './itemErrors';
 import { inputError } from './pipeline/outcome';
 import { operations } from './resources';
 import { readRunOptions, type RunOptions } from './runOptions';
+import { WAIT_OPERATION, withWaitMarkers } from './candidate/createAndRunAndWait.operation';
+import { scrub, startWait, waitForCandidates, type Wait } from './waiting';
 
 /**
  * The node's execute(): finds the operation, builds the run (settings, client, parameters,
@@ -34,9 +36,14 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
+	let operation = operations[resource]?.[operationName];
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+	}
+	const waits = resource === 'candidate' && operationName === WAIT_OPERATION;
+	if (waits && asAgentTool) {
+		// An AI Agent's tool answers at once: n8n cannot pause an agent's tool.
+		throw new NotSentError(this.getNode(), 'Not sent: "Create and Run and Wait for Result" cannot be used by an AI Agent. Use "Create and Run" as the tool instead');
 	}
 	let options: RunOptions;
 	try {
@@ -45,11 +52,29 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 		throw inputError(this, error, 0);
 	}
 	const { settings, guardrails, dryRun } = options;
+	// Dry Run sends nothing, so nothing is waited for (and no key is made).
+	let wait: Wait | undefined;
+	if (waits && !dryRun) {
+		wait = startWait(this);
+		operation = withWaitMarkers(wait.markerOf);
+	}
 	const client = await createApiClient(this, settings);
 	const earlierTries = EarlierTries.of(this, operation);
 	const run: Run = { context: this, items, client, settings, parameter: perRunParameters(this), groupTasks: earlierTries.groupTasks };
 	// A tool gives one answer per item, like Continue On Fail.
 	const continueOnFail = asAgentTool || this.continueOnFail();
 	const repeatProtection = dryRun ? undefined : RepeatProtection.of(this, operation, options.repeatProtectionHours);
-	return [await runPipeline(run, operation, { continueOnFail, asAgentTool, guardrails, earlierTries, repeatProtection, dryRun })];
+	const plan = { continueOnFail, asAgentTool, guardrails, earlierTries, repeatProtection, dryRun };
+	if (!wait) return [await runPipeline(run, operation, plan)];
+	let output: INodeExecutionData[];
+	try {
+		output = await runPipeline(run, operation, plan);
+	} catch (error) {
+		// An error may quote the request, and with it the wait's key.
+		const failure = error as Error & { description?: string };
+		failure.message = scrub(failure.message, wait.key);
+		if (typeof failure.description === 'string') failure.description = scrub(failure.description, wait.key);
+		throw failure;
+	}
+	return [await waitForCandidates(this, wait, output)];
 }

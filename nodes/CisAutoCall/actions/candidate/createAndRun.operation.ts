@@ -10,7 +10,8 @@ import { requireString } from '../../../shared/validation';
 import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
-const botSettingsId: INodeProperties = {
+/** Shared with Create and Run and Wait for Result, which sends the same request. */
+export const botSettingsId: INodeProperties = {
 	displayName: 'Bot Script ID',
 	name: 'botSettingsId',
 	type: 'string',

@@ -1,0 +1,183 @@
+import { randomBytes } from 'crypto';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	type CandidateResult,
+	hashWaitKey,
+	RESUME_BODY_FIELD,
+	statusInWords,
+	WAIT_HASH_DATA_NAME,
+	WAIT_MARKER_FIELD,
+	waitKeyMatches,
+	withoutWaitMarker,
+} from '../../shared/waitForResult';
+import { isPlainObject } from '../../shared/validation';
+
+/**
+ * The waiting side of "Create and Run and Wait for Result". Before any call: a new key for this
+ * wait, whose hash the execution keeps in its custom data (saved with the waiting execution; the
+ * key itself only travels in the candidates' Callback Data). After the calls were placed: the
+ * candidates to wait for, then n8n's putExecutionToWait. On resume (webhook()): only a request
+ * with the key, carrying a result for every candidate, continues the execution.
+ */
+
+/** One wait of one node run. */
+export interface Wait {
+	key: string;
+	/** The marker of the candidate of an input item. */
+	markerOf(itemIndex: number): IDataObject;
+}
+
+const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+/** The execution's resume token on n8n 2.x ('' on n8n 1.x, whose resume URL has none). */
+function resumeTokenOf(context: IExecuteFunctions): string {
+	const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
+	if (typeof resumeUrl !== 'string') return '';
+	try {
+		return new URL(resumeUrl).searchParams.get('signature') ?? '';
+	} catch {
+		return '';
+	}
+}
+
+/** What custom data keeps: `<hash of the key>:<input items>:<items waited for>` (as ranges, "0-3,5"). */
+function storedValue(key: string, total: number, items: number[]): string {
+	const ranges: string[] = [];
+	for (let i = 0; i < items.length; i++) {
+		let j = i;
+		while (j + 1 < items.length && items[j + 1] === items[j] + 1) j++;
+		ranges.push(i === j ? String(items[i]) : `${items[i]}-${items[j]}`);
+		i = j;
+	}
+	return `${hashWaitKey(key)}:${total}:${ranges.join(',')}`;
+}
+
+function parseStored(value: unknown): { hash: string; total: number; items: number[] } | undefined {
+	if (typeof value !== 'string') return undefined;
+	const [hash, totalText, list] = value.split(':');
+	const total = Number(totalText);
+	if (!hash || list === undefined || !Number.isInteger(total) || total < 0 || total > 1_000_000) return undefined;
+	const items: number[] = [];
+	for (const part of list.split(',').filter(Boolean)) {
+		const [from, to] = part.split('-').map(Number);
+		for (let item = from; item <= (to ?? from); item++) items.push(item);
+	}
+	return { hash, total, items };
+}
+
+/** Custom data holds 512 characters: about 100 candidates listed one by one, more as ranges. */
+const MAX_STORED = 512;
+
+/** Starts a wait before anything is sent: refuses when the execution cannot keep the wait's key. */
+export function startWait(context: IExecuteFunctions): Wait {
+	const key = randomBytes(32).toString('hex');
+	const execution = context.getExecutionId();
+	const node = context.getNode().id;
+	const token = resumeTokenOf(context);
+	// n8n keeps at most 10 custom data entries per execution and drops more without a word.
+	context.customData.set(WAIT_HASH_DATA_NAME, storedValue(key, 0, []));
+	if (context.customData.get(WAIT_HASH_DATA_NAME) !== storedValue(key, 0, [])) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'Not sent: this execution cannot wait, because its custom data is full (10 entries). Remove a custom data entry set earlier in the workflow',
+		);
+	}
+	return { key, markerOf: (item) => ({ execution, token, node, item, key }) };
+}
+
+/** Removes the wait's key from whatever the node outputs or throws (an error may quote the request). */
+export function scrub<T>(value: T, key: string): T {
+	if (typeof value === 'string') return value.split(key).join('***') as T;
+	if (Array.isArray(value)) return value.map((entry) => scrub(entry, key)) as T;
+	if (isPlainObject(value)) {
+		const clean: IDataObject = {};
+		for (const [name, entry] of Object.entries(value)) if (name !== WAIT_MARKER_FIELD) clean[name] = scrub(entry, key);
+		return clean as T;
+	}
+	return value;
+}
+
+/**
+ * After the calls were placed: waits for the candidates that were created. When none was, the
+ * node goes on at once with its output (error items say why).
+ */
+export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, output: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const created = output
+		.filter((item) => typeof item.json.autoCallCandidateId === 'string' || typeof item.json.autoCallCandidateId === 'number')
+		.map((item) => (item.pairedItem as { item: number }).item);
+	const items = [...new Set(created)].sort((a, b) => a - b);
+	const clean = output.map((item) => ({ ...item, json: scrub(item.json, wait.key) }));
+	if (items.length === 0) return clean;
+	const value = storedValue(wait.key, context.getInputData().length, items);
+	if (value.length > MAX_STORED) {
+		throw new NodeOperationError(context.getNode(), 'The calls were placed, but this many candidates cannot be waited for in one run', {
+			description: 'Use Create and Run and the CIS Auto-Call Trigger for this many people, or send fewer items at once (Loop Over Items).',
+		});
+	}
+	context.customData.set(WAIT_HASH_DATA_NAME, value);
+	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
+	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
+	const waitMs = Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
+	await context.putExecutionToWait(new Date(Date.now() + waitMs));
+	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));
+}
+
+function textOrNull(value: unknown): string | null {
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+}
+
+function objectOrNull(value: unknown): IDataObject | null {
+	return isPlainObject(value) ? value : null;
+}
+
+/** One output item of a candidate, from what the trigger handed over (only known fields). */
+function resultItem(given: IDataObject, item: number): INodeExecutionData {
+	const result: CandidateResult = {
+		outcome: given.outcome === 'answered' ? 'answered' : 'notReached',
+		callStatus: textOrNull(given.callStatus),
+		callId: textOrNull(given.callId),
+		taskId: textOrNull(given.taskId),
+		result: objectOrNull(given.result),
+		variables: objectOrNull(given.variables),
+		callbackData: (objectOrNull(withoutWaitMarker(given.callbackData)) ?? {}) as IDataObject,
+		endedAt: textOrNull(given.endedAt) ?? new Date().toISOString(),
+		endedBy: textOrNull(given.endedBy) ?? '',
+	};
+	return { json: { status: statusInWords(result), ...result }, pairedItem: { item } };
+}
+
+/**
+ * The waiting node's webhook(): continues the execution only with the wait's key and a result for
+ * every candidate waited for. Anything else leaves the execution waiting, unharmed.
+ */
+export async function resumeWithResults(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const refuse = (status: number, answer: IDataObject): IWebhookResponseData => {
+		context.getResponseObject().status(status).json({ resumed: false, ...answer });
+		return { noWebhookResponse: true };
+	};
+	let stored;
+	try {
+		stored = parseStored(context.customData.get(WAIT_HASH_DATA_NAME));
+	} catch {
+		stored = undefined;
+	}
+	const body = context.getBodyData();
+	const resume = isPlainObject(body) ? body[RESUME_BODY_FIELD] : undefined;
+	if (!stored || !isPlainObject(resume) || !waitKeyMatches(resume.key, stored.hash)) {
+		return refuse(401, { error: 'Not a resume of this wait' });
+	}
+	const results = isPlainObject(resume.results) ? resume.results : {};
+	const missing = stored.items.filter((item) => !isPlainObject(results[String(item)]));
+	if (missing.length > 0) return refuse(202, { waitingFor: missing.length });
+
+	const inputCount = Math.max(stored.total, stored.items[stored.items.length - 1] + 1);
+	const output: INodeExecutionData[] = [];
+	for (let item = 0; item < inputCount; item++) {
+		const given = results[String(item)];
+		if (stored.items.includes(item) && isPlainObject(given)) output.push(resultItem(given, item));
+		else output.push({ json: { status: 'Not called', outcome: 'notCalled' }, pairedItem: { item } });
+	}
+	return { workflowData: [output], webhookResponse: { resumed: true } };
+}

@@ -1,0 +1,141 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { ExpiringMap } from '../shared/expiringMap';
+import {
+	type CandidateResult,
+	hashWaitKey,
+	RESUME_BODY_FIELD,
+	type WaitMarker,
+	waitMarkerOf,
+	withoutWaitMarker,
+} from '../shared/waitForResult';
+import { isPlainObject } from '../shared/validation';
+import { normalizeCallbackData } from './output';
+
+/**
+ * The bridge of "Create and Run and Wait for Result", after an event passed the trigger's checks
+ * (address, secret, body): the event of a candidate a waiting execution waits for is handed to
+ * that execution at THIS n8n's own waiting-webhook address (built from the trigger's own URL; the
+ * event only names the execution, its token and the waiting node, each checked for its shape), with
+ * the wait's key. A candidate's wait ends at its first answered call or when the service says the
+ * person is done (CANDIDATE_CHANGED); a call that was not answered is remembered for the words of
+ * "not reached". Each execution is continued once by this process: a result already handed over is
+ * not sent again, and only the one request that completes the set of candidates can resume.
+ */
+
+/** What this process knows of one wait. */
+interface WaitState {
+	/** Final results per input item. */
+	results: Record<string, CandidateResult>;
+	/** The last unanswered call per input item (for the words of "not reached"). */
+	lastCalls: Record<string, IDataObject>;
+	resumed: boolean;
+}
+
+/** Waits longer than this are forgotten (n8n's own limit ends them anyway). */
+const WAIT_MEMORY_MS = 31 * 24 * 60 * 60 * 1000;
+const waits = new ExpiringMap<WaitState>(WAIT_MEMORY_MS, 50_000);
+
+/** What webhook() does after a hand-over. */
+export type HandOver =
+	/** Done (resumed, recorded, or nothing to resume): answer 200. */
+	| { kind: 'done'; resumed: boolean }
+	/** Could not be handed over now (n8n busy, execution still being saved): answer so that the service sends it again. */
+	| { kind: 'later' };
+
+const ANSWERED = 'ANSWERED';
+
+function text(value: unknown): string | null {
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+}
+
+/**
+ * This n8n's waiting-webhook address for the marker: the trigger's own production URL
+ * `<base>/<endpoint>/<webhookId>/webhook` gives `<base>/<endpoint>-waiting/` (n8n's default
+ * `webhook` → `webhook-waiting`).
+ */
+export function resumeUrlOf(context: IWebhookFunctions, marker: WaitMarker): string | undefined {
+	const own = context.getNodeWebhookUrl('default');
+	const webhookId = context.getNode().webhookId;
+	if (!own || !webhookId) return undefined;
+	const suffix = `/${webhookId}/webhook`;
+	if (!own.endsWith(suffix)) return undefined;
+	const endpointUrl = own.slice(0, -suffix.length);
+	const cut = endpointUrl.lastIndexOf('/');
+	const waitingBase = `${endpointUrl.slice(0, cut)}/${endpointUrl.slice(cut + 1)}-waiting`;
+	const url = new URL(`${waitingBase}/${encodeURIComponent(marker.execution)}/${encodeURIComponent(marker.node)}`);
+	if (marker.token) url.searchParams.set('signature', marker.token);
+	return url.toString();
+}
+
+function resultOf(event: string, payload: IDataObject, callbackData: IDataObject, receivedAt: string, lastCall?: IDataObject): CandidateResult {
+	const call = event === 'CALL_ENDED' ? payload : (lastCall ?? {});
+	const answered = event === 'CALL_ENDED' && text(payload.status) === ANSWERED;
+	return {
+		outcome: answered ? 'answered' : 'notReached',
+		callStatus: text(call.status),
+		callId: text(event === 'CALL_ENDED' ? payload.id : (payload.lastCallId ?? call.id)),
+		taskId: text(payload.taskId ?? payload.autoCallId ?? call.taskId),
+		result: isPlainObject(call.result) ? call.result : null,
+		variables: isPlainObject(call.variables) ? call.variables : null,
+		callbackData: withoutWaitMarker(callbackData) as IDataObject,
+		endedAt: text(call.endedAt) ?? (event === 'CALL_ENDED' ? receivedAt : text(call.receivedAt) ?? receivedAt),
+		endedBy: event,
+	};
+}
+
+/** Hands a verified event with a wait marker to its waiting execution. */
+export async function handOver(context: IWebhookFunctions, event: string, payload: IDataObject): Promise<HandOver> {
+	const { callbackData } = normalizeCallbackData(payload.callbackData);
+	const marker = waitMarkerOf(callbackData);
+	if (!marker || (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')) return { kind: 'done', resumed: false };
+	const receivedAt = new Date().toISOString();
+	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
+	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, resumed: false };
+	waits.set(waitId, state);
+	const item = String(marker.item);
+	if (state.resumed || state.results[item]) return { kind: 'done', resumed: false };
+
+	if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
+		// A redial may follow: the wait goes on; CANDIDATE_CHANGED says when the person is done.
+		state.lastCalls[item] = { ...payload, receivedAt };
+		return { kind: 'done', resumed: false };
+	}
+	const result = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
+	state.results[item] = result;
+	// Taken now, before any await: only the event that completes the set sends a complete one.
+	const results = { ...state.results };
+	const url = resumeUrlOf(context, marker);
+	if (!url) return { kind: 'done', resumed: false };
+
+	let status = 0;
+	let answer: unknown;
+	try {
+		const response = (await context.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body: { [RESUME_BODY_FIELD]: { key: marker.key, results } },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: 30_000,
+		})) as { statusCode: number; body: unknown };
+		status = response.statusCode;
+		answer = response.body;
+	} catch {
+		status = 0;
+	}
+	const resumed = status === 200 && (!isPlainObject(answer) || answer.resumed !== false);
+	if (resumed) {
+		state.resumed = true;
+		return { kind: 'done', resumed: true };
+	}
+	// 202: the execution waits for other candidates; 401: not this wait's key; 404 / 409: the
+	// execution is gone or finished (e.g. its time limit passed). Nothing to try again.
+	if (status === 202 || status === 401 || status === 404 || status === 409) return { kind: 'done', resumed: false };
+	// n8n busy, the execution not saved as waiting yet, or being resumed right now: forget this
+	// result so that the service's re-send tries again.
+	delete state.results[item];
+	return { kind: 'later' };
+}
