@@ -131,9 +131,12 @@ export async function handOver(context: IWebhookFunctions, event: string, payloa
 		state.resumed = true;
 		return { kind: 'done', resumed: true };
 	}
+	// n8n answers 409 both while the execution still runs (the call ended before the execution was
+	// saved as waiting: try again) and once it finished.
+	const stillRunning = status === 409 && /running/i.test(isPlainObject(answer) ? String(answer.message ?? '') : String(answer ?? ''));
 	// 202: the execution waits for other candidates; 401: not this wait's key; 404 / 409: the
 	// execution is gone or finished (e.g. its time limit passed). Nothing to try again.
-	if (status === 202 || status === 401 || status === 404 || status === 409) return { kind: 'done', resumed: false };
+	if (!stillRunning && (status === 202 || status === 401 || status === 404 || status === 409)) return { kind: 'done', resumed: false };
 	// n8n busy, the execution not saved as waiting yet, or being resumed right now: forget this
 	// result so that the service's re-send tries again.
 	delete state.results[item];

@@ -37,3 +37,4 @@ export { runWebhookMethod } from './webhookMethods';
 export type { WebhookMethodOptions, WebhookMethodResult } from './webhookMethods';
 export { startWebhookServer } from './webhookServer';
 export type { WebhookServerOptions, WebhookCall, WebhookServer } from './webhookServer';
+export { WaitingExecutions, type Execution, type WaitingRunOptions } from './waitingExecutions';

@@ -51,6 +51,11 @@ export interface WebhookServerOptions {
 	proxyHops?: number;
 	typeVersion?: number;
 	credentialStore?: CredentialStore;
+	/**
+	 * Serves requests outside the webhook path on the same address (e.g. a `WaitingExecutions`
+	 * host's `/webhook-waiting/...`, as one n8n serves both). JSON bodies are parsed into `req.body`.
+	 */
+	otherRoutes?: (req: HarnessRequest, res: HarnessResponse) => Promise<void>;
 }
 
 export interface WebhookCall {
@@ -80,7 +85,7 @@ export interface WebhookServer {
 }
 
 /** Express's request additions that n8n nodes use (a small, explicit subset). */
-type HarnessRequest = IncomingMessage & {
+export type HarnessRequest = IncomingMessage & {
 	body?: unknown;
 	rawBody?: Buffer;
 	query: IDataObject;
@@ -99,7 +104,7 @@ type HarnessRequest = IncomingMessage & {
 	readRawBody(): Promise<void>;
 };
 
-type HarnessResponse = ServerResponse & {
+export type HarnessResponse = ServerResponse & {
 	req: HarnessRequest;
 	status(code: number): HarnessResponse;
 	sendStatus(code: number): HarnessResponse;
@@ -318,6 +323,16 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
 		const requestPath = req.path.startsWith(prefix)
 			? decodeURIComponent(req.path.slice(prefix.length)).replace(/\/$/, '')
 			: undefined;
+		if (requestPath === undefined && opts.otherRoutes) {
+			try {
+				await parseWebhookBody(req, 2);
+			} catch (error) {
+				sendError(res, 422, { code: 422, message: (error as Error).message });
+				return;
+			}
+			await opts.otherRoutes(req, res);
+			return;
+		}
 		const route = routes.find((r) => r.path === requestPath && r.httpMethod === method);
 		if (!route) {
 			const pathKnown = routes.some((r) => r.path === requestPath);

@@ -1,0 +1,377 @@
+/**
+ * Candidate → Create and Run and Wait for Result, with its bridge in the trigger, through n8n-core's
+ * engine: the action node runs until it waits (WaitingExecutions, n8n's waiting as its CLI does it),
+ * the simulator plays the call and sends its events to the trigger (startWebhookServer, Existing
+ * Task mode, registered on the default template), the trigger resumes the waiting execution at the
+ * same n8n's /webhook-waiting/ address.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
+
+import { CisAutoCallApi } from '../../../credentials/CisAutoCallApi.credentials';
+import { CisAutoCallLoginApi } from '../../../credentials/CisAutoCallLoginApi.credentials';
+import { CisAutoCallWebhookSecretApi } from '../../../credentials/CisAutoCallWebhookSecretApi.credentials';
+import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
+import { CisAutoCallTrigger } from '../../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
+import { WAIT_MARKER_FIELD } from '../../../nodes/shared/waitForResult';
+import { createSimulator, type Simulator } from '../../../simulator';
+import { runAgentTool, startWebhookServer, WaitingExecutions, type Execution, type WebhookServer } from '../../engine/harness';
+
+const TOKEN = 'sim-token';
+const SECRET = 'trigger-secret-0123456789';
+const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
+const agent = new Agent({ keepAliveTimeout: 1000 });
+
+let sim: Simulator;
+let servers: WebhookServer[] = [];
+beforeAll(async () => {
+	sim = await createSimulator({ port: 0, timeScale: 0.01 });
+});
+afterEach(async () => {
+	await sim.idle();
+	sim.reset();
+	for (const server of servers) await server.close();
+	servers = [];
+});
+afterAll(async () => {
+	await sim.close();
+	await agent.close();
+});
+
+/** One n8n: the trigger's webhook and the waiting executions on the same address. */
+async function startN8n({ checksToken = true, triggerOptions = {} as INodeParameters, loadDelayMs = 0 } = {}) {
+	const waiting = new WaitingExecutions({ checksToken, loadDelayMs });
+	const server = await startWebhookServer({
+		node: new CisAutoCallTrigger(),
+		credentialTypes,
+		credentials: { cisAutoCallWebhookSecretApi: { secret: SECRET } },
+		parameters: { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'], options: triggerOptions as INodeParameters },
+		staticData: {},
+		otherRoutes: waiting.handle,
+	});
+	servers.push(server);
+	waiting.waitingBaseUrl = `${server.baseUrl}-waiting`;
+	return { waiting, server, eventUrl: `${server.url}?secret=${SECRET}` };
+}
+
+function target(url: string) {
+	const events = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
+	return { url, partialResults: false, delay: 0, events: Object.fromEntries(events.map((name) => [name, { name, value: true }])) };
+}
+
+const noRedials = {
+	redialStrategyEn: false,
+	busy: { redial: false },
+	noAnswer: { redial: false },
+	answerMash: { redial: false },
+	congestion: { redial: false },
+	answerNoList: { redial: false },
+};
+
+const waitParameters: INodeParameters = {
+	authentication: 'accessToken',
+	resource: 'candidate',
+	operation: 'createAndRunAndWait',
+	botSettingsId: 'bot-wait',
+	phone: '={{ $json.phone }}',
+	candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.crmId }) }}' },
+	waitAtMost: 2,
+	waitUnit: 'hours',
+};
+
+function runWaiting(waiting: WaitingExecutions, items: IDataObject[], parameters: INodeParameters = waitParameters) {
+	return waiting.run({
+		node: new CisAutoCall(),
+		credentialTypes,
+		credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: TOKEN } },
+		parameters,
+		items,
+	});
+}
+
+async function finishedWithin(execution: Execution, ms = 20_000): Promise<void> {
+	let timer: NodeJS.Timeout | undefined;
+	await Promise.race([
+		execution.finished,
+		new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`execution ${execution.id} did not finish`)), ms))),
+	]);
+	clearTimeout(timer);
+}
+
+/** The wait's key as the service received it in Callback Data (what a test must never find in an output). */
+function keysSent(): string[] {
+	return sim.requests
+		.filter((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate/single')
+		.map((r) => ((r.body as IDataObject).callbackData as IDataObject)[WAIT_MARKER_FIELD] as IDataObject)
+		.filter(Boolean)
+		.map((marker) => marker.key as string);
+}
+
+function markerSent(phone: string): IDataObject {
+	const sent = sim.requests.find(
+		(r) => r.path === '/cis/api/v1/telephony/autoCallCandidate/single' && ((r.body as IDataObject).phone as string[])[0] === phone,
+	);
+	return ((sent!.body as IDataObject).callbackData as IDataObject)[WAIT_MARKER_FIELD] as IDataObject;
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: string }> {
+	const answer = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	return { status: answer.statusCode, body: await answer.body.text() };
+}
+
+function expectNoKeyIn(value: unknown): void {
+	const text = JSON.stringify(value);
+	for (const key of keysSent()) expect(text).not.toContain(key);
+	expect(text).not.toContain(WAIT_MARKER_FIELD);
+}
+
+test('answered on the first attempt: the execution continues once with the result, the user\'s Callback Data and no key', async () => {
+	const { waiting, server, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110001', { attempts: ['ANSWERED'], result: { interested: 'yes' } });
+
+	const execution = await runWaiting(waiting, [{ phone: '79991110001', crmId: 'L-1' }]);
+	expect(execution.run.data.resultData.error).toBeUndefined();
+	expect(['waiting', 'finished']).toContain(execution.status);
+	expect(execution.waitTill!.getTime() - Date.now()).toBeGreaterThan(119 * 60_000);
+	expectNoKeyIn(execution.waitingItems);
+	await finishedWithin(execution);
+	await sim.idle();
+
+	expect(execution.resumes).toBe(1);
+	expect(execution.items).toHaveLength(1);
+	const [item] = execution.items!;
+	const callId = sim.events.find((e) => e.event === 'CALL_ENDED')!.payload.id;
+	expect(item.json).toMatchObject({
+		status: 'Answered',
+		outcome: 'answered',
+		callStatus: 'ANSWERED',
+		callId,
+		result: { interested: 'yes' },
+		callbackData: { crmId: 'L-1' },
+		endedBy: 'CALL_ENDED',
+	});
+	expect(typeof item.json.endedAt).toBe('string');
+	expect(item.pairedItem).toEqual({ item: 0 });
+	expectNoKeyIn(execution.items);
+	expectNoKeyIn(server.log.map((call) => call.response));
+	// The trigger workflow did not run for the waiting call (option off by default).
+	expect(server.started).toHaveLength(0);
+	// The person was called once.
+	expect(sim.createdByPhone()['79991110001']).toBe(1);
+});
+
+test('no answer, then answered on a redial: one resume, with the answered call', async () => {
+	const { waiting, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({
+		webhookUrls: [target(eventUrl)],
+		redialStrategyOptions: { ...noRedials, redialStrategyEn: true, noAnswer: { redial: true, count: 2, time: 1 } },
+	});
+	sim.setOutcome('79991110002', { attempts: ['NOANSWER', 'ANSWERED'], result: { interested: 'later' } });
+
+	const execution = await runWaiting(waiting, [{ phone: '79991110002', crmId: 'L-2' }]);
+	await finishedWithin(execution);
+	await sim.idle();
+
+	const calls = sim.events.filter((e) => e.event === 'CALL_ENDED');
+	expect(calls.map((e) => e.payload.status)).toEqual(['NOANSWER', 'ANSWERED']);
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({ status: 'Answered', callStatus: 'ANSWERED', callId: calls[1].payload.id, result: { interested: 'later' }, callbackData: { crmId: 'L-2' } }),
+	]);
+});
+
+test('never reached: the wait ends when the person is done (CANDIDATE_CHANGED), with the last call\'s status in words', async () => {
+	const { waiting, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110003', { attempts: ['BUSY'] });
+
+	const execution = await runWaiting(waiting, [{ phone: '79991110003', crmId: 'L-3' }]);
+	await finishedWithin(execution);
+	await sim.idle();
+
+	expect(execution.resumes).toBe(1);
+	const lastCall = sim.events.find((e) => e.event === 'CALL_ENDED')!.payload;
+	expect(execution.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({
+			status: 'Not reached (last call: Busy)',
+			outcome: 'notReached',
+			callStatus: 'BUSY',
+			callId: lastCall.id,
+			callbackData: { crmId: 'L-3' },
+			endedBy: 'CANDIDATE_CHANGED',
+		}),
+	]);
+});
+
+test('an event that arrives before the execution waits is answered 503, and its re-send continues it', async () => {
+	const { waiting, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110013', { attempts: ['ANSWERED'], result: { early: true } });
+	sim.setOutcome('79991110014', { attempts: ['ANSWERED'], result: { late: true } });
+	// The second person's request is answered late: the first call is over while the node still runs.
+	sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single', bodyIncludes: '79991110014', delayMs: 400 });
+
+	const execution = await runWaiting(waiting, [
+		{ phone: '79991110013', crmId: 'E-1' },
+		{ phone: '79991110014', crmId: 'E-2' },
+	]);
+	await finishedWithin(execution);
+	await sim.idle();
+	const early = sim.webhookDeliveries.filter((d) => d.event === 'CALL_ENDED' && d.status === 503);
+	expect(early.length).toBeGreaterThan(0);
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({ status: 'Answered', result: { early: true }, callbackData: { crmId: 'E-1' } }),
+		expect.objectContaining({ status: 'Answered', result: { late: true }, callbackData: { crmId: 'E-2' } }),
+	]);
+	expect(sim.createdByPhone()['79991110013']).toBe(1);
+	expect(sim.createdByPhone()['79991110014']).toBe(1);
+});
+
+test('two leads waiting at once each get their own result', async () => {
+	const { waiting, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110004', { attempts: ['ANSWERED'], result: { lead: 'A' } });
+	sim.setOutcome('79991110005', { attempts: ['NOANSWER'] });
+
+	const [a, b] = await Promise.all([
+		runWaiting(waiting, [{ phone: '79991110004', crmId: 'A' }]),
+		runWaiting(waiting, [{ phone: '79991110005', crmId: 'B' }]),
+	]);
+	expect(a.id).not.toBe(b.id);
+	await Promise.all([finishedWithin(a), finishedWithin(b)]);
+	await sim.idle();
+	expect([a.resumes, b.resumes]).toEqual([1, 1]);
+	expect(a.items!.map((i) => i.json)).toEqual([expect.objectContaining({ status: 'Answered', result: { lead: 'A' }, callbackData: { crmId: 'A' } })]);
+	expect(b.items!.map((i) => i.json)).toEqual([expect.objectContaining({ status: 'Not reached (last call: No answer)', callbackData: { crmId: 'B' } })]);
+});
+
+test('several items in one run: the execution continues once, when every candidate has a result', async () => {
+	const { waiting, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110006', { attempts: ['ANSWERED'], result: { n: 1 } });
+	sim.setOutcome('79991110007', { attempts: ['REJECTED'] });
+
+	const execution = await runWaiting(waiting, [
+		{ phone: '79991110006', crmId: 'M-1' },
+		{ phone: '79991110007', crmId: 'M-2' },
+	]);
+	await finishedWithin(execution);
+	await sim.idle();
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => [i.json.status, i.json.callbackData, i.pairedItem])).toEqual([
+		['Answered', { crmId: 'M-1' }, { item: 0 }],
+		['Not reached (last call: Rejected)', { crmId: 'M-2' }, { item: 1 }],
+	]);
+});
+
+describe('only the package\'s key resumes (n8n 2.x with its token, n8n 1.x that checks nothing)', () => {
+	for (const checksToken of [true, false]) {
+		test(`forged events and resumes without the key continue nothing (${checksToken ? 'n8n 2.x' : 'n8n 1.x'})`, async () => {
+			const { waiting, server, eventUrl } = await startN8n({ checksToken });
+			// The template reports nowhere: the test plays the events itself.
+			sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+			const execution = await runWaiting(waiting, [{ phone: '79991110008', crmId: 'F-1' }]);
+			expect(execution.status).toBe('waiting');
+			const marker = markerSent('79991110008');
+			const resumeUrl = new URL(`${server.baseUrl}-waiting/${execution.id}/${marker.node as string}`);
+			if (marker.token) resumeUrl.searchParams.set('signature', marker.token as string);
+
+			// A POST straight to the waiting address, with n8n's token but without the key.
+			const direct = await post(resumeUrl.toString(), { cisAutoCallResume: { results: { 0: { outcome: 'answered' } } } });
+			expect(direct.status).toBe(401);
+			// With a wrong key.
+			const wrongKey = await post(resumeUrl.toString(), { cisAutoCallResume: { key: 'a'.repeat(64), results: { 0: { outcome: 'answered' } } } });
+			expect(wrongKey.status).toBe(401);
+
+			// A catcher: a forged event's own address must never be called.
+			let caught = 0;
+			const catcher: Server = createServer((_req, res) => {
+				caught++;
+				res.end('{}');
+			});
+			await new Promise<void>((resolve) => catcher.listen(0, '127.0.0.1', resolve));
+			const elsewhere = `http://127.0.0.1:${(catcher.address() as AddressInfo).port}/webhook-waiting/${execution.id}/${marker.node as string}`;
+			try {
+				// An event that passed the trigger's checks but carries another key and an address of its choice.
+				const forged = {
+					event: 'CALL_ENDED',
+					id: 'forged-call',
+					status: 'ANSWERED',
+					resumeUrl: elsewhere,
+					callbackData: { crmId: 'F-1', [WAIT_MARKER_FIELD]: { ...marker, key: 'b'.repeat(64), url: elsewhere, resumeUrl: elsewhere } },
+				};
+				expect((await post(eventUrl, forged)).status).toBe(200);
+				// An event without the trigger's secret is refused before anything else.
+				expect((await post(server.url, { ...forged, callbackData: { [WAIT_MARKER_FIELD]: marker } })).status).toBe(401);
+			} finally {
+				await new Promise<void>((resolve) => catcher.close(() => resolve()));
+			}
+			expect(caught).toBe(0);
+			expect(execution.status).toBe('waiting');
+			expect(execution.resumes).toBe(0);
+			expect(execution.requests.map((r) => r.status)).toEqual([401, 401, 401]);
+		});
+	}
+});
+
+test('the answered CALL_ENDED and the CANDIDATE_CHANGED delivered at the same moment, and again, resume once (n8n 1.x, which does not guard)', async () => {
+	// A slow n8n: the hand-overs of the events overlap.
+	const { waiting, server, eventUrl } = await startN8n({ checksToken: false, loadDelayMs: 300 });
+	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+	const execution = await runWaiting(waiting, [{ phone: '79991110009', crmId: 'S-1' }]);
+	expect(execution.status).toBe('waiting');
+	const marker = markerSent('79991110009');
+	const callbackData = { crmId: 'S-1', [WAIT_MARKER_FIELD]: marker };
+	const callEnded = { event: 'CALL_ENDED', id: 'call-s1', taskId: 't-1', status: 'ANSWERED', result: { ok: true }, callbackData };
+	const candidateChanged = { event: 'CANDIDATE_CHANGED', taskId: 't-1', lastCallId: 'call-s1', status: 'SUCCESS', callbackData };
+
+	const answers = await Promise.all([post(eventUrl, callEnded), post(eventUrl, candidateChanged), post(eventUrl, callEnded)]);
+	expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+	await finishedWithin(execution);
+	// Re-sent later, as the service does until it has a 200.
+	expect((await post(eventUrl, callEnded)).status).toBe(200);
+	expect((await post(eventUrl, candidateChanged)).status).toBe(200);
+
+	expect(execution.resumes).toBe(1);
+	expect(execution.requests.filter((r) => r.status === 200)).toHaveLength(1);
+	expect(execution.items!.map((i) => i.json)).toEqual([expect.objectContaining({ status: 'Answered', callId: 'call-s1', result: { ok: true }, callbackData: { crmId: 'S-1' } })]);
+	expect(server.started).toHaveLength(0);
+});
+
+test('"Also Start This Workflow for Waiting Calls" on: the trigger also outputs the events, without the marker', async () => {
+	const { waiting, server, eventUrl } = await startN8n({ triggerOptions: { outputWaitingCalls: true } });
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110010', { attempts: ['ANSWERED'] });
+	const execution = await runWaiting(waiting, [{ phone: '79991110010', crmId: 'O-1' }]);
+	await finishedWithin(execution);
+	await sim.idle();
+	expect(execution.resumes).toBe(1);
+	const outputs = server.started.map((data) => data[0][0].json);
+	expect(outputs.map((json) => json.event).sort()).toEqual(['CALL_ENDED', 'CANDIDATE_CHANGED']);
+	for (const json of outputs) expect(json.callbackData).toEqual({ crmId: 'O-1' });
+	expectNoKeyIn(outputs);
+});
+
+test('Dry Run sends nothing and does not wait', async () => {
+	const { waiting } = await startN8n();
+	const execution = await runWaiting(waiting, [{ phone: '79991110011', crmId: 'D-1' }], { ...waitParameters, options: { dryRun: true } });
+	expect(execution.status).toBe('finished');
+	expect(sim.requests.filter((r) => r.path.startsWith('/cis/'))).toHaveLength(0);
+	expectNoKeyIn(execution.waitingItems);
+});
+
+test('as an AI Agent\'s tool it dials no one and says to use Create and Run', async () => {
+	const result = await runAgentTool({
+		node: new CisAutoCall(),
+		credentialTypes,
+		credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: TOKEN } },
+		parameters: { ...waitParameters, phone: "={{ $fromAI('phone', 'phone number', 'string') }}" },
+		toolCalls: [{ phone: '79991110012' }],
+	});
+	expect(JSON.stringify(result.observations)).toMatch(/Create and Run/);
+	expect(sim.requests.filter((r) => r.path.startsWith('/cis/'))).toHaveLength(0);
+});

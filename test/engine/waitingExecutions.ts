@@ -1,0 +1,231 @@
+/**
+ * `WaitingExecutions`: waiting and resuming as n8n's CLI does it (`WaitingWebhooks` of n8n 2.41.1
+ * and 1.123.81), around n8n-core's real `WorkflowExecute` and `WebhookContext`. `run()` runs
+ * *Harness Start → node under test* until the node calls `putExecutionToWait`; the execution is then
+ * kept (as a deep copy, as if saved). `handle` serves `POST /webhook-waiting/<id>/<suffix>` like
+ * n8n: 404 unknown execution or no restart webhook with that path, 409 running or finished, and
+ * with `checksToken` (n8n 2.x) 401 without the execution's resume token. It loads the saved
+ * execution, disables the waiting node, removes its waiting run data, calls the node's
+ * `webhook()`; when that returns `workflowData`, the execution continues from there to its end.
+ * With `checksToken: false` (n8n 1.x) nothing guards against resumes at the same moment.
+ */
+import './engine-env';
+
+import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IRun,
+	IRunExecutionData,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+
+import { buildAdditionalData, buildNode, buildStore, defaultBaseUrls } from './additionalData';
+import type { CredentialStore } from './credentials';
+import { HarnessNodeTypes, type AnyNodeType } from './nodeTypes';
+import { HARNESS_WORKFLOW_ID, START_NODE_TYPE, setupEngine } from './setup';
+import type { HarnessRequest, HarnessResponse } from './webhookServer';
+
+export interface WaitingRunOptions {
+	node: AnyNodeType;
+	credentialTypes: ICredentialType[];
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	parameters: INodeParameters;
+	items?: IDataObject[];
+	mode?: WorkflowExecuteMode;
+	continueOnFail?: boolean;
+}
+
+export interface Execution {
+	id: string;
+	status: 'running' | 'waiting' | 'finished';
+	/** The run as the first part ended (waiting) and, after a resume, as it finished. */
+	run: IRun;
+	/** The waiting node's output while it waited. */
+	waitingItems: INodeExecutionData[];
+	/** The node's output after the resume (what webhook() handed on). */
+	items?: INodeExecutionData[];
+	/** How many times the rest of the workflow ran. */
+	resumes: number;
+	/** Every request to its waiting address: status and body answered. */
+	requests: Array<{ status: number; body: unknown }>;
+	waitTill?: Date;
+	/** Resolves when the execution finished after a resume. */
+	finished: Promise<void>;
+}
+
+interface Saved {
+	execution: Execution;
+	workflow: Workflow;
+	node: INode;
+	nodeType: AnyNodeType;
+	store: CredentialStore;
+	mode: WorkflowExecuteMode;
+	data: IRunExecutionData;
+	workflowData: IWorkflowBase;
+	resolveFinished: () => void;
+}
+
+let lastNumber = 0;
+
+export class WaitingExecutions {
+	private readonly saved = new Map<string, Saved>();
+
+	/** `<n8n>/webhook-waiting`, the base of `$execution.resumeUrl`; set once the server listens. */
+	waitingBaseUrl = 'http://127.0.0.1:5678/webhook-waiting';
+
+	/**
+	 * `checksToken`: n8n 2.x (the execution's resume token is required; one resume at a time).
+	 * `loadDelayMs`: a slow n8n (after loading the execution), so that requests arriving together overlap.
+	 */
+	constructor(private readonly options: { checksToken: boolean; loadDelayMs?: number } = { checksToken: true }) {}
+
+	get(id: string): Execution | undefined {
+		return this.saved.get(id)?.execution;
+	}
+
+	/** Runs the workflow until it waits (or ends). */
+	async run(opts: WaitingRunOptions): Promise<Execution> {
+		setupEngine();
+		const store = buildStore(opts.credentialTypes, opts.credentials);
+		const nodeUnderTest = buildNode(opts.node, opts.parameters, store, {
+			id: `waiting-node-${++lastNumber}`,
+			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		});
+		const startNode: INode = { id: 'harness-start', name: 'Harness Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		const connections = { [startNode.name]: { main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]] } };
+		const workflow = new Workflow({
+			id: HARNESS_WORKFLOW_ID,
+			name: 'Waiting harness',
+			nodes: [startNode, nodeUnderTest],
+			connections,
+			active: false,
+			nodeTypes: new HarnessNodeTypes([opts.node], {}),
+			staticData: {},
+			settings: { executionOrder: 'v1' },
+		});
+		const workflowData = {
+			id: HARNESS_WORKFLOW_ID,
+			name: 'Waiting harness',
+			active: false,
+			isArchived: false,
+			nodes: [startNode, nodeUnderTest],
+			connections,
+			settings: { executionOrder: 'v1' },
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		} as unknown as IWorkflowBase;
+		const mode = opts.mode ?? 'webhook';
+		const additionalData = buildAdditionalData(store, defaultBaseUrls);
+		const id = additionalData.executionId as string;
+		additionalData.hooks = new ExecutionLifecycleHooks(mode, id, workflowData);
+		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
+		const data: IRunExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [{ node: startNode, data: { main: [(opts.items ?? [{}]).map((json) => ({ json }))] }, source: null }],
+			},
+		});
+		let resolveFinished = () => {};
+		const execution: Execution = {
+			id,
+			status: 'running',
+			run: undefined as unknown as IRun,
+			waitingItems: [],
+			resumes: 0,
+			requests: [],
+			finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
+		};
+		// n8n saves the execution (status running) before it runs.
+		const saved: Saved = { execution, workflow, node: nodeUnderTest, nodeType: opts.node, store, mode, data, workflowData, resolveFinished };
+		this.saved.set(id, saved);
+		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
+		execution.run = run;
+		execution.waitingItems = run.data.resultData.runData[nodeUnderTest.name]?.at(-1)?.data?.main?.[0] ?? [];
+		if (run.waitTill) {
+			execution.waitTill = run.waitTill;
+			saved.data = structuredClone(run.data);
+			execution.status = 'waiting';
+		} else {
+			execution.status = 'finished';
+			resolveFinished();
+		}
+		return execution;
+	}
+
+	/** The route `POST /webhook-waiting/<id>/<suffix>` (give it to startWebhookServer's `otherRoutes`). */
+	handle = async (req: HarnessRequest, res: HarnessResponse): Promise<void> => {
+		const match = /^\/webhook-waiting\/([^/]+)(?:\/([^/]+))?\/?$/.exec(req.path);
+		const answer = (status: number, body: unknown, execution?: Execution) => {
+			execution?.requests.push({ status, body });
+			if (!res.headersSent) res.status(status).json(body);
+		};
+		if (!match || req.method !== 'POST') return answer(404, { code: 404, message: 'not found' });
+		const [, id, suffix] = match;
+		const saved = this.saved.get(id);
+		if (!saved) return answer(404, { code: 404, message: `The execution "${id}" does not exist.` });
+		const { execution } = saved;
+		if (this.options.checksToken && req.query.signature !== saved.data.resumeToken) {
+			return answer(401, { error: 'Invalid token' }, execution);
+		}
+		if (execution.status === 'running') return answer(409, { code: 409, message: `The execution "${id}" is running already.` }, execution);
+		if (execution.status === 'finished') return answer(409, { code: 409, message: `The execution "${id} has finished already.` }, execution);
+		if (suffix !== saved.node.id) return answer(404, { code: 404, message: 'no waiting webhook with a matching path/method' }, execution);
+
+		// As loaded from the database: a copy per request (n8n 1.x: several requests may load the
+		// waiting execution before any of them resumed it).
+		const data = structuredClone(saved.data);
+		if (this.options.loadDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.loadDelayMs));
+		data.executionData!.nodeExecutionStack[0].node.disabled = true;
+		data.waitTill = undefined;
+		data.resultData.runData[data.resultData.lastNodeExecuted as string].pop();
+
+		const additionalData = buildAdditionalData(saved.store, defaultBaseUrls);
+		additionalData.executionId = id;
+		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
+		additionalData.hooks = new ExecutionLifecycleHooks(saved.mode, id, saved.workflowData);
+		additionalData.httpRequest = req as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
+		additionalData.httpResponse = res as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
+		const description = (saved.nodeType.description as { webhooks?: IWebhookData['webhookDescription'][] }).webhooks?.find((w) => w.restartWebhook);
+		if (!description) return answer(404, { code: 404, message: 'no restart webhook' }, execution);
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: saved.node.name,
+			path: suffix,
+			webhookDescription: description,
+			workflowId: HARNESS_WORKFLOW_ID,
+			workflowExecuteAdditionalData: additionalData,
+		};
+		let result: IWebhookResponseData;
+		try {
+			const context = new WebhookContext(saved.workflow, saved.node, additionalData, saved.mode, webhookData, [], data);
+			result = (await (saved.nodeType as { webhook: (this: unknown) => Promise<IWebhookResponseData> }).webhook.call(context));
+		} catch (error) {
+			return answer(500, { code: 0, message: (error as Error).message }, execution);
+		}
+		if (result.noWebhookResponse) {
+			execution.requests.push({ status: res.statusCode, body: '(answered by the node)' });
+			return;
+		}
+		if (!result.workflowData) return answer(200, result.webhookResponse ?? { message: 'Webhook call received' }, execution);
+
+		// n8n 2.x lets one resume through (the others fail); n8n 1.x runs each one.
+		if (this.options.checksToken) execution.status = 'running';
+		answer(200, result.webhookResponse ?? { message: 'Workflow was started' }, execution);
+		data.executionData!.nodeExecutionStack[0].data.main = result.workflowData;
+		execution.resumes++;
+		const run = await new WorkflowExecute(additionalData, saved.mode, data).processRunExecutionData(saved.workflow);
+		execution.run = run;
+		execution.items = run.data.resultData.runData[saved.node.name]?.at(-1)?.data?.main?.[0] ?? [];
+		execution.status = 'finished';
+		saved.resolveFinished();
+	};
+}
