@@ -70,17 +70,19 @@ export function resumeUrlOf(context: IWebhookFunctions, marker: WaitMarker): str
 
 function resultOf(event: string, payload: IDataObject, callbackData: IDataObject, receivedAt: string, lastCall?: IDataObject): CandidateResult {
 	const call = event === 'CALL_ENDED' ? payload : (lastCall ?? {});
-	const answered = event === 'CALL_ENDED' && text(payload.status) === ANSWERED;
+	// CANDIDATE_CHANGED after an answered call whose own event could not be handed over yet (the
+	// execution was not waiting then): the answered call is the result.
+	const answered = text(call.status) === ANSWERED;
 	return {
 		outcome: answered ? 'answered' : 'notReached',
 		callStatus: text(call.status),
-		callId: text(event === 'CALL_ENDED' ? payload.id : (payload.lastCallId ?? call.id)),
+		callId: text(event === 'CALL_ENDED' ? payload.id : (call.id ?? payload.lastCallId)),
 		taskId: text(payload.taskId ?? payload.autoCallId ?? call.taskId),
 		result: isPlainObject(call.result) ? call.result : null,
 		variables: isPlainObject(call.variables) ? call.variables : null,
 		callbackData: withoutWaitMarker(callbackData) as IDataObject,
 		endedAt: text(call.endedAt) ?? (event === 'CALL_ENDED' ? receivedAt : text(call.receivedAt) ?? receivedAt),
-		endedBy: event,
+		endedBy: answered ? 'CALL_ENDED' : event,
 	};
 }
 
@@ -138,7 +140,9 @@ export async function handOver(context: IWebhookFunctions, event: string, payloa
 	// execution is gone or finished (e.g. its time limit passed). Nothing to try again.
 	if (!stillRunning && (status === 202 || status === 401 || status === 404 || status === 409)) return { kind: 'done', resumed: false };
 	// n8n busy, the execution not saved as waiting yet, or being resumed right now: forget this
-	// result so that the service's re-send tries again.
+	// result so that the service's re-send tries again; the call is remembered, so that a
+	// CANDIDATE_CHANGED that gets through first still tells that it was answered.
 	delete state.results[item];
+	if (event === 'CALL_ENDED') state.lastCalls[item] = { ...payload, receivedAt };
 	return { kind: 'later' };
 }

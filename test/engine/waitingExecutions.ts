@@ -89,6 +89,9 @@ export class WaitingExecutions {
 	 */
 	constructor(private readonly options: { checksToken: boolean; loadDelayMs?: number } = { checksToken: true }) {}
 
+	/** The next `n` requests find the execution still running (saved as waiting a moment later). */
+	stillRunningFor = 0;
+
 	get(id: string): Execution | undefined {
 		return this.saved.get(id)?.execution;
 	}
@@ -175,6 +178,10 @@ export class WaitingExecutions {
 		const { execution } = saved;
 		if (this.options.checksToken && req.query.signature !== saved.data.resumeToken) {
 			return answer(401, { error: 'Invalid token' }, execution);
+		}
+		if (this.stillRunningFor > 0) {
+			this.stillRunningFor--;
+			return answer(409, { code: 409, message: `The execution "${id}" is running already.` }, execution);
 		}
 		if (execution.status === 'running') return answer(409, { code: 409, message: `The execution "${id}" is running already.` }, execution);
 		if (execution.status === 'finished') return answer(409, { code: 409, message: `The execution "${id} has finished already.` }, execution);

@@ -342,6 +342,26 @@ test('the answered CALL_ENDED and the CANDIDATE_CHANGED delivered at the same mo
 	expect(server.started).toHaveLength(0);
 });
 
+test('the answered CALL_ENDED finds the execution still running, the CANDIDATE_CHANGED gets through first: the result is the answered call', async () => {
+	const { waiting, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+	const execution = await runWaiting(waiting, [{ phone: '79991110015', crmId: 'R-1' }]);
+	const callbackData = { crmId: 'R-1', [WAIT_MARKER_FIELD]: markerSent('79991110015') };
+	const callEnded = { event: 'CALL_ENDED', id: 'call-r1', taskId: 't-r', status: 'ANSWERED', result: { ok: 1 }, callbackData };
+	const candidateChanged = { event: 'CANDIDATE_CHANGED', taskId: 't-r', lastCallId: 'call-r1', status: 'SUCCESS', callbackData };
+
+	waiting.stillRunningFor = 1;
+	expect((await post(eventUrl, callEnded)).status).toBe(503);
+	expect((await post(eventUrl, candidateChanged)).status).toBe(200);
+	await finishedWithin(execution);
+	// The service's re-send of the CALL_ENDED changes nothing.
+	expect((await post(eventUrl, callEnded)).status).toBe(200);
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({ status: 'Answered', outcome: 'answered', callStatus: 'ANSWERED', callId: 'call-r1', result: { ok: 1 }, callbackData: { crmId: 'R-1' } }),
+	]);
+});
+
 test('"Also Start This Workflow for Waiting Calls" on: the trigger also outputs the events, without the marker', async () => {
 	const { waiting, server, eventUrl } = await startN8n({ triggerOptions: { outputWaitingCalls: true } });
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });

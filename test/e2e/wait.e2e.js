@@ -1,0 +1,134 @@
+'use strict';
+/**
+ * Create and Run and Wait for Result in a real n8n: one workflow "lead (Webhook) → call and wait →
+ * CRM update" and a published CIS Auto-Call Trigger (Existing Task or Template, its URL in the
+ * default template of the simulator) that hands the call's events to the waiting execution.
+ * Cases: answered on the first attempt; a POST straight to the waiting address without the
+ * package's key resumes nothing (with n8n 2.x's token too); the trigger workflow does not run for
+ * the waiting call (option off).
+ */
+const assert = require('assert');
+const crypto = require('crypto');
+const { httpRequest } = require('../../scripts/lib/n8n-instance');
+const { webhookTarget } = require('../../scripts/lib/playground');
+const { chain, triggerNode, cisNode, noOp, outputOf, sleep, NO_REDIAL } = require('./harness');
+
+const SECRET = 'e2e-wait-secret-0123456789abcdef';
+const TRIGGER = 'CIS Trigger';
+const WAIT = 'Call and wait';
+const CRM = 'CRM update';
+
+module.exports = async function waitChecks(ctx) {
+	const { client, sim, creds, checks, version, n8n } = ctx;
+	const secretCred = await client.createCredential({ name: 'e2e wait secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: SECRET } });
+	const triggerWebhookId = crypto.randomUUID();
+	const triggerUrl = `${n8n.url}/webhook/${triggerWebhookId}/webhook`;
+	const trigger = triggerNode(TRIGGER, { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] }, null, triggerWebhookId);
+	trigger.typeVersion = 2;
+	trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } };
+	const triggerWf = await client.createWorkflow(chain(`e2e wait bridge ${version}`, [trigger, noOp()]));
+
+	const leadPath = `e2e-wait-lead-${crypto.randomUUID()}`;
+	const lead = {
+		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
+		id: crypto.randomUUID(),
+		name: 'New lead',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: crypto.randomUUID(),
+	};
+	const wait = cisNode(
+		WAIT,
+		{
+			authentication: 'accessToken',
+			resource: 'candidate',
+			operation: 'createAndRunAndWait',
+			botSettingsId: 'bot-wait',
+			phone: '={{ $json.body.phone }}',
+			candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.body.crmId }) }}' },
+			waitAtMost: 10,
+			waitUnit: 'minutes',
+		},
+		creds.token,
+		{ typeVersion: 2 },
+	);
+	const waitWf = await client.createWorkflow(chain(`e2e wait ${version}`, [lead, wait, noOp(CRM)]));
+
+	const ready = await checks.check('wait: the trigger (Existing Task or Template) and the workflow lead → call and wait → CRM update are published', async () => {
+		await client.activate(triggerWf.id);
+		await client.activate(waitWf.id);
+		sim.setDefaultTemplate({ webhookUrls: [webhookTarget(`${triggerUrl}?secret=${SECRET}`, ['CALL_ENDED', 'CANDIDATE_CHANGED'])], redialStrategyOptions: NO_REDIAL });
+		return `trigger ${triggerWf.id}, workflow ${waitWf.id}`;
+	});
+	if (!ready) return;
+
+	/** The one execution of the wait workflow started after `known`, once its status is one of `statuses`. */
+	async function executionOf(known, statuses, timeoutMs = 30000) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const all = await client.listExecutions(waitWf.id, { includeData: true });
+			const fresh = all.filter((e) => !known.has(String(e.id)));
+			if (fresh.length > 1) throw new Error(`${fresh.length} executions started, expected 1`);
+			if (fresh.length === 1 && statuses.includes(fresh[0].status)) return fresh[0];
+			if (Date.now() > deadline) throw new Error(`no execution with status ${statuses.join('/')} within ${timeoutMs} ms (saw ${fresh.map((e) => e.status).join(', ') || 'none'})`);
+			await sleep(200);
+		}
+	}
+	const ids = async () => new Set((await client.listExecutions(waitWf.id)).map((e) => String(e.id)));
+	const markerOf = (phone) => {
+		const sent = sim.requests.find((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate/single' && r.body && (r.body.phone || [])[0] === phone);
+		return sent && sent.body.callbackData && sent.body.callbackData.n8nCisAutoCallWait;
+	};
+
+	await checks.check('wait: a lead answered on the first attempt → the execution waits, then continues once with the result, its own Callback Data and no key', async () => {
+		const known = await ids();
+		const triggerRuns = (await client.listExecutions(triggerWf.id)).length;
+		sim.setOutcome('79995550001', { attempts: ['ANSWERED'], result: { interested: 'yes' } });
+		const answer = await client.callWebhook(leadPath, { phone: '79995550001', crmId: 'W-1' });
+		assert.strictEqual(answer.status, 200, `lead webhook answered ${answer.status} ${answer.text}`);
+		const ex = await executionOf(known, ['success', 'error', 'crashed']);
+		assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}`);
+		const [result] = outputOf(ex, WAIT);
+		assert.strictEqual(outputOf(ex, WAIT).length, 1);
+		assert.strictEqual(result.status, 'Answered', JSON.stringify(result));
+		assert.deepStrictEqual(result.callbackData, { crmId: 'W-1' });
+		assert.deepStrictEqual(result.result, { interested: 'yes' });
+		assert.strictEqual(outputOf(ex, CRM)[0].status, 'Answered');
+		const marker = markerOf('79995550001');
+		assert.ok(marker && /^[0-9a-f]{64}$/.test(marker.key), 'the candidate carried no wait key');
+		assert.ok(!JSON.stringify(ex.data).includes(marker.key), 'the key is in the execution data');
+		if (version.startsWith('2.')) assert.ok(marker.token, 'n8n 2.x: the resume token was not carried');
+		await sleep(1000);
+		assert.strictEqual((await client.listExecutions(triggerWf.id)).length, triggerRuns, 'the trigger workflow ran for the waiting call');
+		assert.strictEqual(sim.createdByPhone()['79995550001'], 1);
+		return `execution ${ex.id}: ${JSON.stringify({ status: result.status, callId: result.callId, callbackData: result.callbackData })}`;
+	});
+
+	await checks.check('wait: a POST straight to /webhook-waiting/<id>/<node> without the package\'s key resumes nothing; the call\'s result still does', async () => {
+		const known = await ids();
+		// A long call: time to knock on the waiting address while the execution waits.
+		sim.setOutcome('79995550002', { attempts: [{ status: 'ANSWERED', durationSec: 160 }], result: { late: true } });
+		const answer = await client.callWebhook(leadPath, { phone: '79995550002', crmId: 'W-2' });
+		assert.strictEqual(answer.status, 200);
+		const waiting = await executionOf(known, ['waiting'], 20000);
+		const marker = markerOf('79995550002');
+		const url = new URL(`${n8n.url}/webhook-waiting/${waiting.id}/${marker.node}`);
+		if (marker.token) url.searchParams.set('signature', marker.token);
+		const forged = await httpRequest('POST', url.toString(), { body: { cisAutoCallResume: { results: { 0: { outcome: 'answered' } } } } });
+		const noToken = await httpRequest('POST', `${n8n.url}/webhook-waiting/${waiting.id}/${marker.node}`, { body: { cisAutoCallResume: { key: 'f'.repeat(64) } } });
+		assert.strictEqual(forged.status, 401, `without the key: ${forged.status} ${forged.text}`);
+		assert.ok([401, 404].includes(noToken.status) || version.startsWith('1.'), `without the token: ${noToken.status}`);
+		assert.ok(noToken.status !== 200 || !/Workflow was started|resumed":true/.test(noToken.text), `a wrong key resumed: ${noToken.text}`);
+		const still = await client.getExecution(waiting.id);
+		assert.strictEqual(still.status, 'waiting', `after the forged resumes the execution is ${still.status}`);
+		const ex = await executionOf(known, ['success', 'error', 'crashed'], 40000);
+		assert.strictEqual(ex.status, 'success');
+		assert.deepStrictEqual(outputOf(ex, WAIT).map((i) => [i.status, i.callbackData]), [['Answered', { crmId: 'W-2' }]]);
+		return `forged → ${forged.status}, wrong key without token → ${noToken.status}; execution ${ex.id} continued with the call's result`;
+	});
+
+	await client.deactivate(waitWf.id).catch(() => {});
+	await client.deactivate(triggerWf.id).catch(() => {});
+	sim.setDefaultTemplate({ webhookUrls: [] });
+};
