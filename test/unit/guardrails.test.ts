@@ -196,12 +196,14 @@ describe('in the panel', () => {
 	const shownFor = (property: INodeProperties) =>
 		`${String(property.displayOptions?.show?.resource)}.${String(property.displayOptions?.show?.operation)}`;
 	const dialling = ['candidate.addManyToTask', 'candidate.addToTask', 'candidate.createAndRun', 'candidate.createBatch'];
+	// Create and Run and Wait for Result dials too, but is never a tool (it refuses as one): no tool notice.
+	const diallingInPanel = [...dialling, 'candidate.createAndRunAndWait'].sort();
 
 	test('Allowed Numbers and Max Calls per Run are options of exactly the operations that start calls, not open to expressions', () => {
 		const withGuardrails = properties
 			.filter((property) => property.name === 'options')
 			.filter((property) => (property.options as INodeProperties[]).some((option) => option.name === 'allowedNumbers'));
-		expect(withGuardrails.map(shownFor).sort()).toEqual(dialling);
+		expect(withGuardrails.map(shownFor).sort()).toEqual(diallingInPanel);
 		for (const collection of withGuardrails) {
 			const options = collection.options as INodeProperties[];
 			const names = options.map((option) => option.name);
