@@ -13,6 +13,7 @@ import {
 	withoutWaitMarker,
 } from '../../shared/waitForResult';
 import { isPlainObject } from '../../shared/validation';
+import { ExpiringMap } from '../../shared/expiringMap';
 
 /**
  * The waiting side of "Create and Run and Wait for Result". Before any call: a new key for this
@@ -70,11 +71,20 @@ function parseStored(value: unknown): { hash: string; total: number; items: numb
 /** Custom data holds 512 characters: about 100 candidates listed one by one, more as ranges. */
 const MAX_STORED = 512;
 
+/**
+ * The key of each execution's waiting node in this process, so that n8n's Retry On Fail (a new try
+ * of the same node run) marks the candidates it sends with the same key as the candidates an earlier
+ * try created (which it does not send again).
+ */
+const keysOfRuns = new ExpiringMap<string>(60 * 60 * 1000, 10_000);
+
 /** Starts a wait before anything is sent: refuses when the execution cannot keep the wait's key. */
 export function startWait(context: IExecuteFunctions): Wait {
-	const key = randomBytes(32).toString('hex');
 	const execution = context.getExecutionId();
 	const node = context.getNode().id;
+	const run = `${execution}:${node}`;
+	const key = keysOfRuns.get(run) ?? randomBytes(32).toString('hex');
+	keysOfRuns.set(run, key);
 	const token = resumeTokenOf(context);
 	// n8n keeps at most 10 custom data entries per execution and drops more without a word.
 	context.customData.set(WAIT_HASH_DATA_NAME, storedValue(key, 0, []));
