@@ -43,6 +43,8 @@ export interface WaitingRunOptions {
 	items?: IDataObject[];
 	mode?: WorkflowExecuteMode;
 	continueOnFail?: boolean;
+	/** n8n's Retry On Fail of the node. */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 }
 
 export interface Execution {
@@ -103,6 +105,7 @@ export class WaitingExecutions {
 		const nodeUnderTest = buildNode(opts.node, opts.parameters, store, {
 			id: `waiting-node-${++lastNumber}`,
 			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			...(opts.retryOnFail ? { retryOnFail: true, ...opts.retryOnFail } : {}),
 		});
 		const startNode: INode = { id: 'harness-start', name: 'Harness Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 		const connections = { [startNode.name]: { main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]] } };

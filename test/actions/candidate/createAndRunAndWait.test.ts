@@ -81,8 +81,14 @@ const waitParameters: INodeParameters = {
 	waitUnit: 'hours',
 };
 
-function runWaiting(waiting: WaitingExecutions, items: IDataObject[], parameters: INodeParameters = waitParameters) {
+function runWaiting(
+	waiting: WaitingExecutions,
+	items: IDataObject[],
+	parameters: INodeParameters = waitParameters,
+	extra: Partial<Parameters<WaitingExecutions['run']>[0]> = {},
+) {
 	return waiting.run({
+		...extra,
 		node: new CisAutoCall(),
 		credentialTypes,
 		credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: TOKEN } },
@@ -229,6 +235,35 @@ test('an event that arrives before the execution waits is answered 503, and its 
 	]);
 	expect(sim.createdByPhone()['79991110013']).toBe(1);
 	expect(sim.createdByPhone()['79991110014']).toBe(1);
+});
+
+test('Retry On Fail: the second try does not call the first person again, and the wait gets both results', async () => {
+	const { waiting, eventUrl } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110016', { attempts: ['ANSWERED'], result: { first: true } });
+	sim.setOutcome('79991110017', { attempts: ['ANSWERED'], result: { second: true } });
+	// The second person's first request is refused (nothing created): the node fails, n8n tries again.
+	sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single', bodyIncludes: '79991110017', status: 400, body: { error: 'busy, try later' }, times: 1 });
+
+	const execution = await runWaiting(
+		waiting,
+		[
+			{ phone: '79991110016', crmId: 'T-1' },
+			{ phone: '79991110017', crmId: 'T-2' },
+		],
+		waitParameters,
+		{ retryOnFail: { maxTries: 2, waitBetweenTries: 0 } },
+	);
+	expect(execution.run.data.resultData.error).toBeUndefined();
+	await finishedWithin(execution);
+	await sim.idle();
+	expect(sim.createdByPhone()['79991110016']).toBe(1);
+	expect(sim.createdByPhone()['79991110017']).toBe(1);
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => [i.json.status, i.json.result, i.json.callbackData])).toEqual([
+		['Answered', { first: true }, { crmId: 'T-1' }],
+		['Answered', { second: true }, { crmId: 'T-2' }],
+	]);
 });
 
 test('two leads waiting at once each get their own result', async () => {
