@@ -11,7 +11,7 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { webhookTarget } = require('../../scripts/lib/playground');
-const { chain, triggerNode, cisNode, noOp, outputOf, sleep, NO_REDIAL } = require('./harness');
+const { chain, triggerNode, cisNode, noOp, outputOf, errorOf, sleep, NO_REDIAL } = require('./harness');
 
 const SECRET = 'e2e-wait-secret-0123456789abcdef';
 const TRIGGER = 'CIS Trigger';
@@ -28,46 +28,53 @@ module.exports = async function waitChecks(ctx) {
 	trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } };
 	const triggerWf = await client.createWorkflow(chain(`e2e wait bridge ${version}`, [trigger, noOp()]));
 
-	const leadPath = `e2e-wait-lead-${crypto.randomUUID()}`;
-	const lead = {
-		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
-		id: crypto.randomUUID(),
-		name: 'New lead',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: crypto.randomUUID(),
+	/** The workflow "New lead (Webhook) → Call and wait → CRM update". */
+	const waitWorkflow = async (name, leadPath, waitAtMost, waitUnit) => {
+		const lead = {
+			parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
+			id: crypto.randomUUID(),
+			name: 'New lead',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: crypto.randomUUID(),
+		};
+		const wait = cisNode(
+			WAIT,
+			{
+				authentication: 'accessToken',
+				resource: 'candidate',
+				operation: 'createAndRunAndWait',
+				botSettingsId: 'bot-wait',
+				phone: '={{ $json.body.phone }}',
+				candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.body.crmId }) }}' },
+				waitAtMost,
+				waitUnit,
+			},
+			creds.token,
+			{ typeVersion: 2 },
+		);
+		return client.createWorkflow(chain(name, [lead, wait, noOp(CRM)]));
 	};
-	const wait = cisNode(
-		WAIT,
-		{
-			authentication: 'accessToken',
-			resource: 'candidate',
-			operation: 'createAndRunAndWait',
-			botSettingsId: 'bot-wait',
-			phone: '={{ $json.body.phone }}',
-			candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.body.crmId }) }}' },
-			waitAtMost: 10,
-			waitUnit: 'minutes',
-		},
-		creds.token,
-		{ typeVersion: 2 },
-	);
-	const waitWf = await client.createWorkflow(chain(`e2e wait ${version}`, [lead, wait, noOp(CRM)]));
+	const leadPath = `e2e-wait-lead-${crypto.randomUUID()}`;
+	const waitWf = await waitWorkflow(`e2e wait ${version}`, leadPath, 10, 'minutes');
+	const shortPath = `e2e-wait-short-${crypto.randomUUID()}`;
+	const shortWf = await waitWorkflow(`e2e wait 1 minute ${version}`, shortPath, 1, 'minutes');
 
 	const ready = await checks.check('wait: the trigger (Existing Task or Template) and the workflow lead → call and wait → CRM update are published', async () => {
 		await client.activate(triggerWf.id);
 		await client.activate(waitWf.id);
+		await client.activate(shortWf.id);
 		sim.setDefaultTemplate({ webhookUrls: [webhookTarget(`${triggerUrl}?secret=${SECRET}`, ['CALL_ENDED', 'CANDIDATE_CHANGED'])], redialStrategyOptions: NO_REDIAL });
 		return `trigger ${triggerWf.id}, workflow ${waitWf.id}`;
 	});
 	if (!ready) return;
 
 	/** The one execution of the wait workflow started after `known`, once its status is one of `statuses`. */
-	async function executionOf(known, statuses, timeoutMs = 30000) {
+	async function executionOf(known, statuses, timeoutMs = 30000, workflowId = waitWf.id) {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const all = await client.listExecutions(waitWf.id, { includeData: true });
+			const all = await client.listExecutions(workflowId, { includeData: true });
 			const fresh = all.filter((e) => !known.has(String(e.id)));
 			if (fresh.length > 1) throw new Error(`${fresh.length} executions started, expected 1`);
 			if (fresh.length === 1 && statuses.includes(fresh[0].status)) return fresh[0];
@@ -88,7 +95,7 @@ module.exports = async function waitChecks(ctx) {
 		const answer = await client.callWebhook(leadPath, { phone: '79995550001', crmId: 'W-1' });
 		assert.strictEqual(answer.status, 200, `lead webhook answered ${answer.status} ${answer.text}`);
 		const ex = await executionOf(known, ['success', 'error', 'crashed']);
-		assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}`);
+		assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
 		const [result] = outputOf(ex, WAIT);
 		assert.strictEqual(outputOf(ex, WAIT).length, 1);
 		assert.strictEqual(result.status, 'Answered', JSON.stringify(result));
@@ -128,6 +135,24 @@ module.exports = async function waitChecks(ctx) {
 		return `forged → ${forged.status}, wrong key without token → ${noToken.status}; execution ${ex.id} continued with the call's result`;
 	});
 
+	await checks.check('wait: no result within Wait at Most (1 minute) → n8n goes on with the input items unchanged (no "outcome" field)', async () => {
+		const known = new Set((await client.listExecutions(shortWf.id)).map((e) => String(e.id)));
+		// A call far longer than the limit.
+		sim.setOutcome('79995550003', { attempts: [{ status: 'ANSWERED', durationSec: 4000 }] });
+		const answer = await client.callWebhook(shortPath, { phone: '79995550003', crmId: 'W-3' });
+		assert.strictEqual(answer.status, 200);
+		await executionOf(known, ['waiting'], 20000, shortWf.id);
+		const started = Date.now();
+		const ex = await executionOf(known, ['success', 'error', 'crashed'], 150000, shortWf.id);
+		assert.strictEqual(ex.status, 'success');
+		const [item] = outputOf(ex, WAIT);
+		assert.strictEqual(item.outcome, undefined, JSON.stringify(item));
+		assert.deepStrictEqual(item.body, { phone: '79995550003', crmId: 'W-3' });
+		assert.strictEqual(outputOf(ex, CRM)[0].outcome, undefined);
+		return `execution ${ex.id} went on after ${Math.round((Date.now() - started) / 1000)} s of polling with the lead as it came in`;
+	});
+
+	await client.deactivate(shortWf.id).catch(() => {});
 	await client.deactivate(waitWf.id).catch(() => {});
 	await client.deactivate(triggerWf.id).catch(() => {});
 	sim.setDefaultTemplate({ webhookUrls: [] });

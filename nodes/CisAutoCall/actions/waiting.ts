@@ -68,6 +68,37 @@ function parseStored(value: unknown): { hash: string; total: number; items: numb
 	return { hash, total, items };
 }
 
+/**
+ * The execution's custom data. n8n 2.x gives nodes `customData`; n8n 1.x only through
+ * `$execution.customData` (the workflow data proxy, or an expression in webhook()).
+ */
+interface CustomData {
+	set(key: string, value: string): void;
+	get(key: string): unknown;
+}
+
+function directCustomData(context: IExecuteFunctions | IWebhookFunctions): CustomData | undefined {
+	try {
+		const data = (context as { customData?: CustomData }).customData;
+		return data && typeof data.get === 'function' ? data : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function customDataOf(context: IExecuteFunctions): CustomData | undefined {
+	const direct = directCustomData(context);
+	if (direct) return direct;
+	const viaProxy = (context.getWorkflowDataProxy(0).$execution as { customData?: CustomData } | undefined)?.customData;
+	return viaProxy && typeof viaProxy.set === 'function' ? viaProxy : undefined;
+}
+
+function storedIn(context: IWebhookFunctions): unknown {
+	const direct = directCustomData(context);
+	if (direct) return direct.get(WAIT_HASH_DATA_NAME);
+	return context.evaluateExpression(`{{ $execution.customData.get(${JSON.stringify(WAIT_HASH_DATA_NAME)}) }}`, 0);
+}
+
 /** Custom data holds 512 characters: about 100 candidates listed one by one, more as ranges. */
 const MAX_STORED = 512;
 
@@ -87,11 +118,14 @@ export function startWait(context: IExecuteFunctions): Wait {
 	keysOfRuns.set(run, key);
 	const token = resumeTokenOf(context);
 	// n8n keeps at most 10 custom data entries per execution and drops more without a word.
-	context.customData.set(WAIT_HASH_DATA_NAME, storedValue(key, 0, []));
-	if (context.customData.get(WAIT_HASH_DATA_NAME) !== storedValue(key, 0, [])) {
+	const customData = customDataOf(context);
+	customData?.set(WAIT_HASH_DATA_NAME, storedValue(key, 0, []));
+	if (customData?.get(WAIT_HASH_DATA_NAME) !== storedValue(key, 0, [])) {
 		throw new NodeOperationError(
 			context.getNode(),
-			'Not sent: this execution cannot wait, because its custom data is full (10 entries). Remove a custom data entry set earlier in the workflow',
+			customData
+				? 'Not sent: this execution cannot wait, because its custom data is full (10 entries). Remove a custom data entry set earlier in the workflow'
+				: 'Not sent: this n8n does not let the node keep its wait with the execution (execution custom data)',
 		);
 	}
 	return { key, markerOf: (item) => ({ execution, token, node, item, key }) };
@@ -126,7 +160,7 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 			description: 'Use Create and Run and the CIS Auto-Call Trigger for this many people, or send fewer items at once (Loop Over Items).',
 		});
 	}
-	context.customData.set(WAIT_HASH_DATA_NAME, value);
+	customDataOf(context)?.set(WAIT_HASH_DATA_NAME, value);
 	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
 	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
 	const waitMs = Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
@@ -169,7 +203,7 @@ export async function resumeWithResults(context: IWebhookFunctions): Promise<IWe
 	};
 	let stored;
 	try {
-		stored = parseStored(context.customData.get(WAIT_HASH_DATA_NAME));
+		stored = parseStored(storedIn(context));
 	} catch {
 		stored = undefined;
 	}
