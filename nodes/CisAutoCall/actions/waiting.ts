@@ -69,8 +69,9 @@ function parseStored(value: unknown): { hash: string; total: number; items: numb
 }
 
 /**
- * The execution's custom data. n8n 2.x gives nodes `customData`; n8n 1.x only through
- * `$execution.customData` (the workflow data proxy, or an expression in webhook()).
+ * The execution's custom data, where the wait's hash is kept. n8n 2.x gives nodes `customData`.
+ * n8n 1.x does not (only `$execution.customData`), and there the hash written through it was not
+ * found again by the resume (measured with 1.123.81): waiting refuses before any call there.
  */
 interface CustomData {
 	set(key: string, value: string): void;
@@ -86,17 +87,8 @@ function directCustomData(context: IExecuteFunctions | IWebhookFunctions): Custo
 	}
 }
 
-function customDataOf(context: IExecuteFunctions): CustomData | undefined {
-	const direct = directCustomData(context);
-	if (direct) return direct;
-	const viaProxy = (context.getWorkflowDataProxy(0).$execution as { customData?: CustomData } | undefined)?.customData;
-	return viaProxy && typeof viaProxy.set === 'function' ? viaProxy : undefined;
-}
-
 function storedIn(context: IWebhookFunctions): unknown {
-	const direct = directCustomData(context);
-	if (direct) return direct.get(WAIT_HASH_DATA_NAME);
-	return context.evaluateExpression(`{{ $execution.customData.get(${JSON.stringify(WAIT_HASH_DATA_NAME)}) }}`, 0);
+	return directCustomData(context)?.get(WAIT_HASH_DATA_NAME);
 }
 
 /** Custom data holds 512 characters: about 100 candidates listed one by one, more as ranges. */
@@ -117,15 +109,18 @@ export function startWait(context: IExecuteFunctions): Wait {
 	const key = keysOfRuns.get(run) ?? randomBytes(32).toString('hex');
 	keysOfRuns.set(run, key);
 	const token = resumeTokenOf(context);
+	const customData = directCustomData(context);
+	if (!customData) {
+		throw new NodeOperationError(context.getNode(), 'Not sent: waiting for the result needs n8n 2.0 or newer', {
+			description: 'On this n8n, use "Create and Run" and a CIS Auto-Call Trigger workflow that receives the result.',
+		});
+	}
 	// n8n keeps at most 10 custom data entries per execution and drops more without a word.
-	const customData = customDataOf(context);
-	customData?.set(WAIT_HASH_DATA_NAME, storedValue(key, 0, []));
-	if (customData?.get(WAIT_HASH_DATA_NAME) !== storedValue(key, 0, [])) {
+	customData.set(WAIT_HASH_DATA_NAME, storedValue(key, 0, []));
+	if (customData.get(WAIT_HASH_DATA_NAME) !== storedValue(key, 0, [])) {
 		throw new NodeOperationError(
 			context.getNode(),
-			customData
-				? 'Not sent: this execution cannot wait, because its custom data is full (10 entries). Remove a custom data entry set earlier in the workflow'
-				: 'Not sent: this n8n does not let the node keep its wait with the execution (execution custom data)',
+			'Not sent: this execution cannot wait, because its custom data is full (10 entries). Remove a custom data entry set earlier in the workflow',
 		);
 	}
 	return { key, markerOf: (item) => ({ execution, token, node, item, key }) };
@@ -160,7 +155,7 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 			description: 'Use Create and Run and the CIS Auto-Call Trigger for this many people, or send fewer items at once (Loop Over Items).',
 		});
 	}
-	customDataOf(context)?.set(WAIT_HASH_DATA_NAME, value);
+	directCustomData(context)?.set(WAIT_HASH_DATA_NAME, value);
 	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
 	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
 	const waitMs = Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
