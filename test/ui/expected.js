@@ -106,6 +106,7 @@ const FIELD_COUNTS = {
 		'candidate.addToTask': 8,
 		'candidate.cancel': 5,
 		'candidate.createAndRun': 7,
+		'candidate.createAndRunAndWait': 9,
 		'candidate.createBatch': 8,
 		'candidate.depersonalize': 5,
 	},
