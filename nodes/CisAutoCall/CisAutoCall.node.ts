@@ -2,20 +2,19 @@ import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INode
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
-import { operationDescriptions, operationProperties, resourceProperty } from './actions/resources';
+import { operations, resourceProperties, resourceProperty } from './actions/resources';
 import { router } from './actions/router';
 import { searchCallTasks } from './methods/listSearch';
 
 /** The canvas subtitle in the options' own words ("Create and Run: Candidate"), not their values. */
 function subtitle(): string {
 	const resources = resourceProperty.options as INodePropertyOptions[];
-	const cases = operationProperties.flatMap((property) => {
-		const resource = resources.find((option) => option.value === property.displayOptions?.show?.resource?.[0]);
-		return (property.options as INodePropertyOptions[]).map(
-			(option) =>
-				`$parameter["resource"] === ${JSON.stringify(resource?.value)} && $parameter["operation"] === ${JSON.stringify(option.value)} ? ${JSON.stringify(`${option.name}: ${resource?.name}`)} : `,
-		);
-	});
+	const cases = resources.flatMap((resource) =>
+		Object.values(operations[String(resource.value)]).map(
+			({ menu }) =>
+				`$parameter["resource"] === ${JSON.stringify(resource.value)} && $parameter["operation"] === ${JSON.stringify(menu.value)} ? ${JSON.stringify(`${menu.name}: ${resource.name}`)} : `,
+		),
+	);
 	return `={{ ${cases.join('')}"" }}`;
 }
 
@@ -35,7 +34,7 @@ export class CisAutoCall implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialDescriptions,
-		properties: [authenticationProperty, resourceProperty, ...operationProperties, ...operationDescriptions],
+		properties: [authenticationProperty, resourceProperty, ...resourceProperties],
 	};
 
 	methods = { listSearch: { searchCallTasks } };

@@ -1,19 +1,26 @@
+import type { INodeProperties } from 'n8n-workflow';
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
 import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
-export const description = forOperation('callTask', 'get', [
+const fields: INodeProperties[] = [
 	autoCallIdLocator,
 	simplifyOption,
 	runOptionsField({ creates: false, batch: false }),
-]);
+];
 
 export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {
 	kind: 'item',
-	description,
+	menu: {
+		name: 'Get',
+		value: 'get',
+		description:
+			'Get one call task with its statistics',
+		action: 'Get a call task',
+	},
+	fields,
 	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {

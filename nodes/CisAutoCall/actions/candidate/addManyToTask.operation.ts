@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { expectAddedCandidates } from '../../../shared/answers';
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
@@ -6,12 +6,11 @@ import { candidateReader } from '../../helpers/candidateReader';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { agentToolNotice } from '../../guardrails';
 import { runOptionsField } from '../runOptions';
-import { forOperation } from '../displayOptions';
 import type { BatchOperation } from '../operation';
 import { forceStart, forceStartNotice } from './addToTask.operation';
 import { batchAnswerOptions, mapBatchResponse } from './batchResponse';
 
-export const description = forOperation('candidate', 'addManyToTask', [
+const fields: INodeProperties[] = [
 	dialsNotice,
 	agentToolNotice,
 	autoCallIdLocator,
@@ -19,11 +18,18 @@ export const description = forOperation('candidate', 'addManyToTask', [
 	forceStart,
 	forceStartNotice,
 	runOptionsField({ creates: true, batch: true, startsCalls: true, startsTask: true }),
-]);
+];
 
 export const addManyToTask: BatchOperation = {
 	kind: 'batch',
-	description,
+	menu: {
+		name: 'Add Many to Task',
+		value: 'addManyToTask',
+		description:
+			'Add all input items as candidates to an existing call task, in batches',
+		action: 'Add people to a call task to be phoned',
+	},
+	fields,
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');

@@ -7,7 +7,6 @@ import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/
 import { agentToolNotice } from '../../guardrails';
 import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
 export const forceStart: INodeProperties = {
@@ -27,7 +26,7 @@ export const forceStartNotice: INodeProperties = {
 	displayOptions: { show: { forceStart: [true] } },
 };
 
-export const description = forOperation('candidate', 'addToTask', [
+const fields: INodeProperties[] = [
 	dialsNotice,
 	agentToolNotice,
 	autoCallIdLocator,
@@ -35,11 +34,18 @@ export const description = forOperation('candidate', 'addToTask', [
 	forceStart,
 	forceStartNotice,
 	runOptionsField({ creates: true, batch: false, startsCalls: true, startsTask: true }),
-]);
+];
 
 export const addToTask: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	description,
+	menu: {
+		name: 'Add to Task',
+		value: 'addToTask',
+		description:
+			'Add one candidate per input item to an existing call task',
+		action: 'Add a person to a call task to be phoned',
+	},
+	fields,
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');

@@ -1,13 +1,12 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { expectAcknowledgement } from '../../../shared/answers';
 import { autoCallIdLocator, readTaskId } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
 import { toPhones } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
-export const description = forOperation('candidate', 'cancel', [
+const fields: INodeProperties[] = [
 	autoCallIdLocator,
 	{
 		displayName: 'Phone Number',
@@ -19,11 +18,18 @@ export const description = forOperation('candidate', 'cancel', [
 		description: 'Number of the candidate to cancel in that task',
 	},
 	runOptionsField({ creates: false, batch: false }),
-]);
+];
 
 export const cancel: ItemOperation<PreparedRequest> = {
 	kind: 'item',
-	description,
+	menu: {
+		name: 'Cancel',
+		value: 'cancel',
+		description:
+			'Cancel a candidate of a call task by phone number',
+		action: 'Cancel a candidate so it is not phoned',
+	},
+	fields,
 	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {

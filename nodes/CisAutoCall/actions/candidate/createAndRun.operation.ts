@@ -7,7 +7,6 @@ import { agentToolNotice } from '../../guardrails';
 import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
 const botSettingsId: INodeProperties = {
@@ -19,17 +18,24 @@ const botSettingsId: INodeProperties = {
 	description: 'Bot script that talks to the candidate. All other settings come from the default call-task template.',
 };
 
-export const description = forOperation('candidate', 'createAndRun', [
+const fields: INodeProperties[] = [
 	dialsNotice,
 	agentToolNotice,
 	botSettingsId,
 	...candidateFields('single'),
 	runOptionsField({ creates: true, batch: false, startsCalls: true }),
-]);
+];
 
 export const createAndRun: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	description,
+	menu: {
+		name: 'Create and Run',
+		value: 'createAndRun',
+		description:
+			'Call one person now: adds the candidate to today\'s task of the bot (created from the default template) and starts it',
+		action: 'Phone a person now with a voice bot',
+	},
+	fields,
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'single');

@@ -12,7 +12,13 @@ const autoCallCandidateId: INodeProperties = {
 };
 
 export const depersonalize = depersonalizeOperation(
-	'candidate',
+	{
+		name: 'Depersonalize',
+		value: 'depersonalize',
+		description:
+			'Delete the personal data of a candidate\'s call, keeping or deleting the recording; this cannot be undone',
+		action: 'Depersonalize the call of a candidate',
+	},
 	autoCallCandidateId,
 	(id) => `telephony/autoCallCandidate/${id}/depersonalization`,
 );
