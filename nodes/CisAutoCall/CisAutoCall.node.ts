@@ -2,17 +2,16 @@ import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INode
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
-import { operations, resourceProperties, resourceProperty } from './actions/resources';
+import { resourceProperties, resourceProperty, resources } from './actions/resources';
 import { router } from './actions/router';
 import { searchCallTasks } from './methods/listSearch';
 
 /** The canvas subtitle in the options' own words ("Create and Run: Candidate"), not their values. */
 function subtitle(): string {
-	const resources = resourceProperty.options as INodePropertyOptions[];
-	const cases = resources.flatMap((resource) =>
-		Object.values(operations[String(resource.value)]).map(
-			({ menu }) =>
-				`$parameter["resource"] === ${JSON.stringify(resource.value)} && $parameter["operation"] === ${JSON.stringify(menu.value)} ? ${JSON.stringify(`${menu.name}: ${resource.name}`)} : `,
+	const cases = resources.flatMap(({ option: resource, operationProperty }) =>
+		(operationProperty.options as INodePropertyOptions[]).map(
+			(operation) =>
+				`$parameter["resource"] === ${JSON.stringify(resource.value)} && $parameter["operation"] === ${JSON.stringify(operation.value)} ? ${JSON.stringify(`${operation.name}: ${resource.name}`)} : `,
 		),
 	);
 	return `={{ ${cases.join('')}"" }}`;

@@ -35,22 +35,13 @@ export interface GroupTasks {
 	delete(group: string): void;
 }
 
-/** An operation's entry in its resource's Operation list (the words the editor shows). */
-export interface OperationMenuEntry {
-	name: string;
-	value: string;
-	description: string;
-	action: string;
-}
-
 /**
  * One request (or one short sequence) per input item. `prepare` reads and checks an item's
  * parameters without I/O, so that bad input stops the run before any request is sent.
  */
 export interface ItemOperation<Prepared = unknown> {
 	kind: 'item';
-	menu: OperationMenuEntry;
-	/** The operation's fields; its resource shows them only when the operation is chosen. */
+	/** The operation's fields; its resource (<Resource>.resource.ts) shows them only when the operation is chosen. */
 	fields: INodeProperties[];
 	/** Whether a request may create something (a task, a candidate): a later try must not send it again. */
 	creates: boolean;
@@ -65,7 +56,6 @@ export interface ItemOperation<Prepared = unknown> {
 /** All input items of the run are sent together, `settings.batchSize` entries per request. */
 export interface BatchOperation {
 	kind: 'batch';
-	menu: OperationMenuEntry;
 	fields: INodeProperties[];
 	creates: boolean;
 	prepare(run: Run): (itemIndex: number) => IDataObject;

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { expectNoBody } from '../../shared/answers';
 import { runOptionsField } from './runOptions';
 import { requireId } from '../../shared/validation';
-import type { ItemOperation, OperationMenuEntry, PreparedRequest } from './operation';
+import type { ItemOperation, PreparedRequest } from './operation';
 
 export const skipDeleteRecord: INodeProperties = {
 	displayName: 'Keep Recording',
@@ -23,14 +23,12 @@ const irreversibleNotice: INodeProperties = {
 
 /** Spec 4.1 and 4.2: the same request and answer, about a call or about a candidate's call. */
 export function depersonalizeOperation(
-	menu: OperationMenuEntry,
 	id: INodeProperties,
 	pathOf: (encodedId: string) => string,
 ): ItemOperation<PreparedRequest> {
 	return {
 		kind: 'item',
 		creates: false,
-		menu,
 		fields: [irreversibleNotice, id, skipDeleteRecord, runOptionsField({ creates: false, batch: false })],
 		prepare({ parameter }) {
 			return (itemIndex) => {

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { forOperation } from './displayOptions';
 import type { Operation } from './operation';
@@ -15,29 +15,34 @@ export interface Resource {
 	fields: INodeProperties[];
 }
 
+/** An operation's entry in the Operation list (the words the editor shows) and the operation. */
+export interface OperationEntry {
+	name: string;
+	value: string;
+	description: string;
+	action: string;
+	operation: Operation;
+}
+
 /**
- * A resource from its operations, each named once: its menu entry gives its place in the
- * Operation list (in the order given, which n8n's lint wants alphabetical) and the value its
- * fields are shown for.
+ * A resource from its operations, each named once, by its entry: its place in the Operation
+ * list (in the order given, which n8n's lint wants alphabetical), the value the router finds it
+ * by and its fields are shown for.
  */
-export function defineResource(
-	resource: { name: string; value: string },
-	operationList: Operation[],
-	defaultOperation: Operation,
-): Resource {
-	const defaultValue = defaultOperation.menu.value;
+export function defineResource(resource: { name: string; value: string }, defaultValue: string, entries: OperationEntry[]): Resource {
+	const options: INodePropertyOptions[] = entries.map(({ operation: _operation, ...option }) => option);
 	return {
 		option: resource,
-		operations: Object.fromEntries(operationList.map((operation) => [operation.menu.value, operation])),
+		operations: Object.fromEntries(entries.map(({ value, operation }) => [value, operation])),
 		operationProperty: {
 			displayName: 'Operation',
 			name: 'operation',
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
-			options: operationList.map((operation) => operation.menu),
+			options,
 			default: defaultValue,
 		},
-		fields: operationList.flatMap((operation) => forOperation(resource.value, operation.menu.value, operation.fields)),
+		fields: entries.flatMap(({ value, operation }) => forOperation(resource.value, value, operation.fields)),
 	};
 }

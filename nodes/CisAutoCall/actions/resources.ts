@@ -6,7 +6,7 @@ import { candidate } from './candidate/Candidate.resource';
 import type { Operation } from './operation';
 
 /** The node's resources, in the order of the Resource list (n8n's lint wants it alphabetical). */
-const resources = [call, callTask, candidate];
+export const resources = [call, callTask, candidate];
 
 /** resource → operation → implementation; the one table the router dispatches on. */
 export const operations: Record<string, Record<string, Operation>> = Object.fromEntries(

@@ -21,13 +21,6 @@ const fields: INodeProperties[] = [
 
 export const deleteRecording: ItemOperation<PreparedRequest> = {
 	kind: 'item',
-	menu: {
-		name: 'Delete Recording',
-		value: 'deleteRecording',
-		description:
-			'Delete the audio recording of a call; this cannot be undone',
-		action: 'Delete a call recording',
-	},
 	fields,
 	creates: false,
 	prepare({ parameter }) {

@@ -87,13 +87,6 @@ export function readWebhookTargets(value: unknown): IDataObject[] {
 
 export const create: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	menu: {
-		name: 'Create',
-		value: 'create',
-		description:
-			'Create a call task (campaign) with its dialling settings',
-		action: 'Create a call task',
-	},
 	fields,
 	creates: true,
 	prepare({ context, parameter }) {

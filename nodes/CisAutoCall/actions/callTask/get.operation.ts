@@ -13,13 +13,6 @@ const fields: INodeProperties[] = [
 
 export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {
 	kind: 'item',
-	menu: {
-		name: 'Get',
-		value: 'get',
-		description:
-			'Get one call task with its statistics',
-		action: 'Get a call task',
-	},
 	fields,
 	creates: false,
 	prepare({ parameter }) {

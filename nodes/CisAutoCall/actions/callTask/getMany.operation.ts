@@ -95,13 +95,6 @@ interface ListQuery {
 
 export const getMany: ItemOperation<ListQuery> = {
 	kind: 'item',
-	menu: {
-		name: 'Get Many',
-		value: 'getMany',
-		description:
-			'List call tasks, with filters',
-		action: 'Get many call tasks',
-	},
 	fields,
 	creates: false,
 	prepare({ context, parameter }) {

@@ -4,7 +4,7 @@ import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../.
 import { agentStartNotice } from '../../guardrails';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
-import type { ItemOperation, OperationMenuEntry, PreparedRequest } from '../operation';
+import type { ItemOperation, PreparedRequest } from '../operation';
 
 const stopNotice: INodeProperties = {
 	displayName: 'Stopping is final: a stopped (halted) task cannot be started again',
@@ -37,11 +37,7 @@ export function peopleInTask(answer: unknown): number | undefined {
 }
 
 /** Start (`play`), Pause (`pause`) and Stop (`halted`) differ only in the path's last word. */
-function statusOperation(
-	operation: 'start' | 'pause' | 'stop',
-	action: TaskStatusAction,
-	menu: OperationMenuEntry,
-): ItemOperation<PreparedRequest> {
+function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStatusAction): ItemOperation<PreparedRequest> {
 	const fields: INodeProperties[] = [
 		...(operation === 'stop' ? [stopNotice] : []),
 		...(operation === 'start' ? [startNotice, agentStartNotice] : []),
@@ -50,7 +46,6 @@ function statusOperation(
 	];
 	return {
 		kind: 'item',
-		menu,
 		fields,
 		creates: false,
 		prepare({ parameter }) {
@@ -74,21 +69,6 @@ function statusOperation(
 	};
 }
 
-export const start = statusOperation('start', 'play', {
-	name: 'Start',
-	value: 'start',
-	description: 'Start or resume a call task',
-	action: 'Start a call task so its candidates are phoned',
-});
-export const pause = statusOperation('pause', 'pause', {
-	name: 'Pause',
-	value: 'pause',
-	description: 'Pause a running call task',
-	action: 'Pause a call task',
-});
-export const stop = statusOperation('stop', 'halted', {
-	name: 'Stop',
-	value: 'stop',
-	description: 'Stop a call task for good (it cannot be started again)',
-	action: 'Stop a call task',
-});
+export const start = statusOperation('start', 'play');
+export const pause = statusOperation('pause', 'pause');
+export const stop = statusOperation('stop', 'halted');

@@ -22,13 +22,6 @@ const fields: INodeProperties[] = [
 
 export const addManyToTask: BatchOperation = {
 	kind: 'batch',
-	menu: {
-		name: 'Add Many to Task',
-		value: 'addManyToTask',
-		description:
-			'Add all input items as candidates to an existing call task, in batches',
-		action: 'Add people to a call task to be phoned',
-	},
 	fields,
 	creates: true,
 	prepare({ parameter, items }) {

@@ -38,13 +38,6 @@ const fields: INodeProperties[] = [
 
 export const addToTask: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	menu: {
-		name: 'Add to Task',
-		value: 'addToTask',
-		description:
-			'Add one candidate per input item to an existing call task',
-		action: 'Add a person to a call task to be phoned',
-	},
 	fields,
 	creates: true,
 	prepare({ parameter, items }) {

@@ -22,13 +22,6 @@ const fields: INodeProperties[] = [
 
 export const cancel: ItemOperation<PreparedRequest> = {
 	kind: 'item',
-	menu: {
-		name: 'Cancel',
-		value: 'cancel',
-		description:
-			'Cancel a candidate of a call task by phone number',
-		action: 'Cancel a candidate so it is not phoned',
-	},
 	fields,
 	creates: false,
 	prepare({ parameter }) {

@@ -28,13 +28,6 @@ const fields: INodeProperties[] = [
 
 export const createAndRun: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	menu: {
-		name: 'Create and Run',
-		value: 'createAndRun',
-		description:
-			'Call one person now: adds the candidate to today\'s task of the bot (created from the default template) and starts it',
-		action: 'Phone a person now with a voice bot',
-	},
 	fields,
 	creates: true,
 	prepare({ parameter, items }) {

@@ -105,13 +105,6 @@ function itemsText(itemIndexes: number[]): string {
 
 export const createBatch: BatchOperation = {
 	kind: 'batch',
-	menu: {
-		name: 'Create Batch From Template',
-		value: 'createBatch',
-		description:
-			'Create a call task from a template with all input items as candidates, and start calling',
-		action: 'Phone a list of people with a voice bot',
-	},
 	fields,
 	creates: true,
 	prepare({ parameter, items }) {

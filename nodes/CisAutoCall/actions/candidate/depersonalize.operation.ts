@@ -12,13 +12,6 @@ const autoCallCandidateId: INodeProperties = {
 };
 
 export const depersonalize = depersonalizeOperation(
-	{
-		name: 'Depersonalize',
-		value: 'depersonalize',
-		description:
-			'Delete the personal data of a candidate\'s call, keeping or deleting the recording; this cannot be undone',
-		action: 'Depersonalize the call of a candidate',
-	},
 	autoCallCandidateId,
 	(id) => `telephony/autoCallCandidate/${id}/depersonalization`,
 );
