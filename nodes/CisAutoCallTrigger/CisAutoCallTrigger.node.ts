@@ -5,7 +5,8 @@ import { EVENTS } from '../shared/events';
 import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
 import { buildOutput } from './output';
-import { checkSettings, connectsToExisting, isTestListen, parametersOf, testWebhookSecret } from './settings';
+import { testWebhookSecret } from './secret';
+import { checkSettings, connectsToExisting, isTestListen, parametersOf } from './settings';
 import { verifyDelivery } from './verify';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */

@@ -11,7 +11,7 @@ import { InputError, requireInteger } from '../shared/validation';
 import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
-import { hashSecret, withoutSecret, withSecret } from './secrets';
+import { hashSecret, withoutSecret, withSecret } from './secret';
 import { parametersOf, readEvents } from './settings';
 
 /**

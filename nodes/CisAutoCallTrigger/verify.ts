@@ -3,9 +3,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { isAddressAllowed, parseAddressList } from './addresses';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
-import { registrationAccepts, storedRegistration } from './registration';
-import { SECRET_PARAMETER } from './secrets';
-import { connectsToExisting, existingTaskAccepts, parametersOf, readEvents, readOptions } from './settings';
+import { deliveryHasSecret } from './secret';
+import { parametersOf, readEvents, readOptions } from './settings';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),
@@ -46,11 +45,7 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	}
 
 	// 2. Secret.
-	const given = ((context.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
-	const accepted = connectsToExisting(read)
-		? await existingTaskAccepts(context, given)
-		: registrationAccepts(storedRegistration(context.getWorkflowStaticData('node')), given);
-	if (!accepted) return refused(401, 'Missing or wrong secret');
+	if (!(await deliveryHasSecret(context))) return refused(401, 'Missing or wrong secret');
 
 	// 3. Body.
 	const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();

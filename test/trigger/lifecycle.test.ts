@@ -8,7 +8,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/secrets';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
 import { createSimulator, type Simulator } from '../../simulator';

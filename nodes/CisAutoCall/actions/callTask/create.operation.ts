@@ -10,7 +10,7 @@ import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
 import type { ItemOperation } from '../operation';
-import { beforeVersion2, fromVersion2, SHORT_PANELS_VERSION } from '../versions';
+import { beforeVersion2, fromVersion2, SHORT_PANELS_VERSION } from '../../versions';
 
 const webhookTargets: INodeProperties = {
 	displayName: 'Webhook Targets',
