@@ -129,8 +129,10 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 		expect(creations(sim)).toEqual({ rows: 45, twice: 0 });
 	});
 
+	// A latency well above the time the machine takes to send a request: how many overlap depends on
+	// the concurrency, not on how busy the machine is (at 20 ms a loaded machine overlapped fewer).
 	test('a service that takes 6 at once: the defaults back off after 429s, with far fewer 429s than the same ceiling fixed', async () => {
-		sim.setLatency(20);
+		sim.setLatency(80);
 		sim.setRateLimit({ inFlight: 6 });
 		const adaptive = await runAction(sim, createAndRun(), phoneItems(150), { continueOnFail: true });
 		const adaptiveRefused = apiRequests(sim).filter((request) => request.status === 429).length;
@@ -138,7 +140,7 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 		expect(creations(sim)).toEqual({ rows: 150, twice: 0 });
 
 		sim.reset();
-		sim.setLatency(20);
+		sim.setLatency(80);
 		sim.setRateLimit({ inFlight: 6 });
 		const fixed = await runAction(sim, createAndRun({ adaptiveConcurrency: false, concurrency: DEFAULT_ADAPTIVE_CEILING }), phoneItems(150), {
 			continueOnFail: true,
