@@ -52,3 +52,15 @@ export function taskListOf(response: unknown): IDataObject[] {
 export function readTaskId(parameter: ReadItemParameter, itemIndex: number): string {
 	return requireId('autoCallId', parameter('autoCallId', itemIndex, undefined, { extractValue: true }));
 }
+
+/**
+ * `prepare` of an operation about the call task each item names: reads the task's ID (list or by
+ * ID), then builds what the item sends from it.
+ */
+export function perTask<Prepared>(
+	build: (taskId: string, itemIndex: number, parameter: ReadItemParameter) => Prepared,
+): (run: { parameter: ReadItemParameter }) => (itemIndex: number) => Prepared {
+	return ({ parameter }) =>
+		(itemIndex) =>
+			build(readTaskId(parameter, itemIndex), itemIndex, parameter);
+}

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
-import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { autoCallIdLocator, perTask, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import type { ItemOperation, PreparedRequest } from '../operation';
@@ -15,16 +15,11 @@ export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {
 	kind: 'item',
 	fields,
 	creates: false,
-	prepare({ parameter }) {
-		return (itemIndex) => {
-			const id = readTaskId(parameter, itemIndex);
-			return {
-				request: getTaskRequest(id, { notFoundMeans: taskNotFoundMeans([id]) }),
-				echo: { autoCallId: id },
-				simplify: parameter('simplify', itemIndex, false) === true,
-			};
-		};
-	},
+	prepare: perTask((id, itemIndex, parameter) => ({
+		request: getTaskRequest(id, { notFoundMeans: taskNotFoundMeans([id]) }),
+		echo: { autoCallId: id },
+		simplify: parameter('simplify', itemIndex, false) === true,
+	})),
 	async execute({ client }, { request, echo, simplify }, itemIndex) {
 		const task = await getTask(client, request, itemIndex);
 		const autoCallId = taskIdOf(task) ?? echo.autoCallId;

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
 import { agentStartNotice } from '../../guardrails';
-import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { autoCallIdLocator, perTask, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
@@ -48,15 +48,10 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStat
 		kind: 'item',
 		fields,
 		creates: false,
-		prepare({ parameter }) {
-			return (itemIndex) => {
-				const id = readTaskId(parameter, itemIndex);
-				return {
-					request: setTaskStatusRequest(id, action, { notFoundMeans: taskNotFoundMeans([id]) }),
-					echo: { success: true, autoCallId: id, action },
-				};
-			};
-		},
+		prepare: perTask((id) => ({
+			request: setTaskStatusRequest(id, action, { notFoundMeans: taskNotFoundMeans([id]) }),
+			echo: { success: true, autoCallId: id, action },
+		})),
 		// Starting a task phones everyone in it: an AI Agent may do it only when the user allows it.
 		...(operation === 'start' ? { startsTask: () => true } : {}),
 		async execute({ client, context }, { request, echo }, itemIndex) {
