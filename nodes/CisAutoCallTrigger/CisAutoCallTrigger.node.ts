@@ -6,7 +6,8 @@ import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
 import { buildOutput } from './output';
 import { testWebhookSecret } from './secret';
-import { checkSettings, connectsToExisting, isTestListen, parametersOf } from './settings';
+import { parametersOf } from './parameters';
+import { checkSettings, connectsToExisting, isTestListen } from './settings';
 import { verifyDelivery } from './verify';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */

@@ -12,7 +12,8 @@ import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
 import { hashSecret, withoutSecret, withSecret } from './secret';
-import { parametersOf, readEvents } from './settings';
+import { parametersOf } from './parameters';
+import { readEvents } from './settings';
 
 /**
  * New Call Task mode's side of n8n's webhook lifecycle: whether the registered task still fits

@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { EVENT_NAMES } from '../shared/events';
 import { parseAddressList } from './addresses';
-import { type ParameterReader, parametersOf } from './parameters';
+import type { ReadParameter } from '../shared/parameters';
+import { parametersOf } from './parameters';
 import { checkExistingTaskSecret } from './secret';
 
 /**
@@ -22,23 +23,20 @@ export interface TriggerOptions {
 	allowLocalUrl?: boolean;
 }
 
-// Kept here too: the hooks, verify.ts and activation.ts read parameters through settings.
-export { type ParameterReader, parametersOf } from './parameters';
-
 /** The selected events; older workflows may hold them as a comma-separated text. */
-export function readEvents(read: ParameterReader): string[] {
+export function readEvents(read: ReadParameter): string[] {
 	const value = read('events', DEFAULT_EVENTS);
 	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
 	return list.map((event) => String(event).trim()).filter((event) => event !== '');
 }
 
 /** The "Options" collection, empty when not set. */
-export function readOptions(read: ParameterReader): TriggerOptions {
+export function readOptions(read: ReadParameter): TriggerOptions {
 	return (read('options', {}) ?? {}) as TriggerOptions;
 }
 
 /** Whether the trigger listens to a task the user connected by hand ("Existing Task or Template"). */
-export function connectsToExisting(read: ParameterReader): boolean {
+export function connectsToExisting(read: ReadParameter): boolean {
 	return read('connectTo', 'newTask') === 'existing';
 }
 

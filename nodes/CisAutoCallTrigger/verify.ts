@@ -4,7 +4,8 @@ import { isAddressAllowed, parseAddressList } from './addresses';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { deliveryHasSecret } from './secret';
-import { parametersOf, readEvents, readOptions } from './settings';
+import { parametersOf } from './parameters';
+import { readEvents, readOptions } from './settings';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ReadItemParameter } from './parameters';
+import type { ReadItemParameter } from '../../shared/parameters';
 
 import { identityOf, requireId } from '../../shared/validation';
 
