@@ -73,7 +73,7 @@ export class CisAutoCallTrigger implements INodeType {
 					'The workflow is published: events of the call task start executions, listed under Executions. A test listen still creates no task.',
 			},
 			activationHint:
-				'Publish the workflow to create the call task (New Call Task) or to make the Production URL answer (Existing Task or Template).',
+				'Publish the workflow (in n8n 1.x: activate it) to create the call task (New Call Task) or to make the Production URL answer (Existing Task or Template).',
 		},
 		webhooks: [
 			{
