@@ -7,25 +7,13 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { runAgentTool, type AgentToolOptions } from '../engine/harness';
-import type { Simulator } from '../../simulator';
-import { apiRequests, credentialsFor, runAction, startSimulator } from './fixtures';
+import { apiRequests, credentialsFor, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 const ADD = '/cis/api/v1/telephony/autoCallCandidate';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
+const sim = useActionSimulator({}, { settle: true });
 
 const FORTY = Array.from({ length: 40 }, (_, index) => `799900000${String(index + 1).padStart(2, '0')}`).join(',');
 

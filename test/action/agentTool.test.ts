@@ -9,24 +9,12 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/guardrails';
 import { runAgentTool, type AgentToolOptions } from '../engine/harness';
-import type { Simulator } from '../../simulator';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
+import { apiRequests, credentialsFor, jsonOf, runAction, TOKEN, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
+const sim = useActionSimulator({}, { settle: true });
 
 /** Create and Run with the phone (and a name variable) supplied by the model. */
 const callTool = (options: IDataObject = {}): INodeParameters => ({

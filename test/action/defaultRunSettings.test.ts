@@ -14,7 +14,7 @@ import {
 	DEFAULT_FIXED_CONCURRENCY,
 	readRunSettings,
 } from '../../nodes/CisAutoCall/actions/runOptions/sending';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(120_000);
 
@@ -89,14 +89,7 @@ describe('the defaults as the editor shows them and as a run reads them', () => 
 });
 
 describe('the defaults in a run (n8n-core engine, simulator)', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => {
-		await sim.close();
-	});
-	beforeEach(() => sim.reset());
+	const sim = useActionSimulator();
 
 	test('a service that takes everything: more than 5 in flight, never above the ceiling, every row once', async () => {
 		sim.setLatency(60);

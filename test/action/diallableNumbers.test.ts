@@ -11,26 +11,18 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { emergencyNumberIn } from '../../nodes/CisAutoCall/guardrails';
-import type { Simulator } from '../../simulator';
 import { runAgentTool } from '../engine/harness';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, credentialsFor, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
 
-let sim: Simulator;
 let taskId: string;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-	taskId = createTaskInState(sim, { name: 'Numbers task' }).id;
+const sim = useActionSimulator({}, {
+	settle: true,
+	eachTest: (started) => {
+		taskId = createTaskInState(started, { name: 'Numbers task' }).id;
+	},
 });
 
 const EMERGENCY = ['112', '911', '999', '000', '110', '101', '102', '103', '104', '119', '100'];

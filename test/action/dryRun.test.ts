@@ -9,24 +9,12 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { runAgentTool } from '../engine/harness';
-import type { Simulator } from '../../simulator';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, credentialsFor, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
+const sim = useActionSimulator({}, { settle: true });
 
 const DRY = { dryRun: true };
 

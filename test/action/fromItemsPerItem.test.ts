@@ -5,18 +5,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const fromItems = (operation: string, extra: INodeParameters): INodeParameters => ({
 	resource: 'candidate',

@@ -7,11 +7,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
 import type { RunResult } from '../engine/nodeRunner';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
@@ -19,14 +18,7 @@ jest.setTimeout(120_000);
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const phoneOf = (index: number) => `7987${String(index).padStart(7, '0')}`;
 const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));

@@ -6,8 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(120_000);
 
@@ -16,14 +15,7 @@ const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 const CREATE_TASK = '/cis/api/v1/telephony/autoCall';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const phoneOf = (index: number) => `7988${String(index).padStart(7, '0')}`;
 const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));

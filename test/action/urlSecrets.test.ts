@@ -9,9 +9,8 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { maskUrlSecrets, maskUrlSecretsInText } from '../../nodes/shared/urlSecrets';
-import type { Simulator } from '../../simulator';
 import { runAgentTool } from '../engine/harness';
-import { credentialsFor, jsonOf, runAction, startSimulator } from './fixtures';
+import { byId, credentialsFor, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
@@ -19,16 +18,8 @@ jest.setTimeout(60_000);
 const SECRET = '6f1d0c9e5b3a47f2a8e1d4c7b0a39e5f';
 const HOOK = `https://n8n.example.com/webhook/abc/webhook?secret=${SECRET}`;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const taskWithHook = () =>
 	createTaskInState(sim, { name: 'Hooked', webhookUrls: [{ url: HOOK, events: { CALL_ENDED: { name: 'CALL_ENDED', value: true } } }, HOOK] });
 

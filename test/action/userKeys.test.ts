@@ -1,7 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
 
 /**
  * Keys chosen by the user (variable names, callback data fields, extra body fields) are written
@@ -9,14 +8,7 @@ import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
  * request, instead of being dropped without a word or changing the object's prototype.
  */
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const good = { phone: '79990000001' };
 

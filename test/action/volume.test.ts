@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { FaultSpec, LoggedRequest, Simulator } from '../../simulator';
 import { createTaskInState } from './simState';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(60_000);
 
@@ -17,14 +17,7 @@ const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const phoneOf = (index: number) => `7999${String(index).padStart(7, '0')}`;
 const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));

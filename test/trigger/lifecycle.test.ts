@@ -2,7 +2,6 @@
 // harness) against the service simulator.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { request } from 'undici';
 
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';

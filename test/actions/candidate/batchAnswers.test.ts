@@ -9,9 +9,8 @@ import { CisAutoCallApi } from '../../../credentials/CisAutoCallApi.credentials'
 import { CisAutoCallLoginApi } from '../../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
 import { mapBatchResponse } from '../../../nodes/CisAutoCall/actions/candidate/batchResponse';
-import type { Simulator } from '../../../simulator';
 import { runAgentTool } from '../../engine/harness';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator } from '../../action/fixtures';
+import { apiRequests, byId, credentialsFor, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
 import { createTaskInState } from '../../action/simState';
 
 jest.setTimeout(60_000);
@@ -19,16 +18,7 @@ jest.setTimeout(60_000);
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator({ timeScale: 1000 });
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const sim = useActionSimulator({ timeScale: 1000 });
 
 const addMany = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'candidate',
