@@ -7,12 +7,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
-import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { emergencyNumberIn } from '../../nodes/CisAutoCall/guardrails';
-import { runAgentTool } from '../engine/harness';
-import { apiRequests, credentialsFor, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
@@ -122,20 +118,7 @@ describe.each(Object.keys(operations))('%s', (name) => {
 
 describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s)', (via) => {
 	test('"call 911": refused with 0 requests, and the model reads why', async () => {
-		const result = await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters: {
-				resource: 'candidate',
-				operation: 'createAndRun',
-				botSettingsId: 'bot-1',
-				phone: "={{ $fromAI('phone', 'Number of the person to call', 'string') }}",
-				options: { maxCallsPerRun: 30 },
-			},
-			toolCalls: [...dialled.map((phone) => ({ phone })), { phone: '12345' }],
-			via,
-		});
+		const result = await runTool(sim, createAndRunTool({ maxCallsPerRun: 30 }), [...dialled.map((phone) => ({ phone })), { phone: '12345' }], { via });
 		expect(apiRequests(sim)).toHaveLength(0);
 		const answers = result.observations.map((text) => (JSON.parse(text) as IDataObject[])[0]);
 		expect(answers).toHaveLength(dialled.length + 1);

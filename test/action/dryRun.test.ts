@@ -5,11 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
-import { runAgentTool } from '../engine/harness';
-import { apiRequests, credentialsFor, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
@@ -100,22 +97,8 @@ describe('Dry Run sends nothing and shows what would be sent', () => {
 });
 
 describe.each(['engineRequest', 'supplyData'] as const)('Dry Run on the AI Agent tool (%s)', (via) => {
-	const tool = (options: IDataObject): INodeParameters => ({
-		resource: 'candidate',
-		operation: 'createAndRun',
-		botSettingsId: 'bot-1',
-		phone: "={{ $fromAI('phone', 'Number of the person to call', 'string') }}",
-		options: options as INodeParameters,
-	});
 	const run = async (options: IDataObject, calls: IDataObject[]) =>
-		await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters: tool(options),
-			toolCalls: calls,
-			via,
-		});
+		await runTool(sim, createAndRunTool(options), calls, { via });
 
 	test('the tool offers Dry Run, and with it on the agent calls nobody: 0 requests, the model reads that nothing was sent', async () => {
 		const option = new CisAutoCall().description.properties

@@ -87,6 +87,22 @@ export async function runTool(
 	});
 }
 
+/** Create and Run as an AI Agent's tool: the model gives the phone. */
+export const createAndRunTool = (options: IDataObject = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'createAndRun',
+	botSettingsId: 'bot-1',
+	phone: "={{ $fromAI('phone', 'Number of the person to call', 'string') }}",
+	options: options as INodeParameters,
+});
+
+/** The single item the tool returned for one call, as the model reads it. */
+export function toolAnswerOf(observation: string): IDataObject {
+	const items = JSON.parse(observation) as IDataObject[];
+	expect(items).toHaveLength(1);
+	return items[0];
+}
+
 function actionCredentialTypes() {
 	return [new CisAutoCallApi(), new CisAutoCallLoginApi()];
 }

@@ -5,12 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
-import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { maskUrlSecrets, maskUrlSecretsInText } from '../../nodes/shared/urlSecrets';
-import { runAgentTool } from '../engine/harness';
-import { byId, credentialsFor, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { byId, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
@@ -77,13 +73,7 @@ describe('outputs and errors hold no webhook secret', () => {
 		const stored = taskWithHook();
 		// Simplify off: the full answer, which holds the task's webhook URLs.
 		const parameters: INodeParameters = { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id), simplify: false };
-		const result = await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters,
-			toolCalls: [{} as IDataObject],
-		});
+		const result = await runTool(sim, parameters, [{} as IDataObject]);
 		expect(result.error).toBeUndefined();
 		expect(result.observations).toHaveLength(1);
 		expect(result.observations[0]).toContain('secret=***');

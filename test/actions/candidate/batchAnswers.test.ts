@@ -5,12 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../../credentials/CisAutoCallLoginApi.credentials';
-import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
 import { mapBatchResponse } from '../../../nodes/CisAutoCall/actions/candidate/batchResponse';
-import { runAgentTool } from '../../engine/harness';
-import { apiRequests, byId, credentialsFor, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, byId, jsonOf, runAction, runTool, useActionSimulator } from '../../action/fixtures';
 import { createTaskInState } from '../../action/simState';
 
 jest.setTimeout(60_000);
@@ -127,13 +123,11 @@ describe('answers with another count than what was sent', () => {
 	test('as an AI Agent tool, such an item reads outcome "unknown", not "done"', async () => {
 		const a = createTaskInState(sim, { name: 'A' });
 		sim.injectFault({ path: ADD_BATCH, status: 200, afterHandling: true, body: [[entry(a.id, 'c-1'), entry(a.id, 'c-2')]] });
-		const result = await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters: { ...addMany(), autoCallId: byId(a.id) as unknown as INodeParameters, phone: "={{ $fromAI('phone', 'Number', 'string') }}" },
-			toolCalls: [{ phone: '79990000141' }],
-		});
+		const result = await runTool(
+			sim,
+			{ ...addMany(), autoCallId: byId(a.id) as unknown as INodeParameters, phone: "={{ $fromAI('phone', 'Number', 'string') }}" },
+			[{ phone: '79990000141' }],
+		);
 		const [answer] = JSON.parse(result.observations[0]) as IDataObject[];
 		expect(answer).toEqual({
 			outcome: 'unknown',
