@@ -27,6 +27,42 @@ export const API = '/cis/api/v1/';
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: 'picked in the list' });
 
+/** Numbered phones with a file's own prefix: phoneOf(3) is prefix + '0000003'; phoneItems(n) the items of the first n. */
+export function numberedPhones(prefix: string) {
+	const phoneOf = (index: number) => `${prefix}${String(index).padStart(7, '0')}`;
+	const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+	return { phoneOf, phoneItems };
+}
+
+/** Candidate → Create Batch From Template, the phones read from each item's field phone. */
+export const createBatch = (options: INodeParameters = {}, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'createBatch',
+	inputMode: 'fromItems',
+	phoneField: 'phone',
+	options,
+	...extra,
+});
+
+/** Candidate → Create and Run, the phone given by the expression {{ $json.phone }}. */
+export const createAndRunByExpression = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'createAndRun',
+	botSettingsId: 'bot-1',
+	phone: '={{ $json.phone }}',
+	...extra,
+});
+
+/** Candidate → Create and Run, Use Fields of the Input Items: the phone read from each item's field phone. */
+export const createAndRunFromItems = (options: INodeParameters = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'createAndRun',
+	inputMode: 'fromItems',
+	phoneField: 'phone',
+	botSettingsId: 'bot-1',
+	options,
+});
+
 /** Both credentials of the action node, for the simulator. */
 export function credentialsFor(sim: Simulator) {
 	return {

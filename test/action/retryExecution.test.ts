@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
 import type { RunResult } from '../engine/nodeRunner';
-import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
@@ -20,8 +20,7 @@ const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 
 const sim = useActionSimulator();
 
-const phoneOf = (index: number) => `7987${String(index).padStart(7, '0')}`;
-const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+const { phoneOf, phoneItems } = numberedPhones('7987');
 
 const createAndRun = (options: IDataObject = {}): INodeParameters => ({
 	resource: 'candidate',

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(120_000);
 
@@ -17,8 +17,7 @@ const CREATE_TASK = '/cis/api/v1/telephony/autoCall';
 
 const sim = useActionSimulator();
 
-const phoneOf = (index: number) => `7988${String(index).padStart(7, '0')}`;
-const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+const { phoneOf, phoneItems } = numberedPhones('7988');
 // n8n reads 0 as "not set" (1 s); 1 ms keeps the tests quick.
 const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
 
