@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(120_000);
 
@@ -118,7 +118,7 @@ describe('Retry On Fail never sends a created item again', () => {
 		sim.injectFault({ path: ADD_BATCH, status: 503, afterHandling: true });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', options: { concurrency: 1 } },
+			createBatch({ concurrency: 1 }),
 			phoneItems(250),
 			retry,
 		);
@@ -135,7 +135,7 @@ describe('Retry On Fail never sends a created item again', () => {
 		sim.injectFault({ path: TEMPLATE_BATCH, status: 400, body: { error: 'try later' } });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', options: { batchSize: 2 } },
+			createBatch({ batchSize: 2 }),
 			phoneItems(5),
 			retry,
 		);
@@ -154,7 +154,7 @@ describe('Retry On Fail never sends a created item again', () => {
 		sim.injectFault({ path: TEMPLATE_BATCH, status: 503, afterHandling: true });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', options: { batchSize: 2 } },
+			createBatch({ batchSize: 2 }),
 			phoneItems(5),
 			retry,
 		);

@@ -129,7 +129,7 @@ describe('Call Task → Get Many', () => {
 	test('Return All against a server that ignores "offset": stops at the repeated page with an error that says why', async () => {
 		const page = Array.from({ length: 1000 }, (_, index) => ({ id: { identity: `task-${index}` }, name: `Task ${index}` }));
 		// Ends after 20 pages so that a node without the guard finishes (with duplicates) instead of hanging.
-		const server = await startTinyServer((request, response) => sendJson(response, 200, { items: server.requests.length > 20 ? [] : page }));
+		const server = await startTinyServer((_request, response) => sendJson(response, 200, { items: server.requests.length > 20 ? [] : page }));
 		try {
 			const result = await runAction(server.asSimulator(), { resource: 'callTask', operation: 'getMany', returnAll: true });
 			const error = result.error as NodeOperationError;
