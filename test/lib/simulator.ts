@@ -1,9 +1,10 @@
 /**
  * One service simulator for a whole jest test file, shared by the jest suites that talk to it
- * (test/action, test/actions, test/methods, test/trigger, test/simulator, test/upgrade):
+ * (test/action, test/actions, test/methods through useActionSimulator of test/action/fixtures.ts;
+ * test/trigger, test/simulator directly):
  *
- *   const sim = useSimulator(startSimulator);                       // test/action/fixtures.ts
- *   const sim = useSimulator(() => createSimulator({ port: 0, timeScale: 0.001 }), { settle: true, emptyAfter: true });
+ *   const sim = useActionSimulator();                               // the action node's tests
+ *   const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true });
  *
  * It registers the hooks the files used to write by hand: the simulator starts in beforeAll, is
  * closed in afterAll, and is emptied (state, faults, request log: `reset()`) before each test, or
