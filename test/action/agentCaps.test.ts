@@ -3,7 +3,7 @@
 // agent run. Through n8n-core's engine (test/engine/harness.ts `runAgentTool`) against the simulator.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, createAndRunTool, runAction, runTool, toolAnswerOf, useActionSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunTool, runAction, runTool, toolAnswerOf, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
@@ -66,7 +66,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		const addAndStart = (options: IDataObject = {}): INodeParameters => ({
 			resource: 'candidate',
 			operation: 'addToTask',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 			phone: "={{ $fromAI('phone', 'Number to add', 'string') }}",
 			forceStart: "={{ $fromAI('start', 'Start the task too', 'boolean') }}",
 			options: options as INodeParameters,
@@ -90,7 +90,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		const start = (options: IDataObject = {}): INodeParameters => ({
 			resource: 'callTask',
 			operation: 'start',
-			autoCallId: { __rl: true, mode: 'id', value: "={{ $fromAI('task', 'Task id', 'string') }}" },
+			autoCallId: byId("={{ $fromAI('task', 'Task id', 'string') }}"),
 			options: options as INodeParameters,
 		});
 		const refused = await runTool(sim, start(), [{ task: task.id }], { via });
@@ -114,7 +114,7 @@ describe('the permissions of an AI Agent cannot come from an expression', () => 
 			{
 				resource: 'callTask',
 				operation: 'start',
-				autoCallId: { __rl: true, mode: 'id', value: task.id },
+				autoCallId: byId(task.id),
 				options: { agentMayStartTask: "={{ $fromAI('allowed', 'Allowed?', 'boolean') }}" },
 			},
 			[{ allowed: true }],
@@ -142,7 +142,7 @@ describe('plain runs', () => {
 		const result = await runAction(sim, {
 			resource: 'candidate',
 			operation: 'addToTask',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 			phone: '79990000701,79990000702',
 			forceStart: true,
 		});

@@ -5,7 +5,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/guardrails';
-import { apiRequests, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from './fixtures';
+import { apiRequests, byId, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
@@ -153,7 +153,7 @@ describe('as an AI Agent tool, with the node\'s settings', () => {
 			{
 				resource: 'candidate',
 				operation: 'addManyToTask',
-				autoCallId: { __rl: true, mode: 'id', value: task.id },
+				autoCallId: byId(task.id),
 				phone: "={{ $fromAI('phone', 'Number to add', 'string') }}",
 				options: { allowedNumbers: '7999', maxCallsPerRun: 2 },
 			},

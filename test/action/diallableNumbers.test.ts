@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { emergencyNumberIn } from '../../nodes/CisAutoCall/guardrails';
-import { apiRequests, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
@@ -36,7 +36,7 @@ const operations: Record<string, (options?: IDataObject) => INodeParameters> = {
 	'Add to Task': (options = {}) => ({
 		resource: 'candidate',
 		operation: 'addToTask',
-		autoCallId: { __rl: true, mode: 'id', value: taskId },
+		autoCallId: byId(taskId),
 		phone: '={{ $json.phone }}',
 		options: options as INodeParameters,
 	}),
@@ -44,7 +44,7 @@ const operations: Record<string, (options?: IDataObject) => INodeParameters> = {
 		resource: 'candidate',
 		operation: 'addManyToTask',
 		inputMode: 'fromItems',
-		autoCallId: { __rl: true, mode: 'id', value: taskId },
+		autoCallId: byId(taskId),
 		options: options as INodeParameters,
 	}),
 	'Create Batch From Template': (options = {}) => ({

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
-import { apiRequests, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
@@ -59,7 +59,7 @@ describe('Dry Run sends nothing and shows what would be sent', () => {
 		const task = createTaskInState(sim, { name: 'Dry' });
 		const many = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'addManyToTask', autoCallId: { __rl: true, mode: 'id', value: task.id }, phone: '={{ $json.phone }}', options: DRY },
+			{ resource: 'candidate', operation: 'addManyToTask', autoCallId: byId(task.id), phone: '={{ $json.phone }}', options: DRY },
 			[{ phone: '79990000201' }],
 		);
 		expect(many.error).toBeUndefined();
@@ -79,7 +79,7 @@ describe('Dry Run sends nothing and shows what would be sent', () => {
 
 	test('Call Task → Start: the start request, and the task is not started', async () => {
 		const task = createTaskInState(sim, { name: 'Dry start' });
-		const result = await runAction(sim, { resource: 'callTask', operation: 'start', autoCallId: { __rl: true, mode: 'id', value: task.id }, options: DRY });
+		const result = await runAction(sim, { resource: 'callTask', operation: 'start', autoCallId: byId(task.id), options: DRY });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toMatchObject({ dryRun: true, wouldSend: { method: 'POST' } });
 		expect(apiRequests(sim)).toEqual([]);

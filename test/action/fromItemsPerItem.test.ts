@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 const sim = useActionSimulator();
@@ -68,7 +68,7 @@ test('Add to Task: each item goes to the task its expression names', async () =>
 	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
 	const result = await runAction(
 		sim,
-		fromItems('addToTask', { autoCallId: { __rl: true, mode: 'id', value: '={{ $json.task }}' }, phoneField: 'phone' }),
+		fromItems('addToTask', { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }),
 		[
 			{ task: first.id, phone: '79990000011' },
 			{ task: second.id, phone: '79990000012' },
@@ -86,7 +86,7 @@ test('Add Many to Task: each entry names the task of its item', async () => {
 	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
 	const result = await runAction(
 		sim,
-		fromItems('addManyToTask', { autoCallId: { __rl: true, mode: 'id', value: '={{ $json.task }}' }, phoneField: 'phone' }),
+		fromItems('addManyToTask', { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }),
 		[
 			{ task: first.id, phone: '79990000021' },
 			{ task: second.id, phone: '79990000022' },
@@ -130,7 +130,7 @@ test('Add Many to Task: Start the Task Too given by an expression is read for ea
 		{
 			resource: 'candidate',
 			operation: 'addManyToTask',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 			phone: '={{ $json.phone }}',
 			forceStart: '={{ $json.start }}',
 		},

@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
 import type { RunResult } from '../engine/nodeRunner';
-import { apiRequests, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, byId, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
@@ -149,7 +149,7 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 			resource: 'candidate',
 			operation: 'addManyToTask',
 			inputMode: 'fromItems',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 		};
 		sim.injectFault({ path: ADD_BATCH, status: 503, afterHandling: true });
 		const failed = await runAction(sim, parameters, phoneItems(3), { nodeId: 'batch-node' });
@@ -187,7 +187,7 @@ describe('every new execution sends what it is given: only a retry of a failed e
 		const parameters: INodeParameters = {
 			resource: 'candidate',
 			operation: 'addToTask',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 			phone: '={{ $json.phone }}',
 			options: { concurrency: 1 },
 		};

@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { FaultSpec, LoggedRequest, Simulator } from '../../simulator';
 import { createTaskInState } from './simState';
-import { apiRequests, createAndRunByExpression, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunByExpression, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(60_000);
 
@@ -469,7 +469,7 @@ describe('retries', () => {
 		const addToTask = (clientExternalId: string, options: INodeParameters = {}): INodeParameters => ({
 			resource: 'candidate',
 			operation: 'addToTask',
-			autoCallId: { __rl: true, mode: 'id', value: taskId },
+			autoCallId: byId(taskId),
 			phone: '={{ $json.phone }}',
 			candidateFields: { clientExternalId },
 			options,

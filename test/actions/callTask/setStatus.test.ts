@@ -60,7 +60,7 @@ describe('Call Task → Start / Pause / Stop', () => {
 		const tasks = addTasks(sim, 3);
 		const result = await runAction(
 			sim,
-			{ resource: 'callTask', operation: 'start', autoCallId: { __rl: true, mode: 'id', value: '={{ $json.taskId }}' } },
+			{ resource: 'callTask', operation: 'start', autoCallId: byId('={{ $json.taskId }}') },
 			tasks.map((t) => ({ taskId: t.id })),
 		);
 		expect(result.error).toBeUndefined();
