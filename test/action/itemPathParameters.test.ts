@@ -6,19 +6,11 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, runAction, startSimulator } from './fixtures';
+import { apiRequests, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(60_000);
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 
