@@ -84,4 +84,6 @@ test('fieldAt: a field by the name a user typed: the key as it is first, then a 
 	for (const name of ['constructor', 'toString', '__proto__', 'crm.constructor', 'phones.length']) {
 		expect([name, fieldAt(json, name)]).toEqual([name, undefined]);
 	}
+	// An item's own field of that name is data (the node then refuses the name where it matters).
+	expect(fieldAt(JSON.parse('{"constructor": "x"}'), 'constructor')).toBe('x');
 });

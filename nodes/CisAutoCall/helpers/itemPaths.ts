@@ -175,10 +175,13 @@ function isPlain(value: unknown): value is Record<string, unknown> {
 
 const MISSING = Symbol('missing');
 
-/** One step into a plain object (by key) or an array (by index): own properties only, never the prototype's. */
+/**
+ * One step into a plain object (by key) or an array (by index): own properties only, never the
+ * prototype's (an item's own field named "constructor" is data, and the caller judges its name).
+ */
 function stepInto(current: unknown, step: Step): unknown {
 	const holder = typeof step === 'number' ? Array.isArray(current) : isPlain(current);
-	if (!holder || UNSAFE_KEYS.has(String(step)) || !Object.prototype.hasOwnProperty.call(current, step)) return MISSING;
+	if (!holder || !Object.prototype.hasOwnProperty.call(current, step)) return MISSING;
 	return (current as Record<string | number, unknown>)[step];
 }
 
