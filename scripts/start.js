@@ -13,7 +13,7 @@
  * 4. starts n8n on 127.0.0.1 with the tarball installed in its user folder's nodes/ (the way a
  *    user installs a community node), sets up the owner by API, creates the credentials pointing
  *    at the simulator, imports the example workflows (examples/*.json) and activates the
- *    ones that listen (1, 2, 4, 5a);
+ *    ones that listen (1, 2, 4, 5a, 7);
  * 5. points the simulator's default call-task template at example 2 (control API
  *    POST /__sim/default-template), so that calls made by examples 1 and 3 report back;
  * 6. prints the editor URL, the login, the simulator and CRM URLs, and waits.
@@ -233,7 +233,7 @@ async function main() {
 		if (isInstalled(version)) {
 			step(1, TOTAL, `n8n ${version}: already installed in the cache; runs on ${runsOn}`);
 		} else {
-			step(1, TOTAL, `n8n ${version}: installing on first use into the cache (about 4 minutes, 2-3 GB; progress below); runs on ${runsOn}`);
+			step(1, TOTAL, `n8n ${version}: installing on first use into the cache (4 to 12 minutes depending on the machine, 2-3 GB; progress below); runs on ${runsOn}`);
 		}
 		const install = await ensureN8n(version);
 		if (stopping) return;
@@ -297,7 +297,9 @@ async function main() {
 		}
 		if (setup.template) {
 			say(`          default template of the simulator: webhook → example 2 (${wfs['02'].triggerUrl}?secret=…)`);
-			say(`          done with: POST ${sim.url}/__sim/default-template {"webhookUrls":[{"url":"<that URL>?secret=<example 2's secret>", events CALL_ENDED + CANDIDATE_CHANGED}]}`);
+			say('          to send the results to a trigger of your own instead (docs/getting-started.md):');
+			say(`            curl -X POST ${sim.url}/__sim/default-template -H 'content-type: application/json' \\`);
+			say(`              -d '{"webhookUrls": [{"url": "<Production URL>?secret=<your secret>", "events": {"CALL_ENDED": {"name": "CALL_ENDED", "value": true}}}]}'`);
 		}
 		if (wfs['05a'] && wfs['05a'].activated) {
 			const task = [...sim.state.tasks.values()].find((t) => t.name === 'Spring campaign');

@@ -11,21 +11,19 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
-import { operationDescriptions, operationProperties, resourceProperty } from './actions/resources';
+import { resourceProperties, resourceProperty, resources } from './actions/resources';
 import { router } from './actions/router';
 import { resumeWithResults } from './actions/waiting';
 import { searchCallTasks } from './methods/listSearch';
 
 /** The canvas subtitle in the options' own words ("Create and Run: Candidate"), not their values. */
 function subtitle(): string {
-	const resources = resourceProperty.options as INodePropertyOptions[];
-	const cases = operationProperties.flatMap((property) => {
-		const resource = resources.find((option) => option.value === property.displayOptions?.show?.resource?.[0]);
-		return (property.options as INodePropertyOptions[]).map(
-			(option) =>
-				`$parameter["resource"] === ${JSON.stringify(resource?.value)} && $parameter["operation"] === ${JSON.stringify(option.value)} ? ${JSON.stringify(`${option.name}: ${resource?.name}`)} : `,
-		);
-	});
+	const cases = resources.flatMap(({ option: resource, operationProperty }) =>
+		(operationProperty.options as INodePropertyOptions[]).map(
+			(operation) =>
+				`$parameter["resource"] === ${JSON.stringify(resource.value)} && $parameter["operation"] === ${JSON.stringify(operation.value)} ? ${JSON.stringify(`${operation.name}: ${resource.name}`)} : `,
+		),
+	);
 	return `={{ ${cases.join('')}"" }}`;
 }
 
@@ -64,7 +62,7 @@ export class CisAutoCall implements INodeType {
 		// CIS Auto-Call Trigger). n8n uses restart webhooks only while an execution waits: nothing is
 		// registered anywhere, so there is no webhook lifecycle (as in n8n's send-and-wait nodes).
 		webhooks: resumeWebhooks,
-		properties: [authenticationProperty, resourceProperty, ...operationProperties, ...operationDescriptions],
+		properties: [authenticationProperty, resourceProperty, ...resourceProperties],
 	};
 
 	methods = { listSearch: { searchCallTasks } };

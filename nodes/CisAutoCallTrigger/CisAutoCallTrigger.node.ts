@@ -6,7 +6,9 @@ import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
 import { handOver } from './handOver';
 import { buildOutput } from './output';
-import { checkSettings, connectsToExisting, isTestListen, parametersOf, readEvents, readOptions, testWebhookSecret } from './settings';
+import { testWebhookSecret } from './secret';
+import { parametersOf } from './parameters';
+import { checkSettings, connectsToExisting, isTestListen, readEvents, readOptions } from './settings';
 import { verifyDelivery } from './verify';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */
@@ -72,7 +74,7 @@ export class CisAutoCallTrigger implements INodeType {
 					'The workflow is published: events of the call task start executions, listed under Executions. A test listen still creates no task.',
 			},
 			activationHint:
-				'Publish the workflow to create the call task (New Call Task) or to make the Production URL answer (Existing Task or Template).',
+				'Publish the workflow (in n8n 1.x: activate it) to create the call task (New Call Task) or to make the Production URL answer (Existing Task or Template).',
 		},
 		webhooks: [
 			{

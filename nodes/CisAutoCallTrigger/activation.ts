@@ -11,8 +11,9 @@ import { InputError, requireInteger } from '../shared/validation';
 import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
-import { hashSecret, withoutSecret, withSecret } from './secrets';
-import { parametersOf, readEvents } from './settings';
+import { hashSecret, withoutSecret, withSecret } from './secret';
+import { parametersOf } from './parameters';
+import { readEvents } from './settings';
 
 /**
  * New Call Task mode's side of n8n's webhook lifecycle: whether the registered task still fits

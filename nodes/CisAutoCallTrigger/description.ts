@@ -71,7 +71,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Publishing the workflow creates a real call task that reports here and calls the people you add, at a cost; "Test this trigger" creates nothing. The README explains changed settings, the old task and building with sample data.',
+			'Publishing (in n8n 1.x: activating) the workflow creates a real call task that reports here and calls the people you add, at a cost; testing the trigger creates nothing. The trigger page of the guide explains changed settings, the old task and building with sample data.',
 		name: 'newTaskNotice',
 		type: 'notice',
 		default: '',
@@ -79,7 +79,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Paste this trigger\'s URL (above), ending in ?secret= and the credential\'s secret, into the webhook settings of your task or template in the service; "Test this trigger" receives what it sends to the Test URL. Nothing is created or paid for here.',
+			'Paste this trigger\'s URL (above), ending in ?secret= and the credential\'s secret, into the webhook settings of your task or template in the service; "Test this trigger" (in n8n 1.x: "Execute step") receives what it sends to the Test URL. Nothing is created or paid for here.',
 		name: 'existingNotice',
 		type: 'notice',
 		default: '',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { type ReadByName, shortCallTaskPanel, shortPanelReader } from '../shared/callTaskLayout';
+import { shortCallTaskPanel, shortPanelReader } from '../shared/callTaskLayout';
+import type { ReadParameter } from '../shared/parameters';
 import { inTriggerWords } from './words';
 
 /**
@@ -25,6 +26,6 @@ export function shortPanel(triggerFields: INodeProperties[]): INodeProperties[] 
 }
 
 /** Reads version 2's parameters by version 1's names, so one body builder serves every version. */
-export function readerFor(read: ReadByName, typeVersion: number): ReadByName {
+export function readerFor(read: ReadParameter, typeVersion: number): ReadParameter {
 	return typeVersion < SHORT_PANEL_VERSION ? read : shortPanelReader(read, ADVANCED_FIELDS);
 }

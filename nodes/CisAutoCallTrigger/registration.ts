@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { hashSecret, secretMatches, secretMatchesHash } from './secrets';
+import { hashSecret } from './secret/hashing';
 
 /**
  * What the trigger keeps in the node's static data, and nothing else: the registered task
@@ -40,13 +40,6 @@ export function storedRegistration(data: IDataObject, key: RegistrationKey = 're
 /** Keeps `registration` under `key` in static data. */
 export function keepRegistration(data: IDataObject, key: RegistrationKey, registration: Registration): void {
 	data[key] = registration as unknown as IDataObject;
-}
-
-/** Whether a request's secret is the one registered with the task. */
-export function registrationAccepts(registration: Registration | undefined, given: unknown): boolean {
-	if (!registration) return false;
-	if (typeof registration.secretHash === 'string') return secretMatchesHash(given, registration.secretHash);
-	return secretMatches(given, registration.secret);
 }
 
 /**

@@ -4,10 +4,10 @@ import { isAddressAllowed, parseAddressList } from './addresses';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { normalizeCallbackData } from './output';
-import { registrationAccepts, storedRegistration } from './registration';
-import { SECRET_PARAMETER } from './secrets';
+import { deliveryHasSecret } from './secret';
+import { parametersOf } from './parameters';
+import { readEvents, readOptions } from './settings';
 import { waitMarkerOf } from '../shared/waitForResult';
-import { connectsToExisting, existingTaskAccepts, parametersOf, readEvents, readOptions } from './settings';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),
@@ -50,11 +50,7 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	}
 
 	// 2. Secret.
-	const given = ((context.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
-	const accepted = connectsToExisting(read)
-		? await existingTaskAccepts(context, given)
-		: registrationAccepts(storedRegistration(context.getWorkflowStaticData('node')), given);
-	if (!accepted) return refused(401, 'Missing or wrong secret');
+	if (!(await deliveryHasSecret(context))) return refused(401, 'Missing or wrong secret');
 
 	// 3. Body.
 	const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();

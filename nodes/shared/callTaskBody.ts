@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { REDIAL_RULES } from './callTaskFields';
+import type { ReadParameter } from './parameters';
 import { CPS_FIELDS, toCps, timeOfDayToSeconds, toStartMoment, type CpsMode } from './convert';
 import {
 	describeValue,
@@ -19,8 +20,6 @@ import {
  * Each node reads its webhook targets its own way and adds them to the body with
  * addWebhookTargets, the one rule for targets.
  */
-
-export type ReadParameter = (name: string, fallback?: unknown) => unknown;
 
 function nonNegative(field: string, value: unknown): number {
 	return requireInteger(field, value, { min: 0 });

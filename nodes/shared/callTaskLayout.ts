@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { callTaskFields } from './callTaskFields';
+import type { ReadParameter } from './parameters';
 
 /**
  * The short panel of a new call task, shared by the action node's Call Task → Create and the
@@ -93,9 +94,6 @@ export function shortCallTaskPanel({ words = (fields) => fields, advanced = [] }
 	];
 }
 
-/** Reads one parameter by its name on the full panel. */
-export type ReadByName = (name: string, fallback: unknown) => unknown;
-
 const DEFAULTS: Record<string, unknown> = {};
 for (const field of [...callTaskFields, ...extras]) DEFAULTS[field.name] ??= field.default;
 
@@ -110,7 +108,7 @@ function pick(source: IDataObject, names: string[]): IDataObject {
  * read there (its default when left out), and "additionalFields" is put together from both
  * collections. `advancedNames`: the node's own fields kept in "Advanced".
  */
-export function shortPanelReader(read: ReadByName, advancedNames: string[] = []): ReadByName {
+export function shortPanelReader(read: ReadParameter, advancedNames: string[] = []): ReadParameter {
 	const collection = (name: string) => (read(name, {}) ?? {}) as IDataObject;
 	return (name, fallback) => {
 		if (CAMPAIGN_FIELDS.includes(name)) {

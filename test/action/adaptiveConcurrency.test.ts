@@ -4,11 +4,11 @@
  * against a small service on 127.0.0.1 that counts what it holds at once and refuses with 429
  * beyond its capacity.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { AdaptiveConcurrency, LATENCY_TOLERANCE } from '../../nodes/shared/transport/adaptiveConcurrency';
 import { readRunSettings } from '../../nodes/CisAutoCall/actions/runOptions/sending';
-import { jsonOf, runAction } from './fixtures';
+import { createAndRunFromItems, jsonOf, runAction } from './fixtures';
 import { sendJson, startTinyServer, type TinyServer } from './tinyServer';
 
 jest.setTimeout(60_000);
@@ -142,15 +142,6 @@ async function startService({ holdMs = 15, capacity = Infinity } = {}) {
 	return { server, stats };
 }
 
-const createAndRun = (options: INodeParameters): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'createAndRun',
-	inputMode: 'fromItems',
-	phoneField: 'phone',
-	botSettingsId: 'bot-1',
-	options,
-});
-
 const phones = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: `7999${String(index).padStart(7, '0')}` }));
 
 describe('Adapt Concurrency in a run', () => {
@@ -162,7 +153,7 @@ describe('Adapt Concurrency in a run', () => {
 	test('a service that takes everything: it starts at 5 and rises to the Concurrency set, never above', async () => {
 		const { server, stats } = await startService({ holdMs: 60 });
 		services.push(server);
-		const result = await runAction(server.asSimulator(), createAndRun({ concurrency: 20, adaptiveConcurrency: true }), phones(150));
+		const result = await runAction(server.asSimulator(), createAndRunFromItems({ concurrency: 20, adaptiveConcurrency: true }), phones(150));
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).every((item) => typeof item.autoCallCandidateId === 'string')).toBe(true);
 		// the first request goes alone; its answer lifts the limit from 5 to 6
@@ -177,12 +168,12 @@ describe('Adapt Concurrency in a run', () => {
 	test('a service that takes 6 at once: it falls back after 429s, with at most half the 429s of a fixed concurrency, and no row twice', async () => {
 		const adaptive = await startService({ holdMs: 20, capacity: 6 });
 		services.push(adaptive.server);
-		const adaptiveRun = await runAction(adaptive.server.asSimulator(), createAndRun({ concurrency: 30, adaptiveConcurrency: true }), phones(120), {
+		const adaptiveRun = await runAction(adaptive.server.asSimulator(), createAndRunFromItems({ concurrency: 30, adaptiveConcurrency: true }), phones(120), {
 			continueOnFail: true,
 		});
 		const fixed = await startService({ holdMs: 20, capacity: 6 });
 		services.push(fixed.server);
-		const fixedRun = await runAction(fixed.server.asSimulator(), createAndRun({ concurrency: 30, adaptiveConcurrency: false }), phones(120), {
+		const fixedRun = await runAction(fixed.server.asSimulator(), createAndRunFromItems({ concurrency: 30, adaptiveConcurrency: false }), phones(120), {
 			continueOnFail: true,
 		});
 
@@ -204,7 +195,7 @@ describe('Adapt Concurrency in a run', () => {
 	test('Max Requests per Second still applies: never more requests in a second than set', async () => {
 		const { server, stats } = await startService({ holdMs: 5 });
 		services.push(server);
-		const result = await runAction(server.asSimulator(), createAndRun({ concurrency: 50, adaptiveConcurrency: true, maxRequestsPerSecond: 20 }), phones(45));
+		const result = await runAction(server.asSimulator(), createAndRunFromItems({ concurrency: 50, adaptiveConcurrency: true, maxRequestsPerSecond: 20 }), phones(45));
 		expect(result.error).toBeUndefined();
 		const times = [...stats.arrivals].sort((a, b) => a - b);
 		let most = 0;

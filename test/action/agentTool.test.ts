@@ -4,29 +4,13 @@
 // against the simulator over HTTP.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
-import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/guardrails';
-import { runAgentTool, type AgentToolOptions } from '../engine/harness';
-import type { Simulator } from '../../simulator';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
+import { apiRequests, byId, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
+const sim = useActionSimulator({}, { settle: true });
 
 /** Create and Run with the phone (and a name variable) supplied by the model. */
 const callTool = (options: IDataObject = {}): INodeParameters => ({
@@ -37,37 +21,19 @@ const callTool = (options: IDataObject = {}): INodeParameters => ({
 	options: options as INodeParameters,
 });
 
-async function asTool(parameters: INodeParameters, toolCalls: IDataObject[], extra: Partial<AgentToolOptions> = {}) {
-	return await runAgentTool({
-		node: new CisAutoCall(),
-		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-		credentials: credentialsFor(sim),
-		parameters,
-		toolCalls,
-		...extra,
-	});
-}
-
-/** The single item the tool returned for one call, as the model reads it. */
-const answerOf = (observation: string): IDataObject => {
-	const items = JSON.parse(observation) as IDataObject[];
-	expect(items).toHaveLength(1);
-	return items[0];
-};
-
 const created = () => apiRequests(sim).filter((request) => request.path === CREATE_AND_RUN);
 
 describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s)', (via) => {
 	test('the node knows it runs as a tool: the agent default cap applies', async () => {
-		const result = await asTool(callTool(), [1, 2, 3, 4].map((n) => ({ phone: `7999000000${n}` })), { via });
+		const result = await runTool(sim, callTool(), [1, 2, 3, 4].map((n) => ({ phone: `7999000000${n}` })), { via });
 		expect(result.error).toBeUndefined();
 		// AI Agent v3 runs the tool as an ordinary node, where isToolExecution() is false; the node
 		// still runs as its tool variant. The LangChain wrapper's context answers true.
 		expect(result.invocations.map((run) => run.isToolExecution)).toEqual(Array(4).fill(via === 'supplyData'));
 		expect(result.invocations.every((run) => run.nodeType === 'n8n-nodes-cis-autocall.cisAutoCallTool')).toBe(true);
 		expect(created()).toHaveLength(DEFAULT_AGENT_MAX_CALLS);
-		expect(result.observations.slice(0, 3).map((text) => answerOf(text).outcome)).toEqual(['done', 'done', 'done']);
-		expect(answerOf(result.observations[3])).toEqual({
+		expect(result.observations.slice(0, 3).map((text) => toolAnswerOf(text).outcome)).toEqual(['done', 'done', 'done']);
+		expect(toolAnswerOf(result.observations[3])).toEqual({
 			outcome: 'refused',
 			message:
 				'Refused: this call would go beyond 3 calls per agent run (the limit for an AI Agent tool when "Max Calls per Run" is not set), counting all CIS Auto-Call tools of this workflow execution together; 3 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
@@ -75,9 +41,9 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 	});
 
 	test('a number outside Allowed Numbers is refused with 0 requests, and the model reads the number and the rule', async () => {
-		const result = await asTool(callTool({ allowedNumbers: '7495, +7 (812)' }), [{ phone: '+7 999 000-00-01' }], { via });
+		const result = await runTool(sim, callTool({ allowedNumbers: '7495, +7 (812)' }), [{ phone: '+7 999 000-00-01' }], { via });
 		expect(apiRequests(sim)).toHaveLength(0);
-		expect(answerOf(result.observations[0])).toEqual({
+		expect(toolAnswerOf(result.observations[0])).toEqual({
 			outcome: 'refused',
 			message:
 				'Refused: the number 79990000001 is not in Allowed Numbers ("7495", "+7 (812)"), so it was not called. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
@@ -86,10 +52,10 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 
 	test('the 6th call with Max Calls per Run = 5 is refused and 5 requests were sent', async () => {
 		const calls = [1, 2, 3, 4, 5, 6].map((n) => ({ phone: `7999000001${n}` }));
-		const result = await asTool(callTool({ maxCallsPerRun: 5 }), calls, { via });
+		const result = await runTool(sim, callTool({ maxCallsPerRun: 5 }), calls, { via });
 		expect(created().map((request) => request.body.phone)).toEqual(calls.slice(0, 5).map((call) => [call.phone]));
-		expect(result.observations.slice(0, 5).map((text) => answerOf(text).outcome)).toEqual(Array(5).fill('done'));
-		expect(answerOf(result.observations[5])).toEqual({
+		expect(result.observations.slice(0, 5).map((text) => toolAnswerOf(text).outcome)).toEqual(Array(5).fill('done'));
+		expect(toolAnswerOf(result.observations[5])).toEqual({
 			outcome: 'refused',
 			message:
 				'Refused: this call would go beyond 5 calls per agent run ("Max Calls per Run"), counting all CIS Auto-Call tools of this workflow execution together; 5 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
@@ -97,8 +63,8 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 	});
 
 	test('success: the ids for a follow-up, not the raw answer', async () => {
-		const result = await asTool(callTool(), [{ phone: '79990000021' }], { via });
-		const answer = answerOf(result.observations[0]);
+		const result = await runTool(sim, callTool(), [{ phone: '79990000021' }], { via });
+		const answer = toolAnswerOf(result.observations[0]);
 		const [candidate] = [...sim.state.candidates.values()];
 		expect(answer).toEqual({ outcome: 'done', autoCallCandidateId: candidate.id, phone: ['79990000021'] });
 	});
@@ -109,9 +75,9 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 			status: 400,
 			body: { timestamp: '2026-11-23T10:00:00Z', type: 'ValidationException', error: 'phone[0] is not a valid number', details: { field: 'phone[0]' } },
 		});
-		const result = await asTool(callTool(), [{ phone: '79990000031' }], { via });
+		const result = await runTool(sim, callTool(), [{ phone: '79990000031' }], { via });
 		expect(created()).toHaveLength(1);
-		const answer = answerOf(result.observations[0]);
+		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer).toEqual({
 			outcome: 'failed',
 			message:
@@ -122,9 +88,9 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 	});
 
 	test('bad input from the model is refused before any request, with what to correct', async () => {
-		const result = await asTool(callTool(), [{ phone: 'call my mother' }], { via });
+		const result = await runTool(sim, callTool(), [{ phone: 'call my mother' }], { via });
 		expect(apiRequests(sim)).toHaveLength(0);
-		expect(answerOf(result.observations[0])).toEqual({
+		expect(toolAnswerOf(result.observations[0])).toEqual({
 			outcome: 'refused',
 			message:
 				'Not sent: Invalid phone: "call my mother" is not a phone number. Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
@@ -132,11 +98,11 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 	});
 
 	test('a rejected token: the text names no secret', async () => {
-		const result = await asTool(callTool(), [{ phone: '79990000041' }], {
+		const result = await runTool(sim, callTool(), [{ phone: '79990000041' }], {
 			via,
 			credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: 'wrong-token-5e1f' } },
 		});
-		const answer = answerOf(result.observations[0]);
+		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('failed');
 		expect(answer.message).toMatch(/^Failed: The service answered 401/);
 		expect(result.observations[0]).not.toContain('wrong-token-5e1f');
@@ -145,7 +111,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 
 describe('as an AI Agent tool, with the node\'s settings', () => {
 	test('the description the model is given says the tool phones a person (Tool Description: Set Automatically)', async () => {
-		const result = await asTool(callTool(), []);
+		const result = await runTool(sim, callTool(), []);
 		expect(result.tool).toEqual({
 			name: 'CIS_Auto-Call',
 			description: 'Phone a person now with a voice bot in CIS Auto-Call',
@@ -155,38 +121,39 @@ describe('as an AI Agent tool, with the node\'s settings', () => {
 
 	test.each(['engineRequest', 'supplyData'] as const)('an unknown outcome is not retried, even with Retry On Fail, and the model is told not to repeat it (%s)', async (via) => {
 		sim.injectFault({ path: CREATE_AND_RUN, status: 503, afterHandling: true });
-		const result = await asTool(callTool(), [{ phone: '79990000051' }], { via, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+		const result = await runTool(sim, callTool(), [{ phone: '79990000051' }], { via, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
 		expect(created()).toHaveLength(1);
 		expect(sim.state.candidates.size).toBe(1);
 		expect(result.invocations).toHaveLength(1);
-		const answer = answerOf(result.observations[0]);
+		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('unknown');
 		expect(answer.message).toMatch(/Do not repeat it: it may have been carried out \(a call may have started\)/);
 	});
 
 	test('a call the service refused (4xx) does not count against Max Calls per Run', async () => {
 		sim.injectFault({ path: CREATE_AND_RUN, status: 400, body: { error: 'phone[0] is not a valid number', details: null } });
-		const result = await asTool(callTool({ maxCallsPerRun: 1 }), [{ phone: '79990000071' }, { phone: '79990000072' }, { phone: '79990000073' }]);
-		expect(result.observations.map((text) => answerOf(text).outcome)).toEqual(['failed', 'done', 'refused']);
+		const result = await runTool(sim, callTool({ maxCallsPerRun: 1 }), [{ phone: '79990000071' }, { phone: '79990000072' }, { phone: '79990000073' }]);
+		expect(result.observations.map((text) => toolAnswerOf(text).outcome)).toEqual(['failed', 'done', 'refused']);
 		expect(created()).toHaveLength(2);
 	});
 
 	test('a failed login: nothing was sent, so "failed" (not "unknown"), and the text names no password', async () => {
 		const login = { ...credentialsFor(sim).cisAutoCallLoginApi, password: 'not-the-pa55word-3c9d' };
-		const result = await asTool({ ...callTool(), authentication: 'login' }, [{ phone: '79990000081' }], { credentials: { cisAutoCallLoginApi: login } });
+		const result = await runTool(sim, { ...callTool(), authentication: 'login' }, [{ phone: '79990000081' }], { credentials: { cisAutoCallLoginApi: login } });
 		expect(apiRequests(sim)).toHaveLength(0);
-		const answer = answerOf(result.observations[0]);
+		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('failed');
 		expect(result.observations[0]).not.toContain('not-the-pa55word-3c9d');
 	});
 
 	test('Allowed Numbers and the cap hold for the batch operations too', async () => {
 		const task = createTaskInState(sim, { name: 'Agent task' });
-		const result = await asTool(
+		const result = await runTool(
+			sim,
 			{
 				resource: 'candidate',
 				operation: 'addManyToTask',
-				autoCallId: { __rl: true, mode: 'id', value: task.id },
+				autoCallId: byId(task.id),
 				phone: "={{ $fromAI('phone', 'Number to add', 'string') }}",
 				options: { allowedNumbers: '7999', maxCallsPerRun: 2 },
 			},
@@ -194,7 +161,7 @@ describe('as an AI Agent tool, with the node\'s settings', () => {
 		);
 		const added = apiRequests(sim).filter((request) => request.path === '/cis/api/v1/telephony/autoCallCandidate/batch');
 		expect(added.map((request) => request.body.batch.map((entry: IDataObject) => entry.phone))).toEqual([[['79990000061']], [['79990000062']]]);
-		expect(result.observations.map((text) => answerOf(text).outcome)).toEqual(['done', 'refused', 'done', 'refused']);
+		expect(result.observations.map((text) => toolAnswerOf(text).outcome)).toEqual(['done', 'refused', 'done', 'refused']);
 	});
 });
 

@@ -1,16 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from './fixtures';
+import { apiRequests, EMAIL, jsonOf, PASSWORD, runAction, TOKEN, useActionSimulator } from './fixtures';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const createAndRun = { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990000001' };
 

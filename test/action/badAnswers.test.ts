@@ -8,13 +8,12 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { jsonOf, runAction } from './fixtures';
+import { byId, jsonOf, runAction } from './fixtures';
 import { sendJson, startTinyServer, type TinyServer } from './tinyServer';
 
 jest.setTimeout(60_000);
 
 const HTML = '<!DOCTYPE html><html><head><title>Maintenance</title></head><body>Back soon</body></html>';
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 interface Case {
 	name: string;

@@ -1,25 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from './fixtures';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const createAndRun = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'createAndRun',
-	botSettingsId: 'bot-1',
-	phone: '={{ $json.phone }}',
-	...extra,
-});
+const sim = useActionSimulator();
 
 const callTask = (extra: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'callTask',
@@ -34,29 +18,29 @@ const good = { phone: '79990000001' };
 
 /** Each case: parameters, items, and what the message must name (field, value); the bad item is the last. */
 const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
-	['empty phone', createAndRun(), [good, good, good, { phone: '' }], /Invalid phone: "" .*\[item 3\]/],
-	['non-string phone', createAndRun(), [good, { phone: [{ number: 1 }] }], /Invalid phone: .*\{"number":1\}.* not a phone number \[item 1\]/],
+	['empty phone', createAndRunByExpression(), [good, good, good, { phone: '' }], /Invalid phone: "" .*\[item 3\]/],
+	['non-string phone', createAndRunByExpression(), [good, { phone: [{ number: 1 }] }], /Invalid phone: .*\{"number":1\}.* not a phone number \[item 1\]/],
 	[
 		'timezone out of range',
-		createAndRun({ candidateFields: { timezone: 'custom', timezoneSeconds: '={{ $json.tz }}' } }),
+		createAndRunByExpression({ candidateFields: { timezone: 'custom', timezoneSeconds: '={{ $json.tz }}' } }),
 		[{ ...good, tz: 3600 }, { ...good, tz: 50000 }],
 		/Invalid timezoneSeconds: 50000 is above 43200 \[item 1\]/,
 	],
 	[
 		'timezone not an integer',
-		createAndRun({ candidateFields: { timezone: '={{ $json.tz }}' } }),
+		createAndRunByExpression({ candidateFields: { timezone: '={{ $json.tz }}' } }),
 		[{ ...good, tz: 3600.5 }],
 		/Invalid timezone: 3600.5 is not a whole number \[item 0\]/,
 	],
 	[
 		'variables not an object',
-		createAndRun({ candidateFields: { variablesJson: '={{ $json.vars }}' } }),
+		createAndRunByExpression({ candidateFields: { variablesJson: '={{ $json.vars }}' } }),
 		[{ ...good, vars: '["a"]' }],
 		/Invalid variablesJson: "\[\\"a\\"\]" is not an object.*\[item 0\]/,
 	],
 	[
 		'callbackData invalid JSON',
-		createAndRun({ candidateFields: { callbackData: '{crmId: 1' } }),
+		createAndRunByExpression({ candidateFields: { callbackData: '{crmId: 1' } }),
 		[good],
 		/Invalid callbackData: "\{crmId: 1" is not valid JSON.*\[item 0\]/,
 	],
@@ -148,43 +132,43 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	],
 	[
 		'candidate time zone offset with 60 minutes',
-		createAndRun({ candidateFields: { timezone: '={{ $json.tz }}' } }),
+		createAndRunByExpression({ candidateFields: { timezone: '={{ $json.tz }}' } }),
 		[{ ...good, tz: '+03:00' }, { ...good, tz: '+03:00' }, { ...good, tz: '+03:60' }],
 		/Invalid timezone: "\+03:60" has the offset minutes 60.*\[item 2\]/,
 	],
 	[
 		'phone as a number too large to be exact',
-		{ ...createAndRun(), inputMode: 'fromItems', phoneField: 'phone' },
+		{ ...createAndRunByExpression(), inputMode: 'fromItems', phoneField: 'phone' },
 		[good, { phone: 1e21 }],
 		/Invalid phone \(field "phone"\): 1e\+21 is not a phone number \[item 1\]/,
 	],
 	[
 		'phone as a fraction',
-		createAndRun(),
+		createAndRunByExpression(),
 		[{ phone: 7999.5 }],
 		/Invalid phone: 7999.5 is not a phone number \[item 0\]/,
 	],
 	[
 		'two numbers without a separator',
-		createAndRun(),
+		createAndRunByExpression(),
 		[good, { phone: '79990000001 79990000002' }],
 		/Invalid phone: "79990000001 79990000002" is longer than 15 digits.*\[item 1\]/,
 	],
 	[
 		'variable value without a name',
-		createAndRun({ candidateFields: { variables: { variable: [{ name: 'first', value: 'Ann' }, { name: '', value: '={{ $json.city }}' }] } } }),
+		createAndRunByExpression({ candidateFields: { variables: { variable: [{ name: 'first', value: 'Ann' }, { name: '', value: '={{ $json.city }}' }] } } }),
 		[{ ...good, city: 'Kazan' }],
 		/Invalid variables\[1\].name: "" is empty while the value is "Kazan"; enter the variable's name \[item 0\]/,
 	],
 	[
 		'client external id that is an object',
-		{ ...createAndRun(), operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', clientExternalIdField: 'crm' },
+		{ ...createAndRunByExpression(), operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', clientExternalIdField: 'crm' },
 		[{ ...good, crm: 'C-1' }, { ...good, crm: { id: 7 } }],
 		/Invalid clientExternalId \(field "crm"\): \{"id":7\} is not a text.*\[item 1\]/,
 	],
 	[
 		'empty phone field name in the by-field-name mode',
-		{ ...createAndRun(), inputMode: 'fromItems', phoneField: ' ' },
+		{ ...createAndRunByExpression(), inputMode: 'fromItems', phoneField: ' ' },
 		[good],
 		/Invalid phoneField: " " is empty; enter a value \[item 0\]/,
 	],
@@ -209,7 +193,7 @@ describe('bad input is refused before any request, naming the field, the value a
 });
 
 test('with Continue On Fail, bad items become error items and good ones are still sent', async () => {
-	const result = await runAction(sim, createAndRun(), [good, { phone: 'call me' }, { phone: '79990000003' }], {
+	const result = await runAction(sim, createAndRunByExpression(), [good, { phone: 'call me' }, { phone: '79990000003' }], {
 		continueOnFail: true,
 	});
 	expect(result.error).toBeUndefined();

@@ -1,21 +1,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, runAction, startSimulator } from './fixtures';
+import { apiRequests, runAction, useActionSimulator } from './fixtures';
 
 /**
  * Issue 11, points 7 and 8: the call window is one visible choice (hours and time zone shown when
  * chosen, defaults visible), the call limits are one number each (0 = no limit). Workflows saved
  * with 0.1.0 (window and limits under Additional Fields) keep sending what they sent.
  */
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const createTask = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'callTask',

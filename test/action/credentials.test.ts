@@ -1,17 +1,9 @@
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runCredentialTest } from '../engine/harness';
-import type { Simulator } from '../../simulator';
-import { credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
+import { credentialsFor, jsonOf, runAction, TOKEN, useActionSimulator } from './fixtures';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 test('access token: a read-only list call; a good token passes', async () => {
 	const result = await runCredentialTest(new CisAutoCallApi(), credentialsFor(sim).cisAutoCallApi);

@@ -14,21 +14,11 @@ import {
 	DEFAULT_FIXED_CONCURRENCY,
 	readRunSettings,
 } from '../../nodes/CisAutoCall/actions/runOptions/sending';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, createAndRunFromItems, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(120_000);
 
-const phoneOf = (index: number) => `7998${String(index).padStart(7, '0')}`;
-const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
-
-const createAndRun = (options: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'createAndRun',
-	inputMode: 'fromItems',
-	phoneField: 'phone',
-	botSettingsId: 'bot-1',
-	options,
-});
+const { phoneOf, phoneItems } = numberedPhones('7998');
 
 /** Most arrivals within any window of `windowMs`. */
 function maxInWindow(requests: LoggedRequest[], windowMs: number): number {
@@ -89,18 +79,11 @@ describe('the defaults as the editor shows them and as a run reads them', () => 
 });
 
 describe('the defaults in a run (n8n-core engine, simulator)', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => {
-		await sim.close();
-	});
-	beforeEach(() => sim.reset());
+	const sim = useActionSimulator();
 
 	test('a service that takes everything: more than 5 in flight, never above the ceiling, every row once', async () => {
 		sim.setLatency(60);
-		const result = await runAction(sim, createAndRun(), phoneItems(300));
+		const result = await runAction(sim, createAndRunFromItems(), phoneItems(300));
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).every((json) => typeof json.autoCallCandidateId === 'string')).toBe(true);
 		const requests = apiRequests(sim);
@@ -112,7 +95,7 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 
 	test('a node saved with version 1: at most 5 in flight, as in 0.1.0, every row once', async () => {
 		sim.setLatency(60);
-		const result = await runAction(sim, createAndRun(), phoneItems(60), { typeVersion: 1 });
+		const result = await runAction(sim, createAndRunFromItems(), phoneItems(60), { typeVersion: 1 });
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests).toHaveLength(60);
@@ -123,24 +106,26 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 
 	test('only Max Requests per Second set: never more requests in a second than that', async () => {
 		sim.setLatency(5);
-		const result = await runAction(sim, createAndRun({ maxRequestsPerSecond: 20 }), phoneItems(45));
+		const result = await runAction(sim, createAndRunFromItems({ maxRequestsPerSecond: 20 }), phoneItems(45));
 		expect(result.error).toBeUndefined();
 		expect(maxInWindow(apiRequests(sim), 1000)).toBeLessThanOrEqual(20);
 		expect(creations(sim)).toEqual({ rows: 45, twice: 0 });
 	});
 
+	// A latency well above the time the machine takes to send a request: how many overlap depends on
+	// the concurrency, not on how busy the machine is (at 20 ms a loaded machine overlapped fewer).
 	test('a service that takes 6 at once: the defaults back off after 429s, with far fewer 429s than the same ceiling fixed', async () => {
-		sim.setLatency(20);
+		sim.setLatency(80);
 		sim.setRateLimit({ inFlight: 6 });
-		const adaptive = await runAction(sim, createAndRun(), phoneItems(150), { continueOnFail: true });
+		const adaptive = await runAction(sim, createAndRunFromItems(), phoneItems(150), { continueOnFail: true });
 		const adaptiveRefused = apiRequests(sim).filter((request) => request.status === 429).length;
 		expect(adaptive.items).toHaveLength(150);
 		expect(creations(sim)).toEqual({ rows: 150, twice: 0 });
 
 		sim.reset();
-		sim.setLatency(20);
+		sim.setLatency(80);
 		sim.setRateLimit({ inFlight: 6 });
-		const fixed = await runAction(sim, createAndRun({ adaptiveConcurrency: false, concurrency: DEFAULT_ADAPTIVE_CEILING }), phoneItems(150), {
+		const fixed = await runAction(sim, createAndRunFromItems({ adaptiveConcurrency: false, concurrency: DEFAULT_ADAPTIVE_CEILING }), phoneItems(150), {
 			continueOnFail: true,
 		});
 		const fixedRefused = apiRequests(sim).filter((request) => request.status === 429).length;
@@ -159,7 +144,7 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 			sim.reset();
 			sim.setLatency(10);
 			sim.setRateLimit({ perSecond: 20 });
-			const result = await runAction(sim, createAndRun(options), phoneItems(80), { continueOnFail: true });
+			const result = await runAction(sim, createAndRunFromItems(options), phoneItems(80), { continueOnFail: true });
 			expect(result.items).toHaveLength(80);
 			expect(creations(sim)).toEqual({ rows: 80, twice: 0 });
 			return apiRequests(sim).filter((request) => request.status === 429).length;
@@ -172,7 +157,7 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 	test('5% injected faults (429, 503, dropped, created-then-failed): nothing lost, nobody called twice', async () => {
 		sim.setLatency(5);
 		sim.setFaultRate({ rate: 0.05, kinds: ['429', '503', 'drop', 'after503', 'afterDrop'], seed: 4242 });
-		const result = await runAction(sim, createAndRun(), phoneItems(400), { continueOnFail: true });
+		const result = await runAction(sim, createAndRunFromItems(), phoneItems(400), { continueOnFail: true });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(400);
 		const outputs = jsonOf(result);

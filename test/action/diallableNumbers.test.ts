@@ -7,30 +7,18 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
-import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { emergencyNumberIn } from '../../nodes/CisAutoCall/guardrails';
-import type { Simulator } from '../../simulator';
-import { runAgentTool } from '../engine/harness';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
 
-let sim: Simulator;
 let taskId: string;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-	taskId = createTaskInState(sim, { name: 'Numbers task' }).id;
+const sim = useActionSimulator({}, {
+	settle: true,
+	eachTest: (started) => {
+		taskId = createTaskInState(started, { name: 'Numbers task' }).id;
+	},
 });
 
 const EMERGENCY = ['112', '911', '999', '000', '110', '101', '102', '103', '104', '119', '100'];
@@ -48,7 +36,7 @@ const operations: Record<string, (options?: IDataObject) => INodeParameters> = {
 	'Add to Task': (options = {}) => ({
 		resource: 'candidate',
 		operation: 'addToTask',
-		autoCallId: { __rl: true, mode: 'id', value: taskId },
+		autoCallId: byId(taskId),
 		phone: '={{ $json.phone }}',
 		options: options as INodeParameters,
 	}),
@@ -56,7 +44,7 @@ const operations: Record<string, (options?: IDataObject) => INodeParameters> = {
 		resource: 'candidate',
 		operation: 'addManyToTask',
 		inputMode: 'fromItems',
-		autoCallId: { __rl: true, mode: 'id', value: taskId },
+		autoCallId: byId(taskId),
 		options: options as INodeParameters,
 	}),
 	'Create Batch From Template': (options = {}) => ({
@@ -130,20 +118,7 @@ describe.each(Object.keys(operations))('%s', (name) => {
 
 describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s)', (via) => {
 	test('"call 911": refused with 0 requests, and the model reads why', async () => {
-		const result = await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters: {
-				resource: 'candidate',
-				operation: 'createAndRun',
-				botSettingsId: 'bot-1',
-				phone: "={{ $fromAI('phone', 'Number of the person to call', 'string') }}",
-				options: { maxCallsPerRun: 30 },
-			},
-			toolCalls: [...dialled.map((phone) => ({ phone })), { phone: '12345' }],
-			via,
-		});
+		const result = await runTool(sim, createAndRunTool({ maxCallsPerRun: 30 }), [...dialled.map((phone) => ({ phone })), { phone: '12345' }], { via });
 		expect(apiRequests(sim)).toHaveLength(0);
 		const answers = result.observations.map((text) => (JSON.parse(text) as IDataObject[])[0]);
 		expect(answers).toHaveLength(dialled.length + 1);

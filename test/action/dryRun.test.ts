@@ -5,28 +5,13 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
-import { runAgentTool } from '../engine/harness';
-import type { Simulator } from '../../simulator';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
+const sim = useActionSimulator({}, { settle: true });
 
 const DRY = { dryRun: true };
 
@@ -74,7 +59,7 @@ describe('Dry Run sends nothing and shows what would be sent', () => {
 		const task = createTaskInState(sim, { name: 'Dry' });
 		const many = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'addManyToTask', autoCallId: { __rl: true, mode: 'id', value: task.id }, phone: '={{ $json.phone }}', options: DRY },
+			{ resource: 'candidate', operation: 'addManyToTask', autoCallId: byId(task.id), phone: '={{ $json.phone }}', options: DRY },
 			[{ phone: '79990000201' }],
 		);
 		expect(many.error).toBeUndefined();
@@ -94,7 +79,7 @@ describe('Dry Run sends nothing and shows what would be sent', () => {
 
 	test('Call Task → Start: the start request, and the task is not started', async () => {
 		const task = createTaskInState(sim, { name: 'Dry start' });
-		const result = await runAction(sim, { resource: 'callTask', operation: 'start', autoCallId: { __rl: true, mode: 'id', value: task.id }, options: DRY });
+		const result = await runAction(sim, { resource: 'callTask', operation: 'start', autoCallId: byId(task.id), options: DRY });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toMatchObject({ dryRun: true, wouldSend: { method: 'POST' } });
 		expect(apiRequests(sim)).toEqual([]);
@@ -112,22 +97,8 @@ describe('Dry Run sends nothing and shows what would be sent', () => {
 });
 
 describe.each(['engineRequest', 'supplyData'] as const)('Dry Run on the AI Agent tool (%s)', (via) => {
-	const tool = (options: IDataObject): INodeParameters => ({
-		resource: 'candidate',
-		operation: 'createAndRun',
-		botSettingsId: 'bot-1',
-		phone: "={{ $fromAI('phone', 'Number of the person to call', 'string') }}",
-		options: options as INodeParameters,
-	});
 	const run = async (options: IDataObject, calls: IDataObject[]) =>
-		await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters: tool(options),
-			toolCalls: calls,
-			via,
-		});
+		await runTool(sim, createAndRunTool(options), calls, { via });
 
 	test('the tool offers Dry Run, and with it on the agent calls nobody: 0 requests, the model reads that nothing was sent', async () => {
 		const option = new CisAutoCall().description.properties

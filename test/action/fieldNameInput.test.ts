@@ -1,21 +1,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, runAction, startSimulator } from './fixtures';
+import { apiRequests, runAction, useActionSimulator } from './fixtures';
 
 /**
  * Issue 11, point 5: "Use Fields of the Input Items" wants field NAMES. A value dragged in
  * ({{ $json.phone }}) used to give "Invalid phone (field "79990000001"): nothing holds no phone number".
  */
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const byName = (fields: INodeParameters): INodeParameters => ({
 	resource: 'candidate',

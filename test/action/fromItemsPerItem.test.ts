@@ -5,18 +5,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const fromItems = (operation: string, extra: INodeParameters): INodeParameters => ({
 	resource: 'candidate',
@@ -76,7 +68,7 @@ test('Add to Task: each item goes to the task its expression names', async () =>
 	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
 	const result = await runAction(
 		sim,
-		fromItems('addToTask', { autoCallId: { __rl: true, mode: 'id', value: '={{ $json.task }}' }, phoneField: 'phone' }),
+		fromItems('addToTask', { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }),
 		[
 			{ task: first.id, phone: '79990000011' },
 			{ task: second.id, phone: '79990000012' },
@@ -94,7 +86,7 @@ test('Add Many to Task: each entry names the task of its item', async () => {
 	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
 	const result = await runAction(
 		sim,
-		fromItems('addManyToTask', { autoCallId: { __rl: true, mode: 'id', value: '={{ $json.task }}' }, phoneField: 'phone' }),
+		fromItems('addManyToTask', { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }),
 		[
 			{ task: first.id, phone: '79990000021' },
 			{ task: second.id, phone: '79990000022' },
@@ -138,7 +130,7 @@ test('Add Many to Task: Start the Task Too given by an expression is read for ea
 		{
 			resource: 'candidate',
 			operation: 'addManyToTask',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 			phone: '={{ $json.phone }}',
 			forceStart: '={{ $json.start }}',
 		},

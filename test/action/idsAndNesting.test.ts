@@ -6,22 +6,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MAX_INPUT_NESTING, requireId } from '../../nodes/shared/validation';
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
 
 describe('ids are ids', () => {

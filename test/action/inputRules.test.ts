@@ -7,24 +7,10 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runWebhookMethod } from '../engine/harness';
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
+import { apiRequests, byId, jsonOf, runAction, TOKEN, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const sim = useActionSimulator({}, { settle: true });
 
 describe('phones reach the service as digits, the + dropped, each number once', () => {
 	test('Define Each Field: "+7 (999) ..." and the same number without + are one number', async () => {

@@ -6,19 +6,11 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, runAction, startSimulator } from './fixtures';
+import { apiRequests, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(60_000);
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 
@@ -81,4 +73,50 @@ test('odd items (missing, numeric, nested, empty fields) give what n8n gives for
 	expect(read).toEqual(evaluated);
 	expect(read.bodies.length).toBeGreaterThanOrEqual(3);
 	expect(read.outputs.some((output) => output.json.error !== undefined)).toBe(true);
+});
+
+/**
+ * Each expression form helpers/itemPaths.ts reads from the item, against the same expression in
+ * parentheses (outside its grammar, so n8n evaluates it): the same requests and outputs. Five items,
+ * so that the middle ones are read from fields (n8n is asked on the first and the last).
+ */
+describe('every expression form read from the item gives what n8n gives', () => {
+	const items: IDataObject[] = Array.from({ length: 5 }, (_, index) => {
+		const phone = `7999000${String(index).padStart(4, '0')}`;
+		return { phone, name: `Client ${index}`, 'full name': phone, crm: { id: index, tags: ['lead', phone] }, list: [{ x: phone }] };
+	});
+	const outcome = async (phone: string, variablesJson: string, callbackData: string) => {
+		sim.reset();
+		const result = await runAction(sim, createAndRun(phone, variablesJson, callbackData), items, { continueOnFail: true });
+		const outputs = result.items.map((item) => {
+			const { autoCallCandidateId: _candidate, autoCallId: _task, response: _response, ...json } = item.json as IDataObject;
+			return { json, pairedItem: item.pairedItem };
+		});
+		return { error: result.error?.message, outputs, bodies: byPhone(bodies()) };
+	};
+	const inParentheses = (expression: string) => expression.replace(/^=\{\{\s*([\s\S]*?)\s*\}\}$/, '={{ ($1) }}');
+
+	test.each([
+		['phone', '={{ $json.phone }}'],
+		['phone', '={{$json.phone}}'],
+		['phone', '={{ [$json.phone] }}'],
+		['phone', '={{ $json["full name"] }}'],
+		['phone', "={{ $json['crm'].tags[1] }}"],
+		['phone', '={{ $json.list[0].x }}'],
+		['phone', '={{ [] }}'],
+		['variablesJson', '={{ { name: $json.name } }}'],
+		['variablesJson', '={{ {} }}'],
+		['callbackData', '={{ { crmId: $json.crm.id, "tag list": $json.crm.tags } }}'],
+	])('%s = %s', async (parameterName, expression) => {
+		const fields: Record<string, string> = { phone: '={{ $json.phone }}', variablesJson: '={{ { name: $json.name } }}', callbackData: '={{ {} }}' };
+		const read = async (value: string) => {
+			const chosen = { ...fields, [parameterName]: value };
+			return await outcome(chosen.phone, chosen.variablesJson, chosen.callbackData);
+		};
+		const fromFields = await read(expression);
+		const byN8n = await read(inParentheses(expression));
+		expect(inParentheses(expression)).not.toBe(expression);
+		expect(fromFields).toEqual(byN8n);
+		expect(fromFields.outputs).toHaveLength(items.length);
+	});
 });

@@ -12,7 +12,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runCredentialTest } from '../engine/harness';
 import type { Simulator } from '../../simulator';
-import { EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from './fixtures';
+import { byId, EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from './fixtures';
 
 jest.setTimeout(60_000);
 
@@ -86,7 +86,6 @@ beforeEach(() => {
 	status = 302;
 });
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const phone = '79990000001';
 
 /** Every operation of the action node, with input that passes its checks. */

@@ -7,11 +7,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
 import type { RunResult } from '../engine/nodeRunner';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, byId, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(120_000);
@@ -19,17 +18,9 @@ jest.setTimeout(120_000);
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
-const phoneOf = (index: number) => `7987${String(index).padStart(7, '0')}`;
-const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+const { phoneOf, phoneItems } = numberedPhones('7987');
 
 const createAndRun = (options: IDataObject = {}): INodeParameters => ({
 	resource: 'candidate',
@@ -158,7 +149,7 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 			resource: 'candidate',
 			operation: 'addManyToTask',
 			inputMode: 'fromItems',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 		};
 		sim.injectFault({ path: ADD_BATCH, status: 503, afterHandling: true });
 		const failed = await runAction(sim, parameters, phoneItems(3), { nodeId: 'batch-node' });
@@ -196,7 +187,7 @@ describe('every new execution sends what it is given: only a retry of a failed e
 		const parameters: INodeParameters = {
 			resource: 'candidate',
 			operation: 'addToTask',
-			autoCallId: { __rl: true, mode: 'id', value: task.id },
+			autoCallId: byId(task.id),
 			phone: '={{ $json.phone }}',
 			options: { concurrency: 1 },
 		};

@@ -6,8 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(120_000);
 
@@ -16,17 +15,9 @@ const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 const CREATE_TASK = '/cis/api/v1/telephony/autoCall';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
-const phoneOf = (index: number) => `7988${String(index).padStart(7, '0')}`;
-const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+const { phoneOf, phoneItems } = numberedPhones('7988');
 // n8n reads 0 as "not set" (1 s); 1 ms keeps the tests quick.
 const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
 
@@ -127,7 +118,7 @@ describe('Retry On Fail never sends a created item again', () => {
 		sim.injectFault({ path: ADD_BATCH, status: 503, afterHandling: true });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', options: { concurrency: 1 } },
+			createBatch({ concurrency: 1 }),
 			phoneItems(250),
 			retry,
 		);
@@ -144,7 +135,7 @@ describe('Retry On Fail never sends a created item again', () => {
 		sim.injectFault({ path: TEMPLATE_BATCH, status: 400, body: { error: 'try later' } });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', options: { batchSize: 2 } },
+			createBatch({ batchSize: 2 }),
 			phoneItems(5),
 			retry,
 		);
@@ -163,7 +154,7 @@ describe('Retry On Fail never sends a created item again', () => {
 		sim.injectFault({ path: TEMPLATE_BATCH, status: 503, afterHandling: true });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', options: { batchSize: 2 } },
+			createBatch({ batchSize: 2 }),
 			phoneItems(5),
 			retry,
 		);

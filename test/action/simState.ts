@@ -15,3 +15,20 @@ export function createTaskInState(
 	Object.assign(task, fields);
 	return task;
 }
+
+/** `count` call tasks put into the simulator's state, named Task 0000, Task 0001, … unless `name` says otherwise. */
+export function addTasks(sim: Simulator, count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
+	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
+}
+
+/** The call task of that id in the simulator's state; throws if there is none. */
+export function storedTask(sim: Simulator, id: string): SimTask {
+	const found = sim.state.tasks.get(id);
+	if (!found) throw new Error(`no task ${id}`);
+	return found;
+}
+
+/** The candidates in the simulator's state whose phones include this one. */
+export function candidatesWithPhone(sim: Simulator, phone: string) {
+	return [...sim.state.candidates.values()].filter((candidate) => candidate.phone.includes(phone));
+}

@@ -5,13 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
-import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { maskUrlSecrets, maskUrlSecretsInText } from '../../nodes/shared/urlSecrets';
-import type { Simulator } from '../../simulator';
-import { runAgentTool } from '../engine/harness';
-import { credentialsFor, jsonOf, runAction, startSimulator } from './fixtures';
+import { byId, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 
 jest.setTimeout(60_000);
@@ -19,16 +14,8 @@ jest.setTimeout(60_000);
 const SECRET = '6f1d0c9e5b3a47f2a8e1d4c7b0a39e5f';
 const HOOK = `https://n8n.example.com/webhook/abc/webhook?secret=${SECRET}`;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const taskWithHook = () =>
 	createTaskInState(sim, { name: 'Hooked', webhookUrls: [{ url: HOOK, events: { CALL_ENDED: { name: 'CALL_ENDED', value: true } } }, HOOK] });
 
@@ -86,13 +73,7 @@ describe('outputs and errors hold no webhook secret', () => {
 		const stored = taskWithHook();
 		// Simplify off: the full answer, which holds the task's webhook URLs.
 		const parameters: INodeParameters = { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id), simplify: false };
-		const result = await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters,
-			toolCalls: [{} as IDataObject],
-		});
+		const result = await runTool(sim, parameters, [{} as IDataObject]);
 		expect(result.error).toBeUndefined();
 		expect(result.observations).toHaveLength(1);
 		expect(result.observations[0]).toContain('secret=***');

@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { FaultSpec, LoggedRequest, Simulator } from '../../simulator';
 import { createTaskInState } from './simState';
-import { apiRequests, jsonOf, runAction, startSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunByExpression, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(60_000);
 
@@ -17,35 +17,24 @@ const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
-const phoneOf = (index: number) => `7999${String(index).padStart(7, '0')}`;
-const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+const { phoneOf, phoneItems } = numberedPhones('7999');
 
-const createAndRun = (options: INodeParameters = {}, extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'createAndRun',
-	botSettingsId: 'bot-1',
-	phone: '={{ $json.phone }}',
-	options,
-	...extra,
-});
+const createAndRun = (options: INodeParameters = {}, extra: INodeParameters = {}) => createAndRunByExpression({ options, ...extra });
 
-const createBatch = (options: INodeParameters = {}, extra: INodeParameters = {}): INodeParameters => ({
+/** Create Batch with the template each item names (its field template), a call task per batch. */
+const batchPerItemTemplate = (options: INodeParameters): INodeParameters => ({
 	resource: 'candidate',
 	operation: 'createBatch',
-	inputMode: 'fromItems',
-	phoneField: 'phone',
+	phone: '={{ $json.phone }}',
+	taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
+	callTasks: 'taskPerBatch',
 	options,
-	...extra,
 });
+
+/** Six items; the third names a template the service does not have. */
+const itemsMissingTemplateAt2 = () => phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' }));
 
 const depersonalizeCall = (options: INodeParameters = {}): INodeParameters => ({
 	resource: 'call',
@@ -480,7 +469,7 @@ describe('retries', () => {
 		const addToTask = (clientExternalId: string, options: INodeParameters = {}): INodeParameters => ({
 			resource: 'candidate',
 			operation: 'addToTask',
-			autoCallId: { __rl: true, mode: 'id', value: taskId },
+			autoCallId: byId(taskId),
 			phone: '={{ $json.phone }}',
 			candidateFields: { clientExternalId },
 			options,
@@ -596,18 +585,10 @@ describe('nothing lost', () => {
 	});
 
 	test('a failed chunk without Continue On Fail: its items failed, earlier ones listed with their candidate ids, later ones not sent', async () => {
-		const items = phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' }));
 		const result = await runAction(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'createBatch',
-				phone: '={{ $json.phone }}',
-				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
-				callTasks: 'taskPerBatch',
-				options: { batchSize: 2, concurrency: 1 },
-			},
-			items,
+			batchPerItemTemplate({ batchSize: 2, concurrency: 1 }),
+			itemsMissingTemplateAt2(),
 		);
 		const error = result.error as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -621,18 +602,10 @@ describe('nothing lost', () => {
 	});
 
 	test('the same chunk failure with Continue On Fail: an error item for each of its items, the rest succeed', async () => {
-		const items = phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' }));
 		const result = await runAction(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'createBatch',
-				phone: '={{ $json.phone }}',
-				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
-				callTasks: 'taskPerBatch',
-				options: { batchSize: 2, concurrency: 2 },
-			},
-			items,
+			batchPerItemTemplate({ batchSize: 2, concurrency: 2 }),
+			itemsMissingTemplateAt2(),
 			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();

@@ -23,7 +23,7 @@ import type {
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { UserError, Workflow } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
 import { setupEngine } from './setup';
 import { CredentialStore, deepCopy } from './credentials';
 import { buildAdditionalData, buildStore } from './additionalData';

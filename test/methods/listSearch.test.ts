@@ -3,35 +3,13 @@
  * (nodes/CisAutoCall/methods/listSearch.ts), through n8n-core's LoadOptionsContext with real HTTP
  * to the simulator.
  */
-import type { SimTask, Simulator } from '../../simulator';
-import { apiRequests, startSimulator } from '../action/fixtures';
+import { API, apiRequests, useActionSimulator } from '../action/fixtures';
 import { runListSearch } from '../action/listSearch';
-import { createTaskInState } from '../action/simState';
+import { addTasks, createTaskInState } from '../action/simState';
 
 jest.setTimeout(60_000);
 
-const API = '/cis/api/v1/';
-
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-function addTasks(count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
-	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
-}
-
-function task(id: string): SimTask {
-	const found = sim.state.tasks.get(id);
-	if (!found) throw new Error(`no task ${id}`);
-	return found;
-}
-
-// ---------------------------------------------------------------------------------------------
+const sim = useActionSimulator();
 
 describe('task list search (searchCallTasks), through n8n-core\'s LoadOptionsContext', () => {
 	test('by keyword: newest updated first, "name (status)" with the id as value', async () => {
@@ -54,7 +32,7 @@ describe('task list search (searchCallTasks), through n8n-core\'s LoadOptionsCon
 	});
 
 	test('pagination token: 250 tasks in pages of 100', async () => {
-		const tasks = addTasks(250);
+		const tasks = addTasks(sim, 250);
 		const first = await runListSearch(sim);
 		expect(first.results).toHaveLength(100);
 		expect(first.paginationToken).toBe('100');
@@ -71,7 +49,7 @@ describe('task list search (searchCallTasks), through n8n-core\'s LoadOptionsCon
 	});
 
 	test('with the login credential: logs in, then lists', async () => {
-		addTasks(2);
+		addTasks(sim, 2);
 		const result = await runListSearch(sim, { parameters: { authentication: 'login' } });
 		expect(result.results).toHaveLength(2);
 		expect(sim.logins).toBe(1);

@@ -1,25 +1,14 @@
 // The simulator against spec/cis-api.md and platform-facts.md: endpoints, shapes, auth, login,
 // 404s, task list, status moves, clientExternalId, counts.
-import { createSimulator, Simulator } from '../../simulator';
+import { createSimulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 import { CIS, createClient, validTaskBody } from './testkit';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let sim: Simulator;
+const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true, closeAfterAll: () => client.close() });
 const client = createClient(() => sim.url);
 const call = client.call;
-
-beforeAll(async () => {
-  sim = await createSimulator({ port: 0, timeScale: 0.001 });
-});
-afterEach(async () => {
-  await sim.idle();
-  sim.reset();
-});
-afterAll(async () => {
-  await sim.close();
-  await client.close();
-});
 
 async function createManualTask(overrides: Record<string, unknown> = {}): Promise<string> {
   const answer = await call('POST', `${CIS}/telephony/autoCall`, { body: validTaskBody(overrides) });

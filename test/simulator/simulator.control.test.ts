@@ -2,26 +2,14 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as http from 'http';
 import * as path from 'path';
-import { createSimulator, Simulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 import { CIS, createClient, startReceiver, target } from './testkit';
 
 describe('/__sim/ control API', () => {
-  let sim: Simulator;
+  const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true, closeAfterAll: () => client.close() });
   const client = createClient(() => sim.url);
   const call = client.call;
   const control = (method: string, route: string, body?: unknown) => call(method, `/__sim/${route}`, { body, token: null });
-
-  beforeAll(async () => {
-    sim = await createSimulator({ timeScale: 0.001 });
-  });
-  afterEach(async () => {
-    await sim.idle();
-    sim.reset();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await client.close();
-  });
 
   it('control calls need no auth and are not logged as API requests', async () => {
     await call('GET', `${CIS}/telephony/autoCall`);

@@ -1,22 +1,11 @@
 // Fault injection, random faults, rate limits, latency.
-import { createSimulator, Simulator } from '../../simulator';
+import { createSimulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 import { CIS, createClient } from './testkit';
 
-let sim: Simulator;
+const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true, closeAfterAll: () => client.close() });
 const client = createClient(() => sim.url);
 const call = client.call;
-
-beforeAll(async () => {
-  sim = await createSimulator({ timeScale: 0.001 });
-});
-afterEach(async () => {
-  await sim.idle();
-  sim.reset();
-});
-afterAll(async () => {
-  await sim.close();
-  await client.close();
-});
 
 const SINGLE = `${CIS}/telephony/autoCallCandidate/single`;
 const singleBody = (phone: string) => ({ phone: [phone], botSettingsId: 'bot-1' });

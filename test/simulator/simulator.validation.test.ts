@@ -1,23 +1,12 @@
 // Each validation rule of spec/cis-api.md: a representative bad body gets 400 with the section-7
 // body naming the field, and nothing is created.
-import { createSimulator, Simulator } from '../../simulator';
+import { createSimulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 import { CIS, createClient, validTaskBody, withField } from './testkit';
 
-let sim: Simulator;
+const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true, closeAfterAll: () => client.close() });
 const client = createClient(() => sim.url);
 const call = client.call;
-
-beforeAll(async () => {
-  sim = await createSimulator({ timeScale: 0.001 });
-});
-afterEach(async () => {
-  await sim.idle();
-  sim.reset();
-});
-afterAll(async () => {
-  await sim.close();
-  await client.close();
-});
 
 async function expectRejected(path: string, body: unknown, field: string) {
   const answer = await call('POST', `${CIS}${path}`, { body });

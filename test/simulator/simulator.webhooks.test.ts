@@ -1,28 +1,24 @@
 // Calls playing and webhook delivery: event sequences, payloads, callbackData, delay, re-delivery,
 // enabled/disabled events, plain-URL targets, default template targets, pause/play/halt.
-import { createSimulator, Simulator } from '../../simulator';
+import { createSimulator } from '../../simulator';
+import { useSimulator } from '../lib/simulator';
 import { ALL_EVENTS, CIS, createClient, Receiver, startReceiver, target, validTaskBody, waitFor } from './testkit';
 
 const TIME_SCALE = 0.01;
-let sim: Simulator;
 let receiver: Receiver;
+const sim = useSimulator(() => createSimulator({ timeScale: TIME_SCALE }), {
+  settle: true,
+  emptyAfter: true,
+  closeAfterAll: () => client.close(),
+});
 const client = createClient(() => sim.url);
 const call = client.call;
 
-beforeAll(async () => {
-  sim = await createSimulator({ timeScale: TIME_SCALE });
-});
 beforeEach(async () => {
   receiver = await startReceiver();
 });
 afterEach(async () => {
-  await sim.idle();
-  sim.reset();
   await receiver.close();
-});
-afterAll(async () => {
-  await sim.close();
-  await client.close();
 });
 
 const redialNoAnswer = (count: number, time = 10) => ({

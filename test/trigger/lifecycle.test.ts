@@ -2,37 +2,24 @@
 // harness) against the service simulator.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { request } from 'undici';
 
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/secrets';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
-import { createSimulator, type Simulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 const BASE = 'http://127.0.0.1:5678/webhook/';
 const URL_OF_NODE = `http://127.0.0.1:5678/webhook/${DEFAULT_WEBHOOK_ID}/webhook`;
 const ALL_EVENTS = EVENT_NAMES;
 
-let sim: Simulator;
+const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true });
 const node = new CisAutoCallTrigger();
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
-
-beforeAll(async () => {
-	sim = await createSimulator({ port: 0, timeScale: 0.001 });
-});
-afterEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
-afterAll(async () => {
-	await sim.close();
-});
 
 const newTaskParameters = (overrides: INodeParameters = {}): INodeParameters => ({
 	connectTo: 'newTask',

@@ -6,7 +6,7 @@ import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhoo
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { LOCAL_URL_MESSAGE, whyNotPublic } from '../../nodes/CisAutoCallTrigger/publicUrl';
 import { runWebhookMethod } from '../engine/harness';
-import { createSimulator, type Simulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 
 /**
  * The guard where money is spent: New Call Task creates no campaign whose webhook URL the
@@ -15,18 +15,7 @@ import { createSimulator, type Simulator } from '../../simulator';
  */
 
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await createSimulator({ port: 0, timeScale: 0.001 });
-});
-beforeEach(() => {
-	sim.reset();
-	sim.requests.length = 0;
-});
-afterAll(async () => {
-	await sim.close();
-});
+const sim = useSimulator(startQuickSimulator);
 
 const parameters = (extra: INodeParameters = {}): INodeParameters => ({
 	connectTo: 'newTask',

@@ -8,28 +8,18 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod, startWebhookServer, type WebhookServer } from '../engine/harness';
-import { createSimulator, type Simulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 
 const TOKEN = 'sim-token';
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
 
-let sim: Simulator;
 let server: WebhookServer | undefined;
 const agent = new Agent({ keepAliveTimeout: 1000 });
-
-beforeAll(async () => {
-	sim = await createSimulator({ port: 0, timeScale: 0.001 });
-});
+const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true, closeAfterAll: () => agent.close() });
 afterEach(async () => {
-	await sim.idle();
-	sim.reset();
 	await server?.close();
 	server = undefined;
-});
-afterAll(async () => {
-	await sim.close();
-	await agent.close();
 });
 
 async function addCandidate(body: IDataObject): Promise<IDataObject> {

@@ -9,28 +9,16 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod } from '../engine/harness';
-import { createSimulator, type Simulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 
 const TOKEN = 'sim-token';
 const BASE = 'http://127.0.0.1:5678/webhook/';
 const TEST_BASE = 'http://127.0.0.1:5678/webhook-test/';
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 
-let sim: Simulator;
+const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true });
 const node = new CisAutoCallTrigger();
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
-
-beforeAll(async () => {
-	sim = await createSimulator({ port: 0, timeScale: 0.001 });
-});
-afterEach(async () => {
-	await sim.idle();
-	sim.reset();
-	sim.requests.length = 0;
-});
-afterAll(async () => {
-	await sim.close();
-});
 
 const parameters = (overrides: INodeParameters = {}): INodeParameters => ({
 	connectTo: 'newTask',

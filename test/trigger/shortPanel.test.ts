@@ -5,7 +5,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod } from '../engine/harness';
-import { createSimulator, type Simulator } from '../../simulator';
+import { startQuickSimulator, useSimulator } from '../lib/simulator';
 
 /**
  * Version 2 of the trigger shows a short panel (most settings in "Campaign Settings" and
@@ -17,18 +17,7 @@ import { createSimulator, type Simulator } from '../../simulator';
 const BASE = 'http://127.0.0.1:5678/webhook/';
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await createSimulator({ port: 0, timeScale: 0.001 });
-});
-beforeEach(() => {
-	sim.reset();
-	sim.requests.length = 0;
-});
-afterAll(async () => {
-	await sim.close();
-});
+const sim = useSimulator(startQuickSimulator);
 
 const common = {
 	connectTo: 'newTask',

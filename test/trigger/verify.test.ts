@@ -2,7 +2,7 @@ import { isAddressAllowed, parseAddressList, parseIp } from '../../nodes/CisAuto
 import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/body';
 import { nestsDeeperThan } from '../../nodes/shared/validation';
 import { buildOutput, normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/output';
-import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secrets';
+import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 
 describe('isAddressAllowed', () => {
 	const platform = '87.251.83.160/27';

@@ -8,7 +8,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { deliveryIdOf } from '../../nodes/CisAutoCallTrigger/deliveries';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/secrets';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 import { startWebhookServer, type WebhookServer } from '../engine/harness';
 
 const SECRET = '6f1d0c9e5b3a47f2a8e1d4c7b0a39e5f6d2c1b0a';

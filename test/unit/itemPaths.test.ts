@@ -1,4 +1,4 @@
-import { ASK_N8N, itemPathValue, sameJson } from '../../nodes/CisAutoCall/helpers/itemPaths';
+import { ASK_N8N, fieldAt, itemPathValue, sameJson } from '../../nodes/CisAutoCall/helpers/itemPaths';
 
 const item = { phone: '79990000001', name: 'Ann', crm: { id: 42, tags: ['a', 'b'] }, 'full name': 'Ann Lee', list: [{ x: 1 }] };
 
@@ -70,4 +70,20 @@ test('sameJson compares plain JSON values', () => {
 	expect(sameJson({ a: 1 }, { a: '1' })).toBe(false);
 	expect(sameJson(['a'], 'a')).toBe(false);
 	expect(sameJson({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+});
+
+test('fieldAt: a field by the name a user typed: the key as it is first, then a dotted path, never the prototype', () => {
+	const json = { 'crm.id': 'literal', crm: { id: 42, tags: ['a', 'b'] }, phones: ['7999', '7888'], 'full name': 'Ann Lee' };
+	expect(fieldAt(json, 'crm.id')).toBe('literal');
+	expect(fieldAt({ crm: { id: 42 } }, 'crm.id')).toBe(42);
+	expect(fieldAt(json, 'full name')).toBe('Ann Lee');
+	expect(fieldAt(json, 'phones.1')).toBe('7888');
+	expect(fieldAt(json, 'crm.tags.0')).toBe('a');
+	expect(fieldAt(json, 'crm.missing')).toBeUndefined();
+	expect(fieldAt(json, 'phones.x')).toBeUndefined();
+	for (const name of ['constructor', 'toString', '__proto__', 'crm.constructor', 'phones.length']) {
+		expect([name, fieldAt(json, name)]).toEqual([name, undefined]);
+	}
+	// An item's own field of that name is data (the node then refuses the name where it matters).
+	expect(fieldAt(JSON.parse('{"constructor": "x"}'), 'constructor')).toBe('x');
 });

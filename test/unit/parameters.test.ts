@@ -54,12 +54,45 @@ function resolvingContext(parameters: Record<string, unknown>, items: IDataObjec
 	return { context, calls };
 }
 
-test('an expression that only copies a field of the item: checked against n8n once, then each item gets its own field', () => {
+test('an expression that only copies a field of the item: checked against n8n on the first and last item, the others read from their own field', () => {
 	const items = [{ phone: '79990000001' }, { phone: '79990000002' }, { phone: '79990000003' }];
 	const { context, calls } = resolvingContext({ phone: '={{ $json.phone }}' }, items);
 	const parameter = perRunParameters(context);
 	expect(items.map((_, itemIndex) => parameter('phone', itemIndex))).toEqual(['79990000001', '79990000002', '79990000003']);
-	expect(calls).toEqual(['phone#0']);
+	expect(calls).toEqual(['phone#0', 'phone#2']);
+});
+
+test('in a long run n8n is asked on the first item, every 100th and the last', () => {
+	const items = Array.from({ length: 250 }, (_, index) => ({ phone: `7999${String(index).padStart(7, '0')}` }));
+	const { context, calls } = resolvingContext({ phone: '={{ $json.phone }}' }, items);
+	const parameter = perRunParameters(context);
+	expect(items.map((_, itemIndex) => parameter('phone', itemIndex))).toEqual(items.map((item) => item.phone));
+	expect(calls).toEqual(['phone#0', 'phone#100', 'phone#200', 'phone#249']);
+});
+
+test('a difference found on a sample (item 100) hands every later item to n8n', () => {
+	const items = Array.from({ length: 150 }, (_, index) => ({ phone: `7999${String(index).padStart(7, '0')}` }));
+	const { context, calls } = resolvingContext({ phone: '={{ $json.phone }}' }, items);
+	const getNodeParameter = context.getNodeParameter.bind(context);
+	// n8n gives something else from item 100 on (as it would for an expression form read wrongly).
+	(context as unknown as { getNodeParameter: typeof getNodeParameter }).getNodeParameter = ((name: string, itemIndex: number) => {
+		const value = getNodeParameter(name, itemIndex);
+		return itemIndex >= 100 ? `n8n:${String(value)}` : value;
+	}) as typeof getNodeParameter;
+	const parameter = perRunParameters(context);
+	const values = items.map((_, itemIndex) => parameter('phone', itemIndex));
+	expect(values.slice(100)).toEqual(items.slice(100).map((item) => `n8n:${item.phone}`));
+	expect(calls.length).toBe(1 + 50);
+});
+
+test('a value read once for the run is frozen: a caller cannot change what the next item gets', () => {
+	const { context } = contextWith({ candidateFields: { callbackData: { crm: { id: 1 } } } });
+	const parameter = perRunParameters(context);
+	const first = parameter('candidateFields', 0) as { callbackData: { crm: { id: number } } };
+	expect(() => {
+		first.callbackData.crm.id = 2;
+	}).toThrow(TypeError);
+	expect(parameter('candidateFields', 1)).toEqual({ callbackData: { crm: { id: 1 } } });
 });
 
 test('when n8n resolves the first item differently, n8n resolves every item', () => {
@@ -75,5 +108,6 @@ test('an item whose field is missing or not plain JSON is left to n8n', () => {
 	const { context, calls } = resolvingContext({ phone: '={{ $json.phone }}' }, items);
 	const parameter = perRunParameters(context);
 	expect(items.map((_, itemIndex) => parameter('phone', itemIndex))).toEqual(['79990000001', undefined, new Date(0), '79990000004']);
-	expect(calls).toEqual(['phone#0', 'phone#1', 'phone#2']);
+	// items 1 and 2 cannot be read from fields; item 3 is the last, compared with n8n.
+	expect(calls).toEqual(['phone#0', 'phone#1', 'phone#2', 'phone#3']);
 });

@@ -1,5 +1,5 @@
-import { RecentSecrets, SECRET_FRESH_MS } from '../../nodes/CisAutoCallTrigger/recentSecrets';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/secrets';
+import { RecentSecrets, SECRET_FRESH_MS } from '../../nodes/CisAutoCallTrigger/secret/recentSecrets';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 
 function clock(start = 1_000_000) {
 	let now = start;

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ReadItemParameter } from '../helpers/parameters';
+import type { ReadItemParameter } from '../../shared/parameters';
 import type { RunSettings } from './runOptions/sending';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
@@ -41,7 +41,8 @@ export interface GroupTasks {
  */
 export interface ItemOperation<Prepared = unknown> {
 	kind: 'item';
-	description: INodeProperties[];
+	/** The operation's fields; its resource (<Resource>.resource.ts) shows them only when the operation is chosen. */
+	fields: INodeProperties[];
 	/** Whether a request may create something (a task, a candidate): a later try must not send it again. */
 	creates: boolean;
 	prepare(run: Run): (itemIndex: number) => Prepared;
@@ -55,7 +56,7 @@ export interface ItemOperation<Prepared = unknown> {
 /** All input items of the run are sent together, `settings.batchSize` entries per request. */
 export interface BatchOperation {
 	kind: 'batch';
-	description: INodeProperties[];
+	fields: INodeProperties[];
 	creates: boolean;
 	prepare(run: Run): (itemIndex: number) => IDataObject;
 	/** Set by operations that start calls: the numbers one entry dials (one candidate). */

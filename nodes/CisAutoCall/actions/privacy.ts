@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { expectNoBody } from '../../shared/answers';
 import { runOptionsField } from './runOptions';
 import { requireId } from '../../shared/validation';
-import { forOperation } from './displayOptions';
 import type { ItemOperation, PreparedRequest } from './operation';
 
 export const skipDeleteRecord: INodeProperties = {
@@ -24,19 +23,13 @@ const irreversibleNotice: INodeProperties = {
 
 /** Spec 4.1 and 4.2: the same request and answer, about a call or about a candidate's call. */
 export function depersonalizeOperation(
-	resource: 'call' | 'candidate',
 	id: INodeProperties,
 	pathOf: (encodedId: string) => string,
 ): ItemOperation<PreparedRequest> {
 	return {
 		kind: 'item',
 		creates: false,
-		description: forOperation(resource, 'depersonalize', [
-			irreversibleNotice,
-			id,
-			skipDeleteRecord,
-			runOptionsField({ creates: false, batch: false }),
-		]),
+		fields: [irreversibleNotice, id, skipDeleteRecord, runOptionsField({ creates: false, batch: false })],
 		prepare({ parameter }) {
 			return (itemIndex) => {
 				const value = requireId(id.name, parameter(id.name, itemIndex));

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ReadItemParameter } from './parameters';
+import type { ReadItemParameter } from '../../shared/parameters';
 
 import { identityOf, requireId } from '../../shared/validation';
 
@@ -51,4 +51,16 @@ export function taskListOf(response: unknown): IDataObject[] {
 /** The id of the task chosen in the locator (list or by ID) for one item. */
 export function readTaskId(parameter: ReadItemParameter, itemIndex: number): string {
 	return requireId('autoCallId', parameter('autoCallId', itemIndex, undefined, { extractValue: true }));
+}
+
+/**
+ * `prepare` of an operation about the call task each item names: reads the task's ID (list or by
+ * ID), then builds what the item sends from it.
+ */
+export function perTask<Prepared>(
+	build: (taskId: string, itemIndex: number, parameter: ReadItemParameter) => Prepared,
+): (run: { parameter: ReadItemParameter }) => (itemIndex: number) => Prepared {
+	return ({ parameter }) =>
+		(itemIndex) =>
+			build(readTaskId(parameter, itemIndex), itemIndex, parameter);
 }

@@ -2,7 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { parseTimezone } from '../../shared/convert';
 import type { CandidateKind } from '../descriptions/candidateFields';
-import type { ReadItemParameter } from './parameters';
+import type { ReadItemParameter } from '../../shared/parameters';
+import { fieldAt } from './itemPaths';
 import {
 	describeValue,
 	InputError,
@@ -40,16 +41,6 @@ function splitNames(value: unknown): string[] {
 		.filter((name) => name !== '');
 }
 
-function readPath(json: IDataObject, path: string): unknown {
-	if (path in json) return json[path];
-	let current: unknown = json;
-	for (const part of path.split('.')) {
-		if (typeof current !== 'object' || current === null) return undefined;
-		current = (current as IDataObject)[part];
-	}
-	return current;
-}
-
 function pairsToObject(value: unknown): IDataObject {
 	const pairs = ((value as IDataObject | undefined)?.variable ?? []) as IDataObject[];
 	const result: IDataObject = {};
@@ -84,7 +75,7 @@ function fieldsOf(json: IDataObject): string {
  * request, instead of reporting an empty phone.
  */
 function refuseValueAsFieldName(parameterName: keyof typeof FIELD_NAME_PARAMETERS, fieldName: string, json: IDataObject): void {
-	if (readPath(json, fieldName) !== undefined) return;
+	if (fieldAt(json, fieldName) !== undefined) return;
 	const holder = Object.keys(json).find((key) => {
 		const value = json[key];
 		return (typeof value === 'string' || typeof value === 'number') && String(value).trim() === fieldName;
@@ -99,7 +90,7 @@ function refuseValueAsFieldName(parameterName: keyof typeof FIELD_NAME_PARAMETER
 
 /** The value of a field the item must have; a name that is not a field of the item is refused. */
 function readRequiredField(json: IDataObject, parameterName: keyof typeof FIELD_NAME_PARAMETERS, fieldName: string): unknown {
-	const value = readPath(json, fieldName);
+	const value = fieldAt(json, fieldName);
 	if (value === undefined) {
 		throw new InputError(
 			parameterName,
@@ -165,7 +156,7 @@ export function candidateReader(
 			if (variablesFields.length > 0) {
 				const variables: IDataObject = {};
 				for (const name of variablesFields) {
-					const value = readPath(json, name);
+					const value = fieldAt(json, name);
 					if (isPlainObject(value)) {
 						for (const [key, entry] of Object.entries(value)) setUserKey(variables, `variables (field "${name}")`, key, entry);
 					} else if (value !== undefined && value !== null) setUserKey(variables, `variables (field "${name}")`, name, value);
@@ -175,20 +166,20 @@ export function candidateReader(
 			if (callbackDataFields.length > 0) {
 				const callbackData: IDataObject = {};
 				for (const name of callbackDataFields) {
-					const value = readPath(json, name);
+					const value = fieldAt(json, name);
 					if (value !== undefined) setUserKey(callbackData, `callbackData (field "${name}")`, name, value);
 				}
 				requireNestingWithin('callbackData', callbackData);
 				candidate.callbackData = callbackData;
 			}
 			if (timezoneField) {
-				const value = readPath(json, timezoneField);
+				const value = fieldAt(json, timezoneField);
 				if (value !== undefined && value !== null && value !== '') {
 					candidate.timezone = parseTimezone(`timezone (field "${timezoneField}")`, value);
 				}
 			}
 			if (clientExternalIdField) {
-				const value = optionalString(readPath(json, clientExternalIdField), `clientExternalId (field "${clientExternalIdField}")`);
+				const value = optionalString(fieldAt(json, clientExternalIdField), `clientExternalId (field "${clientExternalIdField}")`);
 				if (value !== undefined) candidate.clientExternalId = value;
 			}
 			return candidate;

@@ -173,6 +173,34 @@ function isPlain(value: unknown): value is Record<string, unknown> {
 	return prototype === Object.prototype || prototype === null;
 }
 
+const MISSING = Symbol('missing');
+
+/**
+ * One step into a plain object (by key) or an array (by index): own properties only, never the
+ * prototype's (an item's own field named "constructor" is data, and the caller judges its name).
+ */
+function stepInto(current: unknown, step: Step): unknown {
+	const holder = typeof step === 'number' ? Array.isArray(current) : isPlain(current);
+	if (!holder || !Object.prototype.hasOwnProperty.call(current, step)) return MISSING;
+	return (current as Record<string | number, unknown>)[step];
+}
+
+/**
+ * A field of an item by the name a user typed: the item's key as it is ("full name", or "crm.id"
+ * when the item has that very key), else a dotted path ("crm.id", "phones.0"). The one way the
+ * nodes read an item's field by name; undefined when it is not there.
+ */
+export function fieldAt(json: IDataObject, name: string): unknown {
+	const own = stepInto(json, name);
+	if (own !== MISSING) return own;
+	let current: unknown = json;
+	for (const part of name.split('.')) {
+		current = stepInto(current, Array.isArray(current) && /^\d{1,9}$/.test(part) ? Number(part) : part);
+		if (current === MISSING) return undefined;
+	}
+	return current;
+}
+
 /** A copy of a plain JSON value (what n8n's engine hands back), or ASK_N8N for anything else. */
 function copyJson(value: unknown): unknown {
 	if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
@@ -207,9 +235,8 @@ function evaluate(node: Node, json: IDataObject): unknown {
 		case 'path': {
 			let current: unknown = json;
 			for (const step of node.steps) {
-				const holder = typeof step === 'number' ? Array.isArray(current) : isPlain(current);
-				if (!holder || !Object.prototype.hasOwnProperty.call(current, step)) return ASK_N8N;
-				current = (current as Record<string | number, unknown>)[step];
+				current = stepInto(current, step);
+				if (current === MISSING) return ASK_N8N;
 			}
 			return copyJson(current);
 		}

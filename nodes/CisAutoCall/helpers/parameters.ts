@@ -1,28 +1,42 @@
-import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ReadItemParameter } from '../../shared/parameters';
 
 import { ASK_N8N, itemPathValue, type ItemPathValue, sameJson } from './itemPaths';
 
-/** Reads a node parameter for one item, like `getNodeParameter`. */
-export type ReadItemParameter = (
-	name: string,
-	itemIndex: number,
-	fallback?: unknown,
-	options?: IGetNodeParameterOptions,
-) => unknown;
+export type { ReadItemParameter } from '../../shared/parameters';
 
 /**
  * How a parameter with an expression is read: by n8n for every item, or (itemPaths.ts) from the
- * item's fields, either still to be checked against n8n on the next item or checked already.
+ * item's fields, checked against n8n on the first item read so and again on samples (see checksItem).
  */
-type ItemReading = { by: 'n8n' } | { by: 'fields'; value: ItemPathValue; checked: boolean };
+type ItemReading = { by: 'n8n' } | { by: 'fields'; value: ItemPathValue; checkedOnce: boolean };
+
+/** Besides the first item read from fields, n8n's own result is compared on every this many items. */
+export const CHECK_EVERY = 100;
+
+/** Whether an item read from fields is compared with n8n's own result: the first, every 100th and the last. */
+function checksItem(reading: { checkedOnce: boolean }, itemIndex: number, itemCount: number): boolean {
+	return !reading.checkedOnce || itemIndex % CHECK_EVERY === 0 || itemIndex === itemCount - 1;
+}
+
+/** A value cached for the whole run, frozen so that no caller can change what the next item gets. */
+function frozen<T>(value: T): T {
+	if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const entry of Object.values(value)) frozen(entry);
+	}
+	return value;
+}
 
 /**
  * `getNodeParameter`, except that a parameter holding no expression is resolved once per run:
  * it cannot differ between items, and resolving it again for each of thousands of items costs
- * as much as the requests. A parameter whose expressions only copy fields of the item
- * (`{{ $json.phone }}`, `{{ { name: $json.name } }}`) is read from each item's fields, after
- * n8n's own result for the first such item was found the same; every item still gets its own
- * value, and whatever itemPaths.ts cannot read is left to n8n. Callers must not change what they get.
+ * as much as the requests; it is frozen. A parameter whose expressions only copy fields of the
+ * item (`{{ $json.phone }}`, `{{ { name: $json.name } }}`) is read from each item's fields, while
+ * n8n's own result is the same on the first such item, every 100th and the last (from a
+ * difference on, n8n reads every item); every item still gets its own value, and whatever
+ * itemPaths.ts cannot read is left to n8n.
  */
 export function perRunParameters(context: IExecuteFunctions): ReadItemParameter {
 	const raw = context.getNode().parameters;
@@ -33,7 +47,7 @@ export function perRunParameters(context: IExecuteFunctions): ReadItemParameter 
 		let reading = readings.get(name);
 		if (!reading) {
 			const value = name.includes('.') ? undefined : itemPathValue(raw[name]);
-			reading = value ? { by: 'fields', value, checked: false } : { by: 'n8n' };
+			reading = value ? { by: 'fields', value, checkedOnce: false } : { by: 'n8n' };
 			readings.set(name, reading);
 		}
 		return reading;
@@ -42,7 +56,7 @@ export function perRunParameters(context: IExecuteFunctions): ReadItemParameter 
 		const key = options?.extractValue ? `${name}:value` : name;
 		if (resolved.has(key)) return resolved.get(key);
 		if (!containsExpression(raw[name])) {
-			const value = context.getNodeParameter(name, itemIndex, fallback, options);
+			const value = frozen(context.getNodeParameter(name, itemIndex, fallback, options));
 			resolved.set(key, value);
 			return value;
 		}
@@ -51,9 +65,9 @@ export function perRunParameters(context: IExecuteFunctions): ReadItemParameter 
 			inputJson ??= context.getInputData().map((item) => item?.json);
 			const fromFields = reading.value(inputJson[itemIndex]);
 			if (fromFields !== ASK_N8N) {
-				if (reading.checked) return fromFields;
+				if (!checksItem(reading, itemIndex, inputJson.length)) return fromFields;
 				const value = context.getNodeParameter(name, itemIndex, fallback, options);
-				if (sameJson(value, fromFields)) reading.checked = true;
+				if (sameJson(value, fromFields)) reading.checkedOnce = true;
 				else readings.set(name, { by: 'n8n' });
 				return value;
 			}

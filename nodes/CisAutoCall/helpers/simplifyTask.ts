@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { taskStatusInWords } from '../../shared/taskStatus';
-import { fromVersion2 } from '../actions/versions';
+import { fromVersion2 } from '../versions';
 
 /** Get / Get Many from version 2: on by default, as n8n's guidelines ask for large outputs. */
 export const simplifyOption: INodeProperties = {

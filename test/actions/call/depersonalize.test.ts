@@ -2,17 +2,9 @@
  * Call → Depersonalize (nodes/CisAutoCall/actions/call/depersonalize.operation.ts), a privacy
  * operation. Through n8n-core's engine with real HTTP to the simulator (test/action/fixtures.ts).
  */
-import type { Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 describe('Call → Depersonalize (spec 4.1)', () => {
 	test('Call → Depersonalize keeps or deletes the recording', async () => {

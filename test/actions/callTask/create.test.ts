@@ -2,17 +2,9 @@
  * Call Task → Create (nodes/CisAutoCall/actions/callTask/create.operation.ts). Through n8n-core's
  * engine with real HTTP to the simulator (test/action/fixtures.ts).
  */
-import type { Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator, TOKEN } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, TOKEN, useActionSimulator } from '../../action/fixtures';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 describe('Call Task → Create (spec 4.6)', () => {
 	test('sends every field, converted, with the conditional ones the choices need', async () => {

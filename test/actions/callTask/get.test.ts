@@ -3,44 +3,19 @@
  * the spec. Through n8n-core's engine with real HTTP to the simulator.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { SimTask, Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import { API, apiRequests, byId, fromList, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { addTasks } from '../../action/simState';
 
 jest.setTimeout(60_000);
 
-const API = '/cis/api/v1/';
-
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: 'picked in the list' });
-
-function addTasks(count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
-	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
-}
-
-function task(id: string): SimTask {
-	const found = sim.state.tasks.get(id);
-	if (!found) throw new Error(`no task ${id}`);
-	return found;
-}
-
-// ---------------------------------------------------------------------------------------------
+const sim = useActionSimulator();
 
 describe('Call Task → Get', () => {
 	test.each([
 		['By ID', byId],
 		['From List', fromList],
 	])('task picked %s: GET telephony/autoCall/{id}, the task with its statistics', async (_mode, locator) => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const result = await runAction(sim, { resource: 'callTask', operation: 'get', autoCallId: locator(stored.id) });
 		expect(result.error).toBeUndefined();
 		const [request] = apiRequests(sim);
@@ -65,7 +40,7 @@ describe('Call Task → Get', () => {
 	});
 
 	test('405: "not available on that server"', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		sim.injectFault({ path: `${API}telephony/autoCall/${stored.id}`, status: 405 });
 		const result = await runAction(sim, { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id) });
 		expect((result.error as Error).message).toMatch(/^This operation is not available on that server \(405/);

@@ -3,39 +3,18 @@
  * beyond the spec. Through n8n-core's engine with real HTTP to the simulator.
  */
 import { getGlobalState, NodeApiError, NodeOperationError, setGlobalState } from 'n8n-workflow';
-import type { SimTask, Simulator, TaskStatus } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import type { TaskStatus } from '../../../simulator';
+import { API, apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { addTasks, createTaskInState, storedTask } from '../../action/simState';
 import { sendJson, startTinyServer } from '../../action/tinyServer';
 
 jest.setTimeout(60_000);
 
-const API = '/cis/api/v1/';
-
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-function addTasks(count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
-	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
-}
-
-function task(id: string): SimTask {
-	const found = sim.state.tasks.get(id);
-	if (!found) throw new Error(`no task ${id}`);
-	return found;
-}
-
-// ---------------------------------------------------------------------------------------------
+const sim = useActionSimulator();
 
 describe('Call Task → Get Many', () => {
 	test('Limit: one request with limit and offset 0; one output item per task, all paired with the input item', async () => {
-		addTasks(12);
+		addTasks(sim, 12);
 		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', limit: 5 });
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
@@ -45,7 +24,7 @@ describe('Call Task → Get Many', () => {
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(5);
 		for (const json of outputs) {
-			const stored = task(json.autoCallId as string);
+			const stored = storedTask(sim, json.autoCallId as string);
 			expect(json).toMatchObject({ id: stored.id, name: stored.name, status: 'BLANK' });
 			expect(json.stats).toBeDefined();
 		}
@@ -114,7 +93,7 @@ describe('Call Task → Get Many', () => {
 	});
 
 	test('Return All pages through 2,500 tasks, at most 1,000 per page, and returns every task once', async () => {
-		const tasks = addTasks(2500);
+		const tasks = addTasks(sim, 2500);
 		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', returnAll: true });
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
@@ -130,7 +109,7 @@ describe('Call Task → Get Many', () => {
 	});
 
 	test('a limit above 1,000 is split into pages of at most 1,000', async () => {
-		addTasks(1600);
+		addTasks(sim, 1600);
 		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', limit: 1500 });
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => request.query)).toEqual([
@@ -141,7 +120,7 @@ describe('Call Task → Get Many', () => {
 	});
 
 	test('exactly one full page: one more request finds the end', async () => {
-		addTasks(1000);
+		addTasks(sim, 1000);
 		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', returnAll: true });
 		expect(result.items).toHaveLength(1000);
 		expect(apiRequests(sim).map((request) => request.query.offset)).toEqual(['0', '1000']);
@@ -150,7 +129,7 @@ describe('Call Task → Get Many', () => {
 	test('Return All against a server that ignores "offset": stops at the repeated page with an error that says why', async () => {
 		const page = Array.from({ length: 1000 }, (_, index) => ({ id: { identity: `task-${index}` }, name: `Task ${index}` }));
 		// Ends after 20 pages so that a node without the guard finishes (with duplicates) instead of hanging.
-		const server = await startTinyServer((request, response) => sendJson(response, 200, { items: server.requests.length > 20 ? [] : page }));
+		const server = await startTinyServer((_request, response) => sendJson(response, 200, { items: server.requests.length > 20 ? [] : page }));
 		try {
 			const result = await runAction(server.asSimulator(), { resource: 'callTask', operation: 'getMany', returnAll: true });
 			const error = result.error as NodeOperationError;

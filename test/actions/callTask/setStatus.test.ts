@@ -5,36 +5,13 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import type { SimTask, Simulator, TaskStatus } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import type { TaskStatus } from '../../../simulator';
+import { API, apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { addTasks, createTaskInState, storedTask } from '../../action/simState';
 
 jest.setTimeout(60_000);
 
-const API = '/cis/api/v1/';
-
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-
-function addTasks(count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
-	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
-}
-
-function task(id: string): SimTask {
-	const found = sim.state.tasks.get(id);
-	if (!found) throw new Error(`no task ${id}`);
-	return found;
-}
-
-// ---------------------------------------------------------------------------------------------
+const sim = useActionSimulator();
 
 describe('Call Task → Start / Pause / Stop', () => {
 	const setStatus = (operation: string, id: string, extra: INodeParameters = {}): INodeParameters => ({
@@ -45,14 +22,14 @@ describe('Call Task → Start / Pause / Stop', () => {
 	});
 
 	test('BLANK → Start → PROCESS → Pause → PAUSED → Start → PROCESS → Stop → HALTED, each a POST without body', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const steps: Array<[string, string, TaskStatus]> = [
 			['start', 'play', 'PROCESS'],
 			['pause', 'pause', 'PAUSED'],
 			['start', 'play', 'PROCESS'],
 			['stop', 'halted', 'HALTED'],
 		];
-		expect(task(stored.id).status).toBe('BLANK');
+		expect(storedTask(sim, stored.id).status).toBe('BLANK');
 		for (const [operation, action, status] of steps) {
 			sim.requests.length = 0;
 			const result = await runAction(sim, setStatus(operation, stored.id));
@@ -63,7 +40,7 @@ describe('Call Task → Start / Pause / Stop', () => {
 				`${API}telephony/autoCall/${stored.id}/${action}`,
 				'',
 			]);
-			expect(task(stored.id).status).toBe(status);
+			expect(storedTask(sim, stored.id).status).toBe(status);
 			const [json] = jsonOf(result);
 			expect(json).toMatchObject({ success: true, autoCallId: stored.id, action });
 			expect((json.response as IDataObject).status).toBe(status);
@@ -76,18 +53,18 @@ describe('Call Task → Start / Pause / Stop', () => {
 		const [json] = jsonOf(result);
 		expect(json.httpCode).toBe('422');
 		expect(json.error).toMatch(/halted/);
-		expect(task(stored.id).status).toBe('HALTED');
+		expect(storedTask(sim, stored.id).status).toBe('HALTED');
 	});
 
 	test('one task per input item, picked from the list by expression', async () => {
-		const tasks = addTasks(3);
+		const tasks = addTasks(sim, 3);
 		const result = await runAction(
 			sim,
-			{ resource: 'callTask', operation: 'start', autoCallId: { __rl: true, mode: 'id', value: '={{ $json.taskId }}' } },
+			{ resource: 'callTask', operation: 'start', autoCallId: byId('={{ $json.taskId }}') },
 			tasks.map((t) => ({ taskId: t.id })),
 		);
 		expect(result.error).toBeUndefined();
-		expect(tasks.map((t) => task(t.id).status)).toEqual(['PROCESS', 'PROCESS', 'PROCESS']);
+		expect(tasks.map((t) => storedTask(sim, t.id).status)).toEqual(['PROCESS', 'PROCESS', 'PROCESS']);
 		expect(jsonOf(result).map((json) => json.autoCallId)).toEqual(tasks.map((t) => t.id));
 	});
 
@@ -99,19 +76,19 @@ describe('Call Task → Start / Pause / Stop', () => {
 	});
 
 	test.each(['start', 'pause', 'stop'])('%s answered 405: "not available on that server"', async (operation) => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		sim.injectFault({ path: new RegExp(`^${API}telephony/autoCall/${stored.id}/`), status: 405 });
 		const result = await runAction(sim, setStatus(operation, stored.id));
 		expect((result.error as Error).message).toMatch(/^This operation is not available on that server \(405 for POST /);
-		expect(task(stored.id).status).toBe('BLANK');
+		expect(storedTask(sim, stored.id).status).toBe('BLANK');
 	});
 
 	test('a 503 is retried: status moves are safe to repeat', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		sim.injectFault({ path: `${API}telephony/autoCall/${stored.id}/play`, status: 503, afterHandling: true });
 		const result = await runAction(sim, setStatus('start', stored.id, { options: { maxRetries: 1 } }));
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 200]);
-		expect(task(stored.id).status).toBe('PROCESS');
+		expect(storedTask(sim, stored.id).status).toBe('PROCESS');
 	});
 });

@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
-import type { Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
+import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
 import { createTaskInState } from '../../action/simState';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -15,17 +14,9 @@ const { fieldCount } = require('../../ui/expected') as { fieldCount: (descriptio
 
 jest.setTimeout(60_000);
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 const V2 = { typeVersion: 2 };
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 async function createdBody(parameters: INodeParameters, typeVersion: number): Promise<IDataObject> {
 	sim.requests.length = 0;

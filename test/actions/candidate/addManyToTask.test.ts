@@ -4,40 +4,12 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import type { SimTask, Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import { API, apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { addTasks, candidatesWithPhone, storedTask } from '../../action/simState';
 
 jest.setTimeout(60_000);
 
-const API = '/cis/api/v1/';
-
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-
-function addTasks(count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
-	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
-}
-
-function task(id: string): SimTask {
-	const found = sim.state.tasks.get(id);
-	if (!found) throw new Error(`no task ${id}`);
-	return found;
-}
-
-function candidatesWithPhone(phone: string) {
-	return [...sim.state.candidates.values()].filter((candidate) => candidate.phone.includes(phone));
-}
-
-// ---------------------------------------------------------------------------------------------
+const sim = useActionSimulator();
 
 describe('Candidate → Add Many to Task', () => {
 	const items = Array.from({ length: 7 }, (_, index) => ({
@@ -47,7 +19,7 @@ describe('Candidate → Add Many to Task', () => {
 	}));
 
 	test('chunks of Batch Size, each entry with the task id; outputs mapped back per item', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const result = await runAction(sim, {
 			resource: 'candidate',
 			operation: 'addManyToTask',
@@ -76,14 +48,14 @@ describe('Candidate → Add Many to Task', () => {
 		});
 		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
 		jsonOf(result).forEach((json, index) => {
-			const [candidate] = candidatesWithPhone(items[index].phone);
+			const [candidate] = candidatesWithPhone(sim, items[index].phone);
 			expect(json).toMatchObject({ autoCallCandidateId: candidate.id, autoCallId: stored.id, phone: [items[index].phone] });
 		});
-		expect(task(stored.id).status).toBe('PROCESS');
+		expect(storedTask(sim, stored.id).status).toBe('PROCESS');
 	});
 
 	test('define mode: a task per item, by expression', async () => {
-		const tasks = addTasks(2);
+		const tasks = addTasks(sim, 2);
 		const result = await runAction(
 			sim,
 			{
@@ -107,11 +79,11 @@ describe('Candidate → Add Many to Task', () => {
 			forceStart: false,
 		});
 		expect(jsonOf(result).map((json) => json.autoCallId)).toEqual([tasks[0].id, tasks[1].id]);
-		expect(candidatesWithPhone('79990000202')[0].taskId).toBe(tasks[1].id);
+		expect(candidatesWithPhone(sim, '79990000202')[0].taskId).toBe(tasks[1].id);
 	});
 
 	test('a repeated Client External ID within the batch is added once', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const result = await runAction(
 			sim,
 			{
@@ -133,7 +105,7 @@ describe('Candidate → Add Many to Task', () => {
 	});
 
 	test('a batch answered 503 then 200 is sent once, Client External IDs or not: its outcome is unknown, said per item', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const parameters = (idField: string): INodeParameters => ({
 			resource: 'candidate',
 			operation: 'addManyToTask',
@@ -168,7 +140,7 @@ describe('Candidate → Add Many to Task', () => {
 	});
 
 	test('405 from a server without the endpoint, Continue On Fail: every item of the chunk gets the error', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		sim.injectFault({ path: `${API}telephony/autoCallCandidate/batch`, status: 405 });
 		const result = await runAction(
 			sim,

@@ -3,45 +3,16 @@
  * control beyond the spec. Through n8n-core's engine with real HTTP to the simulator.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { SimTask, Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import { API, apiRequests, byId, fromList, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { addTasks, candidatesWithPhone, storedTask } from '../../action/simState';
 
 jest.setTimeout(60_000);
 
-const API = '/cis/api/v1/';
-
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: 'picked in the list' });
-
-function addTasks(count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
-	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
-}
-
-function task(id: string): SimTask {
-	const found = sim.state.tasks.get(id);
-	if (!found) throw new Error(`no task ${id}`);
-	return found;
-}
-
-function candidatesWithPhone(phone: string) {
-	return [...sim.state.candidates.values()].filter((candidate) => candidate.phone.includes(phone));
-}
-
-// ---------------------------------------------------------------------------------------------
+const sim = useActionSimulator();
 
 describe('Candidate → Add to Task', () => {
 	test('sends the candidate with the task id and forceStart; the output carries the candidate id', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const result = await runAction(sim, {
 			resource: 'candidate',
 			operation: 'addToTask',
@@ -67,29 +38,29 @@ describe('Candidate → Add to Task', () => {
 			clientExternalId: 'crm-1',
 			forceStart: true,
 		});
-		const [candidate] = candidatesWithPhone('79990000001');
+		const [candidate] = candidatesWithPhone(sim, '79990000001');
 		expect(candidate.taskId).toBe(stored.id);
 		expect(jsonOf(result)[0]).toMatchObject({
 			autoCallCandidateId: candidate.id,
 			autoCallId: stored.id,
 			phone: ['79990000001'],
 		});
-		expect(task(stored.id).status).toBe('PROCESS');
+		expect(storedTask(sim, stored.id).status).toBe('PROCESS');
 	});
 
 	test('without Start the Task Too the task stays as it is', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const result = await runAction(
 			sim,
 			{ resource: 'candidate', operation: 'addToTask', autoCallId: byId(stored.id), phone: '79990000002' },
 		);
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim)[0].body).toEqual({ autoCallId: stored.id, phone: ['79990000002'], forceStart: false });
-		expect(task(stored.id).status).toBe('BLANK');
+		expect(storedTask(sim, stored.id).status).toBe('BLANK');
 	});
 
 	test('a repeated Client External ID is added once: both items get the same candidate', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const result = await runAction(
 			sim,
 			{
@@ -109,7 +80,7 @@ describe('Candidate → Add to Task', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim)).toHaveLength(3);
-		expect(task(stored.id).candidateIds).toHaveLength(2);
+		expect(storedTask(sim, stored.id).candidateIds).toHaveLength(2);
 		const ids = jsonOf(result).map((json) => json.autoCallCandidateId);
 		expect(ids[0]).toBe(ids[1]);
 		expect(ids[2]).not.toBe(ids[0]);
@@ -130,7 +101,7 @@ describe('Candidate → Add to Task', () => {
 	});
 
 	test('405: "not available on that server"', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		sim.injectFault({ path: `${API}telephony/autoCallCandidate`, status: 405 });
 		const result = await runAction(sim, {
 			resource: 'candidate',

@@ -5,13 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CisAutoCallApi } from '../../../credentials/CisAutoCallApi.credentials';
-import { CisAutoCallLoginApi } from '../../../credentials/CisAutoCallLoginApi.credentials';
-import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
 import { mapBatchResponse } from '../../../nodes/CisAutoCall/actions/candidate/batchResponse';
-import type { Simulator } from '../../../simulator';
-import { runAgentTool } from '../../engine/harness';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator } from '../../action/fixtures';
+import { apiRequests, byId, jsonOf, runAction, runTool, useActionSimulator } from '../../action/fixtures';
 import { createTaskInState } from '../../action/simState';
 
 jest.setTimeout(60_000);
@@ -19,16 +14,7 @@ jest.setTimeout(60_000);
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator({ timeScale: 1000 });
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const sim = useActionSimulator({ timeScale: 1000 });
 
 const addMany = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'candidate',
@@ -137,13 +123,11 @@ describe('answers with another count than what was sent', () => {
 	test('as an AI Agent tool, such an item reads outcome "unknown", not "done"', async () => {
 		const a = createTaskInState(sim, { name: 'A' });
 		sim.injectFault({ path: ADD_BATCH, status: 200, afterHandling: true, body: [[entry(a.id, 'c-1'), entry(a.id, 'c-2')]] });
-		const result = await runAgentTool({
-			node: new CisAutoCall(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
-			credentials: credentialsFor(sim),
-			parameters: { ...addMany(), autoCallId: byId(a.id) as unknown as INodeParameters, phone: "={{ $fromAI('phone', 'Number', 'string') }}" },
-			toolCalls: [{ phone: '79990000141' }],
-		});
+		const result = await runTool(
+			sim,
+			{ ...addMany(), autoCallId: byId(a.id) as unknown as INodeParameters, phone: "={{ $fromAI('phone', 'Number', 'string') }}" },
+			[{ phone: '79990000141' }],
+		);
 		const [answer] = JSON.parse(result.observations[0]) as IDataObject[];
 		expect(answer).toEqual({
 			outcome: 'unknown',

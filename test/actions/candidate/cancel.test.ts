@@ -3,45 +3,16 @@
  * beyond the spec. Through n8n-core's engine with real HTTP to the simulator.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { SimTask, Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import { API, apiRequests, byId, fromList, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { addTasks, candidatesWithPhone } from '../../action/simState';
 
 jest.setTimeout(60_000);
 
-const API = '/cis/api/v1/';
-
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: 'picked in the list' });
-
-function addTasks(count: number, name = (index: number) => `Task ${String(index).padStart(4, '0')}`): SimTask[] {
-	return Array.from({ length: count }, (_, index) => createTaskInState(sim, { name: name(index) }));
-}
-
-function task(id: string): SimTask {
-	const found = sim.state.tasks.get(id);
-	if (!found) throw new Error(`no task ${id}`);
-	return found;
-}
-
-function candidatesWithPhone(phone: string) {
-	return [...sim.state.candidates.values()].filter((candidate) => candidate.phone.includes(phone));
-}
-
-// ---------------------------------------------------------------------------------------------
+const sim = useActionSimulator();
 
 describe('Candidate → Cancel', () => {
 	test('POST telephony/autoCallCandidate/cancel?autoCallId=&phone=: the candidate is cancelled', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		await runAction(sim, { resource: 'candidate', operation: 'addToTask', autoCallId: byId(stored.id), phone: '79990000501' });
 		sim.requests.length = 0;
 		const result = await runAction(sim, {
@@ -58,12 +29,12 @@ describe('Candidate → Cancel', () => {
 			{ autoCallId: stored.id, phone: '79990000501' },
 			'',
 		]);
-		expect(candidatesWithPhone('79990000501')[0].status).toBe('CANCELLED');
+		expect(candidatesWithPhone(sim, '79990000501')[0].status).toBe('CANCELLED');
 		expect(jsonOf(result)[0]).toMatchObject({ success: true, autoCallId: stored.id, phone: '79990000501' });
 	});
 
 	test('a number that is not in the task: the error names the number and the task', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		const result = await runAction(sim, {
 			resource: 'candidate',
 			operation: 'cancel',
@@ -77,7 +48,7 @@ describe('Candidate → Cancel', () => {
 	});
 
 	test('405: "not available on that server"', async () => {
-		const [stored] = addTasks(1);
+		const [stored] = addTasks(sim, 1);
 		sim.injectFault({ path: `${API}telephony/autoCallCandidate/cancel`, status: 405 });
 		const result = await runAction(sim, { resource: 'candidate', operation: 'cancel', autoCallId: byId(stored.id), phone: '79990000501' });
 		expect((result.error as Error).message).toMatch(/^This operation is not available on that server \(405/);

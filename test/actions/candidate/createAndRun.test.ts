@@ -2,17 +2,9 @@
  * Candidate → Create and Run (nodes/CisAutoCall/actions/candidate/createAndRun.operation.ts).
  * Through n8n-core's engine with real HTTP to the simulator (test/action/fixtures.ts).
  */
-import type { Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 describe('Candidate → Create and Run (spec 4.4)', () => {
 	test('one request per item, fields resolved from expressions, ids as plain strings', async () => {

@@ -8,9 +8,8 @@
  *
  * The row count of the scale test can be raised: CIS_BATCH_ROWS=100000 npx jest test/actions/candidate/createBatch.test.ts
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import type { Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
+import type { IDataObject } from 'n8n-workflow';
+import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from '../../action/fixtures';
 
 jest.setTimeout(600_000);
 
@@ -18,27 +17,10 @@ const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 const ROWS = Number(process.env.CIS_BATCH_ROWS ?? 10000);
 
-let sim: Simulator;
-beforeAll(async () => {
-	// Calls take long in simulated time, so that the simulator is not busy playing them.
-	sim = await startSimulator({ timeScale: 1000 });
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+// Calls take long in simulated time, so that the simulator is not busy playing them.
+const sim = useActionSimulator({ timeScale: 1000 });
 
-const phoneOf = (index: number) => `7977${String(index).padStart(7, '0')}`;
-const phoneItems = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
-
-const createBatch = (options: INodeParameters = {}, extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'createBatch',
-	inputMode: 'fromItems',
-	phoneField: 'phone',
-	options,
-	...extra,
-});
+const { phoneOf, phoneItems } = numberedPhones('7977');
 
 /** Every output carries the simulator's candidate for its own phone, in the given task. */
 function expectOwnIds(outputs: IDataObject[], taskId?: string) {

@@ -5,21 +5,13 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../../simulator';
-import { apiRequests, runAction, startSimulator } from '../../action/fixtures';
+import { apiRequests, runAction, useActionSimulator } from '../../action/fixtures';
 
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 const JOINING_FIELDS = ['autoCallId', 'phone', 'variables', 'callbackData', 'clientExternalId', 'timezone'];
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator({ timeScale: 1000 });
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator({ timeScale: 1000 });
 
 const items = Array.from({ length: 5 }, (_, index) => ({ phone: `7977000000${index}`, crm: `C-${index}`, name: `N${index}`, tz: 10800 }));
 

@@ -3,17 +3,9 @@
  * privacy operation. Through n8n-core's engine with real HTTP to the simulator
  * (test/action/fixtures.ts).
  */
-import type { Simulator } from '../../../simulator';
-import { apiRequests, jsonOf, runAction, startSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => sim.reset());
+const sim = useActionSimulator();
 
 describe('Candidate → Depersonalize (spec 4.3)', () => {
 	test('Candidate → Depersonalize', async () => {

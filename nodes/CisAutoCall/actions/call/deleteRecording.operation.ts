@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { expectNoBody } from '../../../shared/answers';
 import { runOptionsField } from '../runOptions';
 import { requireId } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 import { callId } from './depersonalize.operation';
 
@@ -14,15 +13,15 @@ const irreversibleNotice: INodeProperties = {
 	default: '',
 };
 
-export const description = forOperation('call', 'deleteRecording', [
+const fields: INodeProperties[] = [
 	irreversibleNotice,
 	callId,
 	runOptionsField({ creates: false, batch: false }),
-]);
+];
 
 export const deleteRecording: ItemOperation<PreparedRequest> = {
 	kind: 'item',
-	description,
+	fields,
 	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {

@@ -11,4 +11,4 @@ export const callId: INodeProperties = {
 	description: 'The call\'s ID: map it from a Call Ended event of the CIS Auto-Call Trigger (or the last call of a Person Done event)',
 };
 
-export const depersonalize = depersonalizeOperation('call', callId, (id) => `calls/${id}/depersonalization`);
+export const depersonalize = depersonalizeOperation(callId, (id) => `calls/${id}/depersonalization`);

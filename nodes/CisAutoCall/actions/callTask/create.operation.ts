@@ -9,9 +9,8 @@ import { EVENTS, toEventsMap } from '../../../shared/events';
 import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
-import { beforeVersion2, fromVersion2, SHORT_PANELS_VERSION } from '../versions';
+import { beforeVersion2, fromVersion2, SHORT_PANELS_VERSION } from '../../versions';
 
 const webhookTargets: INodeProperties = {
 	displayName: 'Webhook Targets',
@@ -63,12 +62,12 @@ const webhookTargets: INodeProperties = {
 	],
 };
 
-export const description = forOperation('callTask', 'create', [
+const fields: INodeProperties[] = [
 	...updateDisplayOptions(beforeVersion2, callTaskFields),
 	...updateDisplayOptions(fromVersion2, shortCallTaskPanel()),
 	webhookTargets,
 	runOptionsField({ creates: true, batch: false }),
-]);
+];
 
 export function readWebhookTargets(value: unknown): IDataObject[] {
 	const targets = ((value as IDataObject | undefined)?.target ?? []) as IDataObject[];
@@ -88,7 +87,7 @@ export function readWebhookTargets(value: unknown): IDataObject[] {
 
 export const create: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	description,
+	fields,
 	creates: true,
 	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();

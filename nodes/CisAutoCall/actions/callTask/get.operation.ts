@@ -1,30 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
-import { autoCallIdLocator, readTaskId, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { autoCallIdLocator, perTask, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
-export const description = forOperation('callTask', 'get', [
+const fields: INodeProperties[] = [
 	autoCallIdLocator,
 	simplifyOption,
 	runOptionsField({ creates: false, batch: false }),
-]);
+];
 
 export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {
 	kind: 'item',
-	description,
+	fields,
 	creates: false,
-	prepare({ parameter }) {
-		return (itemIndex) => {
-			const id = readTaskId(parameter, itemIndex);
-			return {
-				request: getTaskRequest(id, { notFoundMeans: taskNotFoundMeans([id]) }),
-				echo: { autoCallId: id },
-				simplify: parameter('simplify', itemIndex, false) === true,
-			};
-		};
-	},
+	prepare: perTask((id, itemIndex, parameter) => ({
+		request: getTaskRequest(id, { notFoundMeans: taskNotFoundMeans([id]) }),
+		echo: { autoCallId: id },
+		simplify: parameter('simplify', itemIndex, false) === true,
+	})),
 	async execute({ client }, { request, echo, simplify }, itemIndex) {
 		const task = await getTask(client, request, itemIndex);
 		const autoCallId = taskIdOf(task) ?? echo.autoCallId;

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { expectTaskList } from '../../../shared/answers';
@@ -8,14 +8,13 @@ import { toInstant } from '../../../shared/convert';
 import { runOptionsField } from '../runOptions';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { requireInteger } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
 const MAX_PAGE = 1000;
 /** Return All stops here (100,000 tasks) rather than page on for ever. */
 const MAX_PAGES = 100;
 
-export const description = forOperation('callTask', 'getMany', [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -86,7 +85,7 @@ export const description = forOperation('callTask', 'getMany', [
 	},
 	simplifyOption,
 	runOptionsField({ creates: false, batch: false }),
-]);
+];
 
 interface ListQuery {
 	qs: IDataObject;
@@ -96,7 +95,7 @@ interface ListQuery {
 
 export const getMany: ItemOperation<ListQuery> = {
 	kind: 'item',
-	description,
+	fields,
 	creates: false,
 	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();

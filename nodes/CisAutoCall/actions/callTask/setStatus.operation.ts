@@ -2,9 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
 import { agentStartNotice } from '../../guardrails';
-import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { autoCallIdLocator, perTask, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
 const stopNotice: INodeProperties = {
@@ -39,25 +38,20 @@ export function peopleInTask(answer: unknown): number | undefined {
 
 /** Start (`play`), Pause (`pause`) and Stop (`halted`) differ only in the path's last word. */
 function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStatusAction): ItemOperation<PreparedRequest> {
-	const description = forOperation('callTask', operation, [
+	const fields: INodeProperties[] = [
 		...(operation === 'stop' ? [stopNotice] : []),
 		...(operation === 'start' ? [startNotice, agentStartNotice] : []),
 		autoCallIdLocator,
 		runOptionsField({ creates: false, batch: false, startsTask: operation === 'start' }),
-	]);
+	];
 	return {
 		kind: 'item',
-		description,
+		fields,
 		creates: false,
-		prepare({ parameter }) {
-			return (itemIndex) => {
-				const id = readTaskId(parameter, itemIndex);
-				return {
-					request: setTaskStatusRequest(id, action, { notFoundMeans: taskNotFoundMeans([id]) }),
-					echo: { success: true, autoCallId: id, action },
-				};
-			};
-		},
+		prepare: perTask((id) => ({
+			request: setTaskStatusRequest(id, action, { notFoundMeans: taskNotFoundMeans([id]) }),
+			echo: { success: true, autoCallId: id, action },
+		})),
 		// Starting a task phones everyone in it: an AI Agent may do it only when the user allows it.
 		...(operation === 'start' ? { startsTask: () => true } : {}),
 		async execute({ client, context }, { request, echo }, itemIndex) {

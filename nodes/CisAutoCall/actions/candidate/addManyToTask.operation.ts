@@ -1,29 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expectAddedCandidates } from '../../../shared/answers';
-import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
-import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { agentToolNotice } from '../../guardrails';
-import { runOptionsField } from '../runOptions';
-import { forOperation } from '../displayOptions';
+import { readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import type { BatchOperation } from '../operation';
-import { forceStart, forceStartNotice } from './addToTask.operation';
+import { addToTaskFields } from './addToTask.operation';
 import { batchAnswerOptions, mapBatchResponse } from './batchResponse';
-
-export const description = forOperation('candidate', 'addManyToTask', [
-	dialsNotice,
-	agentToolNotice,
-	autoCallIdLocator,
-	...candidateFields('addToTask'),
-	forceStart,
-	forceStartNotice,
-	runOptionsField({ creates: true, batch: true, startsCalls: true, startsTask: true }),
-]);
 
 export const addManyToTask: BatchOperation = {
 	kind: 'batch',
-	description,
+	fields: addToTaskFields(true),
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');

@@ -7,10 +7,9 @@ import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/
 import { agentToolNotice } from '../../guardrails';
 import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
-export const forceStart: INodeProperties = {
+const forceStart: INodeProperties = {
 	displayName: 'Start the Task Too',
 	name: 'forceStart',
 	type: 'boolean',
@@ -19,7 +18,7 @@ export const forceStart: INodeProperties = {
 };
 
 /** Shown while "Start the Task Too" is on. */
-export const forceStartNotice: INodeProperties = {
+const forceStartNotice: INodeProperties = {
 	displayName: 'Starting the task calls every person in it who is still waiting, not only the ones added here, and each call costs money',
 	name: 'forceStartNotice',
 	type: 'notice',
@@ -27,19 +26,22 @@ export const forceStartNotice: INodeProperties = {
 	displayOptions: { show: { forceStart: [true] } },
 };
 
-export const description = forOperation('candidate', 'addToTask', [
-	dialsNotice,
-	agentToolNotice,
-	autoCallIdLocator,
-	...candidateFields('addToTask'),
-	forceStart,
-	forceStartNotice,
-	runOptionsField({ creates: true, batch: false, startsCalls: true, startsTask: true }),
-]);
+/** The panel of Add to Task, and of Add Many to Task (`batch`). */
+export function addToTaskFields(batch: boolean): INodeProperties[] {
+	return [
+		dialsNotice,
+		agentToolNotice,
+		autoCallIdLocator,
+		...candidateFields('addToTask'),
+		forceStart,
+		forceStartNotice,
+		runOptionsField({ creates: true, batch, startsCalls: true, startsTask: true }),
+	];
+}
 
 export const addToTask: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	description,
+	fields: addToTaskFields(false),
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');

@@ -1,13 +1,12 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { expectAcknowledgement } from '../../../shared/answers';
-import { autoCallIdLocator, readTaskId } from '../../helpers/callTaskLocator';
+import { autoCallIdLocator, perTask } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runOptions';
 import { toPhones } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
-export const description = forOperation('candidate', 'cancel', [
+const fields: INodeProperties[] = [
 	autoCallIdLocator,
 	{
 		displayName: 'Phone Number',
@@ -19,30 +18,27 @@ export const description = forOperation('candidate', 'cancel', [
 		description: 'Number of the candidate to cancel in that task',
 	},
 	runOptionsField({ creates: false, batch: false }),
-]);
+];
 
 export const cancel: ItemOperation<PreparedRequest> = {
 	kind: 'item',
-	description,
+	fields,
 	creates: false,
-	prepare({ parameter }) {
-		return (itemIndex) => {
-			const autoCallId = readTaskId(parameter, itemIndex);
-			const [phone] = toPhones('phone', parameter('phone', itemIndex));
-			return {
-				request: {
-					method: 'POST',
-					path: 'telephony/autoCallCandidate/cancel',
-					qs: { autoCallId, phone },
-					repeatability: 'safe',
-					beyondSpec: true,
-					notFoundMeans: `No candidate with the number ${phone} in the task "${autoCallId}", or this server does not offer this operation (not every server of the service offers it).`,
-					expect: expectAcknowledgement,
-				},
-				echo: { success: true, autoCallId, phone },
-			};
+	prepare: perTask((autoCallId, itemIndex, parameter) => {
+		const [phone] = toPhones('phone', parameter('phone', itemIndex));
+		return {
+			request: {
+				method: 'POST',
+				path: 'telephony/autoCallCandidate/cancel',
+				qs: { autoCallId, phone },
+				repeatability: 'safe',
+				beyondSpec: true,
+				notFoundMeans: `No candidate with the number ${phone} in the task "${autoCallId}", or this server does not offer this operation (not every server of the service offers it).`,
+				expect: expectAcknowledgement,
+			},
+			echo: { success: true, autoCallId, phone },
 		};
-	},
+	}),
 	async execute({ client }, { request, echo }, itemIndex) {
 		const response = await client.request<IDataObject | undefined>(request, itemIndex);
 		return response && typeof response === 'object' ? { ...echo, response } : echo;

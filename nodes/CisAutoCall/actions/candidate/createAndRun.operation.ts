@@ -7,7 +7,6 @@ import { agentToolNotice } from '../../guardrails';
 import { runOptionsField } from '../runOptions';
 import type { ApiRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 
 /** Shared with Create and Run and Wait for Result, which sends the same request. */
@@ -20,17 +19,17 @@ export const botSettingsId: INodeProperties = {
 	description: 'Bot script that talks to the candidate. All other settings come from the default call-task template.',
 };
 
-export const description = forOperation('candidate', 'createAndRun', [
+const fields: INodeProperties[] = [
 	dialsNotice,
 	agentToolNotice,
 	botSettingsId,
 	...candidateFields('single'),
 	runOptionsField({ creates: true, batch: false, startsCalls: true }),
-]);
+];
 
 export const createAndRun: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	description,
+	fields,
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'single');

@@ -3,7 +3,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { ApiRequest } from '../../../shared/transport';
 import { WAIT_MARKER_FIELD } from '../../../shared/waitForResult';
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
-import { forOperation } from '../displayOptions';
 import type { ItemOperation } from '../operation';
 import { runOptionsField } from '../runOptions';
 import { botSettingsId, createAndRun } from './createAndRun.operation';
@@ -46,7 +45,7 @@ const waitUnit: INodeProperties = {
 	default: 'days',
 };
 
-export const description = forOperation('candidate', WAIT_OPERATION, [
+const fields: INodeProperties[] = [
 	dialsNotice,
 	waitNotice,
 	botSettingsId,
@@ -54,13 +53,13 @@ export const description = forOperation('candidate', WAIT_OPERATION, [
 	waitAtMost,
 	waitUnit,
 	runOptionsField({ creates: true, batch: false, startsCalls: true }),
-]);
+];
 
 /**
  * The operation as listed (what Dry Run shows and what the operation table describes): Create and
  * Run's request. A run that waits sends it through `withWaitMarkers`.
  */
-export const createAndRunAndWait: ItemOperation<ApiRequest> = { ...createAndRun, description };
+export const createAndRunAndWait: ItemOperation<ApiRequest> = { ...createAndRun, fields };
 
 /**
  * The operation of one waiting run: each candidate's Callback Data gets the wait's marker, next to

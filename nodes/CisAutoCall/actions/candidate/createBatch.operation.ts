@@ -6,7 +6,6 @@ import { agentToolNotice } from '../../guardrails';
 import { runOptionsField } from '../runOptions';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
-import { forOperation } from '../displayOptions';
 import { mayHaveCreated, NotSentError } from '../itemErrors';
 import type { BatchOperation, GroupTask, Run } from '../operation';
 import { batchAnswerOptions, mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
@@ -67,14 +66,14 @@ const callTasks: INodeProperties = {
 		'Items with a different template or bot script always go to a task of their own',
 };
 
-export const description = forOperation('candidate', 'createBatch', [
+const fields: INodeProperties[] = [
 	dialsNotice,
 	agentToolNotice,
 	...candidateFields('batch'),
 	taskSettings,
 	callTasks,
 	runOptionsField({ creates: true, batch: true, startsCalls: true }),
-]);
+];
 
 function readTaskSettings(settings: IDataObject): IDataObject {
 	const entry: IDataObject = {};
@@ -106,7 +105,7 @@ function itemsText(itemIndexes: number[]): string {
 
 export const createBatch: BatchOperation = {
 	kind: 'batch',
-	description,
+	fields,
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'batch');

@@ -12,7 +12,6 @@ const autoCallCandidateId: INodeProperties = {
 };
 
 export const depersonalize = depersonalizeOperation(
-	'candidate',
 	autoCallCandidateId,
 	(id) => `telephony/autoCallCandidate/${id}/depersonalization`,
 );

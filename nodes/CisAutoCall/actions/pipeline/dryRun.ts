@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Guardrails } from '../../guardrails';
-import type { Operation, Run } from '../operation';
+import type { Operation } from '../operation';
 import { API_PATH, type ApiRequest } from '../../../shared/transport/types';
 import { checkItems } from './guard';
 import { type Outcomes } from './outcome';
@@ -34,13 +34,12 @@ export function previewOf(operation: Operation, prepared: unknown): IDataObject 
  * against Max Calls per Run, and nothing is recorded for re-runs.
  */
 export function dryRunOutput(
-	run: Run,
 	operation: Operation,
 	prepared: Map<number, unknown>,
 	outcomes: Outcomes,
 	guardrails: Guardrails | undefined,
 ): INodeExecutionData[] {
-	if (guardrails) checkItems(run, operation, guardrails, prepared, outcomes);
+	if (guardrails) checkItems(operation, guardrails, prepared, outcomes);
 	for (const [itemIndex, value] of prepared) {
 		outcomes.succeed(itemIndex, { dryRun: true, wouldSend: previewOf(operation, value), sent: false });
 	}

@@ -32,7 +32,7 @@ export function applyGuardrails(
 	prepared: Map<number, unknown>,
 	outcomes: Outcomes,
 ): Booking | undefined {
-	const numbersByItem = checkItems(run, operation, guardrails, prepared, outcomes);
+	const numbersByItem = checkItems(operation, guardrails, prepared, outcomes);
 	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
 	const key = ledgerKeyOf(run.context, guardrails.asAgentTool);
 	const count = [...numbersByItem.values()].reduce((sum, numbers) => sum + numbers, 0);
@@ -49,7 +49,6 @@ export function applyGuardrails(
  * refused item leaves `prepared`. Returns how many numbers each remaining item dials.
  */
 export function checkItems(
-	run: Run,
 	operation: Operation,
 	guardrails: Guardrails,
 	prepared: Map<number, unknown>,

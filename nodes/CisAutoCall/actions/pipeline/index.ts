@@ -37,7 +37,7 @@ export async function runPipeline(run: Run, operation: Operation, plan: RunPlan)
 	const { continueOnFail, earlierTries, guardrails, repeatProtection } = plan;
 	const outcomes = new Outcomes(run.context, run.items.length, continueOnFail);
 	const prepared = prepareAll(run, operation, outcomes);
-	if (plan.dryRun) return maskUrlSecrets(dryRunOutput(run, operation, prepared, outcomes, guardrails));
+	if (plan.dryRun) return maskUrlSecrets(dryRunOutput(operation, prepared, outcomes, guardrails));
 	earlierTries.skipSentBefore(run.context, prepared, outcomes);
 	await repeatProtection?.skipDoneBefore(prepared, outcomes);
 	let booking;

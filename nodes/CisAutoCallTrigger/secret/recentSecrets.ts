@@ -1,4 +1,4 @@
-import { hashSecret } from './secrets';
+import { hashSecret } from './hashing';
 
 /**
  * How long a webhook secret read from its credential is used before it is read again. Reading a

@@ -1,0 +1,102 @@
+/**
+ * The import graph of nodes/ (read from the sources): no circle, no arrow that climbs from a
+ * lower layer to a higher one, and the webhook secret checked in its own room (secret/), never
+ * through the panel layout. CONTRIBUTING.md describes these layers.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+const NODES = path.join(__dirname, '..', '..', 'nodes');
+
+function sourceFiles(dir: string): string[] {
+	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) return sourceFiles(full);
+		return /\.(ts|json)$/.test(entry.name) ? [full] : [];
+	});
+}
+
+function resolveImport(from: string, specifier: string): string | undefined {
+	if (!specifier.startsWith('.')) return undefined;
+	const base = path.resolve(path.dirname(from), specifier);
+	for (const candidate of [base, `${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+	throw new Error(`${path.relative(NODES, from)} imports ${specifier}, which does not exist`);
+}
+
+/** file (relative to nodes/) → the files of nodes/ it imports (relative to nodes/). */
+function importGraph(): Map<string, string[]> {
+	const graph = new Map<string, string[]>();
+	for (const file of sourceFiles(NODES)) {
+		const text = file.endsWith('.ts') ? fs.readFileSync(file, 'utf8') : '';
+		const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/g)].map((match) => match[1]);
+		const targets = specifiers.map((specifier) => resolveImport(file, specifier)).filter((target): target is string => !!target);
+		graph.set(path.relative(NODES, file), [...new Set(targets.map((target) => path.relative(NODES, target)))]);
+	}
+	return graph;
+}
+
+const graph = importGraph();
+const arrows = [...graph].flatMap(([from, targets]) => targets.map((to) => ({ from, to })));
+const arrowsFrom = (matches: (file: string) => boolean) => arrows.filter(({ from }) => matches(from));
+const show = (list: { from: string; to: string }[]) => list.map(({ from, to }) => `${from} → ${to}`);
+
+describe('the import graph of nodes/', () => {
+	it('is read from the sources (a broken reader would make every rule below pass)', () => {
+		expect(graph.size).toBeGreaterThan(60);
+		expect(graph.get('CisAutoCall/actions/router.ts')).toContain('CisAutoCall/actions/pipeline/index.ts');
+	});
+
+	it('has no circle', () => {
+		const circles: string[] = [];
+		const state = new Map<string, 'open' | 'done'>();
+		const visit = (file: string, trail: string[]) => {
+			if (state.get(file) === 'done') return;
+			if (state.get(file) === 'open') {
+				circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+				return;
+			}
+			state.set(file, 'open');
+			for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+			state.set(file, 'done');
+		};
+		for (const file of graph.keys()) visit(file, []);
+		expect(circles).toEqual([]);
+	});
+
+	it('shared/ and credentials use nothing of a node', () => {
+		expect(show(arrowsFrom((file) => file.startsWith('shared/')).filter(({ to }) => !to.startsWith('shared/')))).toEqual([]);
+	});
+
+	it('the two nodes use nothing of each other', () => {
+		const crossing = arrows.filter(
+			({ from, to }) =>
+				(from.startsWith('CisAutoCall/') && to.startsWith('CisAutoCallTrigger/')) ||
+				(from.startsWith('CisAutoCallTrigger/') && to.startsWith('CisAutoCall/')),
+		);
+		expect(show(crossing)).toEqual([]);
+	});
+
+	it('only the router uses the pipeline; the operation contract and the operations use nothing of it', () => {
+		const intoPipeline = arrows.filter(
+			({ from, to }) => to.startsWith('CisAutoCall/actions/pipeline/') && !from.startsWith('CisAutoCall/actions/pipeline/'),
+		);
+		expect([...new Set(intoPipeline.map(({ from }) => from))]).toEqual(['CisAutoCall/actions/router.ts']);
+	});
+
+	it('helpers, descriptions, guardrails and methods use nothing of actions/', () => {
+		const lower = (file: string) => /^CisAutoCall\/(helpers|descriptions|guardrails|methods)\//.test(file);
+		expect(show(arrowsFrom(lower).filter(({ to }) => to.startsWith('CisAutoCall/actions/')))).toEqual([]);
+	});
+
+	it('the webhook secret is checked in its room: secret/ uses only itself and the stored registration', () => {
+		const fromRoom = arrowsFrom((file) => file.startsWith('CisAutoCallTrigger/secret/'));
+		expect(fromRoom.length).toBeGreaterThan(0);
+		const outside = fromRoom.filter(({ to }) => !to.startsWith('CisAutoCallTrigger/secret/') && to !== 'CisAutoCallTrigger/registration.ts');
+		expect(show(outside)).toEqual([]);
+		// webhook() asks the room through verify.ts; the panel layout never touches the secret.
+		expect(graph.get('CisAutoCallTrigger/verify.ts')).toContain('CisAutoCallTrigger/secret/index.ts');
+		const layoutSide = ['CisAutoCallTrigger/layout.ts', 'CisAutoCallTrigger/parameters.ts', 'shared/callTaskLayout.ts'];
+		for (const file of layoutSide) expect((graph.get(file) ?? []).filter((to) => to.includes('secret'))).toEqual([]);
+		expect(graph.get('CisAutoCallTrigger/registration.ts')).toEqual(['CisAutoCallTrigger/secret/hashing.ts']);
+	});
+});
