@@ -9,8 +9,7 @@ import type { ApiRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
 import type { ItemOperation } from '../operation';
 
-/** Shared with Create and Run and Wait for Result, which sends the same request. */
-export const botSettingsId: INodeProperties = {
+const botSettingsId: INodeProperties = {
 	displayName: 'Bot Script ID',
 	name: 'botSettingsId',
 	type: 'string',
@@ -19,17 +18,24 @@ export const botSettingsId: INodeProperties = {
 	description: 'Bot script that talks to the candidate. All other settings come from the default call-task template.',
 };
 
-const fields: INodeProperties[] = [
-	dialsNotice,
-	agentToolNotice,
-	botSettingsId,
-	...candidateFields('single'),
-	runOptionsField({ creates: true, batch: false, startsCalls: true }),
-];
+/**
+ * The panel of Create and Run, and of Create and Run and Wait for Result (`wait`: its notice in
+ * place of the AI Agent notice, since it refuses as a tool, and its fields before the options).
+ */
+export function createAndRunFields(wait?: { notice: INodeProperties; fields: INodeProperties[] }): INodeProperties[] {
+	return [
+		dialsNotice,
+		wait?.notice ?? agentToolNotice,
+		botSettingsId,
+		...candidateFields('single'),
+		...(wait?.fields ?? []),
+		runOptionsField({ creates: true, batch: false, startsCalls: true }),
+	];
+}
 
 export const createAndRun: ItemOperation<ApiRequest> = {
 	kind: 'item',
-	fields,
+	fields: createAndRunFields(),
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'single');

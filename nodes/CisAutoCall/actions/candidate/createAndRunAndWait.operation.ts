@@ -2,10 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../../shared/transport';
 import { WAIT_MARKER_FIELD } from '../../../shared/waitForResult';
-import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import type { ItemOperation } from '../operation';
-import { runOptionsField } from '../runOptions';
-import { botSettingsId, createAndRun } from './createAndRun.operation';
+import { createAndRun, createAndRunFields } from './createAndRun.operation';
 
 /**
  * Create and Run and Wait for Result: the request of Create and Run, then the execution waits
@@ -45,21 +43,14 @@ const waitUnit: INodeProperties = {
 	default: 'days',
 };
 
-const fields: INodeProperties[] = [
-	dialsNotice,
-	waitNotice,
-	botSettingsId,
-	...candidateFields('single'),
-	waitAtMost,
-	waitUnit,
-	runOptionsField({ creates: true, batch: false, startsCalls: true }),
-];
-
 /**
  * The operation as listed (what Dry Run shows and what the operation table describes): Create and
  * Run's request. A run that waits sends it through `withWaitMarkers`.
  */
-export const createAndRunAndWait: ItemOperation<ApiRequest> = { ...createAndRun, fields };
+export const createAndRunAndWait: ItemOperation<ApiRequest> = {
+	...createAndRun,
+	fields: createAndRunFields({ notice: waitNotice, fields: [waitAtMost, waitUnit] }),
+};
 
 /**
  * The operation of one waiting run: each candidate's Callback Data gets the wait's marker, next to

@@ -48,12 +48,7 @@ export function applyGuardrails(
  * not make, several numbers where an AI Agent may give one, a number outside Allowed Numbers. A
  * refused item leaves `prepared`. Returns how many numbers each remaining item dials.
  */
-export function checkItems(
-	operation: Operation,
-	guardrails: Guardrails,
-	prepared: Map<number, unknown>,
-	outcomes: Outcomes,
-): Map<number, number> {
+export function checkItems(operation: Operation, guardrails: Guardrails, prepared: Map<number, unknown>, outcomes: Outcomes): Map<number, number> {
 	const phonesOf = (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
 	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
 	const numbersByItem = new Map<number, number>();
