@@ -134,7 +134,7 @@ module.exports = async function agentChecks(ctx) {
 	try {
 		const example = loadExamples().find((e) => e.key === '06');
 		const openAi = await client.createCredential({ name: 'e2e scripted model', type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: `${model.url}/v1`, header: false } });
-		const json = prepareExample(example.json, { credentials: { cisAutoCallApi: { id: String(creds.token.id), name: creds.token.name } } });
+		const json = prepareExample(example.json, { credentialType: 'token', credentials: { cisAutoCallApi: { id: String(creds.token.id), name: creds.token.name } } });
 		const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 		// The hosted chat's webhook answers a POSTed message with the agent's output.
 		trigger.parameters = { ...trigger.parameters, public: true };
@@ -208,7 +208,7 @@ module.exports = async function agentChecks(ctx) {
  * "Start a task" tool (Call Task → Start), driven by SCRIPT messages.
  */
 async function capsChecks(ctx, { client, sim, checks, example, openAi, model, creds }) {
-	const json = prepareExample(example.json, { credentials: { cisAutoCallApi: { id: String(creds.token.id), name: creds.token.name } } });
+	const json = prepareExample(example.json, { credentialType: 'token', credentials: { cisAutoCallApi: { id: String(creds.token.id), name: creds.token.name } } });
 	json.name = `${json.name} (two tools and Start)`;
 	const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 	trigger.parameters = { ...trigger.parameters, public: true };
