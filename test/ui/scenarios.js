@@ -212,7 +212,7 @@ async function trigger(ctx) {
 		});
 		await checks.check(`trigger: "${mode.name}": the panel says how to get a test event and what publishing does`, async () => {
 			const text = await triggerPanelText(page);
-			const missing = [/listen for test event/i, /publish/i].filter((pattern) => !pattern.test(text));
+			const missing = [/test this trigger/i, /publish/i].filter((pattern) => !pattern.test(text));
 			if (missing.length) throw new Error(`the panel never mentions ${missing.join(', ')}`);
 			if (mode.value !== 'existing' && !/mock data|sample data/i.test(text)) throw new Error('no way to get sample data without a campaign');
 			return 'test events and publishing explained';
