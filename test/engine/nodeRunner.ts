@@ -12,7 +12,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
-	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -21,16 +20,10 @@ import type {
 	IRunExecutionData,
 	ITaskData,
 	IVersionedNodeType,
-	IWorkflowBase,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import {
-	createRunExecutionData,
-	ExecutionBaseError as ExecutionBaseErrorClass,
-	NodeConnectionTypes,
-	Workflow,
-} from 'n8n-workflow';
-import { HARNESS_WORKFLOW_ID, START_NODE_TYPE, setupEngine } from './setup';
+import { createRunExecutionData, ExecutionBaseError as ExecutionBaseErrorClass } from 'n8n-workflow';
+import { harnessWorkflow, setupEngine } from './setup';
 import { HarnessNodeTypes, type ErrorSink } from './nodeTypes';
 import { CredentialStore, deepCopy } from './credentials';
 import { buildAdditionalData, buildNode, buildStore, defaultBaseUrls } from './additionalData';
@@ -114,48 +107,13 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 		...(opts.maxTries !== undefined ? { maxTries: opts.maxTries } : {}),
 		...(opts.waitBetweenTries !== undefined ? { waitBetweenTries: opts.waitBetweenTries } : {}),
 	});
-	const startNode: INode = {
-		id: 'harness-start',
-		name: nodeUnderTest.name === 'Harness Start' ? 'Harness Start 1' : 'Harness Start',
-		type: START_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-
 	const staticData: IDataObject = {};
 	const nodeStaticKey = `node:${nodeUnderTest.name}`;
 	if (opts.staticData) staticData[nodeStaticKey] = deepCopy(opts.staticData);
 
-	const connections = {
-		[startNode.name]: {
-			main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]],
-		},
-	};
 	const sink: ErrorSink = {};
 	const nodeTypes = new HarnessNodeTypes([opts.node], sink);
-	const workflow = new Workflow({
-		id: HARNESS_WORKFLOW_ID,
-		name: 'Engine harness',
-		nodes: [startNode, nodeUnderTest],
-		connections,
-		active: false,
-		nodeTypes,
-		staticData,
-		settings: { executionOrder: 'v1' },
-	});
-
-	const workflowData = {
-		id: HARNESS_WORKFLOW_ID,
-		name: 'Engine harness',
-		active: false,
-		isArchived: false,
-		nodes: [startNode, nodeUnderTest],
-		connections,
-		settings: { executionOrder: 'v1' },
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as unknown as IWorkflowBase;
+	const { startNode, workflow, workflowData } = harnessWorkflow(nodeUnderTest, nodeTypes, { name: 'Engine harness', staticData });
 	const mode: WorkflowExecuteMode = opts.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, '1', workflowData);
 	const additionalData = buildAdditionalData(store, defaultBaseUrls, hooks);

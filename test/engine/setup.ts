@@ -4,7 +4,8 @@
 import './engine-env';
 
 import { DataDeduplicationService } from 'n8n-core';
-import { Expression } from 'n8n-workflow';
+import type { IDataObject, INode, INodeTypes, IWorkflowBase } from 'n8n-workflow';
+import { Expression, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
 import { harnessDeduplicator } from './deduplicator';
 
@@ -37,4 +38,39 @@ export function setupEngine(): void {
 	Expression.setExpressionEngine('legacy');
 	// n8n starts this service with its database; the harness with an in-memory stand-in.
 	void DataDeduplicationService.init(harnessDeduplicator);
+}
+
+/**
+ * The harness's workflow: a start node feeding the node under test, as n8n runs it (`workflow`)
+ * and as it saves it (`workflowData`, what the execution hooks get).
+ */
+export function harnessWorkflow(
+	nodeUnderTest: INode,
+	nodeTypes: INodeTypes,
+	{ name, staticData = {} }: { name: string; staticData?: IDataObject },
+): { startNode: INode; workflow: Workflow; workflowData: IWorkflowBase } {
+	const startNode: INode = {
+		id: 'harness-start',
+		name: nodeUnderTest.name === 'Harness Start' ? 'Harness Start 1' : 'Harness Start',
+		type: START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodes = [startNode, nodeUnderTest];
+	const connections = { [startNode.name]: { main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]] } };
+	const settings = { executionOrder: 'v1' as const };
+	const workflow = new Workflow({ id: HARNESS_WORKFLOW_ID, name, nodes, connections, active: false, nodeTypes, staticData, settings });
+	const workflowData = {
+		id: HARNESS_WORKFLOW_ID,
+		name,
+		active: false,
+		isArchived: false,
+		nodes,
+		connections,
+		settings,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as unknown as IWorkflowBase;
+	return { startNode, workflow, workflowData };
 }

@@ -27,12 +27,12 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import { createRunExecutionData, type Workflow } from 'n8n-workflow';
 
 import { buildAdditionalData, buildNode, buildStore, defaultBaseUrls } from './additionalData';
 import type { CredentialStore } from './credentials';
 import { HarnessNodeTypes, type AnyNodeType } from './nodeTypes';
-import { HARNESS_WORKFLOW_ID, START_NODE_TYPE, setupEngine } from './setup';
+import { HARNESS_WORKFLOW_ID, harnessWorkflow, setupEngine } from './setup';
 import type { HarnessRequest, HarnessResponse } from './webhookServer';
 
 export interface WaitingRunOptions {
@@ -107,29 +107,8 @@ export class WaitingExecutions {
 			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 			...(opts.retryOnFail ? { retryOnFail: true, ...opts.retryOnFail } : {}),
 		});
-		const startNode: INode = { id: 'harness-start', name: 'Harness Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
-		const connections = { [startNode.name]: { main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]] } };
-		const workflow = new Workflow({
-			id: HARNESS_WORKFLOW_ID,
-			name: 'Waiting harness',
-			nodes: [startNode, nodeUnderTest],
-			connections,
-			active: false,
-			nodeTypes: new HarnessNodeTypes([opts.node], {}),
-			staticData: {},
-			settings: { executionOrder: 'v1' },
-		});
-		const workflowData = {
-			id: HARNESS_WORKFLOW_ID,
-			name: 'Waiting harness',
-			active: false,
-			isArchived: false,
-			nodes: [startNode, nodeUnderTest],
-			connections,
-			settings: { executionOrder: 'v1' },
-			createdAt: new Date(),
-			updatedAt: new Date(),
-		} as unknown as IWorkflowBase;
+		const nodeTypes = new HarnessNodeTypes([opts.node], {});
+		const { startNode, workflow, workflowData } = harnessWorkflow(nodeUnderTest, nodeTypes, { name: 'Waiting harness' });
 		const mode = opts.mode ?? 'webhook';
 		const additionalData = buildAdditionalData(store, defaultBaseUrls);
 		const id = additionalData.executionId as string;
