@@ -17,9 +17,6 @@ export const WAIT_MARKER_FIELD = 'n8nCisAutoCallWait';
 /** The body key of a resume request (the trigger → the waiting node). */
 export const RESUME_BODY_FIELD = 'cisAutoCallResume';
 
-/** The execution's custom data key holding the hash of the wait's key (never the key itself). */
-export const WAIT_HASH_DATA_NAME = 'cisAutoCallWaitKeyHash';
-
 /** What the action node puts into a candidate's Callback Data. */
 export interface WaitMarker {
 	/** The waiting execution's id. */

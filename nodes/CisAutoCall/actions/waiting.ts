@@ -1,13 +1,11 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	type CandidateResult,
 	hashWaitKey,
 	RESUME_BODY_FIELD,
 	statusInWords,
-	WAIT_HASH_DATA_NAME,
 	WAIT_MARKER_FIELD,
 	waitKeyMatches,
 	withoutWaitMarker,
@@ -17,8 +15,8 @@ import { ExpiringMap } from '../../shared/expiringMap';
 
 /**
  * The waiting side of "Create and Run and Wait for Result". Before any call: a new key for this
- * wait, whose hash the execution keeps in its custom data (saved with the waiting execution; the
- * key itself only travels in the candidates' Callback Data). After the calls were placed: the
+ * wait, whose hash the execution keeps (saved with the waiting execution; the key itself only
+ * travels in the candidates' Callback Data). After the calls were placed: the
  * candidates to wait for, then n8n's putExecutionToWait. On resume (webhook()): only a request
  * with the key, carrying a result for every candidate, continues the execution.
  */
@@ -43,7 +41,7 @@ function resumeTokenOf(context: IExecuteFunctions): string {
 	}
 }
 
-/** What custom data keeps: `<hash of the key>:<input items>:<items waited for>` (as ranges, "0-3,5"). */
+/** What the execution keeps: `<hash of the key>:<input items>:<items waited for>` (as ranges, "0-3,5"). */
 function storedValue(key: string, total: number, items: number[]): string {
 	const ranges: string[] = [];
 	for (let i = 0; i < items.length; i++) {
@@ -69,30 +67,26 @@ function parseStored(value: unknown): { hash: string; total: number; items: numb
 }
 
 /**
- * The execution's custom data, where the wait's hash is kept. n8n 2.x gives nodes `customData`.
- * n8n 1.x does not (only `$execution.customData`), and there the hash written through it was not
- * found again by the resume (measured with 1.123.81): waiting refuses before any call there.
+ * Where the waiting execution keeps the wait (the key's hash and the items waited for): the node's
+ * own context, which n8n saves with the waiting execution and loads again for the resume, on every
+ * version. (n8n's custom data is not found again by the resume on n8n 1.x, measured with 1.123.81,
+ * and holds 10 entries of 512 characters.) A webhook() has no getContext(), so the resume reads the
+ * same place in the execution data it was started with.
  */
-interface CustomData {
-	set(key: string, value: string): void;
-	get(key: string): unknown;
+const WAIT_CONTEXT_KEY = 'cisAutoCallWait';
+
+function keepWait(context: IExecuteFunctions, value: string): void {
+	context.getContext('node')[WAIT_CONTEXT_KEY] = value;
 }
 
-function directCustomData(context: IExecuteFunctions | IWebhookFunctions): CustomData | undefined {
-	try {
-		const data = (context as { customData?: CustomData }).customData;
-		return data && typeof data.get === 'function' ? data : undefined;
-	} catch {
-		return undefined;
-	}
+interface WithExecutionData {
+	runExecutionData?: { executionData?: { contextData?: Record<string, IDataObject | undefined> } } | null;
 }
 
-function storedIn(context: IWebhookFunctions): unknown {
-	return directCustomData(context)?.get(WAIT_HASH_DATA_NAME);
+function keptWait(context: IWebhookFunctions): unknown {
+	const contextData = (context as unknown as WithExecutionData).runExecutionData?.executionData?.contextData;
+	return contextData?.[`node:${context.getNode().name}`]?.[WAIT_CONTEXT_KEY];
 }
-
-/** Custom data holds 512 characters: about 100 candidates listed one by one, more as ranges. */
-const MAX_STORED = 512;
 
 /**
  * The key of each execution's waiting node in this process, so that n8n's Retry On Fail (a new try
@@ -109,20 +103,6 @@ export function startWait(context: IExecuteFunctions): Wait {
 	const key = keysOfRuns.get(run) ?? randomBytes(32).toString('hex');
 	keysOfRuns.set(run, key);
 	const token = resumeTokenOf(context);
-	const customData = directCustomData(context);
-	if (!customData) {
-		throw new NodeOperationError(context.getNode(), 'Not sent: waiting for the result needs n8n 2.0 or newer', {
-			description: 'On this n8n, use "Create and Run" and a CIS Auto-Call Trigger workflow that receives the result.',
-		});
-	}
-	// n8n keeps at most 10 custom data entries per execution and drops more without a word.
-	customData.set(WAIT_HASH_DATA_NAME, storedValue(key, 0, []));
-	if (customData.get(WAIT_HASH_DATA_NAME) !== storedValue(key, 0, [])) {
-		throw new NodeOperationError(
-			context.getNode(),
-			'Not sent: this execution cannot wait, because its custom data is full (10 entries). Remove a custom data entry set earlier in the workflow',
-		);
-	}
 	return { key, markerOf: (item) => ({ execution, token, node, item, key }) };
 }
 
@@ -149,13 +129,7 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 	const items = [...new Set(created)].sort((a, b) => a - b);
 	const clean = output.map((item) => ({ ...item, json: scrub(item.json, wait.key) }));
 	if (items.length === 0) return clean;
-	const value = storedValue(wait.key, context.getInputData().length, items);
-	if (value.length > MAX_STORED) {
-		throw new NodeOperationError(context.getNode(), 'The calls were placed, but this many candidates cannot be waited for in one run', {
-			description: 'Use Create and Run and the CIS Auto-Call Trigger for this many people, or send fewer items at once (Loop Over Items).',
-		});
-	}
-	directCustomData(context)?.set(WAIT_HASH_DATA_NAME, value);
+	keepWait(context, storedValue(wait.key, context.getInputData().length, items));
 	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
 	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
 	const waitMs = Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
@@ -198,7 +172,7 @@ export async function resumeWithResults(context: IWebhookFunctions): Promise<IWe
 	};
 	let stored;
 	try {
-		stored = parseStored(storedIn(context));
+		stored = parseStored(keptWait(context));
 	} catch {
 		stored = undefined;
 	}
