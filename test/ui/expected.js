@@ -104,6 +104,7 @@ const FIELD_COUNTS = {
 		'callTask.stop': 4,
 		'candidate.addManyToTask': 8,
 		'candidate.addToTask': 8,
+		'candidate.addToTaskAndWait': 10,
 		'candidate.cancel': 5,
 		'candidate.createAndRun': 7,
 		'candidate.createAndRunAndWait': 9,

@@ -196,8 +196,8 @@ describe('in the panel', () => {
 	const shownFor = (property: INodeProperties) =>
 		`${String(property.displayOptions?.show?.resource)}.${String(property.displayOptions?.show?.operation)}`;
 	const dialling = ['candidate.addManyToTask', 'candidate.addToTask', 'candidate.createAndRun', 'candidate.createBatch'];
-	// Create and Run and Wait for Result dials too, but is never a tool (it refuses as one): no tool notice.
-	const diallingInPanel = [...dialling, 'candidate.createAndRunAndWait'].sort();
+	// The "… and Wait for Result" operations dial too, but are never tools (they refuse as one): no tool notice.
+	const diallingInPanel = [...dialling, 'candidate.addToTaskAndWait', 'candidate.createAndRunAndWait'].sort();
 
 	test('Allowed Numbers and Max Calls per Run are options of exactly the operations that start calls, not open to expressions', () => {
 		const withGuardrails = properties

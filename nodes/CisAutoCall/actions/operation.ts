@@ -51,6 +51,11 @@ export interface ItemOperation<Prepared = unknown> {
 	dialledPhones?(prepared: Prepared): string[];
 	/** Set by operations that may start a call task (which phones everyone in it): whether this item does. */
 	startsTask?(prepared: Prepared): boolean;
+	/**
+	 * Set by the "… and Wait for Result" operations: each candidate's Callback Data gets a marker and
+	 * the execution waits for the results the CIS Auto-Call Trigger hands over (actions/waiting.ts).
+	 */
+	waitsForResult?: true;
 }
 
 /** All input items of the run are sent together, `settings.batchSize` entries per request. */

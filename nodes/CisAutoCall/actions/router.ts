@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { agentFailure, type AgentFailureKind, runsAsAgentTool } from '../guardrails';
 import { perRunParameters } from '../helpers/parameters';
-import { createApiClient } from '../../shared/transport';
-import type { Run } from './operation';
+import { type ApiRequest, createApiClient } from '../../shared/transport';
+import type { ItemOperation, Run } from './operation';
 import { runPipeline } from './pipeline';
 import { EarlierTries } from './pipeline/earlierTries';
 import { RepeatProtection } from './pipeline/repeatProtection';
@@ -12,8 +12,7 @@ import { NotSentError } from './itemErrors';
 import { inputError } from './pipeline/outcome';
 import { operations } from './resources';
 import { readRunOptions, type RunOptions } from './runOptions';
-import { WAIT_OPERATION, withWaitMarkers } from './candidate/createAndRunAndWait.operation';
-import { scrub, startWait, waitForCandidates, type Wait } from './waiting';
+import { markedForWait, scrub, startWait, waitForCandidates, type Wait } from './waiting';
 
 /**
  * The node's execute(): finds the operation, builds the run (settings, client, parameters,
@@ -40,10 +39,13 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-	const waits = resource === 'candidate' && operationName === WAIT_OPERATION;
+	const waits = operation.kind === 'item' && operation.waitsForResult === true;
 	if (waits && asAgentTool) {
 		// An AI Agent's tool answers at once: n8n cannot pause an agent's tool.
-		throw new NotSentError(this.getNode(), 'Not sent: "Create and Run and Wait for Result" cannot be used by an AI Agent. Use "Create and Run" as the tool instead');
+		throw new NotSentError(
+			this.getNode(),
+			'Not sent: an operation that waits for the result cannot be used by an AI Agent. Use "Create and Run" or "Add to Task" as the tool instead',
+		);
 	}
 	let options: RunOptions;
 	try {
@@ -56,7 +58,7 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	let wait: Wait | undefined;
 	if (waits && !dryRun) {
 		wait = startWait(this);
-		operation = withWaitMarkers(wait.markerOf);
+		operation = markedForWait(operation as ItemOperation<ApiRequest>, wait);
 	}
 	const client = await createApiClient(this, settings);
 	const earlierTries = EarlierTries.of(this, operation);

@@ -12,9 +12,11 @@ import {
 } from '../../shared/waitForResult';
 import { isPlainObject } from '../../shared/validation';
 import { ExpiringMap } from '../../shared/expiringMap';
+import type { ApiRequest } from '../../shared/transport';
+import type { ItemOperation } from './operation';
 
 /**
- * The waiting side of "Create and Run and Wait for Result". Before any call: a new key for this
+ * The waiting side of the "… and Wait for Result" operations. Before any call: a new key for this
  * wait, whose hash the execution keeps (saved with the waiting execution; the key itself only
  * travels in the candidates' Callback Data). After the calls were placed: the
  * candidates to wait for, then n8n's putExecutionToWait. On resume (webhook()): only a request
@@ -104,6 +106,25 @@ export function startWait(context: IExecuteFunctions): Wait {
 	keysOfRuns.set(run, key);
 	const token = resumeTokenOf(context);
 	return { key, markerOf: (item) => ({ execution, token, node, item, key }) };
+}
+
+/**
+ * The operation of one waiting run: each candidate's Callback Data gets the wait's marker, next to
+ * (never instead of) the user's own Callback Data.
+ */
+export function markedForWait(operation: ItemOperation<ApiRequest>, wait: Wait): ItemOperation<ApiRequest> {
+	return {
+		...operation,
+		prepare(run) {
+			const prepareItem = operation.prepare(run);
+			return (itemIndex) => {
+				const request = prepareItem(itemIndex);
+				const body = request.body as IDataObject;
+				const userData = (body.callbackData ?? {}) as IDataObject;
+				return { ...request, body: { ...body, callbackData: { ...userData, [WAIT_MARKER_FIELD]: wait.markerOf(itemIndex) } } };
+			};
+		},
+	};
 }
 
 /** Removes the wait's key from whatever the node outputs or throws (an error may quote the request). */

@@ -1,6 +1,7 @@
 import { defineResource } from '../resource';
 import { addManyToTask } from './addManyToTask.operation';
 import { addToTask } from './addToTask.operation';
+import { addToTaskAndWait } from './addToTaskAndWait.operation';
 import { cancel } from './cancel.operation';
 import { createAndRun } from './createAndRun.operation';
 import { createAndRunAndWait } from './createAndRunAndWait.operation';
@@ -21,6 +22,14 @@ export const candidate = defineResource({ name: 'Candidate', value: 'candidate' 
 		description: 'Add one candidate per input item to an existing call task',
 		action: 'Add a person to a call task to be phoned',
 		operation: addToTask,
+	},
+	{
+		name: 'Add to Task and Wait for Result',
+		value: 'addToTaskAndWait',
+		description:
+			'Add one candidate per input item to an existing call task and pause the workflow until the call has a result (needs a CIS Auto-Call Trigger that receives the task\'s call events)',
+		action: 'Add a person to a call task and wait for the result',
+		operation: addToTaskAndWait,
 	},
 	{
 		name: 'Cancel',

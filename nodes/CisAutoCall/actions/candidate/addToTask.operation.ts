@@ -26,15 +26,20 @@ const forceStartNotice: INodeProperties = {
 	displayOptions: { show: { forceStart: [true] } },
 };
 
-/** The panel of Add to Task, and of Add Many to Task (`batch`). */
-export function addToTaskFields(batch: boolean): INodeProperties[] {
+/**
+ * The panel of Add to Task, of Add Many to Task (`batch`), and of Add to Task and Wait for Result
+ * (`wait`: its notice in place of the AI Agent notice, since it refuses as a tool, and its fields
+ * before the options).
+ */
+export function addToTaskFields(batch: boolean, wait?: { notice: INodeProperties; fields: INodeProperties[] }): INodeProperties[] {
 	return [
 		dialsNotice,
-		agentToolNotice,
+		wait?.notice ?? agentToolNotice,
 		autoCallIdLocator,
 		...candidateFields('addToTask'),
 		forceStart,
 		forceStartNotice,
+		...(wait?.fields ?? []),
 		runOptionsField({ creates: true, batch, startsCalls: true, startsTask: true }),
 	];
 }

@@ -1,9 +1,10 @@
 /**
- * Candidate → Create and Run and Wait for Result, with its bridge in the trigger, through n8n-core's
- * engine: the action node runs until it waits (WaitingExecutions, n8n's waiting as its CLI does it),
- * the simulator plays the call and sends its events to the trigger (startWebhookServer, Existing
- * Task mode, registered on the default template), the trigger resumes the waiting execution at the
- * same n8n's /webhook-waiting/ address.
+ * Candidate → Create and Run and Wait for Result and Add to Task and Wait for Result, with their
+ * bridge in the trigger, through n8n-core's engine: the action node runs until it waits
+ * (WaitingExecutions, n8n's waiting as its CLI does it), the simulator plays the call and sends its
+ * events to the trigger (startWebhookServer, Existing Task mode, registered on the default template
+ * or on the task), the trigger resumes the waiting execution at the same n8n's /webhook-waiting/
+ * address.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { createServer, type Server } from 'node:http';
@@ -17,6 +18,7 @@ import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
 import { CisAutoCallTrigger } from '../../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { WAIT_MARKER_FIELD } from '../../../nodes/shared/waitForResult';
 import { createSimulator, type Simulator } from '../../../simulator';
+import { validTaskBody } from '../../simulator/testkit';
 import { runAgentTool, startWebhookServer, WaitingExecutions, type Execution, type WebhookServer } from '../../engine/harness';
 
 const TOKEN = 'sim-token';
@@ -106,10 +108,12 @@ async function finishedWithin(execution: Execution, ms = 20_000): Promise<void> 
 	clearTimeout(timer);
 }
 
+const CANDIDATE_PATHS = ['/cis/api/v1/telephony/autoCallCandidate/single', '/cis/api/v1/telephony/autoCallCandidate'];
+
 /** The wait's key as the service received it in Callback Data (what a test must never find in an output). */
 function keysSent(): string[] {
 	return sim.requests
-		.filter((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate/single')
+		.filter((r) => CANDIDATE_PATHS.includes(r.path))
 		.map((r) => ((r.body as IDataObject).callbackData as IDataObject)[WAIT_MARKER_FIELD] as IDataObject)
 		.filter(Boolean)
 		.map((marker) => marker.key as string);
@@ -429,4 +433,101 @@ test('as an AI Agent\'s tool it dials no one and says to use Create and Run', as
 	});
 	expect(JSON.stringify(result.observations)).toMatch(/Create and Run/);
 	expect(sim.requests.filter((r) => r.path.startsWith('/cis/'))).toHaveLength(0);
+});
+
+describe('Add to Task and Wait for Result', () => {
+	/** A task of the bot, created (not running) with the trigger's URL as its webhook target (Existing Task). */
+	async function taskReportingTo(eventUrl: string, redialStrategyOptions: IDataObject = noRedials): Promise<string> {
+		const answer = await request(`${sim.url}/cis/api/v1/telephony/autoCall`, {
+			method: 'POST',
+			dispatcher: agent,
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+			body: JSON.stringify(validTaskBody({ defaultExecData: 'bot-wait', webhookUrls: [target(eventUrl)], redialStrategyOptions })),
+		});
+		const created = (await answer.body.json()) as IDataObject;
+		expect(answer.statusCode).toBe(200);
+		sim.requests.length = 0;
+		return String((created.id as IDataObject).identity);
+	}
+
+	const addParameters = (taskId: string, forceStart: boolean): INodeParameters => ({
+		authentication: 'accessToken',
+		resource: 'candidate',
+		operation: 'addToTaskAndWait',
+		autoCallId: { __rl: true, mode: 'id', value: taskId },
+		phone: '={{ $json.phone }}',
+		candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.crmId }) }}' },
+		forceStart,
+		waitAtMost: 2,
+		waitUnit: 'hours',
+	});
+
+	test('answered: the person is added to the task once, the execution continues once with the result and no key', async () => {
+		const { waiting, server, eventUrl } = await startN8n();
+		const taskId = await taskReportingTo(eventUrl);
+		sim.setOutcome('79991110101', { attempts: ['ANSWERED'], result: { interested: 'yes' } });
+
+		const execution = await runWaiting(waiting, [{ phone: '79991110101', crmId: 'T-1' }], addParameters(taskId, true));
+		expect(execution.run.data.resultData.error).toBeUndefined();
+		expectNoKeyIn(execution.waitingItems);
+		await finishedWithin(execution);
+		await sim.idle();
+
+		expect(execution.resumes).toBe(1);
+		const callId = sim.events.find((e) => e.event === 'CALL_ENDED')!.payload.id;
+		expect(execution.items!.map((i) => i.json)).toEqual([
+			expect.objectContaining({ status: 'Answered', outcome: 'answered', callId, taskId, result: { interested: 'yes' }, callbackData: { crmId: 'T-1' } }),
+		]);
+		expect(execution.items![0].pairedItem).toEqual({ item: 0 });
+		expect(sim.requests.filter((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate')).toHaveLength(1);
+		expect(sim.createdByPhone()['79991110101']).toBe(1);
+		expectNoKeyIn(execution.items);
+		expect(server.started).toHaveLength(0);
+	});
+
+	test('two people in one run, one answered on a redial and one never reached: one resume with both results', async () => {
+		const { waiting, eventUrl } = await startN8n();
+		const taskId = await taskReportingTo(eventUrl, { ...noRedials, redialStrategyEn: true, noAnswer: { redial: true, count: 2, time: 1 } });
+		sim.setOutcome('79991110102', { attempts: ['NOANSWER', 'ANSWERED'], result: { interested: 'later' } });
+		sim.setOutcome('79991110103', { attempts: ['BUSY'] });
+
+		const items = [
+			{ phone: '79991110102', crmId: 'T-2' },
+			{ phone: '79991110103', crmId: 'T-3' },
+		];
+		const execution = await runWaiting(waiting, items, addParameters(taskId, true));
+		await finishedWithin(execution);
+		await sim.idle();
+
+		expect(execution.resumes).toBe(1);
+		expect(execution.items!.map((i) => [i.json.status, i.json.callbackData, i.pairedItem])).toEqual([
+			['Answered', { crmId: 'T-2' }, { item: 0 }],
+			['Not reached (last call: Busy)', { crmId: 'T-3' }, { item: 1 }],
+		]);
+	});
+
+	test('a task that is not running and Start the Task Too off: nobody is called and the execution keeps waiting (until Wait at Most)', async () => {
+		const { waiting, eventUrl } = await startN8n();
+		const taskId = await taskReportingTo(eventUrl);
+		sim.setOutcome('79991110104', { attempts: ['ANSWERED'] });
+
+		const execution = await runWaiting(waiting, [{ phone: '79991110104', crmId: 'T-4' }], addParameters(taskId, false));
+		await sim.idle();
+		expect(execution.status).toBe('waiting');
+		expect(execution.waitTill!.getTime() - Date.now()).toBeGreaterThan(119 * 60_000);
+		expect(sim.events.filter((e) => e.event === 'CALL_ENDED')).toHaveLength(0);
+		expect(execution.resumes).toBe(0);
+	});
+
+	test('as an AI Agent\'s tool it adds no one and says which operation to use', async () => {
+		const result = await runAgentTool({
+			node: new CisAutoCall(),
+			credentialTypes,
+			credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: TOKEN } },
+			parameters: { ...addParameters('1', true), phone: "={{ $fromAI('phone', 'phone number', 'string') }}" },
+			toolCalls: [{ phone: '79991110105' }],
+		});
+		expect(JSON.stringify(result.observations)).toMatch(/Add to Task/);
+		expect(sim.requests.filter((r) => r.path.startsWith('/cis/'))).toHaveLength(0);
+	});
 });
