@@ -13,7 +13,7 @@
  * 4. starts n8n on 127.0.0.1 with the tarball installed in its user folder's nodes/ (the way a
  *    user installs a community node), sets up the owner by API, creates the credentials pointing
  *    at the simulator, imports the example workflows (examples/*.json) and activates the
- *    ones that listen (1, 2, 4, 5a, 7);
+ *    ones that listen (1, 2, 4, 5a, 7, 8);
  * 5. points the simulator's default call-task template at example 2 (control API
  *    POST /__sim/default-template), so that calls made by examples 1 and 3 report back;
  * 6. prints the editor URL, the login, the simulator and CRM URLs, and waits.
@@ -319,6 +319,10 @@ async function main() {
 		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead -H 'content-type: application/json' \\`);
 		say(`         -d '{"name": "Ann Lee", "phone": "79990005555", "crmId": "CRM-42"}'`);
 		say(`    a few seconds later this window shows  [crm] POST /leads/CRM-42/call-results  CALL_ENDED ANSWERED …`);
+		say('  The same in one workflow (example 8: call, wait for the result, write it to the CRM):');
+		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead-wait -H 'content-type: application/json' \\`);
+		say(`         -d '{"name": "Eve Waits", "phone": "79990005588", "crmId": "CRM-88"}'`);
+		say(`    the execution waits until the call ends, then this window shows  [crm] POST /leads/CRM-88/call-results  CALL_RESULT Answered …`);
 		say('  Example 3 and 5b/5c: open them in the editor and click "Execute workflow" (5b feeds and starts the');
 		say('  campaign that example 5a created; its results come back here as [crm] lines).');
 		say(`  Example 4: curl -s -X POST ${n8n.url}/webhook/cis-privacy -H 'content-type: application/json' \\`);

@@ -28,7 +28,7 @@ const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
 const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
 
 /** Which examples listen (and are activated by npm start). */
-const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07'];
+const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08'];
 
 /** The simulator's accounts (its defaults). */
 const SIM_TOKEN = 'sim-token';

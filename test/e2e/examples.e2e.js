@@ -2,7 +2,7 @@
 /**
  * The example workflows (examples/*.json), set up exactly as `npm start` sets them up
  * (scripts/lib/playground.js setupPlayground), run as they are against the simulator and the CRM stub.
- * Examples 1-4 here; the campaign (5a/5b/5c) in campaign.e2e.js.
+ * Examples 1-4, 7 and 8 here; the campaign (5a/5b/5c) in campaign.e2e.js.
  */
 const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
@@ -108,6 +108,24 @@ module.exports = async function exampleChecks(ctx) {
 		const auth = String(sent[0].headers.authorization);
 		assert.ok(auth.startsWith('Bearer ') && auth !== `Bearer ${SIM_TOKEN}`, 'sent with a token from the login credential');
 		return '2 posts → 1 call (login credential)';
+	});
+
+	await checks.check('example 8: a lead POSTed → called → the same execution waits, then writes the result to the CRM (example 2 hands it over, without starting its own workflow)', async () => {
+		const lead = { name: 'Eve Waits', phone: '79990005588', crmId: 'CRM-88' };
+		const res = await httpRequest('POST', `${ctx.n8n.url}/webhook/cis-lead-wait`, { body: lead });
+		assert.strictEqual(res.status, 200, `example 8 answered ${res.status} ${res.text}`);
+		const [written] = await crmResults(crm, [[lead.crmId, 'CALL_RESULT']], 60000);
+		assert.strictEqual(written.body.status, 'Answered', JSON.stringify(written.body));
+		assert.strictEqual(written.body.outcome, 'answered');
+		assert.ok(sim.state.calls.has(written.body.callId), `unknown call ${written.body.callId}`);
+		const [run] = await client.waitForExecutions(wfs['08'].id, 1, 20000);
+		assertSuccess(run);
+		assert.strictEqual(outputOf(run, 'Update the lead in the CRM').length, 1);
+		await sim.idle();
+		const exampleTwo = await client.listExecutions(wfs['02'].id, { includeData: true });
+		const forThisLead = exampleTwo.filter((e) => outputOf(e, 'Call results (default template)').some((item) => item.callbackData && item.callbackData.crmId === lead.crmId));
+		assert.strictEqual(forThisLead.length, 0, `example 2 ran for the waiting call: executions ${forThisLead.map((e) => e.id).join(', ')}`);
+		return `CRM got POST /leads/${lead.crmId}/call-results {status: ${written.body.status}} from execution ${run.id}`;
 	});
 
 	await checks.check('the examples with the access-token credential: all import, example 3 runs with it', async () => {
