@@ -268,8 +268,104 @@ function callEndedEvent(taskId, tag, callTo = '79990000199') {
 	};
 }
 
+/* ------------------------------------------------------------------ Create and Run and Wait for Result */
+
+/** The names of the waiting node and of the node after it in callAndWaitWorkflow(). */
+const WAIT_NODE = 'Call and wait';
+const CRM_NODE = 'CRM update';
+
+/**
+ * The trigger that hands the calls' events to waiting executions: version 2, Existing Task or
+ * Template, CALL_ENDED and CANDIDATE_CHANGED, checked with a webhook secret credential.
+ */
+function waitBridgeTrigger(name, webhookId, secretCredential) {
+	const trigger = triggerNode(name, { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] }, null, webhookId);
+	trigger.typeVersion = 2;
+	trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCredential.id), name: secretCredential.name } };
+	return trigger;
+}
+
+/**
+ * The workflow "New lead (Webhook) → Call and wait → CRM update": a production webhook at
+ * `leadPath` whose body is `{ phone, crmId }`, Candidate → Create and Run and Wait for Result
+ * (bot settings `bot-wait`, Callback Data `{ crmId }`), then `crm` (a No Op named CRM update unless
+ * given). With `leads: true` the body is `{ leads: [{ phone, crmId }, ...] }` and a Code node
+ * "Leads" makes one item per lead, so that one execution waits for several people.
+ */
+function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false }) {
+	const lead = {
+		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
+		id: nodeId(),
+		name: 'New lead',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: crypto.randomUUID(),
+	};
+	const split = {
+		parameters: { jsCode: 'return $input.first().json.body.leads.map((lead) => ({ json: lead }));' },
+		id: nodeId(),
+		name: 'Leads',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [0, 0],
+	};
+	const from = leads ? '$json' : '$json.body';
+	const wait = cisNode(
+		WAIT_NODE,
+		{
+			authentication: 'accessToken',
+			resource: 'candidate',
+			operation: 'createAndRunAndWait',
+			botSettingsId: 'bot-wait',
+			phone: `={{ ${from}.phone }}`,
+			candidateFields: { callbackData: `={{ JSON.stringify({ crmId: ${from}.crmId }) }}` },
+			waitAtMost,
+			waitUnit,
+		},
+		credential,
+		{ typeVersion: 2 },
+	);
+	return chain(name, leads ? [lead, split, wait, crm] : [lead, wait, crm]);
+}
+
+/**
+ * The one execution of a workflow started after `known` (a Set of ids), once its status is one
+ * of `statuses`; throws when a second one started, or after timeoutMs.
+ */
+/**
+ * The workflow's executions, waiting ones included: n8n 1.x's public API leaves waiting executions
+ * out (measured with 1.123.81); its editor API lists them.
+ */
+async function executionsWithWaiting(client, workflowId, { includeData = false } = {}) {
+	const all = await client.listExecutions(workflowId, { includeData });
+	const editor = await client.rawRest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	const listed = (editor.body && editor.body.data && editor.body.data.results) || [];
+	return [...all, ...listed.filter((e) => e.status === 'waiting' && !all.some((a) => String(a.id) === String(e.id)))];
+}
+
+async function nextExecution(client, workflowId, known, statuses, timeoutMs = 30000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const all = await executionsWithWaiting(client, workflowId, { includeData: true });
+		const fresh = all.filter((e) => !known.has(String(e.id)));
+		if (fresh.length > 1) throw new Error(`${fresh.length} executions started, expected 1`);
+		if (fresh.length === 1 && statuses.includes(fresh[0].status)) return fresh[0];
+		if (Date.now() > deadline) throw new Error(`no execution with status ${statuses.join('/')} within ${timeoutMs} ms (saw ${fresh.map((e) => e.status).join(', ') || 'none'})`);
+		await sleep(200);
+	}
+}
+
+/** The wait marker the simulator received in the Callback Data of the candidate created for `phone`. */
+function waitMarkerOf(sim, phone) {
+	const paths = ['/cis/api/v1/telephony/autoCallCandidate/single', '/cis/api/v1/telephony/autoCallCandidate'];
+	const sent = sim.requests.find((r) => paths.includes(r.path) && r.body && (r.body.phone || [])[0] === phone);
+	return sent && sent.body.callbackData && sent.body.callbackData.n8nCisAutoCallWait;
+}
+
 module.exports = {
 	EVENTS,
+	executionsWithWaiting,
 	NO_REDIAL,
 	eventsMap,
 	expectedTaskBody,
@@ -292,4 +388,10 @@ module.exports = {
 	simApi,
 	tasksPointingAt,
 	secretOfTask,
+	WAIT_NODE,
+	CRM_NODE,
+	waitBridgeTrigger,
+	callAndWaitWorkflow,
+	waitMarkerOf,
+	nextExecution,
 };

@@ -11,51 +11,21 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { webhookTarget } = require('../../scripts/lib/playground');
-const { chain, triggerNode, cisNode, noOp, outputOf, errorOf, sleep, NO_REDIAL } = require('./harness');
+const { chain, noOp, outputOf, errorOf, sleep, NO_REDIAL, WAIT_NODE: WAIT, CRM_NODE: CRM, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, executionsWithWaiting } = require('./harness');
 
 const SECRET = 'e2e-wait-secret-0123456789abcdef';
 const TRIGGER = 'CIS Trigger';
-const WAIT = 'Call and wait';
-const CRM = 'CRM update';
 
 module.exports = async function waitChecks(ctx) {
 	const { client, sim, creds, checks, version, n8n } = ctx;
 	const secretCred = await client.createCredential({ name: 'e2e wait secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: SECRET } });
 	const triggerWebhookId = crypto.randomUUID();
 	const triggerUrl = `${n8n.url}/webhook/${triggerWebhookId}/webhook`;
-	const trigger = triggerNode(TRIGGER, { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] }, null, triggerWebhookId);
-	trigger.typeVersion = 2;
-	trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } };
-	const triggerWf = await client.createWorkflow(chain(`e2e wait bridge ${version}`, [trigger, noOp()]));
+	const triggerWf = await client.createWorkflow(chain(`e2e wait bridge ${version}`, [waitBridgeTrigger(TRIGGER, triggerWebhookId, secretCred), noOp()]));
 
 	/** The workflow "New lead (Webhook) → Call and wait → CRM update". */
-	const waitWorkflow = async (name, leadPath, waitAtMost, waitUnit) => {
-		const lead = {
-			parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
-			id: crypto.randomUUID(),
-			name: 'New lead',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: crypto.randomUUID(),
-		};
-		const wait = cisNode(
-			WAIT,
-			{
-				authentication: 'accessToken',
-				resource: 'candidate',
-				operation: 'createAndRunAndWait',
-				botSettingsId: 'bot-wait',
-				phone: '={{ $json.body.phone }}',
-				candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.body.crmId }) }}' },
-				waitAtMost,
-				waitUnit,
-			},
-			creds.token,
-			{ typeVersion: 2 },
-		);
-		return client.createWorkflow(chain(name, [lead, wait, noOp(CRM)]));
-	};
+	const waitWorkflow = (name, leadPath, waitAtMost, waitUnit) =>
+		client.createWorkflow(callAndWaitWorkflow(name, { leadPath, credential: creds.token, waitAtMost, waitUnit }));
 	const leadPath = `e2e-wait-lead-${crypto.randomUUID()}`;
 	const waitWf = await waitWorkflow(`e2e wait ${version}`, leadPath, 10, 'minutes');
 	const shortPath = `e2e-wait-short-${crypto.randomUUID()}`;
@@ -71,30 +41,9 @@ module.exports = async function waitChecks(ctx) {
 	if (!ready) return;
 
 	/** The one execution of the wait workflow started after `known`, once its status is one of `statuses`. */
-	/** The workflow's executions; n8n 1.x's public API leaves waiting ones out, its editor API lists them. */
-	async function executionsOf(workflowId, includeData = false) {
-		const all = await client.listExecutions(workflowId, { includeData });
-		if (!version.startsWith('1.')) return all;
-		const editor = await client.rawRest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-		const listed = (editor.body && editor.body.data && editor.body.data.results) || [];
-		return [...all, ...listed.filter((e) => e.status === 'waiting' && !all.some((a) => String(a.id) === String(e.id)))];
-	}
-	async function executionOf(known, statuses, timeoutMs = 30000, workflowId = waitWf.id) {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const all = await executionsOf(workflowId, true);
-			const fresh = all.filter((e) => !known.has(String(e.id)));
-			if (fresh.length > 1) throw new Error(`${fresh.length} executions started, expected 1`);
-			if (fresh.length === 1 && statuses.includes(fresh[0].status)) return fresh[0];
-			if (Date.now() > deadline) throw new Error(`no execution with status ${statuses.join('/')} within ${timeoutMs} ms (saw ${fresh.map((e) => e.status).join(', ') || 'none'})`);
-			await sleep(200);
-		}
-	}
-	const ids = async () => new Set((await executionsOf(waitWf.id)).map((e) => String(e.id)));
-	const markerOf = (phone) => {
-		const sent = sim.requests.find((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate/single' && r.body && (r.body.phone || [])[0] === phone);
-		return sent && sent.body.callbackData && sent.body.callbackData.n8nCisAutoCallWait;
-	};
+	const executionOf = (known, statuses, timeoutMs = 30000, workflowId = waitWf.id) => nextExecution(client, workflowId, known, statuses, timeoutMs);
+	const ids = async () => new Set((await executionsWithWaiting(client, waitWf.id)).map((e) => String(e.id)));
+	const markerOf = (phone) => waitMarkerOf(sim, phone);
 
 	await checks.check('wait: a lead answered on the first attempt → the execution waits, then continues once with the result, its own Callback Data and no key', async () => {
 		const known = await ids();
@@ -164,7 +113,7 @@ module.exports = async function waitChecks(ctx) {
 	});
 
 	await checks.check('wait: no result within Wait at Most (1 minute) → n8n goes on with the input items unchanged (no "outcome" field)', async () => {
-		const known = new Set((await executionsOf(shortWf.id)).map((e) => String(e.id)));
+		const known = new Set((await executionsWithWaiting(client, shortWf.id)).map((e) => String(e.id)));
 		// A call far longer than the limit.
 		sim.setOutcome('79995550003', { attempts: [{ status: 'ANSWERED', durationSec: 4000 }] });
 		const answer = await client.callWebhook(shortPath, { phone: '79995550003', crmId: 'W-3' });

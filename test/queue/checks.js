@@ -4,13 +4,18 @@
  * execution on another worker, the trigger's registration
  * (once, and not again after restarting every process), deliveries through either webhook
  * process, wrong secrets, deactivation, the registration race of issue 13, and de-duplication
- * across webhook processes with the trigger's deliveryId and n8n's Remove Duplicates node.
+ * across webhook processes with the trigger's deliveryId and n8n's Remove Duplicates node; and
+ * Candidate → Create and Run and Wait for Result: a waiting execution resumed through a webhook
+ * process and finished on a worker, the call's two last events at the same instant on both webhook
+ * processes, and two people of one execution whose events reach different webhook processes.
  */
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { chain, cisNode, codeNode, manualTrigger, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
-const { executionsByWorker } = require('./cluster');
+const { NO_REDIAL, WAIT_NODE, CRM_NODE, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution } = require('../e2e/harness');
+const { startCrmStub, webhookTarget } = require('../../scripts/lib/playground');
+const { executionsByWorker, workerRunsByExecution } = require('./cluster');
 
 const P = '/cis/api/v1';
 const TRIGGER = 'CIS Trigger';
@@ -146,6 +151,15 @@ module.exports = async function queueChecks(ctx) {
 		const workers = await workersOf([String(once.id), String(twice.id)]);
 		return `executions ${once.id}→${workers[0]}, ${twice.id}→${workers[1]}: ${posted.length} POSTs`;
 	});
+
+	// ------------------------------------------------------------------ Create and Run and Wait for Result
+	const crm = await startCrmStub();
+	try {
+		await waitForResultChecks(ctx, { crm, workersOf, executionIds });
+	} finally {
+		sim.setDefaultTemplate({ webhookUrls: [] });
+		await crm.close();
+	}
 
 	// ------------------------------------------------------------------ the trigger
 	const webhookId = crypto.randomUUID();
@@ -401,3 +415,251 @@ module.exports = async function queueChecks(ctx) {
 		return `6 copies (1 → webhook-1, 1 → webhook-2, 4 → balancer) → ${finished.length} executions → 1 downstream run (deliveryId ${deliveryId.slice(0, 12)}…)`;
 	});
 };
+
+/* ------------------------------------------------------------------ Create and Run and Wait for Result */
+
+const WAIT_SECRET = 'queue-wait-secret-0123456789abcdef';
+const WAIT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
+
+/**
+ * The waiting operation in queue mode: "New lead (Webhook) → Call and wait → CRM update" published,
+ * its lead posted through the balancer (so a webhook process starts it and a worker runs it), a
+ * published bridge trigger (Existing Task or Template) in the simulator's default template. CRM
+ * update is an HTTP Request to a CRM stub, so that each run of the rest of the workflow is counted
+ * where it lands, whatever the execution record says. For the checks that decide where and when
+ * each event arrives, the template points at the stub instead (`/held-events`, answered 200 at
+ * once): the test then sends the recorded events to the webhook processes itself.
+ */
+async function waitForResultChecks(ctx, { crm, workersOf, executionIds }) {
+	const { cluster, client, sim, cred, checks, summary } = ctx;
+	const { balancer } = cluster;
+	summary.wait = {};
+
+	const secretCred = await client.createCredential({ name: 'queue wait secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: WAIT_SECRET } });
+	const bridgeId = crypto.randomUUID();
+	const bridgePath = `/webhook/${bridgeId}/webhook`;
+	const bridgeViaBalancer = `${balancer.url}${bridgePath}`;
+	const bridgeDirect = cluster.webhooks.map((w) => `${w.url}${bridgePath}`);
+	const bridgeWf = await client.createWorkflow(chain('queue wait bridge', [waitBridgeTrigger(TRIGGER, bridgeId, secretCred), noOp()]));
+	const crmUpdate = () => ({
+		parameters: {
+			method: 'POST',
+			url: `=${crm.url}/wait-results/{{ $execution.id }}`,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify({ status: $json.status, outcome: $json.outcome, callbackData: $json.callbackData, crmId: $json.crmId, phone: $json.phone }) }}',
+			options: {},
+		},
+		id: crypto.randomUUID(),
+		name: CRM_NODE,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [0, 0],
+	});
+	const oneLeadPath = `queue-wait-lead-${crypto.randomUUID()}`;
+	const oneWf = await client.createWorkflow(callAndWaitWorkflow('queue wait: one lead', { leadPath: oneLeadPath, credential: cred, waitAtMost: 10, waitUnit: 'minutes', crm: crmUpdate() }));
+	const twoLeadsPath = `queue-wait-leads-${crypto.randomUUID()}`;
+	const twoWf = await client.createWorkflow(callAndWaitWorkflow('queue wait: two leads', { leadPath: twoLeadsPath, credential: cred, waitAtMost: 1, waitUnit: 'minutes', crm: crmUpdate(), leads: true }));
+
+	const sendEventsTo = (url) => sim.setDefaultTemplate({ webhookUrls: [webhookTarget(`${url}?secret=${WAIT_SECRET}`, WAIT_EVENTS)], redialStrategyOptions: NO_REDIAL });
+	const postLead = (leadPath, body) => httpRequest('POST', `${balancer.url}/webhook/${leadPath}`, { body });
+	/** What the CRM stub received from the CRM update node of an execution. */
+	const crmPostsOf = (executionId) => crm.requests.filter((r) => r.path === `/wait-results/${executionId}`);
+	/** The events the simulator sent to the stub for the candidate with this crmId, by event name. */
+	const heldEvents = (crmId) => {
+		const found = {};
+		for (const r of crm.requests) if (r.path === '/held-events' && r.body && r.body.callbackData && r.body.callbackData.crmId === crmId) found[r.body.event] = r.body;
+		return found;
+	};
+	const heldPair = (crmId) =>
+		waitFor(`CALL_ENDED and CANDIDATE_CHANGED of ${crmId} at the stub`, () => {
+			const found = heldEvents(crmId);
+			return found.CALL_ENDED && found.CANDIDATE_CHANGED ? found : null;
+		}, 30000);
+	/** Sends an event to a webhook process as the service does: again (5 attempts at most) until it gets a 200. Resolves the statuses. */
+	const deliver = async (url, body) => {
+		const statuses = [];
+		for (let attempt = 1; attempt <= 5; attempt++) {
+			const res = await httpRequest('POST', `${url}?secret=${WAIT_SECRET}`, { body }).catch((e) => ({ status: e.code || 'error' }));
+			statuses.push(res.status);
+			if (res.status === 200) break;
+			await sleep(250 * 2 ** (attempt - 1));
+		}
+		return statuses;
+	};
+	const via = (entry) => `webhook-${entry.backend + 1}`;
+	/** n8n's answers to the resumes of an execution (its waiting webhook) in the balancer's log since `mark`. */
+	const resumesOf = (executionId, mark) =>
+		balancer.log
+			.slice(mark)
+			.filter((e) => e.path.startsWith(`/webhook-waiting/${executionId}/`))
+			.map((e) => `${via(e)} → ${e.status} ${e.answer.split(',"stacktrace"')[0]}${e.answer.includes(',"stacktrace"') ? '}' : ''}`);
+	/** The worker runs of an execution, once `n` of them have finished. */
+	const finishedRuns = async (executionId, n) => {
+		let runs = [];
+		await waitFor(`${n} finished worker run(s) of execution ${executionId}`, () => {
+			runs = workerRunsByExecution(cluster)[executionId] || [];
+			return runs.length >= n && runs.every((r) => r.finished);
+		}, 15000).catch(() => {});
+		return runs;
+	};
+	const runsText = (runs) => runs.map((r) => `${r.worker} (job ${r.job}${r.finished ? '' : ', not finished'})`).join(' then ');
+
+	const ready = await checks.check('wait: the bridge trigger (Existing Task or Template) and "New lead (Webhook) → Call and wait → CRM update (HTTP Request to a CRM stub)" are published in queue mode', async () => {
+		await client.activate(bridgeWf.id, { timeoutMs: 60000 });
+		await client.activate(oneWf.id, { timeoutMs: 60000 });
+		await client.activate(twoWf.id, { timeoutMs: 60000 });
+		return `bridge ${bridgeWf.id}, one lead ${oneWf.id}, two leads ${twoWf.id}`;
+	});
+	if (!ready) {
+		for (const n of ['one lead', 'the call\'s last two events at once', 'two leads']) checks.skip(`wait: ${n}`, 'the workflows were not published');
+		return;
+	}
+
+	await checks.check('wait: one lead answered → started by a webhook process, waits, the call\'s events reach the trigger through the webhook processes, the trigger resumes it through a webhook process and a worker finishes it; CRM update ran once with status "Answered" and the Callback Data without the marker', async () => {
+		sendEventsTo(bridgeViaBalancer);
+		const phone = '79990004001';
+		const crmId = 'QW-1';
+		// a call of 40 s (2 s at the simulator's time scale): the execution is saved as waiting before it ends
+		sim.setOutcome(phone, { attempts: [{ status: 'ANSWERED', durationSec: 40 }], result: { interested: 'yes' } });
+		const known = await executionIds(oneWf.id);
+		const mark = balancer.log.length;
+		const lead = await postLead(oneLeadPath, { phone, crmId });
+		assert.strictEqual(lead.status, 200, `the lead webhook answered ${lead.status} ${lead.text}`);
+		const ex = await nextExecution(client, oneWf.id, known, FINISHED, 90000);
+		assertSuccess(ex);
+		const out = outputOf(ex, WAIT_NODE);
+		assert.strictEqual(out.length, 1, JSON.stringify(out));
+		assert.strictEqual(out[0].status, 'Answered', JSON.stringify(out[0]));
+		assert.deepStrictEqual(out[0].callbackData, { crmId });
+		assert.deepStrictEqual(out[0].result, { interested: 'yes' });
+		const marker = waitMarkerOf(sim, phone);
+		assert.ok(marker && /^[0-9a-f]{64}$/.test(marker.key), 'the candidate carried no wait marker');
+		assert.ok(!JSON.stringify(ex.data).includes(marker.key), 'the wait key is in the execution data');
+		const runs = await finishedRuns(String(ex.id), 2);
+		assert.strictEqual(runs.length, 2, `worker runs of execution ${ex.id}: ${runsText(runs) || 'none'} (expected one until the wait, one after the resume)`);
+		assert.ok(runs.every((r) => r.finished), `worker runs: ${runsText(runs)}`);
+		await sleep(2000);
+		const posted = crmPostsOf(ex.id);
+		assert.strictEqual(posted.length, 1, `CRM update ran ${posted.length} times: ${JSON.stringify(posted.map((p) => p.body))}`);
+		assert.strictEqual(posted[0].body.status, 'Answered', JSON.stringify(posted[0].body));
+		assert.deepStrictEqual(posted[0].body.callbackData, { crmId }, 'the Callback Data the CRM got');
+		assert.strictEqual(sim.createdByPhone()[phone], 1, 'candidates created for the phone');
+		const seen = balancer.log.slice(mark);
+		const leadVia = seen.filter((e) => e.path === `/webhook/${oneLeadPath}`).map(via);
+		const eventsVia = seen.filter((e) => e.path === bridgePath).map((e) => `${via(e)} ${e.status}`);
+		const deliveries = sim.webhookDeliveries.filter((d) => d.url.startsWith(bridgeViaBalancer) && d.body.callbackData && d.body.callbackData.crmId === crmId).map((d) => `${d.event} ${d.status}`);
+		const resumes = resumesOf(ex.id, mark);
+		assert.ok(eventsVia.length >= 2, `the trigger's deliveries through the balancer: ${eventsVia.join(', ')}`);
+		assert.ok(resumes.some((r) => / → 200 .*"resumed":true/.test(r)), `resumes through the balancer: ${resumes.join('; ') || 'none'}`);
+		summary.wait.one = { execution: ex.id, runs: runs.map((r) => r.worker), finishedOn: runs[runs.length - 1].worker };
+		checks.note(`execution ${ex.id}: lead via ${leadVia.join(', ')}; ran on ${runsText(runs)}; the simulator's deliveries ${deliveries.join(', ')} went via ${eventsVia.join(', ')}; resume ${resumes.join('; ')}`);
+		return `execution ${ex.id} finished on ${runs[runs.length - 1].worker} (waited on ${runs[0].worker}); CRM got ${JSON.stringify(posted[0].body)}`;
+	});
+
+	const rounds = ctx.waitRounds;
+	await checks.check(`wait: the answered CALL_ENDED and the CANDIDATE_CHANGED that follows it delivered at the same instant to the two webhook processes → the rest of the workflow runs exactly once (${rounds} rounds)`, async () => {
+		sendEventsTo(`${crm.url}/held-events`);
+		const results = [];
+		for (let round = 1; round <= rounds; round++) {
+			const phone = `799900041${String(round).padStart(2, '0')}`;
+			const crmId = `QW-S${round}`;
+			sim.setOutcome(phone, { attempts: ['ANSWERED'], result: { round } });
+			const known = await executionIds(oneWf.id);
+			const lead = await postLead(oneLeadPath, { phone, crmId });
+			assert.strictEqual(lead.status, 200, `round ${round}: the lead webhook answered ${lead.status} ${lead.text}`);
+			const waiting = await nextExecution(client, oneWf.id, known, ['waiting'], 60000);
+			const held = await heldPair(crmId);
+			assert.strictEqual(held.CALL_ENDED.status, 'ANSWERED');
+			const mark = balancer.log.length;
+			// alternate which webhook process gets which event
+			const [endedTo, changedTo] = round % 2 ? [0, 1] : [1, 0];
+			const [endedAnswers, changedAnswers] = await Promise.all([deliver(bridgeDirect[endedTo], held.CALL_ENDED), deliver(bridgeDirect[changedTo], held.CANDIDATE_CHANGED)]);
+			const ex = await nextExecution(client, oneWf.id, known, FINISHED, 60000);
+			const runs = await finishedRuns(String(ex.id), 2);
+			await sleep(3000);
+			const posted = crmPostsOf(ex.id);
+			const result = {
+				round,
+				execution: String(ex.id),
+				status: ex.status,
+				crmRuns: posted.length,
+				crmStatuses: posted.map((p) => p.body.status),
+				workerRuns: (workerRunsByExecution(cluster)[String(ex.id)] || runs).length,
+				ended: `CALL_ENDED → webhook-${endedTo + 1}: ${endedAnswers.join('/')}`,
+				changed: `CANDIDATE_CHANGED → webhook-${changedTo + 1}: ${changedAnswers.join('/')}`,
+				resumes: resumesOf(ex.id, mark),
+			};
+			assert.strictEqual(String(waiting.id), result.execution);
+			results.push(result);
+			checks.note(`round ${round}: execution ${result.execution} ${result.status}; ${result.ended}; ${result.changed}; n8n answered the resumes: ${result.resumes.join('; ') || 'none seen'}; worker runs ${result.workerRuns}; CRM update ran ${result.crmRuns}× (${result.crmStatuses.join(', ')})`);
+		}
+		summary.wait.simultaneous = results.map((r) => ({ crmRuns: r.crmRuns, statuses: r.crmStatuses }));
+		checks.note(`figure: rest of the workflow ran ${results.map((r) => r.crmRuns).join(', ')} time(s) in ${rounds} rounds; CRM statuses ${results.map((r) => r.crmStatuses.join('+') || '-').join(', ')}`);
+		// Every call here was answered. When CANDIDATE_CHANGED's resume wins, the process that sent it
+		// never saw the answered CALL_ENDED (the trigger remembers calls per process): "Not reached".
+		const notReached = results.filter((r) => r.crmStatuses.some((status) => status !== 'Answered'));
+		if (notReached.length) checks.note(`figure: WRONG RESULT in ${notReached.length} of ${rounds} rounds (${notReached.map((r) => r.round).join(', ')}): the call was answered, the CRM got "${notReached[0].crmStatuses.join('+')}" (the CANDIDATE_CHANGED's resume won, sent by the process that did not see the CALL_ENDED)`);
+		const wrong = results.filter((r) => r.crmRuns !== 1 || r.status !== 'success' || r.workerRuns !== 2);
+		assert.strictEqual(wrong.length, 0, `round(s) ${wrong.map((r) => `${r.round} (execution ${r.execution} ${r.status}, CRM update ran ${r.crmRuns}×, ${r.workerRuns} worker runs)`).join(', ')} of ${rounds}`);
+		return `${rounds} of ${rounds} rounds ran the rest once`;
+	});
+
+	await checks.check('wait: two leads in one execution, each lead\'s events reaching another webhook process (figure: does it complete with both results? no partial resume, nobody called twice, the execution ends)', async () => {
+		sendEventsTo(`${crm.url}/held-events`);
+		const leads = [{ phone: '79990004201', crmId: 'QW-T1' }, { phone: '79990004202', crmId: 'QW-T2' }];
+		for (const l of leads) sim.setOutcome(l.phone, { attempts: ['ANSWERED'], result: { crmId: l.crmId } });
+		const known = await executionIds(twoWf.id);
+		const lead = await postLead(twoLeadsPath, { leads });
+		assert.strictEqual(lead.status, 200, `the lead webhook answered ${lead.status} ${lead.text}`);
+		const waiting = await nextExecution(client, twoWf.id, known, ['waiting'], 60000);
+		const started = Date.parse(waiting.startedAt) || Date.now();
+		const held = await Promise.all(leads.map((l) => heldPair(l.crmId)));
+		const mark = balancer.log.length;
+		// lead 1's events to webhook-1, lead 2's to webhook-2, each in the service's order
+		const answers = await Promise.all(held.map(async (pair, i) => {
+			const got = [];
+			for (const event of WAIT_EVENTS) got.push(`${event} ${(await deliver(bridgeDirect[i], pair[event])).join('/')}`);
+			return `webhook-${i + 1}: ${got.join(', ')}`;
+		}));
+		// measured: the execution completes with both results, or it still waits
+		const deliveredAt = Date.now();
+		let ex = null;
+		while (!ex && Date.now() - deliveredAt < 20000) {
+			const e = await client.getExecution(waiting.id);
+			if (FINISHED.includes(e.status)) ex = e;
+			else await sleep(500);
+		}
+		const resumes = resumesOf(waiting.id, mark);
+		const completed = Boolean(ex);
+		let ending;
+		if (!ex) {
+			// it waits for Wait at Most (1 minute): n8n then goes on with the input items unchanged
+			ex = await nextExecution(client, twoWf.id, known, FINISHED, 180000);
+			ending = `went on after Wait at Most, ${Math.round((Date.now() - started) / 1000)} s after it started`;
+		} else ending = `completed ${((Date.now() - deliveredAt) / 1000).toFixed(1)} s after the deliveries`;
+		assertSuccess(ex);
+		await sleep(2000);
+		const out = outputOf(ex, WAIT_NODE);
+		const posted = crmPostsOf(ex.id);
+		const figure = { completed, resumes, ending, statuses: out.map((i) => i.status || `no outcome (${i.crmId})`), crmRuns: posted.length };
+		summary.wait.twoLeads = figure;
+		checks.note(`figure: events ${answers.join('; ')}; n8n answered the resumes: ${resumes.join('; ') || 'none seen'}; completed with both results within 20 s: ${completed ? 'yes' : 'NO'}; ${ending}; Call and wait output ${JSON.stringify(figure.statuses)}; CRM update got ${posted.length} item(s)`);
+		// what must hold either way: both people called once; the CRM got one item per lead, from one run
+		assert.deepStrictEqual(leads.map((l) => sim.createdByPhone()[l.phone]), [1, 1], 'candidates created per phone');
+		assert.strictEqual(posted.length, 2, `CRM update got ${posted.length} items: ${JSON.stringify(posted.map((p) => p.body))}`);
+		if (completed) {
+			// a resume completes only with a result for every lead, never with part of them
+			assert.deepStrictEqual(out.map((i) => [i.status, i.callbackData]), leads.map((l) => ['Answered', { crmId: l.crmId }]));
+		} else {
+			// no resume went through: the wait ended by its time limit with the leads as they came in
+			assert.ok(!resumes.some((r) => /"resumed":true/.test(r)), `a resume was accepted but the execution did not finish within 20 s: ${resumes.join('; ')}`);
+			assert.deepStrictEqual(out.map((i) => [i.outcome, i.crmId]), leads.map((l) => [undefined, l.crmId]), JSON.stringify(out));
+		}
+		return completed ? `completed with both results (${ending})` : `did NOT complete: each process resumed with its one result and was refused (${resumes.length} resume answers); the execution ${ending} with the leads unchanged, no "outcome"`;
+	});
+
+	await client.deactivate(twoWf.id).catch(() => {});
+	await client.deactivate(oneWf.id).catch(() => {});
+	await client.deactivate(bridgeWf.id).catch(() => {});
+}

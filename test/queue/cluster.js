@@ -148,4 +148,27 @@ function executionsByWorker(cluster) {
 	return ranOn;
 }
 
-module.exports = { startCluster, executionsByWorker, WORKERS, WEBHOOK_PROCESSES };
+/**
+ * Every run of each execution on the workers, in the order the queue gave them out:
+ * { [executionId]: [{ worker: 'worker-1', job: 12, finished: true }, ...] }, from n8n's info-level
+ * lines "Worker started execution <id> (job <n>)" and "Worker finished execution <id> (job <n>)".
+ * A waiting execution has one run before its wait and one after each resume.
+ */
+function workerRunsByExecution(cluster) {
+	const runs = {};
+	cluster.workers.forEach((w, i) => {
+		for (const line of w.logs) {
+			const m = /Worker (started|finished) execution (\d+) \(job (\d+)\)/.exec(line);
+			if (!m) continue;
+			const [, what, id, job] = m;
+			const list = (runs[id] = runs[id] || []);
+			let run = list.find((r) => r.job === Number(job));
+			if (!run) list.push((run = { worker: `worker-${i + 1}`, job: Number(job), finished: false }));
+			if (what === 'finished') run.finished = true;
+		}
+	});
+	for (const list of Object.values(runs)) list.sort((a, b) => a.job - b.job);
+	return runs;
+}
+
+module.exports = { startCluster, executionsByWorker, workerRunsByExecution, WORKERS, WEBHOOK_PROCESSES };

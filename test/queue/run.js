@@ -8,7 +8,9 @@
  *
  *   npm run test:queue
  *   options: --rounds N (rounds of the re-publish race, default 3), --simultaneous N (how often the
- *   figure "same delivery to both webhook processes at once" is measured, default 5), --keep (keep the temp folder
+ *   figure "same delivery to both webhook processes at once" is measured, default 5), --wait-rounds N
+ *   (rounds of "a call's last two events at once on both webhook processes" for Create and Run and
+ *   Wait for Result, default 5), --keep (keep the temp folder
  *   with every process's user folder and log), --echo (mirror n8n's output), --no-build
  *
  * Prints each check, figures, and ends with exactly one line `N passed, N failed`; exit code 1
@@ -30,9 +32,10 @@ const VERSION = DEFAULT_VERSION;
 const TIME_SCALE = 0.05;
 
 function parseArgs(argv) {
-	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5 }, {
+	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5 }, {
 		'--rounds': (o, value) => (o.rounds = Math.max(1, Number(value()) || 3)),
 		'--simultaneous': (o, value) => (o.simultaneous = Math.max(0, Number(value()) || 0)),
+		'--wait-rounds': (o, value) => (o.waitRounds = Math.max(1, Number(value()) || 5)),
 	});
 }
 
@@ -81,6 +84,7 @@ async function main() {
 				summary,
 				raceRounds: opts.rounds,
 				simultaneousTrials: opts.simultaneous,
+				waitRounds: opts.waitRounds,
 				async run(name, nodes) {
 					const wf = await client.createWorkflow(chain(name, [manualTrigger(), ...nodes]));
 					return client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
@@ -118,6 +122,14 @@ async function main() {
 		const d = summary.dedup;
 		const same = d.simultaneous && d.simultaneous.length ? `; copies at the same instant: downstream runs ${d.simultaneous.join(', ')}` : '';
 		out(`de-duplication: 6 copies of one delivery → ${d.executions} executions, ${d.downstreamRuns} downstream run(s)${same}`);
+	}
+	if (summary.wait) {
+		const w = summary.wait;
+		const parts = [];
+		if (w.one) parts.push(`one lead: execution ${w.one.execution} waited on ${w.one.runs[0]}, resumed and finished on ${w.one.finishedOn}`);
+		if (w.simultaneous) parts.push(`the call's last two events at once on both webhook processes, ${w.simultaneous.length} rounds: rest of the workflow ran ${w.simultaneous.map((r) => r.crmRuns).join(', ')} time(s), CRM status ${w.simultaneous.map((r) => r.statuses.join('+') || '-').join(', ')} (every call answered)`);
+		if (w.twoLeads) parts.push(`two leads on different webhook processes: completed with both results ${w.twoLeads.completed ? 'yes' : 'NO'} (${w.twoLeads.ending})`);
+		if (parts.length) out(`Create and Run and Wait for Result: ${parts.join('; ')}`);
 	}
 	for (const f of checks.results.filter((x) => !x.ok)) out(`failed: ${f.name}`);
 	out(`total ${secs(Date.now() - t0)}`);

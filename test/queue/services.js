@@ -245,10 +245,11 @@ async function startRedis(workDir) {
 /**
  * A round-robin HTTP balancer on 127.0.0.1 in front of `backends` (URLs), like the proxy a
  * queue-mode setup puts before its webhook processes. `forwarded[i]` counts requests sent to
- * backends[i]. Backends may be set after start (balancer.backends = [...]).
+ * backends[i]; `log` lists each forwarded request with its backend, status and the start of the
+ * answer. Backends may be set after start (balancer.backends = [...]).
  */
 async function startBalancer(backends = []) {
-	const state = { backends, forwarded: [], next: 0 };
+	const state = { backends, forwarded: [], next: 0, log: [] };
 	const server = http.createServer((req, res) => {
 		if (!state.backends.length) {
 			res.writeHead(503).end('no backend');
@@ -258,14 +259,24 @@ async function startBalancer(backends = []) {
 		state.next += 1;
 		state.forwarded[index] = (state.forwarded[index] || 0) + 1;
 		const target = new URL(req.url, state.backends[index]);
+		// what was forwarded where, and the start of the answer (the query, which may carry a secret or token, is left out)
+		const entry = { at: Date.now(), backend: index, method: req.method, path: target.pathname, status: null, answer: '' };
+		state.log.push(entry);
+		if (state.log.length > 5000) state.log.splice(0, state.log.length - 5000);
 		const upstream = http.request(
 			{ method: req.method, hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: req.headers, agent: false },
 			(answer) => {
+				entry.status = answer.statusCode;
+				answer.on('data', (chunk) => {
+					if (entry.answer.length < 300) entry.answer += chunk.toString('utf8').slice(0, 300 - entry.answer.length);
+				});
 				res.writeHead(answer.statusCode, answer.headers);
 				answer.pipe(res);
 			},
 		);
 		upstream.on('error', (e) => {
+			entry.status = 502;
+			entry.answer = `balancer: ${e.message}`;
 			if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
 			res.end(`balancer: ${e.message}`);
 		});
@@ -276,6 +287,10 @@ async function startBalancer(backends = []) {
 	return {
 		url: `http://127.0.0.1:${port}`,
 		port,
+		/** Every forwarded request: { at, backend (index), method, path, status, answer (first 300 characters) }. */
+		get log() {
+			return state.log;
+		},
 		get forwarded() {
 			return state.backends.map((_, i) => state.forwarded[i] || 0);
 		},
