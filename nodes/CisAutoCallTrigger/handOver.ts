@@ -13,14 +13,15 @@ import { isPlainObject } from '../shared/validation';
 import { normalizeCallbackData } from './output';
 
 /**
- * The bridge of "Create and Run and Wait for Result", after an event passed the trigger's checks
+ * The bridge of the "… and Wait for Result" operations, after an event passed the trigger's checks
  * (address, secret, body): the event of a candidate a waiting execution waits for is handed to
  * that execution at THIS n8n's own waiting-webhook address (built from the trigger's own URL; the
  * event only names the execution, its token and the waiting node, each checked for its shape), with
  * the wait's key. A candidate's wait ends at its first answered call or when the service says the
  * person is done (CANDIDATE_CHANGED); a call that was not answered is remembered for the words of
- * "not reached". Each execution is continued once by this process: a result already handed over is
- * not sent again, and only the one request that completes the set of candidates can resume.
+ * "not reached". The events of one wait take turns in this process, and once it resumed the
+ * execution it sends nothing more; the waiting node resumes only with a result for every candidate,
+ * and n8n 2.x lets only one resume through across processes.
  */
 
 /** What this process knows of one wait. */
@@ -29,12 +30,23 @@ interface WaitState {
 	results: Record<string, CandidateResult>;
 	/** The last unanswered call per input item (for the words of "not reached"). */
 	lastCalls: Record<string, IDataObject>;
+	/** When this process first held back a Person Done whose last call it had not seen, per input item. */
+	heldBackSince: Record<string, number>;
 	resumed: boolean;
+	/** The hand-overs of this wait, one after the other: at most one resume request at a time. */
+	turns: Promise<unknown>;
 }
 
 /** Waits longer than this are forgotten (n8n's own limit ends them anyway). */
 const WAIT_MEMORY_MS = 31 * 24 * 60 * 60 * 1000;
 const waits = new ExpiringMap<WaitState>(WAIT_MEMORY_MS, 50_000);
+
+/**
+ * How long a Person Done whose last call this process has not seen is answered "send again": the
+ * Call Ended of that call may be on its way, or have reached another webhook process (queue mode),
+ * and it decides between "Answered" and "Not reached".
+ */
+const LAST_CALL_GRACE_MS = 10 * 60 * 1000;
 
 /** What webhook() does after a hand-over. */
 export type HandOver =
@@ -86,26 +98,57 @@ function resultOf(event: string, payload: IDataObject, callbackData: IDataObject
 	};
 }
 
-/** Hands a verified event with a wait marker to its waiting execution. */
+/** Whether this process saw the person's last call (the Person Done names it; old payloads may not). */
+function sawLastCall(state: WaitState, item: string, payload: IDataObject): boolean {
+	const lastCallId = text(payload.lastCallId);
+	return lastCallId === null || text(state.lastCalls[item]?.id) === lastCallId;
+}
+
+/**
+ * Hands a verified event with a wait marker to its waiting execution. An answer of "later" (503)
+ * makes the service send the event again (it does so for 24 hours): that is how a result reaches
+ * the execution when this process cannot hand over a complete set yet, because the execution is
+ * not saved as waiting yet, another candidate's result reached another webhook process, or the
+ * person's last call is not known here yet.
+ */
 export async function handOver(context: IWebhookFunctions, event: string, payload: IDataObject): Promise<HandOver> {
 	const { callbackData } = normalizeCallbackData(payload.callbackData);
 	const marker = waitMarkerOf(callbackData);
 	if (!marker || (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')) return { kind: 'done', resumed: false };
-	const receivedAt = new Date().toISOString();
 	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
-	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, resumed: false };
+	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, heldBackSince: {}, resumed: false, turns: Promise.resolve() };
 	waits.set(waitId, state);
-	const item = String(marker.item);
-	if (state.resumed || state.results[item]) return { kind: 'done', resumed: false };
+	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
+	// take turns: the first resumes, the others then find it resumed.
+	const turn = state.turns.then(async () => await handOverInTurn(context, event, payload, callbackData, marker, state));
+	state.turns = turn.catch(() => undefined);
+	return await turn;
+}
 
-	if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
-		// A redial may follow: the wait goes on; CANDIDATE_CHANGED says when the person is done.
-		state.lastCalls[item] = { ...payload, receivedAt };
-		return { kind: 'done', resumed: false };
+async function handOverInTurn(
+	context: IWebhookFunctions,
+	event: string,
+	payload: IDataObject,
+	callbackData: IDataObject,
+	marker: WaitMarker,
+	state: WaitState,
+): Promise<HandOver> {
+	const receivedAt = new Date().toISOString();
+	const item = String(marker.item);
+	if (state.resumed) return { kind: 'done', resumed: false };
+
+	if (!state.results[item]) {
+		if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
+			// A redial may follow: the wait goes on; CANDIDATE_CHANGED says when the person is done.
+			state.lastCalls[item] = { ...payload, receivedAt };
+			return { kind: 'done', resumed: false };
+		}
+		if (event === 'CANDIDATE_CHANGED' && !sawLastCall(state, item, payload)) {
+			state.heldBackSince[item] ??= Date.now();
+			if (Date.now() - state.heldBackSince[item] < LAST_CALL_GRACE_MS) return { kind: 'later' };
+		}
+		state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
 	}
-	const result = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
-	state.results[item] = result;
-	// Taken now, before any await: only the event that completes the set sends a complete one.
 	const results = { ...state.results };
 	const url = resumeUrlOf(context, marker);
 	if (!url) return { kind: 'done', resumed: false };
@@ -136,13 +179,13 @@ export async function handOver(context: IWebhookFunctions, event: string, payloa
 	// n8n answers 409 both while the execution still runs (the call ended before the execution was
 	// saved as waiting: try again) and once it finished.
 	const stillRunning = status === 409 && /running/i.test(isPlainObject(answer) ? String(answer.message ?? '') : String(answer ?? ''));
-	// 202: the execution waits for other candidates; 401: not this wait's key; 404 / 409: the
-	// execution is gone or finished (e.g. its time limit passed). Nothing to try again.
-	if (!stillRunning && (status === 202 || status === 401 || status === 404 || status === 409)) return { kind: 'done', resumed: false };
-	// n8n busy, the execution not saved as waiting yet, or being resumed right now: forget this
-	// result so that the service's re-send tries again; the call is remembered, so that a
-	// CANDIDATE_CHANGED that gets through first still tells that it was answered.
-	delete state.results[item];
-	if (event === 'CALL_ENDED') state.lastCalls[item] = { ...payload, receivedAt };
+	// 401: not this wait's key; 404 / 409: the execution is gone or finished (e.g. its time limit
+	// passed). Nothing to try again.
+	if (!stillRunning && (status === 401 || status === 404 || status === 409)) return { kind: 'done', resumed: false };
+	// 202: the execution waits for other candidates, whose results this process may never see (they
+	// may reach another webhook process): the result stays here, and its re-send tries again with
+	// whatever this process holds by then. Otherwise n8n was busy, the execution was not saved as
+	// waiting yet, or it is being resumed right now. The result is kept: the re-send, or another
+	// candidate's event, hands it over.
 	return { kind: 'later' };
 }
