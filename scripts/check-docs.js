@@ -41,6 +41,8 @@ const OTHER_NAMES = new Set([
 	'Remove Items Processed in Previous Executions',
 	'Webhook',
 	'HTTP Request',
+	'IF',
+	'Executions',
 	'AI Agent',
 	'Execute workflow',
 	'Execute Workflow',
