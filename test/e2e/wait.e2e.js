@@ -509,7 +509,7 @@ module.exports = async function waitChecks(ctx) {
 		assert.deepStrictEqual(
 			resultOf(final),
 			[{ status: 'Answered', callStatus: 'ANSWERED', callId: callEnded.body.id, result: { sameMoment: true }, callbackData: { crmId: 'E-1' }, endedBy: 'CALL_ENDED' }],
-			`the workflow ran once, but not with the answered call (answers ${answers.map((a) => a.text).join(' | ')})`,
+			`the workflow ran once, but not with the answered call ${callEnded.body.id}: ${JSON.stringify(resultOf(final))}`,
 		);
 		return `answers ${answers.map((a) => `${a.status} ${a.text}`).join(' | ')}; execution ${ex.id}: CRM update ran once, ${final.data.resultData.runData[CRM].length} run`;
 	});
