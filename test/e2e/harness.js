@@ -292,7 +292,7 @@ function waitBridgeTrigger(name, webhookId, secretCredential) {
  * given). With `leads: true` the body is `{ leads: [{ phone, crmId }, ...] }` and a Code node
  * "Leads" makes one item per lead, so that one execution waits for several people.
  */
-function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false }) {
+function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false, botSettingsId = 'bot-wait' }) {
 	const lead = {
 		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
 		id: nodeId(),
@@ -317,7 +317,7 @@ function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit,
 			authentication: 'accessToken',
 			resource: 'candidate',
 			operation: 'createAndRunAndWait',
-			botSettingsId: 'bot-wait',
+			botSettingsId,
 			phone: `={{ ${from}.phone }}`,
 			candidateFields: { callbackData: `={{ JSON.stringify({ crmId: ${from}.crmId }) }}` },
 			waitAtMost,
