@@ -13,7 +13,7 @@ export const addToTaskAndWait: ItemOperation<ApiRequest> = {
 	fields: addToTaskFields(
 		false,
 		waitForResultFields(
-			'of this call task (Existing Task, or the URL pasted into its template). The person is called only while the task runs: start it, or turn on Start the Task Too',
+			'of this call task: the trigger that created it (New Call Task), or its Production URL pasted into the task or its template. The person is called only while the task runs: start it, or turn on Start the Task Too',
 		),
 	),
 	waitsForResult: true,
