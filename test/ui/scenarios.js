@@ -672,22 +672,55 @@ function executionCard(page, executionId) {
 	return page.locator('.execution-card').filter({ has: page.locator(`a[href*="/executions/${executionId}"]`) });
 }
 
-/** The workflow's executions list with this execution opened, as a user reaches it from the editor. */
-async function openExecution(page, url, workflowId, executionId) {
-	await page.goto(`${url}/workflow/${workflowId}/executions/${executionId}`);
+/** The workflow's executions list in the editor, opened before the run (the editor loads slowly on a busy machine). */
+async function openExecutionsList(page, url, workflowId) {
+	await page.goto(`${url}/workflow/${workflowId}/executions`, { waitUntil: 'domcontentloaded' });
+	await page.getByText('Executions', { exact: true }).first().waitFor({ timeout: 60000 });
+}
+
+/**
+ * Waits until the execution's card in the list reads `word` (n8n refreshes the list by itself;
+ * the page is loaded again once when it does not), then opens the execution from its card.
+ * Returns the card's text, or throws with what the card read.
+ */
+async function openFromList(page, url, workflowId, executionId, word) {
 	const card = executionCard(page, executionId);
-	await card.waitFor({ timeout: 30000 });
+	let text = '(no card)';
+	const reads = async (ms) => {
+		const deadline = Date.now() + ms;
+		do {
+			if (await card.isVisible()) text = normalise(await card.innerText());
+			if (new RegExp(`\\b${word}\\b`).test(text)) return true;
+			await page.waitForTimeout(500);
+		} while (Date.now() < deadline);
+		return false;
+	};
+	if (!(await reads(20000))) {
+		await page.goto(`${url}/workflow/${workflowId}/executions/${executionId}`, { waitUntil: 'domcontentloaded' });
+		if (!(await reads(45000))) throw new Error(`the card of execution ${executionId} reads "${text}", not "${word}"`);
+	}
+	await closeProductionChecklist(page);
+	const link = card.locator('a').first();
+	// The list opens its newest execution by itself; otherwise the user clicks the card.
+	if ((await link.getAttribute('aria-current')) !== 'page') await link.click();
 	// n8n 2.x shows the execution on the page itself; older editors in an iframe.
+	await page.getByTestId('canvas-node').or(page.locator('iframe')).first().waitFor({ timeout: 30000 });
 	const inFrame = (await page.locator('iframe').count()) > 0 && (await page.getByTestId('canvas-node').count()) === 0;
 	const frame = inFrame ? page.frameLocator('iframe').first() : page;
 	await frame.getByTestId('canvas-node').first().waitFor({ timeout: 30000 });
-	// n8n 2.x opens its "Production Checklist" over the list once a workflow is published: closed as a user would.
+	await closeProductionChecklist(page);
+	return { card, frame, text };
+}
+
+/** n8n 2.x opens its "Production Checklist" over the executions list once a workflow is published: closed as a user would. */
+async function closeProductionChecklist(page) {
 	const checklist = page.getByText('Production Checklist', { exact: true });
-	if (await checklist.isVisible()) {
-		await checklist.locator('xpath=ancestor::*[.//button][1]').getByRole('button').first().click().catch(() => page.keyboard.press('Escape'));
-		await checklist.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
-	}
-	return { card, frame };
+	if (!(await checklist.isVisible())) return;
+	await page.keyboard.press('Escape');
+	if (await checklist.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
+	const popover = page.locator('[data-reka-popper-content-wrapper]').filter({ hasText: 'Production Checklist' });
+	await popover.getByRole('button').first().click({ timeout: 5000 }).catch(() => undefined);
+	await checklist.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
 }
 
 /**
@@ -741,6 +774,7 @@ async function waitExecution(ctx) {
 			sim.setDefaultTemplate({ webhookUrls: [webhookTarget(`${triggerUrl}?secret=${WAIT_SECRET}`, ['CALL_ENDED', 'CANDIDATE_CHANGED'])], redialStrategyOptions: NO_REDIAL });
 			sim.setOutcome(phone, { attempts: [{ status: 'ANSWERED', durationSec: WAIT_CALL_SECONDS }], result: { interested: 'yes' } });
 			const known = new Set((await client.listExecutions(waitWf.id)).map((e) => String(e.id)));
+			await openExecutionsList(page, url, waitWf.id);
 			const sentAt = Date.now();
 			const answer = await client.callWebhook(leadPath, { phone, crmId: 'UI-1' });
 			if (answer.status !== 200) throw new Error(`the lead's webhook answered ${answer.status} ${answer.text}`);
@@ -754,9 +788,7 @@ async function waitExecution(ctx) {
 			executionId = String(fresh[0].id);
 			if (fresh[0].status !== 'waiting') throw new Error(`execution ${executionId} is ${fresh[0].status}, not waiting`);
 			const waitingAfter = Date.now() - sentAt;
-			const { card } = await openExecution(page, url, waitWf.id, executionId);
-			const status = normalise(await card.innerText());
-			if (!/\bWaiting\b/.test(status)) throw new Error(`the card of execution ${executionId} reads "${status}"`);
+			const { text: status } = await openFromList(page, url, waitWf.id, executionId, 'Waiting');
 			const file = path.join(images, 'wait-execution-waiting.png');
 			await page.screenshot({ path: file, animations: 'disabled' });
 			const ended = sim.events.some((event) => event.event === 'CALL_ENDED' && event.payload && event.payload.callTo === phone);
@@ -775,9 +807,9 @@ async function waitExecution(ctx) {
 			const deliveries = sim.webhookDeliveries.filter((d) => d.url.startsWith(triggerUrl)).map((d) => `${d.event} ${d.status}`);
 			if (execution.status !== 'success') throw new Error(`execution ${executionId} is ${execution.status}; deliveries to the trigger: ${deliveries.join(', ') || 'none'}`);
 			const count = (await client.listExecutions(waitWf.id)).length;
-			const { card, frame } = await openExecution(page, url, waitWf.id, executionId);
-			const status = normalise(await card.innerText());
-			if (!/\bSucceeded\b/.test(status)) throw new Error(`the card of execution ${executionId} reads "${status}"`);
+			// Loaded again, as a user coming back to the list later: the open preview need not follow the execution's end.
+			await openExecutionsList(page, url, waitWf.id);
+			const { frame, text: status } = await openFromList(page, url, waitWf.id, executionId, 'Succeeded');
 			const doneFile = path.join(images, 'wait-execution-done.png');
 			await page.screenshot({ path: doneFile, animations: 'disabled' });
 			await frame.getByTestId('canvas-node').filter({ hasText: 'CRM update' }).dblclick();
