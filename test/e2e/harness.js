@@ -292,7 +292,7 @@ function waitBridgeTrigger(name, webhookId, secretCredential) {
  * given). With `leads: true` the body is `{ leads: [{ phone, crmId }, ...] }` and a Code node
  * "Leads" makes one item per lead, so that one execution waits for several people.
  */
-function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false, botSettingsId = 'bot-wait' }) {
+function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false, botSettingsId = 'bot-wait', addToTask = null }) {
 	const lead = {
 		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
 		id: nodeId(),
@@ -316,8 +316,10 @@ function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit,
 		{
 			authentication: 'accessToken',
 			resource: 'candidate',
-			operation: 'createAndRunAndWait',
-			botSettingsId,
+			// addToTask: { taskId, forceStart } for Add to Task and Wait for Result
+			...(addToTask
+				? { operation: 'addToTaskAndWait', autoCallId: { __rl: true, mode: 'id', value: addToTask.taskId }, forceStart: addToTask.forceStart }
+				: { operation: 'createAndRunAndWait', botSettingsId }),
 			phone: `={{ ${from}.phone }}`,
 			candidateFields: { callbackData: `={{ JSON.stringify({ crmId: ${from}.crmId }) }}` },
 			waitAtMost,

@@ -145,6 +145,34 @@ module.exports = async function waitChecks(ctx) {
 		return `execution ${ex.id}: ${JSON.stringify({ status: result.status, callId: result.callId, callbackData: result.callbackData })}`;
 	});
 
+	await checks.check('wait: Add to Task and Wait for Result → the lead is added to a call task whose events reach the trigger, the task starts, the execution waits and continues once with the result', async () => {
+		const task = sim.state.createTask({ body: sim.state.taskBodyFromTemplate(sim.state.defaultTemplate, 'bot-wait-task', 'e2e add and wait'), source: 'autoCall' });
+		sim.setTaskWebhooks(task.id, [triggerTarget]);
+		const addPath = `e2e-wait-add-${crypto.randomUUID()}`;
+		const addWf = await client.createWorkflow(
+			callAndWaitWorkflow(`e2e add to task and wait ${version}`, { leadPath: addPath, credential: creds.token, waitAtMost: 10, waitUnit: 'minutes', addToTask: { taskId: String(task.id), forceStart: true } }),
+		);
+		await client.activate(addWf.id);
+		try {
+			sim.setOutcome('79995550061', { attempts: ['ANSWERED'], result: { added: true } });
+			const answer = await client.callWebhook(addPath, { phone: '79995550061', crmId: 'A-1' });
+			assert.strictEqual(answer.status, 200, `lead webhook answered ${answer.status} ${answer.text}`);
+			const ex = await nextExecution(client, addWf.id, new Set(), ['success', 'error', 'crashed'], 40000);
+			assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
+			assert.deepStrictEqual(
+				outputOf(ex, WAIT).map((i) => [i.status, i.taskId, i.result, i.callbackData]),
+				[['Answered', String(task.id), { added: true }, { crmId: 'A-1' }]],
+			);
+			assert.strictEqual(outputOf(ex, CRM).length, 1);
+			const added = sim.requests.filter((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate' && r.method === 'POST');
+			assert.strictEqual(added.length, 1, `${added.length} Add to Task requests`);
+			assert.ok(!JSON.stringify(ex.data).includes(added[0].body.callbackData.n8nCisAutoCallWait.key), 'the key is in the execution data');
+			return `execution ${ex.id}: Answered, task ${task.id}`;
+		} finally {
+			await client.deactivate(addWf.id).catch(() => {});
+		}
+	});
+
 	await checks.check('wait: a POST straight to /webhook-waiting/<id>/<node> without the package\'s key resumes nothing; the call\'s result still does', async () => {
 		const known = await ids();
 		// A long call: time to knock on the waiting address while the execution waits.

@@ -121,6 +121,8 @@ async function main() {
 			['local URL', scenarios.localUrl],
 			['dry run', scenarios.dryRun],
 			['retry', scenarios.retryLeftOut],
+			['wait panel', scenarios.waitPanel],
+			['wait execution', scenarios.waitExecution],
 			['canvas', scenarios.exampleCanvas],
 		]) {
 			if (opts.only.length && !opts.only.includes(name)) continue;

@@ -3,6 +3,7 @@
  * What a user sees in n8n's editor, checked in a real browser. Each scenario gets the context
  * built by test/ui/run.js: { page, url, checks, types: {action, trigger}, sim, images, client }.
  */
+const crypto = require('crypto');
 const path = require('path');
 const {
 	closeNdv,
@@ -18,11 +19,12 @@ const {
 	selectOption,
 	shownParameterTexts,
 } = require('./editor');
-const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp } = require('../e2e/harness');
+const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL } = require('../e2e/harness');
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
 const { findBanned, ACTION_NODE_WORDS_READY } = require('../lib/editorWords');
-const { TRIGGER_TYPE } = require('../../scripts/lib/playground');
+const { TRIGGER_TYPE, webhookTarget } = require('../../scripts/lib/playground');
 const { LOCAL_URL_MESSAGE } = require('../../dist/nodes/CisAutoCallTrigger/publicUrl');
+const { secs } = require('../lib/suite');
 
 const ENTRY = 'CIS Auto-Call';
 
@@ -576,6 +578,263 @@ async function retryLeftOut(ctx) {
 	});
 }
 
+/* ------------------------------------------------------------------ Create and Run and Wait for Result */
+
+const WAIT_OPERATION = { resource: 'candidate', operation: 'createAndRunAndWait' };
+
+/** The operation's entry (its words in the Resource and Operation lists), from the description n8n serves. */
+function waitOperationOf(description) {
+	const entry = operationsOf(description).find((op) => op.resource === WAIT_OPERATION.resource && op.operation === WAIT_OPERATION.operation);
+	if (!entry) throw new Error('the action node has no Candidate operation that waits for the result');
+	return entry;
+}
+
+/** The value an input of the panel holds (a number field's digits, the chosen option's name). */
+async function inputValueOf(page, parameterName) {
+	return (await parametersOf(page).getByTestId(`parameter-input-${parameterName}`).locator('input').first().inputValue()).trim();
+}
+
+/**
+ * Candidate → Create and Run and Wait for Result chosen in the panel the way a user does: the node
+ * is added after a Manual Trigger from the node panel, then Resource and Operation are picked.
+ */
+async function waitPanel(ctx) {
+	const { page, url, checks, types, images, client } = ctx;
+	const description = types.action;
+	const entry = waitOperationOf(description);
+	const values = { ...WAIT_OPERATION };
+	const notice = displayedProperties(description, values).find((property) => property.type === 'notice' && /pauses/i.test(property.displayName));
+	const label = (name) => (displayedProperties(description, values).find((property) => property.name === name) || {}).displayName;
+	const workflow = await client.createWorkflow(chain('UI: call and wait (panel)', [manualTrigger()]));
+	await page.goto(`${url}/workflow/${workflow.id}`);
+	await page.getByTestId('canvas-node').first().waitFor();
+	await addActionAfterTrigger(page, operationsOf(description).map((operation) => operation.action));
+
+	await checks.check(`wait panel: choosing ${entry.resourceName} → ${entry.operationName} shows the notice, "Wait at Most" 1 and "Wait Unit" Days`, async () => {
+		await selectOption(page, 'resource', entry.resourceName);
+		await selectOption(page, 'operation', entry.operationName);
+		const texts = await shownParameterTexts(page);
+		const panelText = normalise(texts.flat().join(' '));
+		const problems = [];
+		if (!notice) problems.push('the description has no notice for this operation');
+		else if (!isShown(texts, notice)) problems.push('the notice is not on the panel');
+		// What the notice must tell a user to set up before the workflow can wait.
+		for (const words of ['pauses here until the call has a result', 'published workflow', 'CIS Auto-Call Trigger', 'Production URL', 'Wait at Most']) {
+			if (!panelText.includes(words)) problems.push(`the panel never says "${words}"`);
+		}
+		if (label('waitAtMost') !== 'Wait at Most' || !texts.some((lines) => lines.includes('Wait at Most'))) problems.push('no "Wait at Most" field');
+		if (label('waitUnit') !== 'Wait Unit' || !texts.some((lines) => lines.includes('Wait Unit'))) problems.push('no "Wait Unit" field');
+		const waitAtMost = await inputValueOf(page, 'waitAtMost').catch((error) => `(unreadable: ${error.message.split('\n')[0]})`);
+		const waitUnit = await inputValueOf(page, 'waitUnit').catch((error) => `(unreadable: ${error.message.split('\n')[0]})`);
+		if (waitAtMost !== '1') problems.push(`"Wait at Most" shows ${JSON.stringify(waitAtMost)}, expected 1`);
+		if (waitUnit !== 'Days') problems.push(`"Wait Unit" shows ${JSON.stringify(waitUnit)}, expected Days`);
+		if (problems.length) throw new Error(problems.join('\n'));
+		// A taller window for the picture: the notice and both wait fields in one view.
+		const viewport = page.viewportSize();
+		await page.setViewportSize({ width: viewport.width, height: 1250 });
+		await page.waitForTimeout(300);
+		const file = await panelScreenshot(page, path.join(images, 'wait-panel.png')).finally(() => page.setViewportSize(viewport));
+		const at = panelText.indexOf('pauses here');
+		return `"…${panelText.slice(Math.max(0, at - 20), at + 60)}…", Wait at Most ${waitAtMost}, Wait Unit ${waitUnit}; ${file}`;
+	});
+
+	await checks.check(`wait panel: ${entry.operationName} shows its own fields and no other operation's; ${FIELD_COUNTS.action['candidate.createAndRunAndWait']} fields (expected.js); no API words`, async () => {
+		const { problems, texts } = await compareWithDescription(page, description, values);
+		if (problems.length) throw new Error(problems.join('\n'));
+		const count = checkFieldCount(texts, description, values, FIELD_COUNTS.action['candidate.createAndRunAndWait']);
+		const found = apiWordsIn(texts.map((lines) => lines.join(' ')));
+		if (found.length) throw new Error(found.slice(0, 8).join('\n'));
+		return `${count}: ${texts.map((lines) => lines[0]).filter((line) => line.length < 40).join(', ')}`;
+	});
+
+	await checks.check('wait panel: choosing Create and Run instead hides the notice, "Wait at Most" and "Wait Unit"', async () => {
+		const other = operationsOf(description).find((op) => op.resource === 'candidate' && op.operation === 'createAndRun');
+		await selectOption(page, 'operation', other.operationName);
+		const texts = await shownParameterTexts(page);
+		const still = [notice, ...['waitAtMost', 'waitUnit'].map((name) => description.properties.find((property) => property.name === name))]
+			.filter((property) => property && isShown(texts, property))
+			.map((property) => (property.type === 'notice' ? 'the notice' : `"${property.displayName}"`));
+		await selectOption(page, 'operation', entry.operationName);
+		if (still.length) throw new Error(`${other.operationName} still shows ${still.join(', ')}`);
+		const back = await shownParameterTexts(page);
+		if (!back.some((lines) => lines.includes('Wait at Most'))) throw new Error(`choosing ${entry.operationName} again does not bring "Wait at Most" back`);
+		return `${other.operationName}: ${texts.length} fields without them; back to ${entry.operationName}: they are there again`;
+	});
+	await closeNdv(page);
+}
+
+const WAIT_SECRET = 'ui-wait-secret-0123456789abcdef';
+/** How long the simulated call lasts (simulated seconds; at the suite's timeScale 0.05, 45 s: time to open the list while it waits). */
+const WAIT_CALL_SECONDS = 900;
+
+/** The execution's card in the editor's executions list of its workflow. */
+function executionCard(page, executionId) {
+	return page.locator('.execution-card').filter({ has: page.locator(`a[href*="/executions/${executionId}"]`) });
+}
+
+/** The workflow's executions list in the editor, opened before the run (the editor loads slowly on a busy machine). */
+async function openExecutionsList(page, url, workflowId) {
+	await page.goto(`${url}/workflow/${workflowId}/executions`, { waitUntil: 'domcontentloaded' });
+	await page.getByText('Executions', { exact: true }).first().waitFor({ timeout: 60000 });
+}
+
+/**
+ * Waits until the execution's card in the list reads `word` (n8n refreshes the list by itself;
+ * the page is loaded again once when it does not), then opens the execution from its card.
+ * Returns the card's text, or throws with what the card read.
+ */
+async function openFromList(page, url, workflowId, executionId, word) {
+	const card = executionCard(page, executionId);
+	let text = '(no card)';
+	const reads = async (ms) => {
+		const deadline = Date.now() + ms;
+		do {
+			if (await card.isVisible()) text = normalise(await card.innerText());
+			if (new RegExp(`\\b${word}\\b`).test(text)) return true;
+			await page.waitForTimeout(500);
+		} while (Date.now() < deadline);
+		return false;
+	};
+	if (!(await reads(20000))) {
+		await page.goto(`${url}/workflow/${workflowId}/executions/${executionId}`, { waitUntil: 'domcontentloaded' });
+		if (!(await reads(45000))) throw new Error(`the card of execution ${executionId} reads "${text}", not "${word}"`);
+	}
+	await closeProductionChecklist(page);
+	const link = card.locator('a').first();
+	// The list opens its newest execution by itself; otherwise the user clicks the card.
+	if ((await link.getAttribute('aria-current')) !== 'page') await link.click();
+	// n8n 2.x shows the execution on the page itself; older editors in an iframe.
+	await page.getByTestId('canvas-node').or(page.locator('iframe')).first().waitFor({ timeout: 30000 });
+	const inFrame = (await page.locator('iframe').count()) > 0 && (await page.getByTestId('canvas-node').count()) === 0;
+	const frame = inFrame ? page.frameLocator('iframe').first() : page;
+	await frame.getByTestId('canvas-node').first().waitFor({ timeout: 30000 });
+	await closeProductionChecklist(page);
+	return { card, frame, text };
+}
+
+/** n8n 2.x opens its "Production Checklist" over the executions list once a workflow is published: closed as a user would. */
+async function closeProductionChecklist(page) {
+	const checklist = page.getByText('Production Checklist', { exact: true });
+	if (!(await checklist.isVisible())) return;
+	await page.keyboard.press('Escape');
+	if (await checklist.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
+	const popover = page.locator('[data-reka-popper-content-wrapper]').filter({ hasText: 'Production Checklist' });
+	await popover.getByRole('button').first().click({ timeout: 5000 }).catch(() => undefined);
+	await checklist.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+}
+
+/**
+ * A production run of "New lead (Webhook) → Call and wait → CRM update": the editor lists it as
+ * waiting while the call lasts; once the call ended and the published CIS Auto-Call Trigger
+ * (Existing Task or Template, its URL in the simulator's default template) handed the event over,
+ * the same execution is listed as succeeded and CRM update's output holds the call's status.
+ */
+async function waitExecution(ctx) {
+	const { page, url, checks, client, sim, credential, images } = ctx;
+	const phone = '79995551001';
+	const secretCred = await client.createCredential({ name: 'UI wait secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: WAIT_SECRET } });
+	const triggerWebhookId = crypto.randomUUID();
+	const triggerUrl = `${url}/webhook/${triggerWebhookId}/webhook`;
+	const trigger = triggerNode('CIS Auto-Call Trigger', { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] }, null, triggerWebhookId);
+	trigger.typeVersion = 2;
+	trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } };
+	const triggerWf = await client.createWorkflow(chain('UI: call results (CIS Auto-Call Trigger)', [trigger, noOp()]));
+	const leadPath = `ui-wait-lead-${crypto.randomUUID()}`;
+	const lead = {
+		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
+		id: crypto.randomUUID(),
+		name: 'New lead',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: crypto.randomUUID(),
+	};
+	const wait = cisNode(
+		'Call and wait',
+		{
+			authentication: 'accessToken',
+			resource: 'candidate',
+			operation: 'createAndRunAndWait',
+			botSettingsId: 'bot-wait',
+			phone: '={{ $json.body.phone }}',
+			candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.body.crmId }) }}' },
+			waitAtMost: 10,
+			waitUnit: 'minutes',
+		},
+		credential,
+		{ typeVersion: 2 },
+	);
+	const waitWf = await client.createWorkflow(chain('UI: new lead → call and wait → CRM update', [lead, wait, noOp('CRM update')]));
+	const callMs = sim.config.timeScale * WAIT_CALL_SECONDS * 1000;
+	let executionId = null;
+	try {
+		await checks.check('wait execution: a lead sent to the published workflow (New lead → Call and wait → CRM update) is listed as "Waiting" in the editor\'s executions list', async () => {
+			await client.activate(triggerWf.id);
+			await client.activate(waitWf.id);
+			sim.setDefaultTemplate({ webhookUrls: [webhookTarget(`${triggerUrl}?secret=${WAIT_SECRET}`, ['CALL_ENDED', 'CANDIDATE_CHANGED'])], redialStrategyOptions: NO_REDIAL });
+			sim.setOutcome(phone, { attempts: [{ status: 'ANSWERED', durationSec: WAIT_CALL_SECONDS }], result: { interested: 'yes' } });
+			const known = new Set((await client.listExecutions(waitWf.id)).map((e) => String(e.id)));
+			await openExecutionsList(page, url, waitWf.id);
+			const sentAt = Date.now();
+			const answer = await client.callWebhook(leadPath, { phone, crmId: 'UI-1' });
+			if (answer.status !== 200) throw new Error(`the lead's webhook answered ${answer.status} ${answer.text}`);
+			let fresh = [];
+			for (let i = 0; i < 100 && !fresh.some((e) => e.status === 'waiting'); i++) {
+				await sleep(200);
+				fresh = (await client.listExecutions(waitWf.id)).filter((e) => !known.has(String(e.id)));
+				if (fresh.some((e) => ['success', 'error', 'crashed'].includes(e.status))) break;
+			}
+			if (fresh.length !== 1) throw new Error(`${fresh.length} executions started, expected 1 (${fresh.map((e) => e.status).join(', ')})`);
+			executionId = String(fresh[0].id);
+			if (fresh[0].status !== 'waiting') throw new Error(`execution ${executionId} is ${fresh[0].status}, not waiting`);
+			const waitingAfter = Date.now() - sentAt;
+			const { text: status } = await openFromList(page, url, waitWf.id, executionId, 'Waiting');
+			const file = path.join(images, 'wait-execution-waiting.png');
+			await page.screenshot({ path: file, animations: 'disabled' });
+			const ended = sim.events.some((event) => event.event === 'CALL_ENDED' && event.payload && event.payload.callTo === phone);
+			if (ended) throw new Error('the call had already ended when the list was read: the picture may not show a waiting execution');
+			return `execution ${executionId}: waiting ${secs(waitingAfter)} after the lead, "${status}" in the list after ${secs(Date.now() - sentAt)}; the call lasts ${secs(callMs)}; ${file}`;
+		});
+		if (!executionId) return;
+		await checks.check('wait execution: after the call ends and the trigger hands over the event, the same execution is listed as "Succeeded" and CRM update\'s output shows status "Answered"', async () => {
+			const deadline = Date.now() + callMs + 60000;
+			let execution;
+			for (;;) {
+				execution = await client.getExecution(executionId, { includeData: false });
+				if (['success', 'error', 'crashed'].includes(execution.status) || Date.now() > deadline) break;
+				await sleep(500);
+			}
+			const deliveries = sim.webhookDeliveries.filter((d) => d.url.startsWith(triggerUrl)).map((d) => `${d.event} ${d.status}`);
+			if (execution.status !== 'success') throw new Error(`execution ${executionId} is ${execution.status}; deliveries to the trigger: ${deliveries.join(', ') || 'none'}`);
+			const count = (await client.listExecutions(waitWf.id)).length;
+			// Loaded again, as a user coming back to the list later: the open preview need not follow the execution's end.
+			await openExecutionsList(page, url, waitWf.id);
+			const { frame, text: status } = await openFromList(page, url, waitWf.id, executionId, 'Succeeded');
+			const doneFile = path.join(images, 'wait-execution-done.png');
+			await page.screenshot({ path: doneFile, animations: 'disabled' });
+			await frame.getByTestId('canvas-node').filter({ hasText: 'CRM update' }).dblclick();
+			const output = frame.getByTestId('output-panel');
+			// The output's table: a column per field, "status" first (the call's result in words).
+			await output.getByText('status', { exact: true }).first().waitFor({ timeout: 15000 });
+			await output.getByText(/^(Answered|Not reached.*)$/).first().waitFor({ timeout: 15000 }).catch(() => undefined);
+			const text = normalise(await output.innerText());
+			const shown = (text.match(/\b(Answered|Not reached(?: \(last call: [^)]*\))?)/) || [])[0];
+			if (shown !== 'Answered') throw new Error(`CRM update's output shows status ${shown ? `"${shown}"` : 'nothing'}, not "Answered": ${text.slice(0, 300)}`);
+			const crmId = /UI-1/.test(text);
+			const outputFile = path.join(images, 'wait-execution-output.png');
+			await page.screenshot({ path: outputFile, animations: 'disabled' });
+			await frame.getByTestId('ndv-close-button').click().catch(() => page.keyboard.press('Escape'));
+			if (count !== 1) throw new Error(`${count} executions of the workflow, expected the one that waited`);
+			if (!crmId) throw new Error(`CRM update's output lacks the lead's own Callback Data (crmId UI-1): ${text.slice(0, 300)}`);
+			return `execution ${executionId}: "${status}"; CRM update: status Answered, crmId UI-1; trigger got ${deliveries.join(', ')}; ${doneFile}, ${outputFile}`;
+		});
+	} finally {
+		await client.deactivate(waitWf.id).catch(() => undefined);
+		await client.deactivate(triggerWf.id).catch(() => undefined);
+		sim.setDefaultTemplate({ webhookUrls: [] });
+	}
+}
+
 /* ------------------------------------------------------------------ an example workflow on the canvas */
 
 async function exampleCanvas(ctx) {
@@ -601,4 +860,4 @@ async function exampleCanvas(ctx) {
 	});
 }
 
-module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, exampleCanvas };
+module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, exampleCanvas };
