@@ -102,12 +102,16 @@ module.exports = async function exampleChecks(ctx) {
 			assert.strictEqual(res.status, 200, `attempt ${attempt}: example 7 answered ${res.status} ${res.text}`);
 		}
 		const runs = await client.waitForExecutions(wfs['07'].id, 2, 20000);
-		for (const run of runs) assertSuccess(run);
+		// n8n 1.x: when the two executions overlap, Remove Duplicates of one of them may fail on its own
+		// database row (UNIQUE constraint of processed_data); it then calls nobody either.
+		const overlapped = runs.filter((run) => run.status === 'error' && /UNIQUE constraint failed: processed_data/.test(JSON.stringify(run.data && run.data.resultData && run.data.resultData.error)));
+		for (const run of runs) if (!overlapped.includes(run)) assertSuccess(run);
+		assert.ok(overlapped.length < runs.length, 'no execution succeeded');
 		const sent = apiRequestsSince(sim, mark).filter((r) => r.path === `${P}/telephony/autoCallCandidate/single` && r.method === 'POST');
 		assert.strictEqual(sent.length, 1, `${sent.length} calls for one lead posted twice`);
 		const auth = String(sent[0].headers.authorization);
 		assert.ok(auth.startsWith('Bearer ') && auth !== `Bearer ${SIM_TOKEN}`, 'sent with a token from the login credential');
-		return '2 posts → 1 call (login credential)';
+		return `2 posts → 1 call (login credential)${overlapped.length ? '; n8n\'s Remove Duplicates failed in the overlapping execution (UNIQUE constraint of processed_data)' : ''}`;
 	});
 
 	await checks.check('example 8: a lead POSTed → called → the same execution waits, then writes the result to the CRM (example 2 hands it over, without starting its own workflow)', async () => {
