@@ -15,7 +15,7 @@ const crypto = require('crypto');
 const http = require('http');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { webhookTarget } = require('../../scripts/lib/playground');
-const { chain, noOp, outputOf, errorOf, assertSuccess, sleep, waitFor, NO_REDIAL, WAIT_NODE: WAIT, CRM_NODE: CRM, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, executionsWithWaiting } = require('./harness');
+const { chain, noOp, manualTrigger, codeNode, cisNode, outputOf, errorOf, assertSuccess, sleep, waitFor, NO_REDIAL, WAIT_NODE: WAIT, CRM_NODE: CRM, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, executionsWithWaiting } = require('./harness');
 
 const SECRET = 'e2e-wait-secret-0123456789abcdef';
 const TRIGGER = 'CIS Trigger';
@@ -143,6 +143,32 @@ module.exports = async function waitChecks(ctx) {
 		assert.strictEqual((await client.listExecutions(triggerWf.id)).length, triggerRuns, 'the trigger workflow ran for the waiting call');
 		assert.strictEqual(sim.createdByPhone()['79995550001'], 1);
 		return `execution ${ex.id}: ${JSON.stringify({ status: result.status, callId: result.callId, callbackData: result.callbackData })}`;
+	});
+
+	await checks.check('wait: a test run from the editor (Execute workflow) waits and continues with the result as a production run does', async () => {
+		const wait = cisNode(
+			WAIT,
+			{
+				authentication: 'accessToken',
+				resource: 'candidate',
+				operation: 'createAndRunAndWait',
+				botSettingsId: 'bot-wait',
+				phone: '={{ $json.phone }}',
+				candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.crmId }) }}' },
+				waitAtMost: 10,
+				waitUnit: 'minutes',
+			},
+			creds.token,
+			{ typeVersion: 2 },
+		);
+		const manualWf = await client.createWorkflow(chain(`e2e wait test run ${version}`, [manualTrigger(), codeNode('Lead', [{ phone: '79995550071', crmId: 'M-1' }]), wait, noOp(CRM)]));
+		sim.setOutcome('79995550071', { attempts: ['ANSWERED'], result: { manual: true } });
+		const ex = await client.runWorkflowManually(manualWf.id, { timeoutMs: 60000 });
+		assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
+		assert.strictEqual(ex.mode, 'manual');
+		assert.deepStrictEqual(outputOf(ex, CRM).map((i) => [i.status, i.result, i.callbackData]), [['Answered', { manual: true }, { crmId: 'M-1' }]]);
+		assert.strictEqual(sim.createdByPhone()['79995550071'], 1);
+		return `manual execution ${ex.id}: waited, then Answered`;
 	});
 
 	await checks.check('wait: Add to Task and Wait for Result → the lead is added to a call task whose events reach the trigger, the task starts, the execution waits and continues once with the result', async () => {
