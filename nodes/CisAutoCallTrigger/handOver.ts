@@ -62,20 +62,27 @@ function text(value: unknown): string | null {
 }
 
 /**
- * This n8n's waiting-webhook address for the marker: the trigger's own production URL
- * `<base>/<endpoint>/<webhookId>/webhook` gives `<base>/<endpoint>-waiting/` (n8n's default
- * `webhook` → `webhook-waiting`).
+ * This n8n's waiting-webhook address for the marker: the trigger's own origin (never one from the
+ * event) with the waiting path the execution reported (its `$execution.resumeUrl`). A marker
+ * without a path: n8n's default, the trigger's own production URL `<base>/<endpoint>/<webhookId>/webhook`
+ * gives `<base>/<endpoint>-waiting/`.
  */
 export function resumeUrlOf(context: IWebhookFunctions, marker: WaitMarker): string | undefined {
 	const own = context.getNodeWebhookUrl('default');
 	const webhookId = context.getNode().webhookId;
 	if (!own || !webhookId) return undefined;
-	const suffix = `/${webhookId}/webhook`;
-	if (!own.endsWith(suffix)) return undefined;
-	const endpointUrl = own.slice(0, -suffix.length);
-	const cut = endpointUrl.lastIndexOf('/');
-	const waitingBase = `${endpointUrl.slice(0, cut)}/${endpointUrl.slice(cut + 1)}-waiting`;
+	let waitingBase: string;
+	if (marker.path) {
+		waitingBase = `${new URL(own).origin}${marker.path}`;
+	} else {
+		const suffix = `/${webhookId}/webhook`;
+		if (!own.endsWith(suffix)) return undefined;
+		const endpointUrl = own.slice(0, -suffix.length);
+		const cut = endpointUrl.lastIndexOf('/');
+		waitingBase = `${endpointUrl.slice(0, cut)}/${endpointUrl.slice(cut + 1)}-waiting`;
+	}
 	const url = new URL(`${waitingBase}/${encodeURIComponent(marker.execution)}/${encodeURIComponent(marker.node)}`);
+	if (url.origin !== new URL(own).origin) return undefined;
 	if (marker.token) url.searchParams.set('signature', marker.token);
 	return url.toString();
 }

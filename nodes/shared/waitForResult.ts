@@ -23,6 +23,11 @@ export interface WaitMarker {
 	execution: string;
 	/** n8n 2.x: the execution's resume token (from `$execution.resumeUrl`); '' on n8n 1.x. */
 	token: string;
+	/**
+	 * The path of this n8n's waiting webhooks (from `$execution.resumeUrl`: "/webhook-waiting", or
+	 * another N8N_ENDPOINT_WEBHOOK_WAIT). Only a path: the trigger puts its own origin in front.
+	 */
+	path?: string;
 	/** The waiting node's id: the path of its waiting webhook. */
 	node: string;
 	/** The input item the candidate came from. */
@@ -34,19 +39,21 @@ export interface WaitMarker {
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
 const TOKEN_PATTERN = /^[A-Za-z0-9_.~-]{0,200}$/;
+const PATH_PATTERN = /^(\/[A-Za-z0-9_.~-]{1,100}){1,8}$/;
 
 /** The marker of `callbackData` (an object, as the trigger normalised it), or undefined when it has none or a bad one. */
 export function waitMarkerOf(callbackData: unknown): WaitMarker | undefined {
 	if (!isPlainObject(callbackData)) return undefined;
 	const marker = (callbackData as IDataObject)[WAIT_MARKER_FIELD];
 	if (!isPlainObject(marker)) return undefined;
-	const { execution, token, node, item, key } = marker as IDataObject;
+	const { execution, token, node, item, key, path } = marker as IDataObject;
 	if (typeof execution !== 'string' || !ID_PATTERN.test(execution)) return undefined;
 	if (typeof node !== 'string' || !ID_PATTERN.test(node)) return undefined;
 	if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return undefined;
 	if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return undefined;
 	if (typeof item !== 'number' || !Number.isInteger(item) || item < 0 || item > 1_000_000) return undefined;
-	return { execution, token, node, item, key };
+	if (path !== undefined && (typeof path !== 'string' || !PATH_PATTERN.test(path) || /\/\.{1,2}(\/|$)/.test(path))) return undefined;
+	return { execution, token, node, item, key, ...(path === undefined ? {} : { path }) };
 }
 
 /** Callback Data without the marker: what the user put there, as the user put it. */

@@ -148,7 +148,9 @@ export class WaitingExecutions {
 
 	/** The route `POST /webhook-waiting/<id>/<suffix>` (give it to startWebhookServer's `otherRoutes`). */
 	handle = async (req: HarnessRequest, res: HarnessResponse): Promise<void> => {
-		const match = /^\/webhook-waiting\/([^/]+)(?:\/([^/]+))?\/?$/.exec(req.path);
+		// The path of waitingBaseUrl (n8n's N8N_ENDPOINT_WEBHOOK_WAIT, "webhook-waiting" by default).
+		const waitingPath = new URL(this.waitingBaseUrl).pathname.replace(/\/$/, '');
+		const match = req.path.startsWith(`${waitingPath}/`) ? /^\/([^/]+)(?:\/([^/]+))?\/?$/.exec(req.path.slice(waitingPath.length)) : null;
 		const answer = (status: number, body: unknown, execution?: Execution) => {
 			execution?.requests.push({ status, body });
 			if (!res.headersSent) res.status(status).json(body);

@@ -32,14 +32,21 @@ export interface Wait {
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
-/** The execution's resume token on n8n 2.x ('' on n8n 1.x, whose resume URL has none). */
-function resumeTokenOf(context: IExecuteFunctions): string {
+/**
+ * What the trigger needs of `$execution.resumeUrl` (`<n8n>/<waiting path>/<execution>[?signature=…]`):
+ * the resume token (n8n 2.x; '' on 1.x, whose resume URL has none) and the waiting path.
+ */
+function resumeAddressOf(context: IExecuteFunctions, execution: string): { token: string; path?: string } {
 	const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
-	if (typeof resumeUrl !== 'string') return '';
+	if (typeof resumeUrl !== 'string') return { token: '' };
 	try {
-		return new URL(resumeUrl).searchParams.get('signature') ?? '';
+		const url = new URL(resumeUrl);
+		const token = url.searchParams.get('signature') ?? '';
+		const suffix = `/${execution}`;
+		const path = url.pathname.endsWith(suffix) ? url.pathname.slice(0, -suffix.length) : undefined;
+		return { token, ...(path ? { path } : {}) };
 	} catch {
-		return '';
+		return { token: '' };
 	}
 }
 
@@ -104,8 +111,8 @@ export function startWait(context: IExecuteFunctions): Wait {
 	const run = `${execution}:${node}`;
 	const key = keysOfRuns.get(run) ?? randomBytes(32).toString('hex');
 	keysOfRuns.set(run, key);
-	const token = resumeTokenOf(context);
-	return { key, markerOf: (item) => ({ execution, token, node, item, key }) };
+	const address = resumeAddressOf(context, execution);
+	return { key, markerOf: (item) => ({ execution, ...address, node, item, key }) };
 }
 
 /**

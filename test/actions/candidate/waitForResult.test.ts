@@ -42,8 +42,11 @@ afterAll(async () => {
 	await agent.close();
 });
 
-/** One n8n: the trigger's webhook and the waiting executions on the same address. */
-async function startN8n({ checksToken = true, triggerOptions = {} as INodeParameters, loadDelayMs = 0 } = {}) {
+/**
+ * One n8n: the trigger's webhook and the waiting executions on the same address; `waitingPath`: n8n's
+ * N8N_ENDPOINT_WEBHOOK_WAIT (default webhook-waiting).
+ */
+async function startN8n({ checksToken = true, triggerOptions = {} as INodeParameters, loadDelayMs = 0, waitingPath = '' } = {}) {
 	const waiting = new WaitingExecutions({ checksToken, loadDelayMs });
 	const server = await startWebhookServer({
 		node: new CisAutoCallTrigger(),
@@ -54,7 +57,7 @@ async function startN8n({ checksToken = true, triggerOptions = {} as INodeParame
 		otherRoutes: waiting.handle,
 	});
 	servers.push(server);
-	waiting.waitingBaseUrl = `${server.baseUrl}-waiting`;
+	waiting.waitingBaseUrl = waitingPath ? `${new URL(server.baseUrl).origin}/${waitingPath}` : `${server.baseUrl}-waiting`;
 	return { waiting, server, eventUrl: `${server.url}?secret=${SECRET}` };
 }
 
@@ -171,6 +174,18 @@ test('answered on the first attempt: the execution continues once with the resul
 	expect(server.started).toHaveLength(0);
 	// The person was called once.
 	expect(sim.createdByPhone()['79991110001']).toBe(1);
+});
+
+test('an n8n whose waiting webhooks have another path (N8N_ENDPOINT_WEBHOOK_WAIT): the trigger resumes at that path, on its own origin', async () => {
+	const { waiting, eventUrl } = await startN8n({ waitingPath: 'hooks/resume' });
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	sim.setOutcome('79991110016', { attempts: ['ANSWERED'] });
+
+	const execution = await runWaiting(waiting, [{ phone: '79991110016', crmId: 'P-1' }]);
+	expect(markerSent('79991110016').path).toBe('/hooks/resume');
+	await finishedWithin(execution);
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => i.json.status)).toEqual(['Answered']);
 });
 
 test('no answer, then answered on a redial: one resume, with the answered call', async () => {
