@@ -190,7 +190,7 @@ module.exports = async function waitChecks(ctx) {
 				[['Answered', String(task.id), { added: true }, { crmId: 'A-1' }]],
 			);
 			assert.strictEqual(outputOf(ex, CRM).length, 1);
-			const added = sim.requests.filter((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate' && r.method === 'POST');
+			const added = sim.requests.filter((r) => r.path === '/cis/api/v1/telephony/autoCallCandidate' && r.method === 'POST' && r.body && (r.body.phone || [])[0] === '79995550061');
 			assert.strictEqual(added.length, 1, `${added.length} Add to Task requests`);
 			assert.ok(!JSON.stringify(ex.data).includes(added[0].body.callbackData.n8nCisAutoCallWait.key), 'the key is in the execution data');
 			return `execution ${ex.id}: Answered, task ${task.id}`;
