@@ -275,4 +275,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
+/** The redial options of a call task that never redials (the default template's). */
+export declare const NO_REDIALS: Readonly<Record<string, unknown>>;
+
 export function createSimulator(options?: SimulatorOptions): Promise<Simulator>;

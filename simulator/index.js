@@ -14,7 +14,7 @@
 const { Scheduler } = require('./scheduler');
 const { Auth } = require('./auth');
 const { FaultInjector, RateLimiter } = require('./faults');
-const { SimState } = require('./state');
+const { SimState, NO_REDIALS } = require('./state');
 const { WebhookDelivery } = require('./delivery');
 const { Player } = require('./player');
 const { Operations } = require('./operations');
@@ -227,4 +227,4 @@ async function createSimulator(options = {}) {
   return simulator;
 }
 
-module.exports = { createSimulator };
+module.exports = { createSimulator, NO_REDIALS };

@@ -11,6 +11,16 @@ const { isPlainObject, validateWebhookUrls, validateRedialStrategyOptions } = re
 
 const FINAL_CANDIDATE_STATUSES = ['SUCCESS', 'FAILED', 'CANCELLED'];
 
+/** The redial options of a call task that never redials (the default template's). */
+const NO_REDIALS = Object.freeze({
+  redialStrategyEn: false,
+  busy: Object.freeze({ redial: false }),
+  noAnswer: Object.freeze({ redial: false }),
+  answerMash: Object.freeze({ redial: false }),
+  congestion: Object.freeze({ redial: false }),
+  answerNoList: Object.freeze({ redial: false }),
+});
+
 /** Settings of a template with nothing configured: no redials, recording on, no webhook targets. */
 function baseTemplate() {
   return {
@@ -22,14 +32,7 @@ function baseTemplate() {
     cps: 1,
     webhookUrls: [],
     additionalOptions: { fullListMethod: 'reject', fullListTime: 30, recordCall: true, recTrimLeft: 0 },
-    redialStrategyOptions: {
-      redialStrategyEn: false,
-      busy: { redial: false },
-      noAnswer: { redial: false },
-      answerMash: { redial: false },
-      congestion: { redial: false },
-      answerNoList: { redial: false },
-    },
+    redialStrategyOptions: structuredClone(NO_REDIALS),
   };
 }
 
@@ -365,4 +368,4 @@ function callbackDataForWebhook(callbackData) {
   return isPlainObject(callbackData) && Object.keys(callbackData).length > 0 ? callbackData : [];
 }
 
-module.exports = { SimState, baseTemplate, callbackDataForWebhook, FINAL_CANDIDATE_STATUSES, utcDay };
+module.exports = { SimState, baseTemplate, callbackDataForWebhook, FINAL_CANDIDATE_STATUSES, NO_REDIALS, utcDay };

@@ -213,14 +213,7 @@ function secretOfTask(task, url) {
 const EVENTS = require('../../nodes/shared/events.json').map((event) => event.value);
 
 /** The redial options a call task created without redials carries. */
-const NO_REDIAL = {
-	redialStrategyEn: false,
-	busy: { redial: false },
-	noAnswer: { redial: false },
-	answerMash: { redial: false },
-	congestion: { redial: false },
-	answerNoList: { redial: false },
-};
+const { NO_REDIALS: NO_REDIAL } = require('../../simulator');
 
 /** The events map of a webhook target: each event named, `value` true for the chosen ones. */
 function eventsMap(chosen) {

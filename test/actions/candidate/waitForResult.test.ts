@@ -17,7 +17,7 @@ import { CisAutoCallWebhookSecretApi } from '../../../credentials/CisAutoCallWeb
 import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
 import { CisAutoCallTrigger } from '../../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { WAIT_MARKER_FIELD } from '../../../nodes/shared/waitForResult';
-import { createSimulator, type Simulator } from '../../../simulator';
+import { createSimulator, NO_REDIALS, type Simulator } from '../../../simulator';
 import { validTaskBody } from '../../simulator/testkit';
 import { runAgentTool, startWebhookServer, WaitingExecutions, type Execution, type WebhookServer } from '../../engine/harness';
 
@@ -66,14 +66,7 @@ function target(url: string) {
 	return { url, partialResults: false, delay: 0, events: Object.fromEntries(events.map((name) => [name, { name, value: true }])) };
 }
 
-const noRedials = {
-	redialStrategyEn: false,
-	busy: { redial: false },
-	noAnswer: { redial: false },
-	answerMash: { redial: false },
-	congestion: { redial: false },
-	answerNoList: { redial: false },
-};
+const noRedials = NO_REDIALS as IDataObject;
 
 const waitParameters: INodeParameters = {
 	authentication: 'accessToken',
