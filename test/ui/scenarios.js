@@ -723,6 +723,13 @@ async function closeProductionChecklist(page) {
 	await checklist.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
 }
 
+/** How the canvas draws a node: its box's classes, whether they say waiting, whether they say error. */
+async function waitingLook(frame, nodeName) {
+	const box = frame.getByTestId('canvas-node').filter({ hasText: nodeName }).locator('[data-test-id$="-node"]').first();
+	const classes = String(await box.getAttribute('class'));
+	return { classes, waiting: /(^|\s)waiting(\s|$)/.test(classes), error: /(^|\s)_?error(_|\s|$)/.test(classes) };
+}
+
 /**
  * A production run of "New lead (Webhook) → Call and wait → CRM update": the editor lists it as
  * waiting while the call lasts; once the call ended and the published CIS Auto-Call Trigger
@@ -788,12 +795,16 @@ async function waitExecution(ctx) {
 			executionId = String(fresh[0].id);
 			if (fresh[0].status !== 'waiting') throw new Error(`execution ${executionId} is ${fresh[0].status}, not waiting`);
 			const waitingAfter = Date.now() - sentAt;
-			const { text: status } = await openFromList(page, url, waitWf.id, executionId, 'Waiting');
+			const { frame, text: status } = await openFromList(page, url, waitWf.id, executionId, 'Waiting');
+			// n8n draws a waiting node (its own Wait node too) with a turning coral (#ff6d5a) ring, the
+			// class "waiting"; a node in error has a class "_error_…" (a red border) instead.
+			const look = await waitingLook(frame, 'Call and wait');
+			if (!look.waiting || look.error) throw new Error(`Call and wait on the waiting execution's canvas has the classes "${look.classes}": expected "waiting" and no error`);
 			const file = path.join(images, 'wait-execution-waiting.png');
 			await page.screenshot({ path: file, animations: 'disabled' });
 			const ended = sim.events.some((event) => event.event === 'CALL_ENDED' && event.payload && event.payload.callTo === phone);
 			if (ended) throw new Error('the call had already ended when the list was read: the picture may not show a waiting execution');
-			return `execution ${executionId}: waiting ${secs(waitingAfter)} after the lead, "${status}" in the list after ${secs(Date.now() - sentAt)}; the call lasts ${secs(callMs)}; ${file}`;
+			return `execution ${executionId}: waiting ${secs(waitingAfter)} after the lead, "${status}" in the list after ${secs(Date.now() - sentAt)}; Call and wait drawn as waiting (no error); the call lasts ${secs(callMs)}; ${file}`;
 		});
 		if (!executionId) return;
 		await checks.check('wait execution: after the call ends and the trigger hands over the event, the same execution is listed as "Succeeded" and CRM update\'s output shows status "Answered"', async () => {
