@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeValue, InputError, requireInteger } from '../../shared/validation';
+import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
 import { DEFAULT_AGENT_MAX_CALLS } from './options';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
