@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AdaptiveConcurrency, LATENCY_TOLERANCE } from '../../nodes/shared/transport/adaptiveConcurrency';
-import { readRunSettings } from '../../nodes/CisAutoCall/actions/runOptions/sending';
+import { readRunSettings } from '../../nodes/CisAutoCall/actions/runFeatures/sending';
 import { createAndRunFromItems, jsonOf, runAction } from './fixtures';
 import { sendJson, startTinyServer, type TinyServer } from './tinyServer';
 

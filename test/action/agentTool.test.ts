@@ -4,7 +4,7 @@
 // against the simulator over HTTP.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/guardrails';
+import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
 import { apiRequests, byId, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 

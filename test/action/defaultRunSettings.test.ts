@@ -8,12 +8,12 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import type { LoggedRequest, Simulator } from '../../simulator';
-import { runOptionsField } from '../../nodes/CisAutoCall/actions/runOptions';
+import { runOptionsField } from '../../nodes/CisAutoCall/actions/runFeatures';
 import {
 	DEFAULT_ADAPTIVE_CEILING,
 	DEFAULT_FIXED_CONCURRENCY,
 	readRunSettings,
-} from '../../nodes/CisAutoCall/actions/runOptions/sending';
+} from '../../nodes/CisAutoCall/actions/runFeatures/sending';
 import { apiRequests, createAndRunFromItems, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
 
 jest.setTimeout(120_000);

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { emergencyNumberIn } from '../../nodes/CisAutoCall/guardrails';
+import { emergencyNumberIn } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
 import { apiRequests, byId, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
 import { createTaskInState } from './simState';
 

@@ -39,6 +39,8 @@ const graph = importGraph();
 const arrows = [...graph].flatMap(([from, targets]) => targets.map((to) => ({ from, to })));
 const arrowsFrom = (matches: (file: string) => boolean) => arrows.filter(({ from }) => matches(from));
 const show = (list: { from: string; to: string }[]) => list.map(({ from, to }) => `${from} → ${to}`);
+/** The run features: one room per feature, and the list (index.ts) beside them. */
+const FEATURES = 'CisAutoCall/actions/runFeatures/';
 
 describe('the import graph of nodes/', () => {
 	it('is read from the sources (a broken reader would make every rule below pass)', () => {
@@ -83,9 +85,31 @@ describe('the import graph of nodes/', () => {
 		expect([...new Set(intoPipeline.map(({ from }) => from))]).toEqual(['CisAutoCall/actions/router.ts']);
 	});
 
-	it('helpers, descriptions, guardrails and methods use nothing of actions/', () => {
-		const lower = (file: string) => /^CisAutoCall\/(helpers|descriptions|guardrails|methods)\//.test(file);
+	it('helpers, descriptions and methods use nothing of actions/', () => {
+		const lower = (file: string) => /^CisAutoCall\/(helpers|descriptions|methods)\//.test(file);
 		expect(show(arrowsFrom(lower).filter(({ to }) => to.startsWith('CisAutoCall/actions/')))).toEqual([]);
+	});
+
+	it('the run features use nothing of actions/ but themselves and the operation contract', () => {
+		const fromFeatures = arrowsFrom((file) => file.startsWith(FEATURES));
+		expect(fromFeatures.length).toBeGreaterThan(0);
+		const contract = ['CisAutoCall/actions/operation.ts', 'CisAutoCall/actions/itemErrors.ts'];
+		const climbing = fromFeatures.filter(
+			({ to }) => to.startsWith('CisAutoCall/actions/') && !to.startsWith(FEATURES) && !contract.includes(to),
+		);
+		expect(show(climbing)).toEqual([]);
+	});
+
+	it('each run feature keeps to its room: no room uses another, the outside uses a room only through its index, the list names every room', () => {
+		const roomOf = (file: string) => (file.startsWith(FEATURES) ? /^[^/]+\//.exec(file.slice(FEATURES.length))?.[0] : undefined);
+		const rooms = [...new Set([...graph.keys()].map(roomOf).filter((room): room is string => !!room))].sort();
+		expect(rooms).toEqual(expect.arrayContaining(['dryRun/', 'guardrails/', 'repeatProtection/']));
+		const intoRooms = arrows.filter(({ from, to }) => roomOf(to) && roomOf(from) !== roomOf(to));
+		const notThroughIndex = intoRooms.filter(({ to }) => to !== `${FEATURES}${roomOf(to)}index.ts`);
+		expect(show(notThroughIndex)).toEqual([]);
+		expect(show(intoRooms.filter(({ from }) => roomOf(from)))).toEqual([]);
+		const list = graph.get(`${FEATURES}index.ts`) ?? [];
+		expect(rooms.filter((room) => !list.includes(`${FEATURES}${room}index.ts`))).toEqual([]);
 	});
 
 	it('the webhook secret is checked in its room: secret/ uses only itself and the stored registration', () => {

@@ -15,7 +15,7 @@ import {
 	firstDisallowed,
 	parseAllowedNumbers,
 	readGuardrails,
-} from '../../nodes/CisAutoCall/guardrails';
+} from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
 import { InputError } from '../../nodes/shared/validation';
 
 const node = { id: 'n', name: 'CIS Auto-Call', type: 'n8n-nodes-cis-autocall.cisAutoCallTool', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };

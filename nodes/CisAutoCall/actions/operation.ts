@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ReadItemParameter } from '../../shared/parameters';
-import type { RunSettings } from './runOptions/sending';
+import type { RunSettings } from './runFeatures/sending';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
 /**
@@ -10,7 +10,7 @@ import type { ApiClient, ApiRequest } from '../../shared/transport';
  * may throw or ask about are in itemErrors.ts.
  */
 
-/** What every operation gets once per node run. */
+/** What every operation gets of the run object, which the pipeline reads once per node run (pipeline/run.ts). */
 export interface Run {
 	context: IExecuteFunctions;
 	items: INodeExecutionData[];

@@ -134,6 +134,30 @@ export function markedForWait(operation: ItemOperation<ApiRequest>, wait: Wait):
 	};
 }
 
+/**
+ * Runs a "… and Wait for Result" operation inside its wait: the candidates are marked, sent by
+ * `run`, and the execution then waits for their results. The wait's key leaves whatever the node
+ * outputs or throws.
+ */
+export async function runWaiting(
+	context: IExecuteFunctions,
+	operation: ItemOperation<ApiRequest>,
+	run: (marked: ItemOperation<ApiRequest>) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const wait = startWait(context);
+	let output: INodeExecutionData[];
+	try {
+		output = await run(markedForWait(operation, wait));
+	} catch (error) {
+		// An error may quote the request, and with it the wait's key.
+		const failure = error as Error & { description?: string };
+		failure.message = scrub(failure.message, wait.key);
+		if (typeof failure.description === 'string') failure.description = scrub(failure.description, wait.key);
+		throw failure;
+	}
+	return await waitForCandidates(context, wait, output);
+}
+
 /** Removes the wait's key from whatever the node outputs or throws (an error may quote the request). */
 export function scrub<T>(value: T, key: string): T {
 	if (typeof value === 'string') return value.split(key).join('***') as T;

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../../shared/answers';
-import { runOptionsField } from '../runOptions';
+import { runOptionsField } from '../runFeatures';
 import { requireId } from '../../../shared/validation';
 import type { ItemOperation, PreparedRequest } from '../operation';
 import { callId } from './depersonalize.operation';

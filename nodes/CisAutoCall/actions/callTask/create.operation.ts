@@ -6,7 +6,7 @@ import { callTaskFields } from '../../../shared/callTaskFields';
 import { shortCallTaskPanel, shortPanelReader } from '../../../shared/callTaskLayout';
 import { createTask, createTaskRequest } from '../../../shared/callTasks';
 import { EVENTS, toEventsMap } from '../../../shared/events';
-import { runOptionsField } from '../runOptions';
+import { runOptionsField } from '../runFeatures';
 import type { ApiRequest } from '../../../shared/transport';
 import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
 import type { ItemOperation } from '../operation';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
 import { autoCallIdLocator, perTask, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { runOptionsField } from '../runOptions';
+import { runOptionsField } from '../runFeatures';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import type { ItemOperation, PreparedRequest } from '../operation';
 

@@ -5,7 +5,7 @@ import { expectTaskList } from '../../../shared/answers';
 import { TASK_STATUSES } from '../../../shared/taskStatus';
 import { taskIdOf, taskListOf } from '../../helpers/callTaskLocator';
 import { toInstant } from '../../../shared/convert';
-import { runOptionsField } from '../runOptions';
+import { runOptionsField } from '../runFeatures';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { requireInteger } from '../../../shared/validation';
 import type { ItemOperation } from '../operation';

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
-import { agentStartNotice } from '../../guardrails';
+import { agentStartNotice } from '../runFeatures/guardrails';
 import { autoCallIdLocator, perTask, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { runOptionsField } from '../runOptions';
+import { runOptionsField } from '../runFeatures';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
 const stopNotice: INodeProperties = {

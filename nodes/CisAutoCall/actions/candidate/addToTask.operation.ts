@@ -4,8 +4,8 @@ import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answer
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { agentToolNotice } from '../../guardrails';
-import { runOptionsField } from '../runOptions';
+import { agentToolNotice } from '../runFeatures/guardrails';
+import { runOptionsField } from '../runFeatures';
 import type { ApiRequest } from '../../../shared/transport';
 import type { ItemOperation } from '../operation';
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { expectAcknowledgement } from '../../../shared/answers';
 import { autoCallIdLocator, perTask } from '../../helpers/callTaskLocator';
-import { runOptionsField } from '../runOptions';
+import { runOptionsField } from '../runFeatures';
 import { toPhones } from '../../../shared/validation';
 import type { ItemOperation, PreparedRequest } from '../operation';
 

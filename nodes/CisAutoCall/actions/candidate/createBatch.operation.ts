@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
-import { agentToolNotice } from '../../guardrails';
-import { runOptionsField } from '../runOptions';
+import { agentToolNotice } from '../runFeatures/guardrails';
+import { runOptionsField } from '../runFeatures';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
 import { optionalString } from '../../../shared/validation';
 import { mayHaveCreated, NotSentError } from '../itemErrors';

@@ -5,7 +5,7 @@ import { ExpiringMap } from '../../../shared/expiringMap';
 import { fingerprintOf } from '../../../shared/fingerprint';
 import type { GroupTask, GroupTasks, Operation } from '../operation';
 import { mayHaveCreated } from '../itemErrors';
-import type { Outcome, Outcomes } from './outcome';
+import type { ItemResults, Outcome, Step } from '../runFeatures/feature';
 
 /** What the tries of one node run have sent so far. */
 export interface RunRecord {
@@ -71,15 +71,16 @@ export function runKeyOf(context: IExecuteFunctions): string | undefined {
 }
 
 /**
- * The Retry-On-Fail memory of one node run as the pipeline uses it: which items an earlier try
- * already sent, what this try sends, and the call tasks of Create Batch's groups (`groupTasks`,
- * the only part an operation sees, through Run).
+ * The Retry-On-Fail memory of one node run as the pipeline uses it, the first step of every run:
+ * which items an earlier try already sent, what this try sends, and the call tasks of Create
+ * Batch's groups (`groupTasks`, the only part an operation sees, through Run).
  */
-export class EarlierTries {
+export class EarlierTries implements Step {
 	/** Fingerprints of the items this try sends; undefined when the node run keeps no memory. */
 	private fingerprints?: Map<number, string>;
 
 	private constructor(
+		private readonly context: IExecuteFunctions,
 		/** Only a node with Retry On Fail is run again with the same items; only creating operations need it. */
 		private readonly remembers: boolean,
 		private readonly key: string | undefined,
@@ -90,7 +91,7 @@ export class EarlierTries {
 	static of(context: IExecuteFunctions, operation: Operation): EarlierTries {
 		const remembers = operation.creates && context.getNode().retryOnFail === true;
 		const key = remembers ? runKeyOf(context) : undefined;
-		return new EarlierTries(remembers, key, retryMemory.recordFor(key));
+		return new EarlierTries(context, remembers, key, retryMemory.recordFor(key));
 	}
 
 	/** Create Batch's call tasks, the one part operations see (Run.groupTasks). */
@@ -102,7 +103,7 @@ export class EarlierTries {
 	 * Items that an earlier try of this node run created (or left with an unknown outcome) are not
 	 * sent again: they keep that try's result, and leave `prepared`.
 	 */
-	skipSentBefore(context: IExecuteFunctions, prepared: Map<number, unknown>, outcomes: Outcomes): void {
+	leaveOut(prepared: Map<number, unknown>, outcomes: ItemResults): void {
 		if (!this.remembers) return;
 		const fingerprints = new Map<number, string>();
 		for (const [itemIndex, value] of prepared) {
@@ -120,7 +121,7 @@ export class EarlierTries {
 					: {
 							ok: false,
 							error: new NodeOperationError(
-								context.getNode(),
+								this.context.getNode(),
 								`Not sent again: an earlier try of this node already sent this item, and its request has changed since [item ${itemIndex}]`,
 								{
 									itemIndex,
@@ -135,14 +136,14 @@ export class EarlierTries {
 	}
 
 	/** Records what this try created or may have created, and keeps the record only when n8n will try again. */
-	finish(outcomes: Outcomes, failed: boolean): void {
+	afterSending(outcomes: ItemResults): void {
 		if (!this.fingerprints) return;
 		for (const [itemIndex, fingerprint] of this.fingerprints) {
 			const outcome = outcomes.get(itemIndex);
 			if (outcome && (outcome.ok || mayHaveCreated(outcome.error))) this.record.items.set(itemIndex, { fingerprint, outcome });
 		}
 		// n8n tries again only after a failure (a thrown error, or an error as the first output item).
-		if (failed) retryMemory.keep(this.key, this.record);
+		if (outcomes.firstFailed() !== -1) retryMemory.keep(this.key, this.record);
 		else retryMemory.forget(this.key);
 	}
 }

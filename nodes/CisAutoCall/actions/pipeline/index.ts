@@ -1,59 +1,53 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { Guardrails } from '../../guardrails';
-import type { Operation, Run } from '../operation';
-import type { EarlierTries } from './earlierTries';
-import { dryRunOutput } from './dryRun';
-import { applyGuardrails, releaseUnstarted } from './guard';
+import type { Operation } from '../operation';
 import { Outcomes } from './outcome';
 import { agentOutput, normalOutput, summarizeFailure } from './output';
 import { prepareAll } from './prepare';
-import { maskUrlSecrets } from '../../../shared/urlSecrets';
-import type { RepeatProtection } from './repeatProtection';
+import type { PipelineRun } from './run';
 import { sendAll } from './send';
+import { maskUrlSecrets } from '../../../shared/urlSecrets';
 
-/** How one run goes through the pipeline, as the router read it from the node's settings. */
-export interface RunPlan {
-	/** Bad items and failures become error items (or, for an AI Agent, short texts) instead of stopping the run. */
-	continueOnFail: boolean;
-	asAgentTool: boolean;
-	/** Allowed Numbers and Max Calls per Run, for operations that dial. */
-	guardrails?: Guardrails;
-	earlierTries: EarlierTries;
-	/** The record of requests sent by earlier executions (n8n's Retry); undefined when off. */
-	repeatProtection?: RepeatProtection;
-	/** Dry Run: check and show what would be sent; send, book and record nothing. */
-	dryRun?: boolean;
-}
+export { readRun, type PipelineRun } from './run';
 
 /**
- * The one place that walks the items: checks every item first (no request is sent while any
- * input is bad, unless Continue On Fail turns bad items into error items), leaves out what an
- * earlier try or an earlier execution already sent, applies the guardrails, then sends with the run's concurrency, and
- * returns one output per item (or an error item) with pairedItem. As an AI Agent's tool, every
- * item gives the model's short text instead, and nothing is thrown.
+ * The one place that walks the items, step by step. The run's steps (run.steps: the memory of
+ * earlier tries, then the run features in the order of runFeatures/index.ts) each act at their
+ * places. Returns one output per item (or an error item) with pairedItem; as an AI Agent's tool,
+ * every item gives the model's short text instead, and nothing is thrown.
  */
-export async function runPipeline(run: Run, operation: Operation, plan: RunPlan): Promise<INodeExecutionData[]> {
-	const { continueOnFail, earlierTries, guardrails, repeatProtection } = plan;
-	const outcomes = new Outcomes(run.context, run.items.length, continueOnFail);
+export async function runPipeline(run: PipelineRun, operation: Operation): Promise<INodeExecutionData[]> {
+	const { steps } = run;
+	const outcomes = new Outcomes(run.context, run.items.length, run.continueOnFail);
+
+	// 1. Every item is read and checked before any request (no request is sent while any input is
+	// bad, unless Continue On Fail turns bad items into error items).
 	const prepared = prepareAll(run, operation, outcomes);
-	if (plan.dryRun) return maskUrlSecrets(dryRunOutput(operation, prepared, outcomes, guardrails));
-	earlierTries.skipSentBefore(run.context, prepared, outcomes);
-	await repeatProtection?.skipDoneBefore(prepared, outcomes);
-	let booking;
-	try {
-		booking = guardrails ? applyGuardrails(run, operation, guardrails, prepared, outcomes) : undefined;
-		await sendAll(run, operation, prepared, outcomes);
-	} finally {
-		// Also when a guardrail refuses the run: what was not sent leaves the record.
-		await repeatProtection?.finish(outcomes);
+
+	// 2. A run that sends nothing: each item is checked as a real run checks it, and shows what it
+	// would send; nothing is sent, booked or recorded.
+	if (!run.sends) {
+		for (const step of steps) step.check?.(operation, prepared, outcomes);
+		for (const step of steps) step.show?.(operation, prepared, outcomes);
+		return maskUrlSecrets(normalOutput(outcomes.all));
 	}
 
+	// 3. What an earlier try of this node run, or an earlier execution, already sent is left out.
+	for (const step of steps) await step.leaveOut?.(prepared, outcomes);
+
+	try {
+		// 4. The last word before sending (the guardrails), then 5. sending, with the run's concurrency.
+		for (const step of steps) step.beforeSending?.(run, operation, prepared, outcomes);
+		await sendAll(run, operation, prepared, outcomes);
+	} finally {
+		// 6. Also when a step refuses the run: what was not sent leaves the records.
+		for (const step of steps) await step.settle?.(outcomes);
+	}
+	for (const step of steps) step.afterSending?.(outcomes);
+
+	// 7. The output. Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
 	const failed = outcomes.firstFailed();
-	earlierTries.finish(outcomes, failed !== -1);
-	if (booking) releaseUnstarted(booking, outcomes);
-	// Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
-	if (plan.asAgentTool) return maskUrlSecrets(agentOutput(operation, outcomes.all));
-	if (failed !== -1 && !continueOnFail) throw summarizeFailure(run.context, outcomes.all, failed);
+	if (run.asAgentTool) return maskUrlSecrets(agentOutput(operation, outcomes.all));
+	if (failed !== -1 && !run.continueOnFail) throw summarizeFailure(run.context, outcomes.all, failed);
 	return maskUrlSecrets(normalOutput(outcomes.all));
 }

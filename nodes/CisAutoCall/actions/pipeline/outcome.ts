@@ -2,10 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { NotSentError } from '../itemErrors';
+import type { ItemResults, Outcome } from '../runFeatures/feature';
 import { InputError } from '../../../shared/validation';
-
-/** What came of one item: its output, or its error. */
-export type Outcome = { ok: true; json: IDataObject | IDataObject[] } | { ok: false; error: Error };
 
 /** One entry per input item, in item order; undefined: not sent. */
 export type ItemOutcomes = ReadonlyArray<Outcome | undefined>;
@@ -15,7 +13,7 @@ export type ItemOutcomes = ReadonlyArray<Outcome | undefined>;
  * bad input stops the run at once and a failed request stops the sending; with it, each becomes
  * the item's error item.
  */
-export class Outcomes {
+export class Outcomes implements ItemResults {
 	// Not sparse: the failure summary walks it with forEach, which would skip never-sent items.
 	private readonly byItem: Array<Outcome | undefined>;
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { agentFailure, agentSuccess, type AgentFailureKind } from '../../guardrails';
+import { agentFailure, agentSuccess, type AgentFailureKind } from '../runFeatures/guardrails';
 import type { Operation } from '../operation';
 import { mayHaveCreated, NotSentError } from '../itemErrors';
 import type { ItemOutcomes } from './outcome';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeValue, InputError, requireInteger } from '../../shared/validation';
+import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
 import { DEFAULT_AGENT_MAX_CALLS } from './options';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
@@ -96,7 +96,7 @@ export function firstDisallowed(phones: string[], rules: NumberRule[]): string |
 
 /**
  * A guardrail said no: the input is valid, but the user's settings do not allow it. Handled like
- * bad input (the router adds the item; nothing is sent), worded as a refusal.
+ * bad input (the pipeline adds the item; nothing is sent), worded as a refusal.
  */
 export class Refusal extends InputError {
 	constructor(field: string, value: unknown, reason: string) {

@@ -1,16 +1,8 @@
-import {
-	callLedger,
-	capRefusal,
-	checkAllowedNumbers,
-	checkDiallable,
-	checkOneNumber,
-	checkTaskStart,
-	type Guardrails,
-	ledgerKeyOf,
-} from '../../guardrails';
-import type { Operation, Run } from '../operation';
-import { mayHaveCreated } from '../itemErrors';
-import type { Outcomes } from './outcome';
+import type { Operation, Run } from '../../operation';
+import { mayHaveCreated } from '../../itemErrors';
+import type { ItemResults, Step } from '../feature';
+import { callLedger, capRefusal, ledgerKeyOf } from './ledger';
+import { checkAllowedNumbers, checkDiallable, checkOneNumber, checkTaskStart, type Guardrails } from './numbers';
 
 /** The calls of a run booked against Max Calls per Run (numbers per item), to release those that did not start. */
 export interface Booking {
@@ -30,7 +22,7 @@ export function applyGuardrails(
 	operation: Operation,
 	guardrails: Guardrails,
 	prepared: Map<number, unknown>,
-	outcomes: Outcomes,
+	outcomes: ItemResults,
 ): Booking | undefined {
 	const numbersByItem = checkItems(operation, guardrails, prepared, outcomes);
 	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
@@ -44,11 +36,11 @@ export function applyGuardrails(
 }
 
 /**
- * The checks of each item, without booking (Dry Run uses them too): a task start an AI Agent may
+ * The checks of each item, without booking (a run that sends nothing makes them too): a task start an AI Agent may
  * not make, several numbers where an AI Agent may give one, a number outside Allowed Numbers. A
  * refused item leaves `prepared`. Returns how many numbers each remaining item dials.
  */
-export function checkItems(operation: Operation, guardrails: Guardrails, prepared: Map<number, unknown>, outcomes: Outcomes): Map<number, number> {
+export function checkItems(operation: Operation, guardrails: Guardrails, prepared: Map<number, unknown>, outcomes: ItemResults): Map<number, number> {
 	const phonesOf = (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
 	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
 	const numbersByItem = new Map<number, number>();
@@ -69,11 +61,33 @@ export function checkItems(operation: Operation, guardrails: Guardrails, prepare
 }
 
 /** Booked calls that were not sent, or that the service refused (4xx), did not start: they do not count. */
-export function releaseUnstarted(booking: Booking, outcomes: Outcomes): void {
+export function releaseUnstarted(booking: Booking, outcomes: ItemResults): void {
 	let unstarted = 0;
 	for (const [itemIndex, numbers] of booking.numbersByItem) {
 		const outcome = outcomes.get(itemIndex);
 		if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted += numbers;
 	}
 	callLedger.release(booking.key, unstarted);
+}
+
+/**
+ * The guardrails' step: each item checked, then the run's calls booked against Max Calls per Run
+ * before sending; after sending, the booked calls that did not start are given back.
+ */
+export class GuardrailsStep implements Step {
+	private booking: Booking | undefined;
+
+	constructor(private readonly guardrails: Guardrails) {}
+
+	check(operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void {
+		checkItems(operation, this.guardrails, prepared, results);
+	}
+
+	beforeSending(run: Run, operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void {
+		this.booking = applyGuardrails(run, operation, this.guardrails, prepared, results);
+	}
+
+	afterSending(results: ItemResults): void {
+		if (this.booking) releaseUnstarted(this.booking, results);
+	}
 }

@@ -1,11 +1,8 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { Guardrails } from '../../guardrails';
-import type { Operation } from '../operation';
-import { API_PATH, type ApiRequest } from '../../../shared/transport/types';
-import { checkItems } from './guard';
-import { type Outcomes } from './outcome';
-import { normalOutput } from './output';
+import type { Operation } from '../../operation';
+import { API_PATH, type ApiRequest } from '../../../../shared/transport/types';
+import type { ItemResults, Step } from '../feature';
 
 type ShownRequest = Pick<ApiRequest, 'method' | 'path' | 'qs' | 'body'>;
 
@@ -29,19 +26,16 @@ export function previewOf(operation: Operation, prepared: unknown): IDataObject 
 }
 
 /**
- * Dry Run: every item is checked as a real run checks it (its fields, Allowed Numbers, what an
- * AI Agent may do), and gives the request it would send. Nothing is sent, nothing is booked
- * against Max Calls per Run, and nothing is recorded for re-runs.
+ * Dry Run's step: the run sends nothing. Every item is checked as a real run checks it (its fields,
+ * and the other steps' `check`: Allowed Numbers, what an AI Agent may do), and gives the request it
+ * would send. Nothing is sent, nothing is booked against Max Calls per Run, and nothing is
+ * recorded for re-runs.
  */
-export function dryRunOutput(
-	operation: Operation,
-	prepared: Map<number, unknown>,
-	outcomes: Outcomes,
-	guardrails: Guardrails | undefined,
-): INodeExecutionData[] {
-	if (guardrails) checkItems(operation, guardrails, prepared, outcomes);
-	for (const [itemIndex, value] of prepared) {
-		outcomes.succeed(itemIndex, { dryRun: true, wouldSend: previewOf(operation, value), sent: false });
-	}
-	return normalOutput(outcomes.all);
-}
+export const dryRunStep: Step = {
+	sendsNothing: true,
+	show(operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void {
+		for (const [itemIndex, value] of prepared) {
+			results.succeed(itemIndex, { dryRun: true, wouldSend: previewOf(operation, value), sent: false });
+		}
+	},
+};

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requireInteger } from '../../../shared/validation';
+import { requireInteger } from '../../../../shared/validation';
 
 export const DEFAULT_REPEAT_PROTECTION_HOURS = 24;
 export const MAX_REPEAT_PROTECTION_HOURS = 24 * 30;
 
 /**
- * The "Repeat Protection" option of the operations that create (see pipeline/repeatProtection.ts):
+ * The "Repeat Protection" option of the operations that create (its step: step.ts):
  * how long a retry of a failed execution leaves out a request this node already sent. Not settable by an expression, so
  * that neither an item nor an AI agent can turn it off.
  */

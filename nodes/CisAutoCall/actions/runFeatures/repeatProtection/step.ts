@@ -1,16 +1,17 @@
-import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { fingerprintOf } from '../../../shared/fingerprint';
-import type { Operation } from '../operation';
-import { mayHaveCreated } from '../itemErrors';
-import type { Outcomes } from './outcome';
+import { fingerprintOf } from '../../../../shared/fingerprint';
+import type { Operation } from '../../operation';
+import { mayHaveCreated } from '../../itemErrors';
+import type { ItemResults, Step } from '../feature';
+import { alreadyDoneNote, leftOutHint } from './texts';
 
 /** The window is counted in this many parts: a request is found again for 3/4 to 4/4 of the window. */
 const PARTS = 4;
 /** The requests kept per workflow and node. */
 export const MAX_KEPT_REQUESTS = 100_000;
 /**
- * n8n's `maxEntries`: each request records a key per part (see skipDoneBefore), and n8n drops the
+ * n8n's `maxEntries`: each request records a key per part (see leaveOut), and n8n drops the
  * oldest entries beyond this.
  */
 const MAX_ENTRIES = MAX_KEPT_REQUESTS * PARTS;
@@ -98,7 +99,7 @@ export function storeFor(context: IExecuteFunctions): SentRequestStore {
 
 /**
  * n8n's "Retry" of a failed execution starts a new execution (mode `retry`) that runs the node
- * again with all its items; the Retry-On-Fail memory (earlierTries.ts) cannot see it. So every
+ * again with all its items; the Retry-On-Fail memory (pipeline/earlierTries.ts) cannot see it. So every
  * creating request is recorded before it is sent (write-ahead), keyed by the fingerprint of the
  * request and the part of the window it was sent in. Only a retry leaves out a request recorded
  * in the current or the three previous parts: its item says that it was left out and why, and the
@@ -108,7 +109,7 @@ export function storeFor(context: IExecuteFunctions): SentRequestStore {
  * one that succeeded or whose outcome is unknown stays. The record lives in n8n's database (per
  * workflow and node) when n8n offers its de-duplication helpers, else in this process.
  */
-export class RepeatProtection {
+export class RepeatProtection implements Step {
 	/** item index → its request's keys (current part first), for the items this run sends */
 	private readonly sending = new Map<number, string[]>();
 	/** keys an earlier execution recorded: a failure of this run does not take them off */
@@ -145,7 +146,7 @@ export class RepeatProtection {
 	 * so that n8n's `maxEntries` drops them before any current key of this run. Any other run only
 	 * records the current part's key of each request: it sends everything.
 	 */
-	async skipDoneBefore(prepared: Map<number, unknown>, outcomes: Outcomes): Promise<void> {
+	async leaveOut(prepared: Map<number, unknown>, outcomes: ItemResults): Promise<void> {
 		if (prepared.size === 0) return;
 		const keysByItem = new Map<number, string[]>();
 		for (const [itemIndex, value] of prepared) keysByItem.set(itemIndex, this.keysOf(fingerprintOf(value)));
@@ -182,13 +183,7 @@ export class RepeatProtection {
 
 	private alreadyDone(keys: string[]): IDataObject {
 		const earlier = keys.map((key) => knownResults.get(this.resultKey(key))).find(Boolean);
-		return {
-			...(earlier ?? {}),
-			alreadyDone: true,
-			note: earlier
-				? `Already done by an earlier execution, so not sent again: this is a retry, and the execution it repeats already sent this request (Repeat Protection), so nobody is called twice. The ids above are from that execution.`
-				: `Already done by an earlier execution, so not sent again: this is a retry, and the execution it repeats already sent this request (Repeat Protection), so nobody is called twice. Its ids are in that execution: its output, or, if it failed, its error, which lists the items done with their ids (an item whose outcome was unknown there may or may not have been created: check the service).`,
-		};
+		return { ...(earlier ?? {}), alreadyDone: true, note: alreadyDoneNote(earlier !== undefined) };
 	}
 
 	private resultKey(key: string): string {
@@ -199,7 +194,7 @@ export class RepeatProtection {
 	 * Takes off the record what was not sent or was refused for sure, and what the check recorded
 	 * for the items left out; keeps the results (ids) of this run for a later execution's output.
 	 */
-	async finish(outcomes: Outcomes): Promise<void> {
+	async settle(outcomes: ItemResults): Promise<void> {
 		const keep = new Set<string>();
 		const drop = new Set<string>(this.notToKeep);
 		for (const [itemIndex, keys] of this.sending) {
@@ -230,14 +225,4 @@ function rememberResult(key: string, json: IDataObject | undefined): void {
 /** n8n starts its "Retry" of a failed execution in the execute mode `retry` (1.x and 2.x, also on a queue-mode worker). */
 export function isRetryOfFailedExecution(context: IExecuteFunctions): boolean {
 	return context.getMode() === 'retry';
-}
-
-/** The notice of a retry that left items out: shown above the node's output. */
-export function leftOutHint(leftOut: number[], sending: number): NodeExecutionHint {
-	const items = leftOut.length === 1 ? `Item ${leftOut[0]} was` : `${leftOut.length} items were`;
-	return {
-		type: 'warning',
-		location: 'outputPane',
-		message: `${items} not sent again: the execution this retry repeats already sent ${leftOut.length === 1 ? 'it' : 'them'}, so nobody is called twice; their items say so. ${sending === 0 ? 'Nothing else was sent.' : `The other ${sending} ${sending === 1 ? 'was' : 'were'} sent.`}`,
-	};
 }
