@@ -2,7 +2,7 @@
  * Call Task → Create (nodes/CisAutoCall/actions/callTask/create.operation.ts). Through n8n-core's
  * engine with real HTTP to the simulator (test/action/fixtures.ts).
  */
-import { apiRequests, jsonOf, runAction, TOKEN, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, TOKEN, useActionSimulator } from '../fixtures';
 
 const sim = useActionSimulator();
 

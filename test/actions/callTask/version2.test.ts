@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
-import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import { apiRequests, byId, createTaskInState, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { fieldCount } = require('../../ui/expected') as { fieldCount: (description: unknown, values: IDataObject) => number };

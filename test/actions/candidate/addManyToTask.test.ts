@@ -4,8 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { API, apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { addTasks, candidatesWithPhone, storedTask } from '../../action/simState';
+import { addTasks, API, apiRequests, byId, candidatesWithPhone, jsonOf, runAction, storedTask, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 

@@ -2,7 +2,7 @@
  * Candidate → Create and Run (nodes/CisAutoCall/actions/candidate/createAndRun.operation.ts).
  * Through n8n-core's engine with real HTTP to the simulator (test/action/fixtures.ts).
  */
-import { apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 const sim = useActionSimulator();
 

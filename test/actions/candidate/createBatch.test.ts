@@ -9,7 +9,7 @@
  * The row count of the scale test can be raised: CIS_BATCH_ROWS=100000 npx jest test/actions/candidate/createBatch.test.ts
  */
 import type { IDataObject } from 'n8n-workflow';
-import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(600_000);
 

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, runAction, useActionSimulator } from '../fixtures';
 
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';

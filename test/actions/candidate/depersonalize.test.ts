@@ -3,7 +3,7 @@
  * privacy operation. Through n8n-core's engine with real HTTP to the simulator
  * (test/action/fixtures.ts).
  */
-import { apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 const sim = useActionSimulator();
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequests, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator();
 

@@ -8,8 +8,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { byId, jsonOf, runAction } from './fixtures';
-import { sendJson, startTinyServer, type TinyServer } from './tinyServer';
+import { byId, jsonOf, runAction, sendJson, startTinyServer, type TinyServer } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

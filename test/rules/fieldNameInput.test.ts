@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequests, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, runAction, useActionSimulator } from '../actions/fixtures';
 
 /**
  * Issue 11, point 5: "Use Fields of the Input Items" wants field NAMES. A value dragged in

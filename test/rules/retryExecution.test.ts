@@ -10,8 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
 import type { RunResult } from '../engine/nodeRunner';
-import { apiRequests, byId, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createTaskInState, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 

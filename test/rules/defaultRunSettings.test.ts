@@ -14,7 +14,7 @@ import {
 	DEFAULT_FIXED_CONCURRENCY,
 	readRunSettings,
 } from '../../nodes/CisAutoCall/actions/runOptions/sending';
-import { apiRequests, createAndRunFromItems, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, createAndRunFromItems, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 

@@ -5,8 +5,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/guardrails';
-import { apiRequests, byId, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createTaskInState, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 

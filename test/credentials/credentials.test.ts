@@ -1,7 +1,7 @@
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runCredentialTest } from '../engine/harness';
-import { credentialsFor, jsonOf, runAction, TOKEN, useActionSimulator } from './fixtures';
+import { credentialsFor, jsonOf, runAction, TOKEN, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator();
 

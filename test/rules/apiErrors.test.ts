@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequests, EMAIL, jsonOf, PASSWORD, runAction, TOKEN, useActionSimulator } from './fixtures';
+import { apiRequests, EMAIL, jsonOf, PASSWORD, runAction, TOKEN, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator();
 

@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MAX_INPUT_NESTING, requireId } from '../../nodes/shared/validation';
-import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createTaskInState, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

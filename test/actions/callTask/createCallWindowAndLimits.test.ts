@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, runAction, useActionSimulator } from '../fixtures';
 
 /**
  * Issue 11, points 7 and 8: the call window is one visible choice (hours and time zone shown when

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
 
 /**
  * Keys chosen by the user (variable names, callback data fields, extra body fields) are written

@@ -8,8 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { emergencyNumberIn } from '../../nodes/CisAutoCall/guardrails';
-import { apiRequests, byId, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createAndRunTool, createTaskInState, jsonOf, runAction, runTool, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 

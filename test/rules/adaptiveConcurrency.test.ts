@@ -8,8 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { AdaptiveConcurrency, LATENCY_TOLERANCE } from '../../nodes/shared/transport/adaptiveConcurrency';
 import { readRunSettings } from '../../nodes/CisAutoCall/actions/runOptions/sending';
-import { createAndRunFromItems, jsonOf, runAction } from './fixtures';
-import { sendJson, startTinyServer, type TinyServer } from './tinyServer';
+import { createAndRunFromItems, jsonOf, runAction, sendJson, startTinyServer, type TinyServer } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

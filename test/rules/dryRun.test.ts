@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
-import { apiRequests, byId, createAndRunTool, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createAndRunTool, createTaskInState, jsonOf, runAction, runTool, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

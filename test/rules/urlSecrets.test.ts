@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { maskUrlSecrets, maskUrlSecretsInText } from '../../nodes/shared/urlSecrets';
-import { byId, jsonOf, runAction, runTool, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { byId, createTaskInState, jsonOf, runAction, runTool, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

@@ -12,7 +12,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runCredentialTest } from '../engine/harness';
 import type { Simulator } from '../../simulator';
-import { byId, EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from './fixtures';
+import { byId, EMAIL, jsonOf, PASSWORD, runAction, startSimulator, TOKEN } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

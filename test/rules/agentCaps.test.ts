@@ -3,8 +3,7 @@
 // agent run. Through n8n-core's engine (test/engine/harness.ts `runAgentTool`) against the simulator.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, byId, createAndRunTool, runAction, runTool, toolAnswerOf, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createAndRunTool, createTaskInState, runAction, runTool, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 const ADD = '/cis/api/v1/telephony/autoCallCandidate';

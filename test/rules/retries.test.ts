@@ -8,8 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { FaultSpec, LoggedRequest, Simulator } from '../../simulator';
-import { createTaskInState } from './simState';
-import { apiRequests, byId, createAndRunByExpression, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from './fixtures';
+import { apiRequests, byId, createAndRunByExpression, createBatch, createTaskInState, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -132,7 +131,7 @@ describe('concurrency (per-item operations)', () => {
 		});
 	});
 
-	test('without Adapt Concurrency and with no Concurrency set, 5 at once (the defaults: test/action/defaultRunSettings.test.ts)', async () => {
+	test('without Adapt Concurrency and with no Concurrency set, 5 at once (the defaults: test/rules/defaultRunSettings.test.ts)', async () => {
 		sim.setLatency(60);
 		sim.setRateLimit({ inFlight: 5 });
 		const result = await runAction(sim, createAndRun({ adaptiveConcurrency: false, maxRetries: 0 }), phoneItems(20));

@@ -17,7 +17,7 @@ import { authenticationProperty, credentialDescriptions } from '../../nodes/shar
 import { type AnswerCheck, createApiClient, DEFAULT_TRANSPORT_SETTINGS, type Repeatability } from '../../nodes/shared/transport';
 import { runNode, type RunResult } from '../engine/harness';
 import type { Simulator } from '../../simulator';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from './fixtures';
+import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from '../actions/fixtures';
 
 jest.setTimeout(30_000);
 

@@ -5,8 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createTaskInState, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator();
 

@@ -7,8 +7,7 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runWebhookMethod } from '../engine/harness';
-import { apiRequests, byId, jsonOf, runAction, TOKEN, useActionSimulator } from './fixtures';
-import { createTaskInState } from './simState';
+import { apiRequests, byId, createTaskInState, jsonOf, runAction, TOKEN, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator({}, { settle: true });
 
