@@ -1,7 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequests, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, createAndRunByExpression, depersonalizeCall, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+
+jest.setTimeout(60_000);
 
 const sim = useActionSimulator();
 
@@ -204,4 +206,27 @@ test('with Continue On Fail, bad items become error items and good ones are stil
 	expect(outputs[2].autoCallCandidateId).toEqual(expect.any(String));
 	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(apiRequests(sim)).toHaveLength(2);
+});
+
+describe('options are checked before anything is sent', () => {
+	test.each([
+		['Max Requests per Second', { maxRequestsPerSecond: '={{ 1/0 }}' }, /Invalid Max Requests per Second: .* is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
+		['Max Requests per Second', { maxRequestsPerSecond: 1e9 }, /Invalid Max Requests per Second: 1000000000 is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
+		['Max Requests per Second', { maxRequestsPerSecond: -1 }, /Invalid Max Requests per Second: -1 is not/],
+		['Timeout (Seconds)', { timeout: 'abc' }, /Invalid Timeout \(Seconds\): "abc" is not a number of seconds from 1 to 3600 \[item 0\]/],
+		['Timeout (Seconds)', { timeout: 0 }, /Invalid Timeout \(Seconds\): 0 is not a number of seconds/],
+		['Max Retries', { maxRetries: 2.5 }, /Invalid Max Retries: 2.5 is not a whole number \[item 0\]/],
+	])('%s %j: a named error, 0 requests', async (field, options, message) => {
+		const result = await runAction(sim, depersonalizeCall(options as INodeParameters), [{ callId: 'c-1' }]);
+		expect(result.error?.message).toMatch(message);
+		expect((result.error as NodeApiError).description).toContain(`Field "${field}"`);
+		expect(apiRequests(sim)).toHaveLength(0);
+	});
+
+	test('a fractional rate (2.5 per second) is accepted', async () => {
+		const calls = [sim.addCall(), sim.addCall()];
+		const result = await runAction(sim, depersonalizeCall({ maxRequestsPerSecond: 2.5 }), calls.map((call) => ({ callId: call.id })));
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(2);
+	});
 });
