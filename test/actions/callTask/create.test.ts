@@ -1,6 +1,6 @@
 /**
  * Call Task → Create (nodes/CisAutoCall/actions/callTask/create.operation.ts). Through n8n-core's
- * engine with real HTTP to the simulator (test/action/fixtures.ts).
+ * engine with real HTTP to the simulator (test/actions/fixtures).
  */
 import { apiRequests, jsonOf, runAction, TOKEN, useActionSimulator } from '../fixtures';
 

@@ -1,7 +1,7 @@
 /**
  * Candidate → Depersonalize (nodes/CisAutoCall/actions/candidate/depersonalize.operation.ts), a
  * privacy operation. Through n8n-core's engine with real HTTP to the simulator
- * (test/action/fixtures.ts).
+ * (test/actions/fixtures).
  */
 import { apiRequests, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
