@@ -1,20 +1,18 @@
 /**
- * runNode (nodeRunner.ts): the fixture action node through n8n-core's WorkflowExecute: expressions
- * per item, pairedItem, type versions, both kinds of authenticate, a login credential's
+ * runNode (nodeRunner.ts, here through runFixtureAction): the fixture action node through n8n-core's
+ * WorkflowExecute: expressions per item, pairedItem, type versions, both kinds of authenticate, a login credential's
  * preAuthentication, Continue On Fail and the error output, binary data, required parameters.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { CredentialStore, runNode } from './harness';
-import { credentialTypes, FixtureAction, useFakeRemote } from './fixtures';
+import { CredentialStore } from './harness';
+import { credentialTypes, runFixtureAction, useFakeRemote } from './fixtures';
 
 const { remote, tokenCredentials, loginCredentials, callRequests } = useFakeRemote();
 
 test('resolves expression parameters per item and keeps pairedItem', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { phone: '={{ $json.phone }}', path: '={{ "/calls" }}' },
 		credentials: tokenCredentials(),
 		items: [{ phone: '79000000001' }, { phone: '79000000002' }],
@@ -34,9 +32,7 @@ test('resolves expression parameters per item and keeps pairedItem', async () =>
 });
 
 test('uses the given typeVersion (parameter defaults follow displayOptions @version)', async () => {
-	await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	await runFixtureAction({
 		typeVersion: 1,
 		parameters: { phone: '1' },
 		credentials: tokenCredentials(),
@@ -45,9 +41,7 @@ test('uses the given typeVersion (parameter defaults follow displayOptions @vers
 });
 
 test('generic authenticate puts the Bearer header and qs on the wire', async () => {
-	await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	await runFixtureAction({
 		parameters: { phone: '1' },
 		credentials: { fixtureApi: { baseUrl: remote.baseUrl, accessToken: 'tok-1', region: 'ru' } },
 	});
@@ -57,9 +51,7 @@ test('generic authenticate puts the Bearer header and qs on the wire', async () 
 });
 
 test('credential defaults apply to generic authenticate (region default "eu")', async () => {
-	await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	await runFixtureAction({
 		parameters: { phone: '1' },
 		credentials: tokenCredentials(),
 	});
@@ -67,9 +59,7 @@ test('credential defaults apply to generic authenticate (region default "eu")', 
 });
 
 test('function authenticate is applied', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { authentication: 'function', phone: '1' },
 		credentials: { fixtureFnApi: { baseUrl: remote.baseUrl, apiKey: 'key-1' } },
 	});
@@ -78,9 +68,7 @@ test('function authenticate is applied', async () => {
 });
 
 test('a wrong token surfaces as the node error (401, no preAuthentication on a static credential)', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { phone: '1' },
 		credentials: { fixtureApi: { baseUrl: remote.baseUrl, accessToken: 'wrong' } },
 	});
@@ -90,9 +78,7 @@ test('a wrong token surfaces as the node error (401, no preAuthentication on a s
 });
 
 test('login credential: preAuthentication runs once, the token is saved and reused', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { authentication: 'login', phone: '={{ $json.phone }}' },
 		credentials: loginCredentials(),
 		items: [{ phone: '1' }, { phone: '2' }, { phone: '3' }],
@@ -111,9 +97,7 @@ test('login credential: preAuthentication runs once, the token is saved and reus
 	expect(result.credentialStore.updates).toHaveLength(1);
 
 	// A second execution with the same store reuses the saved token: no login.
-	const again = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const again = await runFixtureAction({
 		parameters: { authentication: 'login', phone: '4' },
 		credentialStore: result.credentialStore,
 	});
@@ -126,9 +110,7 @@ test('login credential: on a 401 the token is renewed and the request retried on
 	const store = new CredentialStore(credentialTypes, {
 		fixtureLoginApi: { ...loginCredentials().fixtureLoginApi, sessionToken: 'stale-token' },
 	});
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { authentication: 'login', phone: '={{ $json.phone }}' },
 		credentialStore: store,
 		items: [{ phone: '1' }, { phone: '2' }],
@@ -147,9 +129,7 @@ test('login credential: on a 401 the token is renewed and the request retried on
 });
 
 test('continueOnFail: failing items become error items with pairedItem', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { phone: '={{ $json.phone }}' },
 		credentials: tokenCredentials(),
 		items: [{ phone: '1' }, { phone: 'fail' }, { phone: 'invalid' }, { phone: '4' }],
@@ -171,9 +151,7 @@ test('continueOnFail: failing items become error items with pairedItem', async (
 });
 
 test('onError continueErrorOutput: the engine routes error items to the error output', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { phone: '={{ $json.phone }}' },
 		credentials: tokenCredentials(),
 		items: [{ phone: '1' }, { phone: 'fail' }],
@@ -188,9 +166,7 @@ test('onError continueErrorOutput: the engine routes error items to the error ou
 });
 
 test('an error without continueOnFail is reported in `error`', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { phone: '={{ $json.phone }}' },
 		credentials: tokenCredentials(),
 		items: [{ phone: '1' }, { phone: 'fail' }, { phone: '3' }],
@@ -205,9 +181,7 @@ test('an error without continueOnFail is reported in `error`', async () => {
 });
 
 test('a NodeOperationError keeps its message', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { phone: 'invalid' },
 		credentials: tokenCredentials(),
 	});
@@ -216,9 +190,7 @@ test('a NodeOperationError keeps its message', async () => {
 });
 
 test('binary data: prepareBinaryData works (inline, like n8n without a binary data manager)', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { path: '/recording', binaryProperty: 'data' },
 		credentials: tokenCredentials(),
 	});
@@ -231,9 +203,7 @@ test('binary data: prepareBinaryData works (inline, like n8n without a binary da
 });
 
 test('an empty required parameter is refused by the engine before the node runs', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { path: '' },
 		credentials: tokenCredentials(),
 	});
@@ -243,9 +213,7 @@ test('an empty required parameter is refused by the engine before the node runs'
 });
 
 test('missing credential data is an error, not a silent pass', async () => {
-	const result = await runNode({
-		node: new FixtureAction(),
-		credentialTypes,
+	const result = await runFixtureAction({
 		parameters: { phone: '1' },
 	});
 	expect(result.error).toBeDefined();

@@ -3,7 +3,7 @@
 // agent run. Through n8n-core's engine (test/engine/harness.ts `runAgentTool`) against the simulator.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, byId, createAndRunTool, createTaskInState, runAction, runTool, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, byId, candidate, createAndRunTool, createTaskInState, runAction, runTool, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 const ADD = '/cis/api/v1/telephony/autoCallCandidate';
@@ -138,13 +138,7 @@ describe('plain runs', () => {
 
 	test('outside an AI Agent, several numbers and Start the Task Too need no permission', async () => {
 		const task = createTaskInState(sim, { name: 'Plain task' });
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'addToTask',
-			autoCallId: byId(task.id),
-			phone: '79990000701,79990000702',
-			forceStart: true,
-		});
+		const result = await runAction(sim, candidate('addToTask', { autoCallId: byId(task.id), phone: '79990000701,79990000702', forceStart: true }));
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => [request.path, request.body.forceStart])).toEqual([[ADD, true]]);
 	});

@@ -5,7 +5,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/guardrails';
-import { apiRequests, byId, createTaskInState, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, byId, candidate, createAndRunByExpression, createTaskInState, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 
@@ -21,6 +21,12 @@ const callTool = (options: IDataObject = {}): INodeParameters => ({
 });
 
 const created = () => apiRequests(sim).filter((request) => request.path === CREATE_AND_RUN);
+
+/** Nothing was sent, and the model reads that the call was refused and why. */
+function expectRefusedUnsent(result: { observations: string[] }, message: string): void {
+	expect(apiRequests(sim)).toHaveLength(0);
+	expect(toolAnswerOf(result.observations[0])).toEqual({ outcome: 'refused', message });
+}
 
 describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s)', (via) => {
 	test('the node knows it runs as a tool: the agent default cap applies', async () => {
@@ -41,12 +47,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 
 	test('a number outside Allowed Numbers is refused with 0 requests, and the model reads the number and the rule', async () => {
 		const result = await runTool(sim, callTool({ allowedNumbers: '7495, +7 (812)' }), [{ phone: '+7 999 000-00-01' }], { via });
-		expect(apiRequests(sim)).toHaveLength(0);
-		expect(toolAnswerOf(result.observations[0])).toEqual({
-			outcome: 'refused',
-			message:
-				'Refused: the number 79990000001 is not in Allowed Numbers ("7495", "+7 (812)"), so it was not called. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
-		});
+		expectRefusedUnsent(result, 'Refused: the number 79990000001 is not in Allowed Numbers ("7495", "+7 (812)"), so it was not called. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.');
 	});
 
 	test('the 6th call with Max Calls per Run = 5 is refused and 5 requests were sent', async () => {
@@ -88,12 +89,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 
 	test('bad input from the model is refused before any request, with what to correct', async () => {
 		const result = await runTool(sim, callTool(), [{ phone: 'call my mother' }], { via });
-		expect(apiRequests(sim)).toHaveLength(0);
-		expect(toolAnswerOf(result.observations[0])).toEqual({
-			outcome: 'refused',
-			message:
-				'Not sent: Invalid phone: "call my mother" is not a phone number. Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
-		});
+		expectRefusedUnsent(result, 'Not sent: Invalid phone: "call my mother" is not a phone number. Correct the value it names, using only what the user gave you (never invent a phone number), and try again.');
 	});
 
 	test('a rejected token: the text names no secret', async () => {
@@ -149,13 +145,11 @@ describe('as an AI Agent tool, with the node\'s settings', () => {
 		const task = createTaskInState(sim, { name: 'Agent task' });
 		const result = await runTool(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'addManyToTask',
+			candidate('addManyToTask', {
 				autoCallId: byId(task.id),
 				phone: "={{ $fromAI('phone', 'Number to add', 'string') }}",
 				options: { allowedNumbers: '7999', maxCallsPerRun: 2 },
-			},
+			}),
 			[{ phone: '79990000061' }, { phone: '74950000061' }, { phone: '79990000062' }, { phone: '79990000063' }],
 		);
 		const added = apiRequests(sim).filter((request) => request.path === '/cis/api/v1/telephony/autoCallCandidate/batch');
@@ -202,13 +196,7 @@ describe('plain runs', () => {
 	});
 
 	test('Allowed Numbers in a plain run: the item with the outside number fails, named; with Continue On Fail the others are called', async () => {
-		const parameters: INodeParameters = {
-			resource: 'candidate',
-			operation: 'createAndRun',
-			botSettingsId: 'bot-1',
-			phone: '={{ $json.phone }}',
-			options: { allowedNumbers: '7999' },
-		};
+		const parameters = createAndRunByExpression({ options: { allowedNumbers: '7999' } });
 		const items = [{ phone: '79990003001' }, { phone: '+7 (495) 000-30-02' }, { phone: '79990003003' }];
 		const stopped = await runAction(sim, parameters, items);
 		expect(apiRequests(sim)).toHaveLength(0);

@@ -1,20 +1,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequests, createAndRunByExpression, depersonalizeCall, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, callTaskCreate, createAndRunByExpression, depersonalizeCall, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
 const sim = useActionSimulator();
 
-const callTask = (extra: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
-	resource: 'callTask',
-	operation: 'create',
-	name: 'Task',
-	defaultExecData: 'bot-1',
-	...extra,
-	additionalFields,
-});
+const callTask = (extra: INodeParameters = {}, additionalFields: INodeParameters = {}) => callTaskCreate(extra, additionalFields);
 
 const good = { phone: '79990000001' };
 

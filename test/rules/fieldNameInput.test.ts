@@ -143,33 +143,11 @@ describe('"fromItems" input: candidate fields read by field name', () => {
 		);
 		expect(result.error).toBeUndefined();
 		const entries = apiRequests(sim).flatMap((request) => request.body.batch);
+		const taskSettings = { botSettingsId: 'bot-7', checkPhone: true };
 		expect(entries).toEqual([
-			{
-				phone: ['79990000001'],
-				variables: { name: 'Anna' },
-				callbackData: { crmId: 'lead-1' },
-				timezone: 10800,
-				clientExternalId: 'lead-1',
-				botSettingsId: 'bot-7',
-				checkPhone: true,
-			},
-			{
-				phone: ['79990000002', '79990000003'],
-				variables: { name: 'Boris' },
-				callbackData: { crmId: 'lead-2' },
-				timezone: 25200,
-				clientExternalId: 'lead-2',
-				botSettingsId: 'bot-7',
-				checkPhone: true,
-			},
-			{
-				phone: ['79990000004', '79990000005'],
-				variables: { name: 'Vera' },
-				callbackData: { crmId: 'lead-3' },
-				clientExternalId: 'lead-3',
-				botSettingsId: 'bot-7',
-				checkPhone: true,
-			},
+			{ phone: ['79990000001'], variables: { name: 'Anna' }, callbackData: { crmId: 'lead-1' }, timezone: 10800, clientExternalId: 'lead-1', ...taskSettings },
+			{ phone: ['79990000002', '79990000003'], variables: { name: 'Boris' }, callbackData: { crmId: 'lead-2' }, timezone: 25200, clientExternalId: 'lead-2', ...taskSettings },
+			{ phone: ['79990000004', '79990000005'], variables: { name: 'Vera' }, callbackData: { crmId: 'lead-3' }, clientExternalId: 'lead-3', ...taskSettings },
 		]);
 		const candidates = jsonOf(result).map((json) => sim.state.candidates.get(json.autoCallCandidateId as string));
 		expect(candidates.map((candidate) => candidate?.clientExternalId)).toEqual(['lead-1', 'lead-2', 'lead-3']);

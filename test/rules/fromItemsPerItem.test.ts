@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, byId, createTaskInState, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, byId, candidate, createTaskInState, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator();
 
@@ -63,17 +63,19 @@ test('a value dragged in as the field name is refused on every item, not only th
 	expect(apiRequests(sim)).toHaveLength(0);
 });
 
-test('Add to Task: each item goes to the task its expression names', async () => {
+/** Two tasks, and two items each naming its own task (autoCallId by expression): the run of that operation. */
+async function runToTwoTasks(operation: string, phones: [string, string]) {
 	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
-	const result = await runAction(
-		sim,
-		fromItems('addToTask', { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }),
-		[
-			{ task: first.id, phone: '79990000011' },
-			{ task: second.id, phone: '79990000012' },
-		],
-	);
+	const result = await runAction(sim, fromItems(operation, { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }), [
+		{ task: first.id, phone: phones[0] },
+		{ task: second.id, phone: phones[1] },
+	]);
 	expect(result.error).toBeUndefined();
+	return { first, second, result };
+}
+
+test('Add to Task: each item goes to the task its expression names', async () => {
+	const { first, second, result } = await runToTwoTasks('addToTask', ['79990000011', '79990000012']);
 	expect(bodies().map((body) => [body.autoCallId, body.phone])).toEqual([
 		[first.id, ['79990000011']],
 		[second.id, ['79990000012']],
@@ -82,16 +84,7 @@ test('Add to Task: each item goes to the task its expression names', async () =>
 });
 
 test('Add Many to Task: each entry names the task of its item', async () => {
-	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
-	const result = await runAction(
-		sim,
-		fromItems('addManyToTask', { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }),
-		[
-			{ task: first.id, phone: '79990000021' },
-			{ task: second.id, phone: '79990000022' },
-		],
-	);
-	expect(result.error).toBeUndefined();
+	const { first, second } = await runToTwoTasks('addManyToTask', ['79990000021', '79990000022']);
 	const entries = bodies().flatMap((body) => body.batch as IDataObject[]);
 	expect(entries.map((entry) => [entry.autoCallId, entry.phone])).toEqual([
 		[first.id, ['79990000021']],
@@ -126,13 +119,7 @@ test('Add Many to Task: Start the Task Too given by an expression is read for ea
 	const task = createTaskInState(sim, { name: 'Campaign' });
 	const result = await runAction(
 		sim,
-		{
-			resource: 'candidate',
-			operation: 'addManyToTask',
-			autoCallId: byId(task.id),
-			phone: '={{ $json.phone }}',
-			forceStart: '={{ $json.start }}',
-		},
+		candidate('addManyToTask', { autoCallId: byId(task.id), phone: '={{ $json.phone }}', forceStart: '={{ $json.start }}' }),
 		[
 			{ phone: '79990000051', start: false },
 			{ phone: '79990000052', start: true },

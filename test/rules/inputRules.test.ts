@@ -7,7 +7,7 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { runWebhookMethod } from '../engine/harness';
-import { apiRequests, byId, createTaskInState, jsonOf, runAction, TOKEN, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, byId, callTaskCreate, candidate, createTaskInState, jsonOf, runAction, TOKEN, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator({}, { settle: true });
 
@@ -30,13 +30,7 @@ describe('phones reach the service as digits, the + dropped, each number once', 
 		const task = createTaskInState(sim, { name: 'Existing' });
 		const result = await runAction(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'addManyToTask',
-				autoCallId: byId(task.id),
-				inputMode: 'fromItems',
-				phoneField: 'contact.mobile',
-			},
+			candidate('addManyToTask', { autoCallId: byId(task.id), inputMode: 'fromItems', phoneField: 'contact.mobile' }),
 			[{ contact: { mobile: '+7 999 000-00-11' } }, { contact: { mobile: ['+79990000012', '7 (999) 000-00-12'] } }],
 		);
 		expect(result.error).toBeUndefined();
@@ -46,19 +40,9 @@ describe('phones reach the service as digits, the + dropped, each number once', 
 
 	test('Cancel by a number written with + finds the candidate added without it', async () => {
 		const task = createTaskInState(sim, { name: 'Existing' });
-		await runAction(sim, {
-			resource: 'candidate',
-			operation: 'addToTask',
-			autoCallId: byId(task.id),
-			phone: '79990000021',
-		});
+		await runAction(sim, candidate('addToTask', { autoCallId: byId(task.id), phone: '79990000021' }));
 		sim.requests.length = 0;
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'cancel',
-			autoCallId: byId(task.id),
-			phone: '+7 999 000-00-21',
-		});
+		const result = await runAction(sim, candidate('cancel', { autoCallId: byId(task.id), phone: '+7 999 000-00-21' }));
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => [request.path, request.query.phone, request.status])).toEqual([
 			['/cis/api/v1/telephony/autoCallCandidate/cancel', '79990000021', 200],
@@ -73,14 +57,10 @@ describe('webhook targets given in the form and in Extra Body Fields are all sen
 	};
 
 	test('Call Task → Create keeps the form\'s targets next to those of Extra Body Fields', async () => {
-		const result = await runAction(sim, {
-			resource: 'callTask',
-			operation: 'create',
-			name: 'Task',
-			defaultExecData: 'bot-1',
-			webhookUrls: { target: [{ url: 'https://crm.example.com/hooks', CALL_ENDED: true }] },
-			additionalFields: { extraFields: JSON.stringify({ webhookUrls: [extraTarget] }) },
-		});
+		const result = await runAction(
+			sim,
+			callTaskCreate({ webhookUrls: { target: [{ url: 'https://crm.example.com/hooks', CALL_ENDED: true }] } }, { extraFields: JSON.stringify({ webhookUrls: [extraTarget] }) }),
+		);
 		expect(result.error).toBeUndefined();
 		const [request] = apiRequests(sim);
 		expect(request.status).toBe(200);

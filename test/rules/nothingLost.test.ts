@@ -26,8 +26,14 @@ const batchPerItemTemplate = (options: INodeParameters): INodeParameters => ({
 	options,
 });
 
-/** Six items; the third names a template the service does not have. */
-const itemsMissingTemplateAt2 = () => phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' }));
+/** Six items in chunks of 2, Create Batch with a template per item; the third names a template the service does not have. */
+const runMissingTemplateAt2 = (concurrency: number, extra: { continueOnFail?: boolean } = {}) =>
+	runAction(
+		sim,
+		batchPerItemTemplate({ batchSize: 2, concurrency }),
+		phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' })),
+		extra,
+	);
 
 describe('nothing lost', () => {
 	test('Continue On Fail: every failed item is an error item with the reason, in place, with pairedItem', async () => {
@@ -64,11 +70,7 @@ describe('nothing lost', () => {
 	});
 
 	test('a failed chunk without Continue On Fail: its items failed, earlier ones listed with their candidate ids, later ones not sent', async () => {
-		const result = await runAction(
-			sim,
-			batchPerItemTemplate({ batchSize: 2, concurrency: 1 }),
-			itemsMissingTemplateAt2(),
-		);
+		const result = await runMissingTemplateAt2(1);
 		const error = result.error as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toMatch(/404.*Template not found.*\[item 2\]/);
@@ -81,12 +83,7 @@ describe('nothing lost', () => {
 	});
 
 	test('the same chunk failure with Continue On Fail: an error item for each of its items, the rest succeed', async () => {
-		const result = await runAction(
-			sim,
-			batchPerItemTemplate({ batchSize: 2, concurrency: 2 }),
-			itemsMissingTemplateAt2(),
-			{ continueOnFail: true },
-		);
+		const result = await runMissingTemplateAt2(2, { continueOnFail: true });
 		expect(result.error).toBeUndefined();
 		expectInOrder(result, 6);
 		const outputs = jsonOf(result);

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { FaultSpec, Simulator } from '../../simulator';
-import { apiRequests, byId, candidateIdFor, closedPortUrl, createAndRunByExpression, createBatch, createTaskInState, depersonalizeCall, jsonOf, numberedPhones, runAction, startGarbageServer, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, byId, candidate, candidateIdFor, closedPortUrl, createAndRunByExpression, createBatch, createTaskInState, depersonalizeCall, jsonOf, numberedPhones, runAction, startGarbageServer, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -139,11 +139,7 @@ describe('retries', () => {
 		const created = await runAction(sim, createAndRun(), [{ phone: phoneOf(5) }]);
 		const candidateId = jsonOf(created)[0].autoCallCandidateId as string;
 		sim.injectFault({ path: /\/autoCallCandidate\/[^/]+\/depersonalization$/, drop: true });
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'depersonalize',
-			autoCallCandidateId: candidateId,
-		});
+		const result = await runAction(sim, candidate('depersonalize', { autoCallCandidateId: candidateId }));
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 200, 200, 0, 200]);
 		expect(sim.state.candidates.get(candidateId)?.depersonalized).toBe(true);

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, callTaskCreate, createAndRunByExpression, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
 
 /**
  * Keys chosen by the user (variable names, callback data fields, extra body fields) are written
@@ -48,13 +48,7 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	],
 	[
 		'an Extra Body Fields key named __proto__',
-		{
-			resource: 'callTask',
-			operation: 'create',
-			name: 'Task',
-			defaultExecData: 'bot-1',
-			additionalFields: { extraFields: '{"taskComment": "x", "__proto__": {"cps": 2}}' },
-		},
+		callTaskCreate({}, { extraFields: '{"taskComment": "x", "__proto__": {"cps": 2}}' }),
 		[{}],
 		/Invalid extraFields: "__proto__" is a name that n8n does not allow.*\[item 0\]/,
 	],

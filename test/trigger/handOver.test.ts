@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { finishedWithin, noRedials, target, useWaitingN8n } from '../actions/fixtures';
 
-const { sim, startN8n, runWaiting, markerSent, expectNoKeyIn, post } = useWaitingN8n();
+const { sim, startN8n, runWaiting, resumedOnce, markerSent, expectNoKeyIn, post } = useWaitingN8n();
 
 test('an n8n whose waiting webhooks have another path (N8N_ENDPOINT_WEBHOOK_WAIT): the trigger resumes at that path, on its own origin', async () => {
 	const { waiting, eventUrl } = await startN8n({ waitingPath: 'hooks/resume' });
@@ -149,9 +149,7 @@ test('"Also Start This Workflow for Waiting Calls" on: the trigger also outputs 
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
 	sim.setOutcome('79991110010', { attempts: ['ANSWERED'] });
 	const execution = await runWaiting(waiting, [{ phone: '79991110010', crmId: 'O-1' }]);
-	await finishedWithin(execution);
-	await sim.idle();
-	expect(execution.resumes).toBe(1);
+	await resumedOnce(execution);
 	const outputs = server.started.map((data) => data[0][0].json);
 	expect(outputs.map((json) => json.event).sort()).toEqual(['CALL_ENDED', 'CANDIDATE_CHANGED']);
 	for (const json of outputs) expect(json.callbackData).toEqual({ crmId: 'O-1' });

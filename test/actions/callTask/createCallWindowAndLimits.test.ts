@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, runAction, useActionSimulator } from '../fixtures';
+import { apiRequests, callTaskCreate, runAction, useActionSimulator } from '../fixtures';
 
 /**
  * Issue 11, points 7 and 8: the call window is one visible choice (hours and time zone shown when
@@ -9,14 +9,7 @@ import { apiRequests, runAction, useActionSimulator } from '../fixtures';
  */
 const sim = useActionSimulator();
 
-const createTask = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
-	resource: 'callTask',
-	operation: 'create',
-	name: 'Window',
-	defaultExecData: 'bot-1',
-	...fields,
-	additionalFields,
-});
+const createTask = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}) => callTaskCreate({ name: 'Window', ...fields }, additionalFields);
 
 async function sentBody(parameters: INodeParameters) {
 	const result = await runAction(sim, parameters, [{}]);

@@ -6,9 +6,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { validTaskBody } from '../../simulator/testkit';
-import { byId, finishedWithin, noRedials, runTool, target, TOKEN, useWaitingN8n } from '../fixtures';
+import { byId, noRedials, runTool, target, TOKEN, useWaitingN8n } from '../fixtures';
 
-const { sim, startN8n, runWaiting, expectNoKeyIn, post } = useWaitingN8n();
+const { sim, startN8n, runWaiting, resumedOnce, expectNoKeyIn, post } = useWaitingN8n();
 
 /** A task of the bot, created (not running) with the trigger's URL as its webhook target (Existing Task). */
 async function taskReportingTo(eventUrl: string, redialStrategyOptions: IDataObject = noRedials): Promise<string> {
@@ -39,10 +39,7 @@ test('answered: the person is added to the task once, the execution continues on
 	const execution = await runWaiting(waiting, [{ phone: '79991110101', crmId: 'T-1' }], addParameters(taskId, true));
 	expect(execution.run.data.resultData.error).toBeUndefined();
 	expectNoKeyIn(execution.waitingItems);
-	await finishedWithin(execution);
-	await sim.idle();
-
-	expect(execution.resumes).toBe(1);
+	await resumedOnce(execution);
 	const callId = sim.events.find((e) => e.event === 'CALL_ENDED')!.payload.id;
 	expect(execution.items!.map((i) => i.json)).toEqual([
 		expect.objectContaining({ status: 'Answered', outcome: 'answered', callId, taskId, result: { interested: 'yes' }, callbackData: { crmId: 'T-1' } }),
@@ -65,10 +62,7 @@ test('two people in one run, one answered on a redial and one never reached: one
 		{ phone: '79991110103', crmId: 'T-3' },
 	];
 	const execution = await runWaiting(waiting, items, addParameters(taskId, true));
-	await finishedWithin(execution);
-	await sim.idle();
-
-	expect(execution.resumes).toBe(1);
+	await resumedOnce(execution);
 	expect(execution.items!.map((i) => [i.json.status, i.json.callbackData, i.pairedItem])).toEqual([
 		['Answered', { crmId: 'T-2' }, { item: 0 }],
 		['Not reached (last call: Busy)', { crmId: 'T-3' }, { item: 1 }],

@@ -6,7 +6,7 @@
  */
 import { finishedWithin, noRedials, runTool, target, useWaitingN8n, waitParameters } from '../fixtures';
 
-const { sim, startN8n, runWaiting, expectNoKeyIn } = useWaitingN8n();
+const { sim, startN8n, runWaiting, resumedOnce, expectNoKeyIn } = useWaitingN8n();
 
 test('answered on the first attempt: the execution continues once with the result, the user\'s Callback Data and no key', async () => {
 	const { waiting, server, eventUrl } = await startN8n();
@@ -18,10 +18,7 @@ test('answered on the first attempt: the execution continues once with the resul
 	expect(['waiting', 'finished']).toContain(execution.status);
 	expect(execution.waitTill!.getTime() - Date.now()).toBeGreaterThan(119 * 60_000);
 	expectNoKeyIn(execution.waitingItems);
-	await finishedWithin(execution);
-	await sim.idle();
-
-	expect(execution.resumes).toBe(1);
+	await resumedOnce(execution);
 	expect(execution.items).toHaveLength(1);
 	const [item] = execution.items!;
 	const callId = sim.events.find((e) => e.event === 'CALL_ENDED')!.payload.id;
@@ -70,10 +67,7 @@ test('never reached: the wait ends when the person is done (CANDIDATE_CHANGED), 
 	sim.setOutcome('79991110003', { attempts: ['BUSY'] });
 
 	const execution = await runWaiting(waiting, [{ phone: '79991110003', crmId: 'L-3' }]);
-	await finishedWithin(execution);
-	await sim.idle();
-
-	expect(execution.resumes).toBe(1);
+	await resumedOnce(execution);
 	const lastCall = sim.events.find((e) => e.event === 'CALL_ENDED')!.payload;
 	expect(execution.items!.map((i) => i.json)).toEqual([
 		expect.objectContaining({
@@ -144,9 +138,7 @@ test('several items in one run: the execution continues once, when every candida
 		{ phone: '79991110006', crmId: 'M-1' },
 		{ phone: '79991110007', crmId: 'M-2' },
 	]);
-	await finishedWithin(execution);
-	await sim.idle();
-	expect(execution.resumes).toBe(1);
+	await resumedOnce(execution);
 	expect(execution.items!.map((i) => [i.json.status, i.json.callbackData, i.pairedItem])).toEqual([
 		['Answered', { crmId: 'M-1' }, { item: 0 }],
 		['Not reached (last call: Rejected)', { crmId: 'M-2' }, { item: 1 }],
