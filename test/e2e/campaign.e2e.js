@@ -8,7 +8,7 @@
  */
 const assert = require('assert');
 const { CRM_CONTACTS } = require('../../scripts/lib/playground');
-const { apiRequestsSince, shapeOf, outputOf, assertSuccess, tasksPointingAt, waitFor } = require('./harness');
+const { apiRequestsSince, outputOf, assertSuccess, tasksPointingAt, waitFor, feedCampaign } = require('./harness');
 
 const P = '/cis/api/v1';
 const CAMPAIGN = 'Spring campaign';
@@ -38,22 +38,7 @@ module.exports = async function campaignChecks(ctx) {
 	}
 
 	await checks.check('campaign: example 5b finds the trigger\'s task by name, adds the CRM list with Add Many to Task, starts it (one request each)', async () => {
-		const mark = sim.requests.length;
-		const ex = await client.runWorkflowManually(wfs['05b'].id);
-		assertSuccess(ex);
-		const sent = apiRequestsSince(sim, mark).map((r) => shapeOf(r));
-		assert.deepStrictEqual(sent, [
-			{ method: 'GET', path: `${P}/telephony/autoCall`, query: { keyword: CAMPAIGN, sort: '-createdAt', limit: '1', offset: '0' } },
-			{
-				method: 'POST',
-				path: `${P}/telephony/autoCallCandidate/batch`,
-				body: {
-					batch: CRM_CONTACTS.map((c) => ({ autoCallId: task.id, phone: [c.phone], variables: { name: c.name }, callbackData: { crmId: c.crmId }, clientExternalId: c.crmId })),
-					forceStart: false,
-				},
-			},
-			{ method: 'POST', path: `${P}/telephony/autoCall/${task.id}/play` },
-		]);
+		const ex = await feedCampaign({ client, sim, workflowId: wfs['05b'].id, campaign: CAMPAIGN, taskId: task.id });
 		assert.strictEqual(outputOf(ex, 'Add the contacts to the campaign').length, CRM_CONTACTS.length);
 		return `GET list → ${task.id}; ${CRM_CONTACTS.length} contacts in 1 batch request; 1 start`;
 	});

@@ -7,23 +7,9 @@
 const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES, SIM_TOKEN } = require('../../scripts/lib/playground');
-const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor } = require('./harness');
+const { apiRequestsSince, shapeOf, outputOf, assertSuccess, crmResults, postLead, leadCallRequest } = require('./harness');
 
 const P = '/cis/api/v1';
-
-/** Waits until the CRM stub received every (crmId, event) pair; returns those requests. */
-async function crmResults(crm, pairs, timeoutMs = 30000) {
-	return waitFor(
-		`the CRM stub to receive ${pairs.map(([id, ev]) => `${ev} of ${id}`).join(', ')}`,
-		() => {
-			const found = pairs.map(([crmId, event]) =>
-				crm.requests.find((r) => r.method === 'POST' && r.path === `/leads/${crmId}/call-results` && r.body && r.body.event === event && r.body.crmId === crmId),
-			);
-			return found.every(Boolean) ? found : null;
-		},
-		timeoutMs,
-	);
-}
 
 module.exports = async function exampleChecks(ctx) {
 	const { client, sim, crm, checks } = ctx;
@@ -51,18 +37,8 @@ module.exports = async function exampleChecks(ctx) {
 	let callId = null;
 	await checks.check('examples 1 + 2: a lead POSTed to example 1 is called by the simulator; the result reaches the CRM stub with the lead\'s CRM id', async () => {
 		const lead = { name: 'Ann Lee', phone: '79990005555', crmId: 'CRM-42' };
-		const mark = sim.requests.length;
-		const res = await httpRequest('POST', `${ctx.n8n.url}/webhook/cis-lead`, { body: lead });
-		assert.strictEqual(res.status, 200, `example 1 answered ${res.status} ${res.text}`);
-		assert.ok(res.body && res.body.autoCallCandidateId, `answer: ${res.text}`);
-		const sent = apiRequestsSince(sim, mark).filter((r) => r.path === `${P}/telephony/autoCallCandidate/single`).map((r) => shapeOf(r));
-		assert.deepStrictEqual(sent, [
-			{
-				method: 'POST',
-				path: `${P}/telephony/autoCallCandidate/single`,
-				body: { phone: [lead.phone], botSettingsId: 'bot-lead-qualification', variables: { name: lead.name }, callbackData: { crmId: lead.crmId } },
-			},
-		]);
+		const { res, sent } = await postLead({ n8nUrl: ctx.n8n.url, sim, lead });
+		assert.deepStrictEqual(sent.filter((r) => r.path === `${P}/telephony/autoCallCandidate/single`), [leadCallRequest(lead)]);
 		const [ended, changed] = await crmResults(crm, [[lead.crmId, 'CALL_ENDED'], [lead.crmId, 'CANDIDATE_CHANGED']]);
 		assert.strictEqual(ended.body.status, 'ANSWERED');
 		assert.strictEqual(ended.body.phone, lead.phone);

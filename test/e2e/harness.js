@@ -7,7 +7,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/lib/playground');
+const { ACTION_TYPE, TRIGGER_TYPE, CRM_CONTACTS } = require('../../scripts/lib/playground');
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -358,7 +358,73 @@ function waitMarkerOf(sim, phone) {
 	return sent && sent.body.callbackData && sent.body.callbackData.n8nCisAutoCallWait;
 }
 
+/** The service's API path prefix. */
+const API = '/cis/api/v1';
+
+/** Waits until the CRM stub received a POST for every (crmId, event) pair; returns those requests. */
+function crmResults(crm, pairs, timeoutMs = 30000) {
+	return waitFor(
+		`the CRM stub to receive ${pairs.map(([id, ev]) => `${ev} of ${id}`).join(', ')}`,
+		() => {
+			const found = pairs.map(([crmId, event]) =>
+				crm.requests.find((r) => r.method === 'POST' && r.path === `/leads/${crmId}/call-results` && r.body && r.body.event === event && r.body.crmId === crmId),
+			);
+			return found.every(Boolean) ? found : null;
+		},
+		timeoutMs,
+	);
+}
+
+/**
+ * POSTs a lead ({name, phone, crmId}) to example 1's webhook on `n8nUrl`; it must answer 200 with
+ * the new candidate's id. Returns the answer and the API requests the simulator got meanwhile.
+ */
+async function postLead({ n8nUrl, sim, lead }) {
+	const mark = sim.requests.length;
+	const res = await httpRequest('POST', `${n8nUrl}/webhook/cis-lead`, { body: lead });
+	assert.strictEqual(res.status, 200, `example 1 answered ${res.status} ${res.text}`);
+	assert.ok(res.body && res.body.autoCallCandidateId, `answer: ${res.text}`);
+	return { res, sent: apiRequestsSince(sim, mark).map((r) => shapeOf(r)) };
+}
+
+/** The one request example 1 sends for a lead (Create and Run with the lead-qualification bot). */
+function leadCallRequest(lead) {
+	return {
+		method: 'POST',
+		path: `${API}/telephony/autoCallCandidate/single`,
+		body: { phone: [lead.phone], botSettingsId: 'bot-lead-qualification', variables: { name: lead.name }, callbackData: { crmId: lead.crmId } },
+	};
+}
+
+/**
+ * Runs example 5b by hand: it must find the campaign's task by name, add the CRM contacts in one
+ * batch request and start the task, nothing else. Returns the execution.
+ */
+async function feedCampaign({ client, sim, workflowId, campaign, taskId }) {
+	const mark = sim.requests.length;
+	const execution = await client.runWorkflowManually(workflowId);
+	assertSuccess(execution);
+	assert.deepStrictEqual(apiRequestsSince(sim, mark).map((r) => shapeOf(r)), [
+		{ method: 'GET', path: `${API}/telephony/autoCall`, query: { keyword: campaign, sort: '-createdAt', limit: '1', offset: '0' } },
+		{
+			method: 'POST',
+			path: `${API}/telephony/autoCallCandidate/batch`,
+			body: {
+				batch: CRM_CONTACTS.map((c) => ({ autoCallId: taskId, phone: [c.phone], variables: { name: c.name }, callbackData: { crmId: c.crmId }, clientExternalId: c.crmId })),
+				forceStart: false,
+			},
+		},
+		{ method: 'POST', path: `${API}/telephony/autoCall/${taskId}/play` },
+	]);
+	return execution;
+}
+
 module.exports = {
+	API,
+	crmResults,
+	postLead,
+	leadCallRequest,
+	feedCampaign,
 	EVENTS,
 	executionsWithWaiting,
 	NO_REDIAL,

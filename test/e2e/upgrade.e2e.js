@@ -16,7 +16,7 @@ const fs = require('fs');
 const path = require('path');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { setupPlayground, loadExamples, prepareExample, ACTIVATED_EXAMPLES, CRM_CONTACTS, ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN } = require('../../scripts/lib/playground');
-const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor, tasksPointingAt, secretOfTask, callEndedEvent, eventsMap, sleep } = require('./harness');
+const { apiRequestsSince, shapeOf, outputOf, assertSuccess, waitFor, tasksPointingAt, secretOfTask, callEndedEvent, eventsMap, sleep, crmResults, postLead, leadCallRequest, feedCampaign } = require('./harness');
 
 const P = '/cis/api/v1';
 const FIXTURES = path.join(__dirname, 'fixtures', '0.1.0');
@@ -35,20 +35,6 @@ function ownNodes(wf) {
 	const map = {};
 	for (const n of wf.nodes) if (OWN_TYPES.includes(n.type)) map[n.name] = { type: n.type, typeVersion: n.typeVersion, parameters: n.parameters };
 	return map;
-}
-
-/** Waits until the CRM stub received every (crmId, event) pair. */
-function crmResults(crm, pairs, timeoutMs = 30000) {
-	return waitFor(
-		`the CRM stub to receive ${pairs.map(([id, ev]) => `${ev} of ${id}`).join(', ')}`,
-		() => {
-			const found = pairs.map(([crmId, event]) =>
-				crm.requests.find((r) => r.path === `/leads/${crmId}/call-results` && r.body && r.body.event === event && r.body.crmId === crmId),
-			);
-			return found.every(Boolean) ? found : null;
-		},
-		timeoutMs,
-	);
 }
 
 /** Whether a request carried a token issued by the simulator's login (not the static access token). */
@@ -120,18 +106,8 @@ module.exports = async function upgradeChecks(ctx) {
 	let callId = null;
 	await checks.check('0.1.0 examples 1 + 2: a lead POSTed to example 1 is called once; its results reach the CRM through example 2 (old `secret` parameter)', async () => {
 		const lead = { name: 'Olga Old', phone: '79990006001', crmId: 'CRM-010' };
-		const mark = sim.requests.length;
-		const res = await httpRequest('POST', `${n8nUrl}/webhook/cis-lead`, { body: lead });
-		assert.strictEqual(res.status, 200, `example 1 answered ${res.status} ${res.text}`);
-		assert.ok(res.body && res.body.autoCallCandidateId, `answer: ${res.text}`);
-		const sent = apiRequestsSince(sim, mark).map((r) => shapeOf(r));
-		assert.deepStrictEqual(sent, [
-			{
-				method: 'POST',
-				path: `${P}/telephony/autoCallCandidate/single`,
-				body: { phone: [lead.phone], botSettingsId: 'bot-lead-qualification', variables: { name: lead.name }, callbackData: { crmId: lead.crmId } },
-			},
-		]);
+		const { res, sent } = await postLead({ n8nUrl, sim, lead });
+		assert.deepStrictEqual(sent, [leadCallRequest(lead)]);
 		const [ended, changed] = await crmResults(crm, [[lead.crmId, 'CALL_ENDED'], [lead.crmId, 'CANDIDATE_CHANGED']]);
 		assert.strictEqual(ended.body.status, 'ANSWERED');
 		assert.strictEqual(ended.body.candidateId, res.body.autoCallCandidateId);
@@ -187,22 +163,7 @@ module.exports = async function upgradeChecks(ctx) {
 		assert.strictEqual(mine.length, 1, `tasks created for 0.1.0 example 5a: ${mine.length}`);
 		const task = mine[0];
 		assert.strictEqual(task.name, CAMPAIGN);
-		let mark = sim.requests.length;
-		const ex = await client.runWorkflowManually(wfs['05b'].id);
-		assertSuccess(ex);
-		const sent = apiRequestsSince(sim, mark).map((r) => shapeOf(r));
-		assert.deepStrictEqual(sent, [
-			{ method: 'GET', path: `${P}/telephony/autoCall`, query: { keyword: CAMPAIGN, sort: '-createdAt', limit: '1', offset: '0' } },
-			{
-				method: 'POST',
-				path: `${P}/telephony/autoCallCandidate/batch`,
-				body: {
-					batch: CRM_CONTACTS.map((c) => ({ autoCallId: task.id, phone: [c.phone], variables: { name: c.name }, callbackData: { crmId: c.crmId }, clientExternalId: c.crmId })),
-					forceStart: false,
-				},
-			},
-			{ method: 'POST', path: `${P}/telephony/autoCall/${task.id}/play` },
-		]);
+		await feedCampaign({ client, sim, workflowId: wfs['05b'].id, campaign: CAMPAIGN, taskId: task.id });
 		const exs = await client.waitForExecutions(wfs['05a'].id, CRM_CONTACTS.length * 2, 30000);
 		for (const e of exs) assertSuccess(e);
 		await waitFor(
@@ -210,7 +171,7 @@ module.exports = async function upgradeChecks(ctx) {
 			() => CRM_CONTACTS.every((c) => ['CALL_ENDED', 'CANDIDATE_CHANGED'].every((ev) => crm.requests.some((r) => r.path === `/leads/${c.crmId}/call-results` && r.body.event === ev && r.body.campaign === CAMPAIGN && r.body.taskId === task.id))),
 			20000,
 		);
-		mark = sim.requests.length;
+		const mark = sim.requests.length;
 		assertSuccess(await client.runWorkflowManually(wfs['05c'].id));
 		const stop = apiRequestsSince(sim, mark).map((r) => `${r.method} ${r.path}`);
 		assert.deepStrictEqual(stop, [`GET ${P}/telephony/autoCall`, `POST ${P}/telephony/autoCall/${task.id}/halted`]);

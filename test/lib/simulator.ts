@@ -1,6 +1,6 @@
 /**
  * One service simulator for a whole jest test file, shared by the jest suites that talk to it
- * (test/action, test/actions, test/methods through useActionSimulator of test/action/fixtures.ts;
+ * (test/actions, test/rules, test/credentials, test/methods through useActionSimulator of test/actions/fixtures;
  * test/trigger, test/simulator directly):
  *
  *   const sim = useActionSimulator();                               // the action node's tests

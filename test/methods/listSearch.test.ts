@@ -3,9 +3,7 @@
  * (nodes/CisAutoCall/methods/listSearch.ts), through n8n-core's LoadOptionsContext with real HTTP
  * to the simulator.
  */
-import { API, apiRequests, useActionSimulator } from '../action/fixtures';
-import { runListSearch } from '../action/listSearch';
-import { addTasks, createTaskInState } from '../action/simState';
+import { addTasks, API, apiRequests, createTaskInState, runListSearch, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 

@@ -11,6 +11,7 @@ import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
+import { newTaskParameters } from './fixtures';
 
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 const BASE = 'http://127.0.0.1:5678/webhook/';
@@ -21,23 +22,21 @@ const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true }
 const node = new CisAutoCallTrigger();
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
 
-const newTaskParameters = (overrides: INodeParameters = {}): INodeParameters => ({
-	connectTo: 'newTask',
-	authentication: 'accessToken',
-	events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
-	name: 'Trigger campaign',
-	defaultExecData: 'bot-1',
-	partialResults: true,
-	delay: 2,
-	// The tests' n8n answers on 127.0.0.1, which the simulator reaches.
-	options: { allowLocalUrl: true },
-	...overrides,
-});
+const campaign = (overrides: INodeParameters = {}) => newTaskParameters('Trigger campaign', { partialResults: true, delay: 2, ...overrides });
+
+/** The trigger activated (one task created), then deactivated: its static data and the registration it had. */
+async function activatedThenDeactivated() {
+	const staticData: IDataObject = {};
+	await run('create', staticData);
+	const first = staticData.registration as IDataObject;
+	await run('delete', staticData);
+	return { staticData, first };
+}
 
 function run(
 	method: 'checkExists' | 'create' | 'delete',
 	staticData: IDataObject,
-	parameters: INodeParameters = newTaskParameters(),
+	parameters: INodeParameters = campaign(),
 	extra: { webhookBaseUrl?: string; webhookId?: string; mode?: 'trigger' | 'internal' | 'manual' } = {},
 ) {
 	return runWebhookMethod({
@@ -109,7 +108,7 @@ describe('New Call Task: create', () => {
 		const created = await run(
 			'create',
 			staticData,
-			newTaskParameters({
+			campaign({
 				secondExec: 'ch',
 				secondExecData: 'channel-7',
 				cpsMode: 'perSecond',
@@ -150,7 +149,7 @@ describe('New Call Task: create', () => {
 			node,
 			credentialTypes,
 			credentials: { cisAutoCallApi: { baseUrl: 'http://127.0.0.1:9', accessToken: 'sim-token' } },
-			parameters: newTaskParameters(),
+			parameters: campaign(),
 			method: 'create',
 			staticData,
 			webhookBaseUrl: BASE,
@@ -165,7 +164,7 @@ describe('New Call Task: create', () => {
 			node,
 			credentialTypes,
 			credentials: { cisAutoCallApi: { baseUrl: sim.url, accessToken: 'wrong-token' } },
-			parameters: newTaskParameters(),
+			parameters: campaign(),
 			method: 'create',
 			staticData,
 			webhookBaseUrl: BASE,
@@ -182,7 +181,7 @@ describe('New Call Task: create', () => {
 
 	test('bad input is refused before any request, naming the field', async () => {
 		const staticData: IDataObject = {};
-		const created = await run('create', staticData, newTaskParameters({ name: '' }));
+		const created = await run('create', staticData, campaign({ name: '' }));
 		expect(created.error).toBeInstanceOf(NodeOperationError);
 		expect(created.error?.message).toMatch(/name/);
 		expect(createRequests()).toHaveLength(0);
@@ -190,17 +189,17 @@ describe('New Call Task: create', () => {
 	});
 
 	test('settings that make the trigger unusable fail the activation', async () => {
-		const noEvents = await run('checkExists', {}, newTaskParameters({ events: [] }));
+		const noEvents = await run('checkExists', {}, campaign({ events: [] }));
 		expect(noEvents.error).toBeInstanceOf(NodeOperationError);
 		expect(noEvents.error?.message).toMatch(/No event/);
-		const badList = await run('create', {}, newTaskParameters({ options: { allowedAddresses: '87.251.83.160/27, nope' } }));
+		const badList = await run('create', {}, campaign({ options: { allowedAddresses: '87.251.83.160/27, nope' } }));
 		expect(badList.error?.message).toMatch(/nope/);
 		expect(createRequests()).toHaveLength(0);
 	});
 });
 
 describe('New Call Task: checkExists', () => {
-	async function createdRegistration(parameters = newTaskParameters()) {
+	async function createdRegistration(parameters = campaign()) {
 		const staticData: IDataObject = {};
 		const created = await run('create', staticData, parameters);
 		expect(created.error).toBeUndefined();
@@ -236,14 +235,14 @@ describe('New Call Task: checkExists', () => {
 			{ additionalFields: { lifetime: 60 } },
 		];
 		for (const change of changes) {
-			const result = await run('checkExists', { ...staticData }, newTaskParameters(change));
+			const result = await run('checkExists', { ...staticData }, campaign(change));
 			expect([change, result.result]).toEqual([change, false]);
 		}
 		// the order of the selected events does not matter
-		const reordered = await run('checkExists', staticData, newTaskParameters({ events: ['CANDIDATE_CHANGED', 'CALL_ENDED'] }));
+		const reordered = await run('checkExists', staticData, campaign({ events: ['CANDIDATE_CHANGED', 'CALL_ENDED'] }));
 		expect(reordered.result).toBe(true);
 		// options (allow-list, repeats) are not part of the remote registration
-		const optionsOnly = await run('checkExists', staticData, newTaskParameters({ options: { ignoreRepeats: false } }));
+		const optionsOnly = await run('checkExists', staticData, campaign({ options: { ignoreRepeats: false } }));
 		expect(optionsOnly.result).toBe(true);
 	});
 
@@ -256,7 +255,7 @@ describe('New Call Task: checkExists', () => {
 	test('a changed configuration then registers anew: a second task with a new secret', async () => {
 		const staticData = await createdRegistration();
 		const first = staticData.registration as IDataObject;
-		const changed = newTaskParameters({ events: ['CALL_ENDED'] });
+		const changed = campaign({ events: ['CALL_ENDED'] });
 		expect((await run('checkExists', staticData, changed)).result).toBe(false);
 		expect((await run('create', staticData, changed)).error).toBeUndefined();
 		const second = staticData.registration as IDataObject;
@@ -285,10 +284,7 @@ describe('New Call Task: delete', () => {
 	});
 
 	test('deactivate then re-activate with unchanged settings takes the same task back: no second task', async () => {
-		const staticData: IDataObject = {};
-		await run('create', staticData);
-		const first = staticData.registration as IDataObject;
-		await run('delete', staticData);
+		const { staticData, first } = await activatedThenDeactivated();
 		expect((await run('checkExists', staticData)).result).toBe(false);
 		const again = await run('create', staticData);
 		expect(again.error).toBeUndefined();
@@ -299,11 +295,8 @@ describe('New Call Task: delete', () => {
 	});
 
 	test('re-activation with changed settings creates a new task with a new secret', async () => {
-		const staticData: IDataObject = {};
-		await run('create', staticData);
-		const first = staticData.registration as IDataObject;
-		await run('delete', staticData);
-		await run('create', staticData, newTaskParameters({ name: 'Renamed campaign' }));
+		const { staticData, first } = await activatedThenDeactivated();
+		await run('create', staticData, campaign({ name: 'Renamed campaign' }));
 		expect(createRequests()).toHaveLength(2);
 		const second = staticData.registration as IDataObject;
 		expect(second.autoCallId).not.toBe(first.autoCallId);

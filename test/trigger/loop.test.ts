@@ -9,6 +9,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod, startWebhookServer, type WebhookServer } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
+import { newTaskParameters } from './fixtures';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 
 const TOKEN = 'sim-token';
@@ -78,16 +79,7 @@ async function activate(parameters: INodeParameters, staticData: IDataObject, { 
 	return { server, common };
 }
 
-const parameters: INodeParameters = {
-	connectTo: 'newTask',
-	authentication: 'accessToken',
-	events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
-	name: 'Loop campaign',
-	defaultExecData: 'bot-loop',
-	startType: 'manual',
-	// The tests' n8n answers on 127.0.0.1, which the simulator reaches.
-	options: { allowLocalUrl: true },
-};
+const parameters = newTaskParameters('Loop campaign', { defaultExecData: 'bot-loop', startType: 'manual' });
 
 test('create → candidate added → call played → CALL_ENDED and CANDIDATE_CHANGED start the workflow with callbackData intact', async () => {
 	const staticData: IDataObject = {};

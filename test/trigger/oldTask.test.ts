@@ -10,6 +10,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
+import { newTaskParameters } from './fixtures';
 
 const TOKEN = 'sim-token';
 const BASE = 'http://127.0.0.1:5678/webhook/';
@@ -20,16 +21,7 @@ const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true }
 const node = new CisAutoCallTrigger();
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
 
-const parameters = (overrides: INodeParameters = {}): INodeParameters => ({
-	connectTo: 'newTask',
-	authentication: 'accessToken',
-	events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
-	name: 'Old task campaign',
-	defaultExecData: 'bot-1',
-	// The tests' n8n answers on 127.0.0.1, which the simulator reaches.
-	options: { allowLocalUrl: true },
-	...overrides,
-});
+const parameters = (overrides: INodeParameters = {}) => newTaskParameters('Old task campaign', overrides);
 
 type Method = 'checkExists' | 'create' | 'delete';
 

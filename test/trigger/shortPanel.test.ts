@@ -6,6 +6,7 @@ import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhoo
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { runWebhookMethod } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
+import { newTaskParameters } from './fixtures';
 
 /**
  * Version 2 of the trigger shows a short panel (most settings in "Campaign Settings" and
@@ -19,20 +20,10 @@ const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
 const sim = useSimulator(startQuickSimulator);
 
-const common = {
-	connectTo: 'newTask',
-	authentication: 'accessToken',
-	events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
-	name: 'Layout campaign',
-	defaultExecData: 'bot-1',
-	startType: 'manual',
-	// The tests' n8n answers on 127.0.0.1, which the simulator reaches.
-	options: { allowLocalUrl: true },
-};
+const common = newTaskParameters('Layout campaign', { startType: 'manual' });
 
-/** Settings as versions 1 and 1.1 store them: everything at the top level. */
-const fullPanel: INodeParameters = {
-	...common,
+/** The campaign settings both layouts hold: on the panel (versions 1 and 1.1) or in Campaign Settings (version 2). */
+const campaign: INodeParameters = {
 	secondExec: 'ch',
 	secondExecData: 'channel-7',
 	cidType: 'pool',
@@ -47,6 +38,12 @@ const fullPanel: INodeParameters = {
 	recTrimLeft: 2,
 	redialStrategyEn: true,
 	redialRules: { busy: { redial: true, time: 300, count: 1 } },
+};
+
+/** Settings as versions 1 and 1.1 store them: everything at the top level. */
+const fullPanel: INodeParameters = {
+	...common,
+	...campaign,
 	partialResults: true,
 	delay: 3,
 	oldTask: 'leave',
@@ -57,20 +54,7 @@ const fullPanel: INodeParameters = {
 const shortPanel: INodeParameters = {
 	...common,
 	campaignSettings: {
-		secondExec: 'ch',
-		secondExecData: 'channel-7',
-		cidType: 'pool',
-		cidData: 'pool-3',
-		callWindow: 'candidateTime',
-		allowCallTimeFrom: '10:00',
-		allowCallTimeTo: '19:30',
-		cpsMode: 'everyNSeconds',
-		secondsBetweenCalls: 4,
-		fullListTime: 45,
-		recordCall: true,
-		recTrimLeft: 2,
-		redialStrategyEn: true,
-		redialRules: { busy: { redial: true, time: 300, count: 1 } },
+		...campaign,
 		lifetime: 3600,
 		candidateLimit: 2,
 		taskComment: 'from n8n',

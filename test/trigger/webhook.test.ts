@@ -9,17 +9,11 @@ import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhoo
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { deliveryIdOf } from '../../nodes/CisAutoCallTrigger/deliveries';
 import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
+import { EVENT_NAMES } from '../../nodes/shared/events';
 import { startWebhookServer, type WebhookServer } from '../engine/harness';
 
 const SECRET = '6f1d0c9e5b3a47f2a8e1d4c7b0a39e5f6d2c1b0a';
-const ALL_EVENTS = [
-	'CALL_ENDED',
-	'CANDIDATE_CHANGED',
-	'CALL_REDIRECTED',
-	'RECALL_SCHEDULED',
-	'EFFICIENCY_REACHED',
-	'AUTOCALL_STATUS_CHANGED',
-];
+const ALL_EVENTS = [...EVENT_NAMES];
 
 const agent = new Agent({ keepAliveTimeout: 1000 });
 const servers: WebhookServer[] = [];

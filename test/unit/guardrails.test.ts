@@ -1,5 +1,5 @@
 // Issue 12: the pure parts of the guardrails (Allowed Numbers, the call ledger behind Max Calls per
-// Run, what an AI Agent reads back). The engine tests in test/action/agentTool.test.ts run them in
+// Run, what an AI Agent reads back). The engine tests in test/rules/agentTool.test.ts run them in
 // the node as n8n runs a tool.
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';

@@ -2,19 +2,28 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { perRunParameters } from '../../nodes/CisAutoCall/helpers/parameters';
 
-/** A stand-in for n8n's context: raw parameters as saved in the workflow, values per item. */
-function contextWith(parameters: Record<string, unknown>, items: IDataObject[] = []) {
+/**
+ * A stand-in for n8n's context: raw parameters as saved in the workflow, the items, and
+ * getNodeParameter answering with `valueOf` (each call recorded as `name#itemIndex`).
+ */
+function standIn(parameters: Record<string, unknown>, items: IDataObject[], valueOf: (value: unknown, itemIndex: number) => unknown) {
 	const calls: string[] = [];
 	const context = {
 		getNode: () => ({ parameters }),
 		getInputData: () => items.map((json) => ({ json })),
 		getNodeParameter: (name: string, itemIndex: number) => {
 			calls.push(`${name}#${itemIndex}`);
-			const value = parameters[name];
-			return typeof value === 'string' && value.startsWith('=') ? `${value.slice(1)}-${itemIndex}` : value;
+			return valueOf(parameters[name], itemIndex);
 		},
 	} as unknown as IExecuteFunctions;
 	return { context, calls };
+}
+
+/** Values per item: an expression gives its text and the item's index. */
+function contextWith(parameters: Record<string, unknown>, items: IDataObject[] = []) {
+	return standIn(parameters, items, (value, itemIndex) =>
+		typeof value === 'string' && value.startsWith('=') ? `${value.slice(1)}-${itemIndex}` : value,
+	);
 }
 
 test('a parameter without expression is resolved once per run, one with an expression per item', () => {
@@ -39,19 +48,11 @@ test('a parameter without expression is resolved once per run, one with an expre
 
 /** A stand-in whose getNodeParameter resolves `{{ $json.<field> }}` of the item, as n8n does. */
 function resolvingContext(parameters: Record<string, unknown>, items: IDataObject[], differs = false) {
-	const calls: string[] = [];
-	const context = {
-		getNode: () => ({ parameters }),
-		getInputData: () => items.map((json) => ({ json })),
-		getNodeParameter: (name: string, itemIndex: number) => {
-			calls.push(`${name}#${itemIndex}`);
-			const value = parameters[name];
-			const field = typeof value === 'string' ? /^=\{\{ \$json\.(\w+) \}\}$/.exec(value)?.[1] : undefined;
-			if (!field) return value;
-			return differs ? `n8n:${String(items[itemIndex][field])}` : items[itemIndex][field];
-		},
-	} as unknown as IExecuteFunctions;
-	return { context, calls };
+	return standIn(parameters, items, (value, itemIndex) => {
+		const field = typeof value === 'string' ? /^=\{\{ \$json\.(\w+) \}\}$/.exec(value)?.[1] : undefined;
+		if (!field) return value;
+		return differs ? `n8n:${String(items[itemIndex][field])}` : items[itemIndex][field];
+	});
 }
 
 test('an expression that only copies a field of the item: checked against n8n on the first and last item, the others read from their own field', () => {

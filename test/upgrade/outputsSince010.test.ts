@@ -20,7 +20,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import type { Simulator } from '../../simulator';
 import { runNode } from '../engine/harness';
-import { credentialsFor, startSimulator } from '../action/fixtures';
+import { credentialsFor, startSimulator } from '../actions/fixtures';
 
 jest.setTimeout(180_000);
 

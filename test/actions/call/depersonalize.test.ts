@@ -1,8 +1,8 @@
 /**
  * Call → Depersonalize (nodes/CisAutoCall/actions/call/depersonalize.operation.ts), a privacy
- * operation. Through n8n-core's engine with real HTTP to the simulator (test/action/fixtures.ts).
+ * operation. Through n8n-core's engine with real HTTP to the simulator (test/actions/fixtures).
  */
-import { apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 const sim = useActionSimulator();
 

@@ -1,30 +1,19 @@
 /**
  * Call Task → Create (nodes/CisAutoCall/actions/callTask/create.operation.ts). Through n8n-core's
- * engine with real HTTP to the simulator (test/action/fixtures.ts).
+ * engine with real HTTP to the simulator (test/actions/fixtures).
  */
-import { apiRequests, jsonOf, runAction, TOKEN, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, callTaskCreate, CAMPAIGN_FIELDS, jsonOf, runAction, TOKEN, useActionSimulator } from '../fixtures';
 
 const sim = useActionSimulator();
 
 describe('Call Task → Create (spec 4.6)', () => {
 	test('sends every field, converted, with the conditional ones the choices need', async () => {
-		const result = await runAction(sim, {
-			resource: 'callTask',
-			operation: 'create',
+		const result = await runAction(sim, callTaskCreate({
 			name: 'November leads',
 			defaultExecData: 'bot-42',
-			secondExec: 'ch',
-			secondExecData: 'channel-7',
-			cidType: 'gornum',
-			cidData: 'number-3',
+			...CAMPAIGN_FIELDS,
 			startType: 'time',
 			startMoment: '2026-12-01T09:30:00',
-			cpsMode: 'perSecond',
-			callsPerSecond: 3,
-			fullListTime: 25,
-			recordCall: true,
-			recTrimLeft: 2,
-			redialStrategyEn: true,
 			redialRules: {
 				busy: { redial: true, time: 300, count: 2 },
 				noAnswer: { redial: true, time: 900, count: 3 },
@@ -50,7 +39,7 @@ describe('Call Task → Create (spec 4.6)', () => {
 				checkPhone: true,
 				extraFields: '{"additionalOptions": {"fz230": true}}',
 			},
-		});
+		}));
 		expect(result.error).toBeUndefined();
 		const [request] = apiRequests(sim);
 		expect(request.method).toBe('POST');
@@ -120,15 +109,7 @@ describe('Call Task → Create (spec 4.6)', () => {
 	});
 
 	test('minimal task: required defaults only, no conditional field sent', async () => {
-		const result = await runAction(sim, {
-			resource: 'callTask',
-			operation: 'create',
-			name: 'Minimal',
-			defaultExecData: 'bot-1',
-			cpsMode: 'everyNSeconds',
-			secondsBetweenCalls: 3,
-			recordCall: false,
-		});
+		const result = await runAction(sim, callTaskCreate({ name: 'Minimal', cpsMode: 'everyNSeconds', secondsBetweenCalls: 3, recordCall: false }));
 		expect(result.error).toBeUndefined();
 		const body = apiRequests(sim)[0].body;
 		expect(body.cps).toBe(0.97);

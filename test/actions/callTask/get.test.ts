@@ -3,8 +3,7 @@
  * the spec. Through n8n-core's engine with real HTTP to the simulator.
  */
 import { NodeApiError } from 'n8n-workflow';
-import { API, apiRequests, byId, fromList, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { addTasks } from '../../action/simState';
+import { addTasks, API, apiRequests, byId, fromList, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 

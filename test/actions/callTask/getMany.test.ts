@@ -4,9 +4,7 @@
  */
 import { getGlobalState, NodeApiError, NodeOperationError, setGlobalState } from 'n8n-workflow';
 import type { TaskStatus } from '../../../simulator';
-import { API, apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { addTasks, createTaskInState, storedTask } from '../../action/simState';
-import { sendJson, startTinyServer } from '../../action/tinyServer';
+import { addTasks, API, apiRequests, createTaskInState, jsonOf, runAction, sendJson, startTinyServer, storedTask, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 

@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import type { TaskStatus } from '../../../simulator';
-import { API, apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { addTasks, createTaskInState, storedTask } from '../../action/simState';
+import { addTasks, API, apiRequests, byId, createTaskInState, jsonOf, runAction, storedTask, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 

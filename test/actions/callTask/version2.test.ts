@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../../nodes/CisAutoCall/CisAutoCall.node';
-import { apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import { apiRequests, byId, CAMPAIGN_FIELDS, createTaskInState, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { fieldCount } = require('../../ui/expected') as { fieldCount: (description: unknown, values: IDataObject) => number };
@@ -39,19 +38,10 @@ describe('Call Task → Create, short panel (version 2)', () => {
 	test('the same task from either panel: settings in Campaign Settings and Advanced give the body version 1 gives', async () => {
 		const onPanel = { name: 'Same task', defaultExecData: 'bot-42', startType: 'time', startMoment: '2026-12-01T09:30:00' };
 		const campaign = {
-			secondExec: 'ch',
-			secondExecData: 'channel-7',
-			cidType: 'gornum',
-			cidData: 'number-3',
+			...CAMPAIGN_FIELDS,
 			callWindow: 'candidateTime',
 			allowCallTimeFrom: '09:00',
 			allowCallTimeTo: '20:30',
-			cpsMode: 'perSecond',
-			callsPerSecond: 3,
-			fullListTime: 25,
-			recordCall: true,
-			recTrimLeft: 2,
-			redialStrategyEn: true,
 			redialRules: { busy: { redial: true, time: 300, count: 2 } },
 		};
 		const campaignExtras = { taskComment: 'from n8n', callStrategy: 'PARALLEL', lifetime: 86400, candidateLimit: 4 };

@@ -4,8 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { API, apiRequests, byId, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { addTasks, candidatesWithPhone, storedTask } from '../../action/simState';
+import { addTasks, API, apiRequests, byId, candidate, candidatesWithPhone, jsonOf, runAction, storedTask, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 
@@ -20,9 +19,7 @@ describe('Candidate → Add Many to Task', () => {
 
 	test('chunks of Batch Size, each entry with the task id; outputs mapped back per item', async () => {
 		const [stored] = addTasks(sim, 1);
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'addManyToTask',
+		const result = await runAction(sim, candidate('addManyToTask', {
 			inputMode: 'fromItems',
 			autoCallId: byId(stored.id),
 			phoneField: 'phone',
@@ -30,7 +27,7 @@ describe('Candidate → Add Many to Task', () => {
 			clientExternalIdField: 'crmId',
 			forceStart: true,
 			options: { batchSize: 3, concurrency: 1 },
-		}, items);
+		}), items);
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests.map((request) => [request.method, request.path])).toEqual(
@@ -58,12 +55,7 @@ describe('Candidate → Add Many to Task', () => {
 		const tasks = addTasks(sim, 2);
 		const result = await runAction(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'addManyToTask',
-				autoCallId: byId('={{ $json.taskId }}'),
-				phone: '={{ $json.phone }}',
-			},
+			candidate('addManyToTask', { autoCallId: byId('={{ $json.taskId }}'), phone: '={{ $json.phone }}' }),
 			[
 				{ taskId: tasks[0].id, phone: '79990000201' },
 				{ taskId: tasks[1].id, phone: '79990000202' },
@@ -86,13 +78,7 @@ describe('Candidate → Add Many to Task', () => {
 		const [stored] = addTasks(sim, 1);
 		const result = await runAction(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'addManyToTask',
-				inputMode: 'fromItems',
-				autoCallId: byId(stored.id),
-				clientExternalIdField: 'crmId',
-			},
+			candidate('addManyToTask', { inputMode: 'fromItems', autoCallId: byId(stored.id), clientExternalIdField: 'crmId' }),
 			[
 				{ phone: '79990000301', crmId: 'same' },
 				{ phone: '79990000301', crmId: 'same' },
@@ -128,12 +114,7 @@ describe('Candidate → Add Many to Task', () => {
 	});
 
 	test('an unknown task: the error names the task', async () => {
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'addManyToTask',
-			autoCallId: byId('ghost-task'),
-			phone: '79990000401',
-		});
+		const result = await runAction(sim, candidate('addManyToTask', { autoCallId: byId('ghost-task'), phone: '79990000401' }));
 		const error = result.error as NodeApiError;
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toContain('"ghost-task"');

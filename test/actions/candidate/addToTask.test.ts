@@ -3,8 +3,7 @@
  * control beyond the spec. Through n8n-core's engine with real HTTP to the simulator.
  */
 import { NodeApiError } from 'n8n-workflow';
-import { API, apiRequests, byId, fromList, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { addTasks, candidatesWithPhone, storedTask } from '../../action/simState';
+import { addTasks, API, apiRequests, byId, candidate, candidatesWithPhone, fromList, jsonOf, runAction, storedTask, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 
@@ -63,15 +62,7 @@ describe('Candidate → Add to Task', () => {
 		const [stored] = addTasks(sim, 1);
 		const result = await runAction(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'addToTask',
-				inputMode: 'fromItems',
-				autoCallId: byId(stored.id),
-				phoneField: 'phone',
-				clientExternalIdField: 'crmId',
-				options: { concurrency: 1 },
-			},
+			candidate('addToTask', { inputMode: 'fromItems', autoCallId: byId(stored.id), phoneField: 'phone', clientExternalIdField: 'crmId', options: { concurrency: 1 } }),
 			[
 				{ phone: '79990000003', crmId: 'crm-7' },
 				{ phone: '79990000003', crmId: 'crm-7' },
@@ -88,12 +79,7 @@ describe('Candidate → Add to Task', () => {
 	});
 
 	test('an unknown task: the error names the task, not a missing endpoint', async () => {
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'addToTask',
-			autoCallId: byId('ghost-task'),
-			phone: '79990000005',
-		});
+		const result = await runAction(sim, candidate('addToTask', { autoCallId: byId('ghost-task'), phone: '79990000005' }));
 		const error = result.error as NodeApiError;
 		expect(error.httpCode).toBe('404');
 		expect(error.message).toMatch(/Call task not found/);
@@ -103,12 +89,7 @@ describe('Candidate → Add to Task', () => {
 	test('405: "not available on that server"', async () => {
 		const [stored] = addTasks(sim, 1);
 		sim.injectFault({ path: `${API}telephony/autoCallCandidate`, status: 405 });
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'addToTask',
-			autoCallId: byId(stored.id),
-			phone: '79990000005',
-		});
+		const result = await runAction(sim, candidate('addToTask', { autoCallId: byId(stored.id), phone: '79990000005' }));
 		expect((result.error as Error).message).toMatch(/^This operation is not available on that server \(405/);
 	});
 });

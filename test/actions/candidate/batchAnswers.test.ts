@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { mapBatchResponse } from '../../../nodes/CisAutoCall/actions/candidate/batchResponse';
-import { apiRequests, byId, jsonOf, runAction, runTool, useActionSimulator } from '../../action/fixtures';
-import { createTaskInState } from '../../action/simState';
+import { apiRequests, byId, createTaskInState, jsonOf, runAction, runTool, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 

@@ -3,8 +3,7 @@
  * beyond the spec. Through n8n-core's engine with real HTTP to the simulator.
  */
 import { NodeApiError } from 'n8n-workflow';
-import { API, apiRequests, byId, fromList, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
-import { addTasks, candidatesWithPhone } from '../../action/simState';
+import { addTasks, API, apiRequests, byId, candidate, candidatesWithPhone, fromList, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(60_000);
 
@@ -15,12 +14,7 @@ describe('Candidate → Cancel', () => {
 		const [stored] = addTasks(sim, 1);
 		await runAction(sim, { resource: 'candidate', operation: 'addToTask', autoCallId: byId(stored.id), phone: '79990000501' });
 		sim.requests.length = 0;
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'cancel',
-			autoCallId: fromList(stored.id),
-			phone: '79990000501',
-		});
+		const result = await runAction(sim, candidate('cancel', { autoCallId: fromList(stored.id), phone: '79990000501' }));
 		expect(result.error).toBeUndefined();
 		const [request] = apiRequests(sim);
 		expect([request.method, request.path, request.query, request.rawBody]).toEqual([
@@ -35,12 +29,7 @@ describe('Candidate → Cancel', () => {
 
 	test('a number that is not in the task: the error names the number and the task', async () => {
 		const [stored] = addTasks(sim, 1);
-		const result = await runAction(sim, {
-			resource: 'candidate',
-			operation: 'cancel',
-			autoCallId: byId(stored.id),
-			phone: '79990000599',
-		});
+		const result = await runAction(sim, candidate('cancel', { autoCallId: byId(stored.id), phone: '79990000599' }));
 		const error = result.error as NodeApiError;
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toContain('79990000599');

@@ -1,8 +1,8 @@
 /**
  * Candidate → Create and Run (nodes/CisAutoCall/actions/candidate/createAndRun.operation.ts).
- * Through n8n-core's engine with real HTTP to the simulator (test/action/fixtures.ts).
+ * Through n8n-core's engine with real HTTP to the simulator (test/actions/fixtures).
  */
-import { apiRequests, jsonOf, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, jsonOf, runAction, useActionSimulator } from '../fixtures';
 
 const sim = useActionSimulator();
 

@@ -9,7 +9,7 @@
  * The row count of the scale test can be raised: CIS_BATCH_ROWS=100000 npx jest test/actions/candidate/createBatch.test.ts
  */
 import type { IDataObject } from 'n8n-workflow';
-import { apiRequests, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, candidate, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from '../fixtures';
 
 jest.setTimeout(600_000);
 
@@ -88,13 +88,7 @@ describe('one call task per run', () => {
 		const items = phoneItems(6).map((item, index) => ({ ...item, template: index % 2 === 0 ? 'tpl-a' : 'tpl-b' }));
 		const result = await runAction(
 			sim,
-			{
-				resource: 'candidate',
-				operation: 'createBatch',
-				phone: '={{ $json.phone }}',
-				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
-				options: { batchSize: 2 },
-			},
+			candidate('createBatch', { phone: '={{ $json.phone }}', taskSettings: { autoCallTemplateId: '={{ $json.template }}' }, options: { batchSize: 2 } }),
 			items,
 		);
 		expect(result.error).toBeUndefined();

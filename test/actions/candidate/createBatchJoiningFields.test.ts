@@ -3,9 +3,9 @@
  * (POST telephony/autoCallCandidate/batch) send only that endpoint's fields (platform-facts.md);
  * Check Phones goes with the creating batch (spec 4.5) only, as its description says.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, runAction, useActionSimulator } from '../../action/fixtures';
+import { apiRequests, createBatch, runAction, useActionSimulator } from '../fixtures';
 
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
@@ -16,18 +16,10 @@ const sim = useActionSimulator({ timeScale: 1000 });
 const items = Array.from({ length: 5 }, (_, index) => ({ phone: `7977000000${index}`, crm: `C-${index}`, name: `N${index}`, tz: 10800 }));
 
 test('joining batches carry only autoCallId, phone, variables, callbackData, clientExternalId, timezone; the creating batch keeps Check Phones', async () => {
-	const parameters: INodeParameters = {
-		resource: 'candidate',
-		operation: 'createBatch',
-		inputMode: 'fromItems',
-		phoneField: 'phone',
-		variablesFields: 'name',
-		callbackDataFields: 'crm',
-		clientExternalIdField: 'crm',
-		timezoneField: 'tz',
-		taskSettings: { checkPhone: true, botSettingsId: 'bot-1' },
-		options: { batchSize: 2, concurrency: 1 },
-	};
+	const parameters = createBatch(
+		{ batchSize: 2, concurrency: 1 },
+		{ variablesFields: 'name', callbackDataFields: 'crm', clientExternalIdField: 'crm', timezoneField: 'tz', taskSettings: { checkPhone: true, botSettingsId: 'bot-1' } },
+	);
 	const result = await runAction(sim, parameters, items);
 	expect(result.error).toBeUndefined();
 	const requests = apiRequests(sim);

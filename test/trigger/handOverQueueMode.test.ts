@@ -1,0 +1,92 @@
+/**
+ * Queue mode: the events of one wait reach two webhook processes (two copies of the trigger's
+ * module, each with its own memory, one n8n). A process that does not hold every result answers
+ * "send again" (503) until one does; the execution resumes once. Through n8n-core's engine (the
+ * set-up: useWaitingN8n, test/actions/fixtures/waiting.ts).
+ */
+import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
+import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
+import { WaitingExecutions } from '../engine/harness';
+import { finishedWithin, noRedials, TRIGGER_SECRET, useWaitingN8n } from '../actions/fixtures';
+
+const { sim, startTrigger, runWaiting, markerSent, post } = useWaitingN8n();
+
+/** Two webhook processes: two copies of the trigger's module (each with its own memory), one n8n. */
+async function startTwoWebhookProcesses() {
+	const waiting = new WaitingExecutions({ checksToken: true });
+	let OtherProcessTrigger: typeof CisAutoCallTrigger | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		OtherProcessTrigger = require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node').CisAutoCallTrigger;
+	});
+	const first = await startTrigger(waiting, new CisAutoCallTrigger());
+	const second = await startTrigger(waiting, new OtherProcessTrigger!());
+	waiting.waitingBaseUrl = `${first.baseUrl}-waiting`;
+	return { waiting, first: `${first.url}?secret=${TRIGGER_SECRET}`, second: `${second.url}?secret=${TRIGGER_SECRET}` };
+}
+
+function eventsOf(phone: string, crmId: string, callId: string, status = 'ANSWERED') {
+	const callbackData = { crmId, [WAIT_MARKER_FIELD]: markerSent(phone) };
+	return {
+		callEnded: { event: 'CALL_ENDED', id: callId, taskId: 't-q', status, result: { heard: crmId }, callbackData },
+		personDone: { event: 'CANDIDATE_CHANGED', taskId: 't-q', lastCallId: callId, status: 'SUCCESS', callbackData },
+	};
+}
+
+test('two people in one run, each result at another process: "send again" until one process holds both, then one resume', async () => {
+	const { waiting, first, second } = await startTwoWebhookProcesses();
+	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+	const execution = await runWaiting(waiting, [
+		{ phone: '79991110201', crmId: 'Q-1' },
+		{ phone: '79991110202', crmId: 'Q-2' },
+	]);
+	expect(execution.status).toBe('waiting');
+	const one = eventsOf('79991110201', 'Q-1', 'call-q1');
+	const two = eventsOf('79991110202', 'Q-2', 'call-q2');
+
+	expect((await post(first, one.callEnded)).status).toBe(503);
+	expect((await post(second, two.callEnded)).status).toBe(503);
+	expect(execution.resumes).toBe(0);
+	// The service's re-send of the first result reaches the second process, which now holds both.
+	expect((await post(second, one.callEnded)).status).toBe(200);
+	await finishedWithin(execution);
+	// The re-send of the second result at the first process: the execution is done, nothing more.
+	expect((await post(first, two.callEnded)).status).toBe(200);
+
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => [i.json.status, i.json.callId, i.json.callbackData])).toEqual([
+		['Answered', 'call-q1', { crmId: 'Q-1' }],
+		['Answered', 'call-q2', { crmId: 'Q-2' }],
+	]);
+});
+
+test('the answered Call Ended at one process and the Person Done at the other at the same moment: "Answered", one resume', async () => {
+	const { waiting, first, second } = await startTwoWebhookProcesses();
+	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+	const execution = await runWaiting(waiting, [{ phone: '79991110203', crmId: 'Q-3' }]);
+	const { callEnded, personDone } = eventsOf('79991110203', 'Q-3', 'call-q3');
+
+	const [ended, done] = await Promise.all([post(first, callEnded), post(second, personDone)]);
+	// The Person Done names a call its process has not seen: held back, for the Call Ended to decide.
+	expect(done.status).toBe(503);
+	expect(ended.status).toBe(200);
+	await finishedWithin(execution);
+	expect((await post(second, personDone)).status).toBe(503);
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([['Answered', 'call-q3']]);
+});
+
+test('never reached, the last call seen by the other process: the Person Done is held back until its re-send reaches that process', async () => {
+	const { waiting, first, second } = await startTwoWebhookProcesses();
+	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+	const execution = await runWaiting(waiting, [{ phone: '79991110204', crmId: 'Q-4' }]);
+	const { callEnded, personDone } = eventsOf('79991110204', 'Q-4', 'call-q4', 'NOANSWER');
+
+	expect((await post(first, callEnded)).status).toBe(200);
+	expect((await post(second, personDone)).status).toBe(503);
+	expect(execution.resumes).toBe(0);
+	expect((await post(first, personDone)).status).toBe(200);
+	await finishedWithin(execution);
+	expect(execution.resumes).toBe(1);
+	expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([['Not reached (last call: No answer)', 'call-q4']]);
+});
