@@ -292,7 +292,7 @@ async function main() {
 		});
 		if (stopping) return;
 		const wfs = setup.workflows;
-		for (const [key, wf] of Object.entries(wfs)) {
+		for (const wf of Object.values(wfs)) {
 			say(`          ${wf.activated ? 'active  ' : 'manual  '} ${n8n.url}/workflow/${wf.id}  ${wf.name}`);
 		}
 		if (setup.template) {

@@ -81,9 +81,7 @@ class Checks {
 
 /* ------------------------------------------------------------------ workflows */
 
-let nodeCounter = 0;
 function nodeId() {
-	nodeCounter += 1;
 	return crypto.randomUUID();
 }
 

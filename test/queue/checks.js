@@ -155,7 +155,7 @@ module.exports = async function queueChecks(ctx) {
 	// ------------------------------------------------------------------ Create and Run and Wait for Result
 	const crm = await startCrmStub();
 	try {
-		await waitForResultChecks(ctx, { crm, workersOf, executionIds });
+		await waitForResultChecks(ctx, { crm, executionIds });
 	} finally {
 		sim.setDefaultTemplate({ webhookUrls: [] });
 		await crm.close();
@@ -430,7 +430,7 @@ const WAIT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
  * each event arrives, the template points at the stub instead (`/held-events`, answered 200 at
  * once): the test then sends the recorded events to the webhook processes itself.
  */
-async function waitForResultChecks(ctx, { crm, workersOf, executionIds }) {
+async function waitForResultChecks(ctx, { crm, executionIds }) {
 	const { cluster, client, sim, cred, checks, summary } = ctx;
 	const { balancer } = cluster;
 	summary.wait = {};
