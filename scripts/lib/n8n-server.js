@@ -166,6 +166,7 @@ async function startN8n(opts = {}) {
 				resolve({ code, signal });
 			});
 		});
+		/** @type {{ code: number | null, signal: string | null } | null} */
 		let exited = null;
 		exitPromise.then((r) => (exited = r));
 
