@@ -376,6 +376,7 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		 * - Unsaved data (no id, sent as id '') is accepted by 2.41.1 for the owner (who has
  *   credential:manageInstance) but refused with 403 by 1.123.81: store the credential first.
 		 * Resolves { status: 'OK'|'Error', message }.
+		 * @param {{ id?: string, name: string, type: string, data?: Record<string, unknown> }} credential
 		 */
 		async testCredential({ id, name, type, data }) {
 			if (id !== undefined && (!data || !type || name === undefined)) {

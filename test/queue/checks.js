@@ -103,7 +103,7 @@ module.exports = async function queueChecks(ctx) {
 		return `executions ${ran.map((id, i) => `${id}→${workers[i]}`).join(', ')}`;
 	});
 
-	for (const [loadWorkflow, first] of [[false, 10], [true, 20]]) await checks.check(`n8n's Retry of a failed execution on a worker (loadWorkflow: ${loadWorkflow}; the failing worker restarted first, its memory gone): Create and Run, 5 rows answered 200, 200, 200, 502; the retry sends row 4 only; 1 candidate per phone`, async () => {
+	for (const [loadWorkflow, first] of /** @type {[boolean, number][]} */ ([[false, 10], [true, 20]])) await checks.check(`n8n's Retry of a failed execution on a worker (loadWorkflow: ${loadWorkflow}; the failing worker restarted first, its memory gone): Create and Run, 5 rows answered 200, 200, 200, 502; the retry sends row 4 only; 1 candidate per phone`, async () => {
 		const SINGLE = `${P}/telephony/autoCallCandidate/single`;
 		const phones = Array.from({ length: 5 }, (_, index) => `799900003${first + index}`);
 		sim.injectFault({ path: SINGLE, status: 502, afterHandling: true, bodyIncludes: phones[3] });
