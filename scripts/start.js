@@ -49,7 +49,11 @@ function parsePort(text, where) {
 	return port;
 }
 
-/** Why a port asked for cannot be used, saying how to choose another. */
+/**
+ * Why a port asked for cannot be used, saying how to choose another.
+ * @param {number} port
+ * @param {{ what?: string, option?: string, variable?: string }} [options]
+ */
 function portTakenMessage(port, { what = 'n8n', option = '--port', variable } = {}) {
 	const choose = variable ? `${option} N or ${variable}=N` : `${option} N`;
 	return `port ${port} on 127.0.0.1 is taken (by another program, e.g. an n8n already running): stop it, or choose another port for ${what} with ${choose} (npm start -- ${option} ${port + 1})`;
@@ -195,7 +199,7 @@ async function main() {
 		process.exit(code);
 	};
 	let signals = 0;
-	for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+	for (const [sig, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
 		process.on(sig, () => {
 			signals += 1;
 			if (signals > 1) process.exit(code); // a second Ctrl-C: now (exit hooks still kill n8n's group)
@@ -292,7 +296,7 @@ async function main() {
 		});
 		if (stopping) return;
 		const wfs = setup.workflows;
-		for (const [key, wf] of Object.entries(wfs)) {
+		for (const wf of Object.values(wfs)) {
 			say(`          ${wf.activated ? 'active  ' : 'manual  '} ${n8n.url}/workflow/${wf.id}  ${wf.name}`);
 		}
 		if (setup.template) {

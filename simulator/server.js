@@ -116,7 +116,6 @@ function createHttpServer(sim) {
   const server = http.createServer((request, response) => {
     handle(sim, request, response).catch((error) => {
       // An unexpected bug in the simulator: make it loud, not a hang.
-      // eslint-disable-next-line no-console
       console.error('[cis-simulator] internal error', error);
       send(response, 500, { error: 'Simulator internal error', details: { message: String(error && error.message) } });
     });

@@ -14,6 +14,10 @@ const net = require('net');
  * Minimal HTTP client (no keep-alive, so no "socket hang up" from idle sockets).
  * Resolves { status, headers, body, text } (body: parsed JSON, else the text) and never rejects
  * on HTTP status.
+ * @param {string} method
+ * @param {string} url
+ * @param {{ headers?: Record<string, string | number>, body?: unknown, timeoutMs?: number }} [options]
+ * @returns {Promise<{ status: number, headers: import('http').IncomingHttpHeaders, body: any, text: string }>}
  */
 function httpRequest(method, url, { headers = {}, body, timeoutMs = 60000 } = {}) {
 	return new Promise((resolve, reject) => {
@@ -66,7 +70,7 @@ function freePort() {
 		srv.unref();
 		srv.once('error', reject);
 		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
+			const { port } = /** @type {import('net').AddressInfo} */ (srv.address());
 			srv.close(() => resolve(port));
 		});
 	});

@@ -31,6 +31,8 @@ function isFinished(ex) {
  * A client for one n8n instance: `rest` uses the owner's cookie session (editor API,
  * /rest/...), `api` uses the public API key (/api/v1/...). Both throw HttpError
  * (with .status and .body) on a non-2xx answer; `raw*` variants never throw.
+ * @param {string} baseUrl
+ * @param {{ cookie?: string, apiKey?: string, owner?: typeof DEFAULT_OWNER, version?: string }} [options]
  */
 function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER, version } = {}) {
 	const state = { cookie, apiKey, publishStyle: null, serverVersion: version || null };
@@ -200,13 +202,13 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 					if (want === 'published' && (st.status === 'failed' || st.status === 'partial')) {
 						const msgs = (st.triggers || []).filter((tr) => tr.errorMessage).map((tr) => `${tr.nodeId}: ${tr.errorMessage}`);
 						const e = new Error(`publishing workflow ${id} ${st.status}: ${msgs.join('; ') || JSON.stringify(st)}`);
-						e.publication = st;
+						Object.assign(e, { publication: st });
 						throw e;
 					}
 				}
 				if (Date.now() > deadline) {
 					const e = new Error(`workflow ${id} publication not "${want}" within ${timeoutMs}ms: ${JSON.stringify(st)}`);
-					e.publication = st;
+					Object.assign(e, { publication: st });
 					throw e;
 				}
 				await sleep(100);
@@ -264,7 +266,11 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			return ok;
 		},
 
-		/** GET /api/v1/executions?workflowId=… (newest first); all pages. */
+		/**
+		 * GET /api/v1/executions?workflowId=… (newest first); all pages.
+		 * @param {string} workflowId
+		 * @param {{ includeData?: boolean, status?: string, limit?: number }} [options]
+		 */
 		async listExecutions(workflowId, { includeData = false, status, limit = 250 } = {}) {
 			const out = [];
 			let cursor;
@@ -301,7 +307,7 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 					const e = new Error(
 						`expected ${n} finished execution(s) of workflow ${workflowId} within ${timeoutMs}ms, saw ${seen.length}: ${JSON.stringify(seen.map((x) => ({ id: x.id, status: x.status, finished: x.finished })))}`,
 					);
-					e.executions = seen;
+					Object.assign(e, { executions: seen });
 					throw e;
 				}
 				await sleep(300);
@@ -313,6 +319,8 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		 * (POST /rest/workflows/:id/run), starting at its trigger node (default: the first
 		 * Manual Trigger), waits for it and returns the execution (public API, with data).
 		 * Works on 1.123.x and 2.41.x (see test/e2e/lib/README.md for the body shapes).
+		 * @param {string} id
+		 * @param {{ triggerName?: string, timeoutMs?: number }} [options]
 		 */
 		async runWorkflowManually(id, { triggerName, timeoutMs = 60000 } = {}) {
 			const wf = await rest('GET', `/workflows/${id}`);
@@ -368,6 +376,7 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		 * - Unsaved data (no id, sent as id '') is accepted by 2.41.1 for the owner (who has
  *   credential:manageInstance) but refused with 403 by 1.123.81: store the credential first.
 		 * Resolves { status: 'OK'|'Error', message }.
+		 * @param {{ id?: string, name: string, type: string, data?: Record<string, unknown> }} credential
 		 */
 		async testCredential({ id, name, type, data }) {
 			if (id !== undefined && (!data || !type || name === undefined)) {
@@ -392,10 +401,14 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
  * Sets up the instance owner (POST /rest/owner/setup; skipped when one already exists),
  * logs in (keeping the cookie), creates a public API key with all scopes, and returns
  * the client (see createClient).
+ * @param {string} url
+ * @param {Partial<typeof DEFAULT_OWNER>} [owner]
+ * @param {{ version?: string }} [options]
  */
 async function setupOwner(url, owner = DEFAULT_OWNER, { version } = {}) {
-	owner = { ...DEFAULT_OWNER, ...owner };
-	const client = createClient(url, { owner, version });
+	const fullOwner = { ...DEFAULT_OWNER, ...owner };
+	owner = fullOwner;
+	const client = createClient(url, { owner: fullOwner, version });
 	const res = await client.rawRest('POST', '/owner/setup', {
 		email: owner.email,
 		firstName: owner.firstName,

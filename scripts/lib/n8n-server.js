@@ -166,6 +166,7 @@ async function startN8n(opts = {}) {
 				resolve({ code, signal });
 			});
 		});
+		/** @type {{ code: number | null, signal: string | null } | null} */
 		let exited = null;
 		exitPromise.then((r) => (exited = r));
 
@@ -224,6 +225,7 @@ async function startN8n(opts = {}) {
  * Runs a one-off n8n CLI command (e.g. ['execute', '--id', '1'], ['import:workflow', '--input=x.json'])
  * with the same environment as startN8n. Run it while no server uses the same userFolder.
  * Resolves { code, stdout, stderr }.
+ * @param {{ version?: string, userFolder: string, args: string[], env?: NodeJS.ProcessEnv, logLevel?: string, timeoutMs?: number }} options
  */
 async function runN8nCli({ version = '2.41.1', userFolder, args, env, logLevel = 'info', timeoutMs = 5 * 60 * 1000 }) {
 	const install = await ensureN8n(version);
@@ -247,6 +249,7 @@ async function runN8nCli({ version = '2.41.1', userFolder, args, env, logLevel =
  * ({ data: { resultData: { runData, error? } }, status, mode, ... }) or null.
  * Seen on 2.41.1: about 1 run in 10 the process dies of SIGSEGV (exit 139) while exiting,
  * after it printed the complete JSON; that is reported as crashedOnExit: true, ok: true.
+ * @param {{ version?: string, userFolder: string, workflowId: string, env?: NodeJS.ProcessEnv, timeoutMs?: number }} options
  */
 async function executeWorkflowCli({ version = '2.41.1', userFolder, workflowId, env, timeoutMs }) {
 	const res = await runN8nCli({ version, userFolder, args: ['execute', `--id=${workflowId}`, '--rawOutput'], env, timeoutMs });

@@ -54,6 +54,7 @@ function tail(text, n = 60) {
 /**
  * options: repoDir (default: this repo), outDir (default: a fresh temp folder),
  * build (default true: `npm run build` first), quiet (default true).
+ * @param {{ repoDir?: string, outDir?: string, build?: boolean, quiet?: boolean }} [options]
  */
 async function packRepo({ repoDir = REPO_ROOT, outDir, build = true, quiet = true } = {}) {
 	const steps = [];

@@ -64,6 +64,8 @@ function mapStrings(value, fn) {
 /**
  * An example ready to import: the CRM URL, the credential and the trigger secret replaced.
  * options: { crmUrl, credentials: { cisAutoCallApi: {id, name}, cisAutoCallLoginApi?: {id, name} }, secret }
+ * @param {any} json
+ * @param {{ crmUrl?: string, credentials?: Record<string, { id: string, name: string }>, secret?: string, credentialType?: string }} [options]
  */
 function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret, credentialType = 'login' } = {}) {
 	const crm = crmUrl.replace(/\/+$/, '');
@@ -114,6 +116,7 @@ function webhookTarget(url, events) {
  * A stand-in for the CRM on 127.0.0.1: GET /contacts answers CRM_CONTACTS (example 5b's list);
  * every POST/PUT/PATCH is recorded and answered 200 (examples 2 and 5a post call results there);
  * GET /__crm/requests lists what was received. onRequest(entry) sees each recorded request.
+ * @param {{ port?: number, contacts?: typeof CRM_CONTACTS, onRequest?: (entry: any) => void }} [options]
  */
 async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {}) {
 	const requests = [];
@@ -162,9 +165,9 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
 	});
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(port, '127.0.0.1', resolve);
+		server.listen(port, '127.0.0.1', () => resolve(undefined));
 	});
-	const actual = server.address().port;
+	const actual = /** @type {import('net').AddressInfo} */ (server.address()).port;
 	return {
 		url: `http://127.0.0.1:${actual}`,
 		port: actual,
@@ -185,6 +188,8 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
  * simulator's default template at example 2 through the control API.
  * Returns { credentials, secret, workflows: { '01': {id, name, file, json, triggerUrl?, activated}}, template }.
  * log(line) reports each step.
+ * @param {{ client: any, n8nUrl: string, simUrl: string, crmUrl: string, token?: string, user?: { email: string, password: string },
+ *   examples?: any[], activate?: string[], credentialType?: string, log?: (line: string) => void }} options
  */
 async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, credentialType = 'login', log = () => {} }) {
 	const credToken = await client.createCredential({

@@ -73,13 +73,16 @@ function spawnWatched(nodeBin, cmd, args, opts) {
  * killed with this process (exit, SIGINT, SIGTERM, and within 1 s if this process is SIGKILLed).
  * `nodeBin` is the Node that runs the watchdog (default: this one). Stop it with stopSupervised(child).
  * child.exited resolves { code, signal } once it has ended.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, stdio?: import('child_process').StdioOptions, nodeBin?: string }} [options]
+ * @returns {import('child_process').ChildProcess & { exited: Promise<{ code: number | null, signal: NodeJS.Signals | null }> }}
  */
 function spawnSupervised(cmd, args, { cwd, env, stdio = ['ignore', 'pipe', 'pipe'], nodeBin = process.execPath } = {}) {
 	const child = spawnWatched(nodeBin, cmd, args, { cwd, env, stdio });
 	liveGroups.add(child.pid);
 	installExitHooks();
-	child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-	return child;
+	return Object.assign(child, { exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))) });
 }
 
 /** Sends `signal` to the child's process group, SIGKILL after graceMs; resolves once the group is gone. */

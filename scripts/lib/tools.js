@@ -200,6 +200,8 @@ function tail(file, lines = 15) {
 /**
  * The tool's path; installs it first where installDecision allows it. Throws ToolMissingError with
  * missingMessage otherwise. Why here and not in each suite: one rule for every suite and for CI.
+ * @param {string} name
+ * @param {{ env?: NodeJS.ProcessEnv, logDir?: string, log?: (line: string) => void }} [options]
  */
 async function ensureTool(name, { env = process.env, logDir, log = (line) => process.stderr.write(`[tools] ${line}\n`) } = {}) {
 	const lookup = findTool(name, { env });

@@ -113,9 +113,8 @@ function machine() {
 	const cpus = os.cpus();
 	let n8nNode = '';
 	try {
-		const { ensureRuntime, planFor } = require('../../scripts/lib/n8n-install');
+		const { planFor } = require('../../scripts/lib/n8n-install');
 		n8nNode = `Node ${planFor(N8N_VERSION).nodeVersion}`;
-		void ensureRuntime;
 	} catch (_) {
 		/* unknown */
 	}
@@ -169,7 +168,13 @@ class Bench {
 		if (service.faults) await c.faultRate(service.faults);
 	}
 
-	/** One run of an n8n contender. */
+	/**
+	 * One run of an n8n contender.
+	 * @param {any} spec
+	 * @param {number} rows
+	 * @param {any} service
+	 * @param {{ timeoutMs?: number }} [options]
+	 */
 	async runN8n(spec, rows, service, { timeoutMs } = {}) {
 		const workflowId = await this.workflowFor(spec, rows);
 		await this.configureSim(service);
@@ -265,6 +270,7 @@ class Bench {
 	 * than --max-other-cores cores busy during it. The least disturbed run is kept.
 	 */
 	async run(spec, rows, service, opts = {}) {
+		/** @type {any} */
 		let best;
 		for (let attempt = 0; attempt < (opts.noRepeat ? 1 : 3); attempt++) {
 			const r = await this.runOnce(spec, rows, service, opts);

@@ -101,9 +101,9 @@ async function startScriptedChatModel() {
 			);
 		});
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 	return {
-		url: `http://127.0.0.1:${server.address().port}`,
+		url: `http://127.0.0.1:${/** @type {import('net').AddressInfo} */ (server.address()).port}`,
 		requests,
 		/** The texts the tool returned to the model, in order, from the requests since `mark`. */
 		toolResultsSince(mark) {

@@ -19,8 +19,8 @@ async function startServer(handle) {
 			handle(req, res);
 		});
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address();
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+	const { port } = /** @type {import('net').AddressInfo} */ (server.address());
 	return {
 		url: `http://127.0.0.1:${port}`,
 		host: `127.0.0.1:${port}`,

@@ -81,9 +81,7 @@ class Checks {
 
 /* ------------------------------------------------------------------ workflows */
 
-let nodeCounter = 0;
 function nodeId() {
-	nodeCounter += 1;
 	return crypto.randomUUID();
 }
 
@@ -225,6 +223,7 @@ function eventsMap(chosen) {
 /**
  * The body Call Task → Create sends for the parameters the suites use (bot queue `botQueue`, no
  * redials), written from the spec; taskComment and webhookUrls only when given.
+ * @param {{ name: string, botQueue: string, taskComment?: string, webhookUrls?: unknown[] }} task
  */
 function expectedTaskBody({ name, botQueue, taskComment, webhookUrls }) {
 	const body = { name };

@@ -62,7 +62,7 @@ module.exports = async function retryChecks(ctx) {
 		return await client.getExecution(retriedId);
 	}
 
-	for (const [loadWorkflow, first] of [[false, 50], [true, 60]]) {
+	for (const [loadWorkflow, first] of /** @type {[boolean, number][]} */ ([[false, 50], [true, 60]])) {
 		const phones = Array.from({ length: 5 }, (_, index) => `799900000${first + index}`);
 		await checks.check(
 			`n8n's Retry of a failed execution (loadWorkflow: ${loadWorkflow}): Create and Run, 5 rows answered 200, 200, 200, 502: the retry sends row 4 only, rows 0-2 "already done" with their ids; 1 candidate per phone`,

@@ -29,6 +29,7 @@ const { Checks, chain, manualTrigger } = require('./harness');
 const { out, secs } = suite;
 const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s
 
+/** @type {[string, (ctx: any) => Promise<unknown>][]} */
 const MODULES = [
 	['credentials', require('./credentials.e2e')],
 	['actions', require('./actions.e2e')],
@@ -65,6 +66,7 @@ async function runVersion(version, pack, opts, installInfo) {
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
 	const crm = await startCrmStub({ port: 0 });
 	const userFolder = suite.makeTemp(`cis-e2e-${version}-`, { keep: opts.keep });
+	/** @type {Awaited<ReturnType<typeof suite.startInstance>>['n8n'] | null} */
 	let n8n = null;
 	let client = null;
 	try {

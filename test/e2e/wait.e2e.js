@@ -51,7 +51,7 @@ function listener() {
 	return new Promise((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
+			const { port } = /** @type {import('net').AddressInfo} */ (server.address());
 			resolve({
 				port,
 				host: `127.0.0.1:${port}`,

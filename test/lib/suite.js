@@ -32,6 +32,10 @@ const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 /**
  * The flags every suite knows (--keep, --echo, --no-build) and the suite's own ones: `extra` maps a
  * flag to (opts, value) => void, where value() reads the flag's value (`--flag v` or `--flag=v`).
+ * @param {string[]} argv
+ * @param {Record<string, unknown>} [defaults]
+ * @param {Record<string, (opts: Record<string, any>, value: () => string) => void>} [extra]
+ * @returns {{ keep: boolean, echo: boolean, build: boolean } & Record<string, any>}
  */
 function parseArgs(argv, defaults = {}, extra = {}) {
 	const opts = { keep: false, echo: false, build: true, ...defaults };
@@ -72,7 +76,7 @@ function removeTemp(dir) {
  * a moment to go before their folders are deleted.
  */
 function onInterrupt(checksSoFar, delayMs = 300) {
-	for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+	for (const [signal, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT', 130], ['SIGTERM', 143]])) {
 		process.on(signal, () => {
 			setTimeout(() => {
 				removeTemp();
@@ -129,6 +133,7 @@ async function packOrExit({ build = true } = {}) {
 /**
  * Installs the tarball into `userFolder` (as a user installs a community node), starts n8n there and
  * sets up the owner (cookie session and API key). Resolves { n8n, client, installed, installMs }.
+ * @param {{ version: string, tarball: string, userFolder: string, echo?: boolean, env?: NodeJS.ProcessEnv }} options
  */
 async function startInstance({ version, tarball, userFolder, echo = false, env }) {
 	const t = Date.now();

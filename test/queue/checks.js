@@ -103,7 +103,7 @@ module.exports = async function queueChecks(ctx) {
 		return `executions ${ran.map((id, i) => `${id}→${workers[i]}`).join(', ')}`;
 	});
 
-	for (const [loadWorkflow, first] of [[false, 10], [true, 20]]) await checks.check(`n8n's Retry of a failed execution on a worker (loadWorkflow: ${loadWorkflow}; the failing worker restarted first, its memory gone): Create and Run, 5 rows answered 200, 200, 200, 502; the retry sends row 4 only; 1 candidate per phone`, async () => {
+	for (const [loadWorkflow, first] of /** @type {[boolean, number][]} */ ([[false, 10], [true, 20]])) await checks.check(`n8n's Retry of a failed execution on a worker (loadWorkflow: ${loadWorkflow}; the failing worker restarted first, its memory gone): Create and Run, 5 rows answered 200, 200, 200, 502; the retry sends row 4 only; 1 candidate per phone`, async () => {
 		const SINGLE = `${P}/telephony/autoCallCandidate/single`;
 		const phones = Array.from({ length: 5 }, (_, index) => `799900003${first + index}`);
 		sim.injectFault({ path: SINGLE, status: 502, afterHandling: true, bodyIncludes: phones[3] });
@@ -155,7 +155,7 @@ module.exports = async function queueChecks(ctx) {
 	// ------------------------------------------------------------------ Create and Run and Wait for Result
 	const crm = await startCrmStub();
 	try {
-		await waitForResultChecks(ctx, { crm, workersOf, executionIds });
+		await waitForResultChecks(ctx, { crm, executionIds });
 	} finally {
 		sim.setDefaultTemplate({ webhookUrls: [] });
 		await crm.close();
@@ -430,7 +430,7 @@ const WAIT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
  * each event arrives, the template points at the stub instead (`/held-events`, answered 200 at
  * once): the test then sends the recorded events to the webhook processes itself.
  */
-async function waitForResultChecks(ctx, { crm, workersOf, executionIds }) {
+async function waitForResultChecks(ctx, { crm, executionIds }) {
 	const { cluster, client, sim, cred, checks, summary } = ctx;
 	const { balancer } = cluster;
 	summary.wait = {};

@@ -55,8 +55,10 @@ async function main() {
 	const workDir = suite.makeTemp('cis-queue-', { keep: opts.keep });
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
 	const summary = {};
+	/** @type {any} */
 	let cluster = null;
 	try {
+		/** @type {any} */
 		let client = null;
 		await checks.check(`n8n ${VERSION} in queue mode starts: Postgres 17+, Redis, main (production webhooks off), 2 workers, 2 webhook processes, one encryption key; the package from its npm pack tarball; no unsupported-Postgres warning`, async () => {
 			const t = Date.now();

@@ -34,13 +34,18 @@ function log(msg) {
 	process.stderr.write(`[queue services] ${msg}\n`);
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, logFile?: string }} [options]
+ */
 function run(cmd, args, { cwd, env, logFile } = {}) {
 	return new Promise((resolve, reject) => {
 		const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
 		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', out, out] });
 		child.on('error', reject);
 		child.on('exit', (code) => {
-			if (logFile) fs.closeSync(out);
+			if (typeof out === 'number') fs.closeSync(out);
 			if (code === 0) resolve();
 			else {
 				const tail = logFile ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n') : '';
@@ -282,8 +287,8 @@ async function startBalancer(backends = []) {
 		});
 		req.pipe(upstream);
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address();
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+	const { port } = /** @type {import('net').AddressInfo} */ (server.address());
 	return {
 		url: `http://127.0.0.1:${port}`,
 		port,

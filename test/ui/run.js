@@ -74,7 +74,9 @@ async function main() {
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: 0.05 });
 	const userFolder = suite.makeTemp('cis-ui-n8n-', { keep: opts.keep });
 	const profileDir = suite.makeTemp('cis-ui-chromium-');
+	/** @type {Awaited<ReturnType<typeof suite.startInstance>>['n8n'] | null} */
 	let n8n = null;
+	/** @type {any} */
 	let browser = null;
 	const timing = {};
 	try {
@@ -113,7 +115,7 @@ async function main() {
 		});
 		if (!signedIn) throw new Error('not signed in');
 		const ctx = { page, url: n8n.url, checks, types, sim, simToken: SIM_TOKEN, images: opts.images, exampleWorkflowId: workflow.id, exampleNodeCount: example.json.nodes.length, client, credential };
-		for (const [name, scenario] of [
+		for (const [name, scenario] of /** @type {[string, (ctx: any) => Promise<void>][]} */ ([
 			['node panel', scenarios.nodePanel],
 			['trigger', scenarios.trigger],
 			['action', scenarios.action],
@@ -124,7 +126,7 @@ async function main() {
 			['wait panel', scenarios.waitPanel],
 			['wait execution', scenarios.waitExecution],
 			['canvas', scenarios.exampleCanvas],
-		]) {
+		])) {
 			if (opts.only.length && !opts.only.includes(name)) continue;
 			const started = Date.now();
 			try {

@@ -23,7 +23,10 @@ const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, trigger
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
 const { findBanned, ACTION_NODE_WORDS_READY } = require('../lib/editorWords');
 const { TRIGGER_TYPE, webhookTarget } = require('../../scripts/lib/playground');
-const { LOCAL_URL_MESSAGE } = require('../../dist/nodes/CisAutoCallTrigger/publicUrl');
+// The built package's own text (dist/ exists only after the build, so it is required by path: the
+// tools' type-check, tsconfig.tools.json, runs without a build).
+/** @type {{ LOCAL_URL_MESSAGE: string }} */
+const { LOCAL_URL_MESSAGE } = require(path.join(__dirname, '..', '..', 'dist', 'nodes', 'CisAutoCallTrigger', 'publicUrl'));
 const { secs } = require('../lib/suite');
 
 const ENTRY = 'CIS Auto-Call';

@@ -142,9 +142,12 @@ describe('credentials and n8n\'s "Custom API Call"', () => {
 	// n8n 2.x adds a "Custom API Call" resource to nodes whose credential type, as n8n lists it,
 	// carries `authenticate`; an own property is listed, a class method is not. This node has no
 	// such operation, so the option must not appear (the browser test saw it when it did).
+	// Untyped on purpose: a class method is not on the spread object's static type.
+	/* eslint-disable @typescript-eslint/no-require-imports */
 	it.each([
 		['cisAutoCallApi', () => new (require('../../credentials/CisAutoCallApi.credentials').CisAutoCallApi)()],
 		['cisAutoCallLoginApi', () => new (require('../../credentials/CisAutoCallLoginApi.credentials').CisAutoCallLoginApi)()],
+	/* eslint-enable @typescript-eslint/no-require-imports */
 	])('%s sets its header in a class method, not an own property', (_name, make) => {
 		const credential = make();
 		expect(typeof credential.authenticate).toBe('function');

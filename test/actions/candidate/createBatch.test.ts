@@ -190,7 +190,6 @@ describe('batch answers mapped to items', () => {
 		const runDataChars = JSON.stringify(outputs).length;
 		// About 140 characters per item (two ids and the phone); before, each item carried its batch's whole answer.
 		expect(runDataChars).toBeLessThan(ROWS * 200);
-		// eslint-disable-next-line no-console
 		console.log(`Create Batch, ${ROWS} rows: tasks created ${sim.state.tasks.size}, requests ${apiRequests(sim).length}, output JSON ${runDataChars} characters, ${elapsedMs} ms`);
 	});
 });

@@ -17,6 +17,7 @@ const N8N_VERSION = '2.41.1';
  * Builds the package in a temporary copy of the sources (so the repository's own dist/, which
  * others may be using, is not rebuilt under them) and packs it. build=false packs the
  * repository's current dist/ as it is.
+ * @param {{ build?: boolean, say?: (line: string) => void }} [options]
  */
 async function buildTarball({ build = true, say = () => {} } = {}) {
 	if (!build) {
@@ -51,6 +52,7 @@ function removeBuiltTarball(tarball) {
  * Installs n8n (cached), the tarball, starts n8n and sets up owner, API key and a
  * cisAutoCallApi credential pointing at the simulator. Resolves
  * { n8n, client, credential, userFolder, stop() }.
+ * @param {{ tarball: string, sim: any, say?: (line: string) => void, env?: NodeJS.ProcessEnv }} options
  */
 async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
 	await suite.ensureVersion(N8N_VERSION);

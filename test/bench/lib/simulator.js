@@ -14,6 +14,7 @@ const CLI = path.resolve(__dirname, '..', '..', '..', 'simulator', 'cli.js');
  * simulated calls (dial 1 s, talk 3 s) out by more than an hour, so the simulator spends its CPU
  * on answering requests only, not on playing calls while a scenario runs.
  * Resolves { url, port, token, pid, control, stop() }.
+ * @param {{ port?: number, token?: string, latencyMs?: number, timeScale?: number }} [options]
  */
 async function startSimulator({ port, token = 'bench-token', latencyMs = 10, timeScale = 1000 } = {}) {
 	port = port || (await freePort());

@@ -98,7 +98,7 @@ async function sendAll(url, bodies, concurrency, contentType = 'application/json
 					res.on('end', () => resolve(res.statusCode));
 				},
 			);
-			req.on('error', (error) => resolve(error.code || 'error'));
+			req.on('error', (/** @type {NodeJS.ErrnoException} */ error) => resolve(error.code || 'error'));
 			req.end(data);
 		});
 	const firstSentAt = Date.now();
