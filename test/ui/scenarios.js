@@ -22,7 +22,7 @@ const {
 const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL } = require('../e2e/harness');
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
 const { findBanned, ACTION_NODE_WORDS_READY } = require('../lib/editorWords');
-const { TRIGGER_TYPE, webhookTarget } = require('../../scripts/lib/playground');
+const { TRIGGER_TYPE, webhookTarget, startCrmStub } = require('../../scripts/lib/playground');
 const { LOCAL_URL_MESSAGE } = require('../../dist/nodes/CisAutoCallTrigger/publicUrl');
 const { secs } = require('../lib/suite');
 
@@ -846,6 +846,208 @@ async function waitExecution(ctx) {
 	}
 }
 
+/* ------------------------------------------------------------------ the README's first workflow, by hand (issue 33) */
+
+const README = path.resolve(__dirname, '../../README.md');
+
+/** The README's curl that points the simulator's default template at a trigger of your own: its JSON body. */
+function readmeTemplateBody(productionUrlWithSecret) {
+	const text = require('fs').readFileSync(README, 'utf8');
+	const match = /__sim\/default-template[^\n]*\\\n\s*-d '(\{"webhookUrls"[^']*\})'/.exec(text);
+	if (!match) throw new Error('the README has no curl for the simulator\'s default template');
+	const body = JSON.parse(match[1].replace('<Production URL>?secret=<your secret>', productionUrlWithSecret));
+	return { body, events: Object.values(body.webhookUrls[0].events).filter((event) => event.value).map((event) => event.name) };
+}
+
+/** The parameter item of a top-level (or the first nested) parameter, by its name. */
+function parameterItem(page, name) {
+	return parametersOf(page).getByTestId('parameter-item').filter({ has: page.getByTestId(`parameter-input-${name}`) }).last();
+}
+
+/** n8n's "Fixed | Expression" switch above a field (shown while the pointer is over it): Expression, then the text. */
+async function enterAsExpression(page, item, text) {
+	await item.hover();
+	await item.getByTestId('radio-button-expression').first().click();
+	const editor = item.getByTestId('inline-expression-editor-input').first();
+	await editor.waitFor();
+	await editor.click();
+	await page.keyboard.press('ControlOrMeta+a');
+	// Inserted as a paste inserts it: typed key by key, n8n's expression editor closes "{{" by itself.
+	await page.keyboard.insertText(text);
+	await page.waitForTimeout(300);
+	return normalise(await editor.innerText());
+}
+
+/** Adds a node from the node panel after the canvas's last "+" (or on an empty canvas). */
+async function addNodeFromPanel(page, search, entry) {
+	const plus = page.getByTestId('canvas-handle-plus');
+	if (await plus.count()) await plus.last().click();
+	else await page.getByTestId('canvas-add-button').click();
+	await searchNodePanel(page, search);
+	await page.getByTestId('node-creator').getByTestId('node-creator-item-name').getByText(entry, { exact: true }).first().click();
+}
+
+/**
+ * README, "Your first workflow", followed in the editor as written: the "once" step with the
+ * simulator (a published CIS Auto-Call Trigger, its Production URL put into the simulator's default
+ * template with the README's own curl body), then the lead's workflow built by hand: Webhook (POST)
+ * → CIS Auto-Call "Phone a person now and wait for the result" (Bot Script ID; Phone Numbers and
+ * Callback Data switched to Expression) → HTTP Request to the CRM; saved, published, and a lead sent
+ * to its Production URL must reach the CRM with the call's status, at the first try.
+ */
+async function firstWorkflow(ctx) {
+	const { page, url, checks, client, sim, images, types } = ctx;
+	const description = types.action;
+	const entry = waitOperationOf(description);
+	const crm = await startCrmStub();
+	const secret = 'first-workflow-secret-0123456789';
+	const lead = { name: 'Ann Lee', phone: '+7 999 000-55-55', crmId: 'CRM-42' };
+	let triggerWf = null;
+	let workflowId = null;
+	try {
+		await checks.check('first workflow: the README\'s "once" step with the simulator: its curl body points the default template at a published trigger, with both events', async () => {
+			const secretCred = await client.createCredential({ name: 'First workflow secret', type: 'cisAutoCallWebhookSecretApi', data: { secret } });
+			const webhookId = crypto.randomUUID();
+			const trigger = triggerNode('CIS Auto-Call Trigger', { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] }, null, webhookId);
+			trigger.typeVersion = 2;
+			trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } };
+			triggerWf = await client.createWorkflow(chain('First workflow: call results (CIS Auto-Call Trigger)', [trigger, noOp()]));
+			await client.activate(triggerWf.id);
+			const { body, events } = readmeTemplateBody(`${url}/webhook/${webhookId}/webhook?secret=${secret}`);
+			if (events.sort().join() !== 'CALL_ENDED,CANDIDATE_CHANGED') throw new Error(`the README's curl selects ${events.join(', ')}`);
+			const res = await fetch(`${sim.url}/__sim/default-template`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			if (res.status !== 200) throw new Error(`the simulator answered ${res.status}: ${await res.text()}`);
+			return `events ${events.join(', ')}; simulator answered ${res.status}`;
+		});
+
+		await checks.check('first workflow: Webhook (POST) → CIS Auto-Call "Phone a person now and wait for the result" (Bot Script ID, Phone Numbers switched to Expression) is built from the node panel', async () => {
+			await openNewWorkflow(page, url);
+			await addNodeFromPanel(page, 'Webhook', 'Webhook');
+			await ndvOf(page).waitFor();
+			await selectOption(page, 'httpMethod', 'POST');
+			await closeNdv(page);
+			await addNodeFromPanel(page, 'CIS Auto-Call', ENTRY);
+			await page.getByTestId('node-creator').getByTestId('node-creator-item-name').getByText(entry.action, { exact: true }).first().click();
+			await ndvOf(page).waitFor();
+			await parametersOf(page).getByTestId('parameter-input-botSettingsId').waitFor();
+			const shownOperation = await inputValueOf(page, 'operation');
+			if (shownOperation !== entry.operationName) throw new Error(`the action opened the operation "${shownOperation}"`);
+			await parametersOf(page).getByTestId('parameter-input-botSettingsId').locator('input').first().fill('bot-first-workflow');
+			const phone = await enterAsExpression(page, parameterItem(page, 'phone'), '{{ $json.body.phone }}');
+			if (phone !== '{{ $json.body.phone }}') throw new Error(`Phone Numbers holds "${phone}"`);
+			return `${entry.action}: ${entry.resourceName} → ${entry.operationName}; Phone Numbers = Expression "${phone}"`;
+		});
+
+		await checks.check('first workflow: Additional Fields → Callback Data (JSON) as an Expression, then an HTTP Request to the CRM (POST, URL and body fields as Expressions)', async () => {
+			const additional = parameterItem(page, 'candidateFields');
+			await additional.getByText('Add Field', { exact: true }).first().click();
+			await page.getByRole('option', { name: 'Callback Data (JSON)' }).first().click();
+			const callback = await enterAsExpression(page, parameterItem(page, 'callbackData'), '{"crmId": "{{ $json.body.crmId }}"}');
+			if (callback !== '{"crmId": "{{ $json.body.crmId }}"}') throw new Error(`Callback Data holds "${callback}"`);
+			await closeNdv(page);
+			await addNodeFromPanel(page, 'HTTP Request', 'HTTP Request');
+			await ndvOf(page).waitFor();
+			await selectOption(page, 'method', 'POST');
+			await enterAsExpression(page, parameterItem(page, 'url'), `${crm.url}/leads/{{ $json.callbackData.crmId }}`);
+			await parametersOf(page).getByTestId('parameter-input-sendBody').click();
+			const body = parameterItem(page, 'bodyParameters');
+			await body.waitFor();
+			const rows = [['status', '{{ $json.status }}'], ['result', '{{ $json.result }}']];
+			for (const [index, [name, value]] of rows.entries()) {
+				if (index > 0) await body.getByText('Add Body Field').first().click();
+				await body.getByTestId('parameter-input-name').nth(index).locator('input').first().fill(name);
+				const valueItem = body.getByTestId('parameter-item').filter({ has: page.getByTestId('parameter-input-value') }).nth(index);
+				await enterAsExpression(page, valueItem, value);
+			}
+			await closeNdv(page);
+			return `Callback Data = Expression "${callback}"; HTTP Request POST ${crm.url}/leads/{{ … }} with status and result`;
+		});
+
+		await checks.check('first workflow: saved and published from the editor; a lead sent to its Production URL is called, waits, and reaches the CRM with status "Answered", at the first try', async () => {
+			await page.keyboard.press('ControlOrMeta+s');
+			await page.waitForURL((address) => /\/workflow\/(?!new)[^/?#]+/.test(address.pathname), { timeout: 30000 });
+			workflowId = /\/workflow\/([^/?#]+)/.exec(new URL(page.url()).pathname)[1];
+			const saved = await client.getWorkflow(workflowId);
+			const webhook = saved.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+			const call = saved.nodes.find((node) => node.type.endsWith('.cisAutoCall'));
+			if (!webhook || !call) throw new Error(`saved nodes: ${saved.nodes.map((node) => node.type).join(', ')}`);
+			const parameters = call.parameters;
+			if (parameters.phone !== '={{ $json.body.phone }}') throw new Error(`Phone Numbers saved as ${JSON.stringify(parameters.phone)}`);
+			await page.getByTestId('workflow-open-publish-modal-button').click();
+			const publish = page.getByTestId('workflow-publish-button');
+			await publish.waitFor({ timeout: 10000 }).then(() => publish.click()).catch(() => undefined);
+			const deadline = Date.now() + 30000;
+			while (!(await client.getWorkflow(workflowId)).active && Date.now() < deadline) await sleep(500);
+			if (!(await client.getWorkflow(workflowId)).active) throw new Error('the workflow is not published after "Publish"');
+			await closeProductionChecklist(page);
+			const picture = await screenshotCanvas(page, path.join(images, 'first-workflow.png'));
+			sim.setOutcome('79990005555', { attempts: [{ status: 'ANSWERED', durationSec: 20 }], result: { interested: 'yes' } });
+			const answer = await client.callWebhook(webhook.parameters.path, lead);
+			if (answer.status !== 200) throw new Error(`the Production URL answered ${answer.status} ${answer.text}`);
+			let executions = [];
+			const until = Date.now() + 90000;
+			do {
+				await sleep(500);
+				executions = await client.listExecutions(workflowId);
+			} while (!(executions.length && ['success', 'error', 'crashed'].includes(executions[0].status)) && Date.now() < until);
+			const statuses = executions.map((execution) => execution.status);
+			if (executions.length !== 1 || statuses[0] !== 'success') {
+				const data = executions[0] ? await client.getExecution(executions[0].id) : null;
+				const error = data && data.data && data.data.resultData && data.data.resultData.error;
+				throw new Error(`executions: ${statuses.join(', ') || 'none'}${error ? `; error: ${error.message}` : ''}`);
+			}
+			const received = crm.requests.filter((request) => request.path === '/leads/CRM-42');
+			if (received.length !== 1) throw new Error(`the CRM received ${JSON.stringify(crm.requests)}`);
+			if (received[0].method !== 'POST' || !received[0].body || received[0].body.status !== 'Answered') throw new Error(`the CRM received ${JSON.stringify(received[0])}`);
+			return `execution ${executions[0].id} succeeded; CRM: POST /leads/CRM-42 ${JSON.stringify(received[0].body)}; ${picture}`;
+		});
+	} finally {
+		if (workflowId) await client.deactivate(workflowId).catch(() => undefined);
+		if (triggerWf) await client.deactivate(triggerWf.id).catch(() => undefined);
+		sim.setDefaultTemplate({ webhookUrls: [] });
+		await crm.close();
+	}
+}
+
+/**
+ * What n8n 2.x does when `{{ … }}` is typed key by key into a Fixed field: it switches the field to
+ * Expression once the text holds both "{{" and "}}" (the README says so). Checked on Phone Numbers.
+ */
+async function typedExpression(ctx) {
+	const { page, url, checks, client, credential } = ctx;
+	await checks.check('first workflow: typing {{ $json.body.phone }} into Phone Numbers while it is Fixed switches it to Expression (n8n 2.x)', async () => {
+		const workflow = await client.createWorkflow(
+			chain('UI: typed expression', [manualTrigger(), cisNode('Call the lead', { resource: 'candidate', operation: 'createAndRunAndWait', botSettingsId: 'bot-1', phone: '' }, credential, { typeVersion: 2 })]),
+		);
+		await page.goto(`${url}/workflow/${workflow.id}`);
+		await page.getByTestId('canvas-node').filter({ hasText: 'Call the lead' }).dblclick();
+		const item = parameterItem(page, 'phone');
+		const input = item.getByTestId('parameter-input-phone').locator('input, textarea').first();
+		await input.click();
+		await page.keyboard.type('{{ $json.body.phone }}', { delay: 30 });
+		await page.waitForTimeout(500);
+		const switched = await item.getByTestId('inline-expression-editor-input').first().isVisible();
+		const shown = switched ? normalise(await item.getByTestId('inline-expression-editor-input').first().innerText()) : await input.inputValue().catch(() => '?');
+		await closeNdv(page).catch(() => page.keyboard.press('Escape'));
+		if (!switched) throw new Error(`the field stayed Fixed, holding "${shown}"`);
+		return `switched to Expression by itself, holding "${shown}"`;
+	});
+}
+
+/** The workflow on the canvas, zoomed to fit, cut to its nodes. */
+async function screenshotCanvas(page, file) {
+	const nodes = page.getByTestId('canvas-node');
+	await page.getByTestId('zoom-to-fit').click();
+	await page.waitForTimeout(500);
+	const boxes = await nodes.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON()));
+	const left = Math.max(0, Math.min(...boxes.map((box) => box.left)) - 110);
+	const top = Math.max(0, Math.min(...boxes.map((box) => box.top)) - 40);
+	const right = Math.max(...boxes.map((box) => box.right)) + 110;
+	const bottom = Math.max(...boxes.map((box) => box.bottom)) + 80;
+	await page.screenshot({ path: file, clip: { x: left, y: top, width: right - left, height: bottom - top }, animations: 'disabled' });
+	return file;
+}
+
 /* ------------------------------------------------------------------ an example workflow on the canvas */
 
 async function exampleCanvas(ctx) {
@@ -871,4 +1073,4 @@ async function exampleCanvas(ctx) {
 	});
 }
 
-module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, exampleCanvas };
+module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, firstWorkflow, typedExpression, exampleCanvas };
