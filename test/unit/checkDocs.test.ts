@@ -39,7 +39,7 @@ test('links to sections that exist pass', () => {
 				'[first](../README.md#your-first-workflow-new-crm-lead--call), [more](../README.md#more)',
 				'[ref]: ../docs/trigger.md#reference',
 				'<img src="../docs/images/a.png" alt="">',
-				'See the README, "More". In `code`: [x](../README.md#not-checked-in-code)',
+				'See the README, "More". In code: `[x](../README.md#not-checked-in-code)`',
 			].join('\n'),
 		),
 	).toEqual([]);
