@@ -990,7 +990,7 @@ async function firstWorkflow(ctx) {
 			// The phone's "Result" preview covers the fields below it until the field loses focus.
 			await parametersOf(page).getByText('Bot Script ID', { exact: true }).first().click();
 			// "Additional Fields": "No properties" and a list "Add Field" (n8n 2.41's collection).
-			await parametersOf(page).getByText('Add Field', { exact: true }).first().click();
+			await parametersOf(page).getByPlaceholder('Add Field').or(parametersOf(page).getByText('Add Field', { exact: true })).first().click();
 			await page.getByRole('menuitem', { name: 'Callback Data (JSON)' }).or(page.getByRole('option', { name: 'Callback Data (JSON)' })).first().click();
 			const callback = await enterAsExpression(page, parameterItem(page, 'callbackData'), '{"crmId": "{{ $json.body.crmId }}"}');
 			if (callback !== '{"crmId": "{{ $json.body.crmId }}"}') throw new Error(`Callback Data holds "${callback}"`);
@@ -1072,7 +1072,7 @@ async function firstWorkflow(ctx) {
  */
 async function typedExpression(ctx) {
 	const { url, checks, client, credential } = ctx;
-	await checks.check('first workflow: {{ $json.body.phone }} typed in full into Phone Numbers while it is Fixed: n8n 2.x switches the field to Expression by itself (the README says to check the text: a second "}}" may be left)', async () => {
+	await checks.check('first workflow: {{ $json.body.phone }} typed in full into Phone Numbers while it is Fixed: n8n 2.x switches the field to Expression by itself (the README says to switch first: a second "}}" is left)', async () => {
 		const workflow = await client.createWorkflow(
 			chain('UI: typed expression', [manualTrigger(), cisNode('Call the lead', { resource: 'candidate', operation: 'createAndRunAndWait', botSettingsId: 'bot-1', phone: '' }, credential, { typeVersion: 2 })]),
 		);
