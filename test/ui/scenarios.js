@@ -1033,6 +1033,7 @@ async function firstWorkflow(ctx) {
 			if (!webhook || !call) throw new Error(`saved nodes: ${saved.nodes.map((node) => node.type).join(', ')}`);
 			const parameters = call.parameters;
 			if (parameters.phone !== '={{ $json.body.phone }}') throw new Error(`Phone Numbers saved as ${JSON.stringify(parameters.phone)}`);
+			if (webhook.parameters.httpMethod !== 'POST') throw new Error(`the Webhook's HTTP Method saved as ${JSON.stringify(webhook.parameters.httpMethod)}`);
 			await page.getByTestId('workflow-open-publish-modal-button').click();
 			const publish = page.getByTestId('workflow-publish-button');
 			await publish.waitFor({ timeout: 10000 }).then(() => publish.click()).catch(() => undefined);
@@ -1040,8 +1041,16 @@ async function firstWorkflow(ctx) {
 			while (!(await client.getWorkflow(workflowId)).active && Date.now() < deadline) await sleep(500);
 			if (!(await client.getWorkflow(workflowId)).active) throw new Error('the workflow is not published after "Publish"');
 			sim.setOutcome('79990005555', { attempts: [{ status: 'ANSWERED', durationSec: 20 }], result: { interested: 'yes' } });
-			const answer = await client.callWebhook(webhook.parameters.path, lead);
-			if (answer.status !== 200) throw new Error(`the Production URL answered ${answer.status} ${answer.text}`);
+			// n8n registers the production webhook just after the workflow reads as published: a 404
+			// ("not registered") is asked again for up to 20 s, and counted.
+			let answer;
+			let notYet = 0;
+			for (const until404 = Date.now() + 20000; ; notYet++) {
+				answer = await client.callWebhook(webhook.parameters.path, lead);
+				if (answer.status !== 404 || Date.now() > until404) break;
+				await sleep(1000);
+			}
+			if (answer.status !== 200) throw new Error(`the Production URL answered ${answer.status} ${String(answer.text).slice(0, 200)} (after ${notYet} answers 404)`);
 			let executions = [];
 			const until = Date.now() + 90000;
 			do {
@@ -1062,7 +1071,7 @@ async function firstWorkflow(ctx) {
 			await page.getByTestId('canvas-node').first().waitFor({ timeout: 90000 });
 			await closeProductionChecklist(page);
 			const picture = await screenshotCanvas(page, path.join(images, 'first-workflow.png'));
-			return `execution ${executions[0].id} succeeded; CRM: POST /leads/CRM-42 ${JSON.stringify(received[0].body)}; ${picture}`;
+			return `execution ${executions[0].id} succeeded; CRM: POST /leads/CRM-42 ${JSON.stringify(received[0].body)}; Production URL answered 404 ${notYet} times before 200; ${picture}`;
 		});
 	} finally {
 		if (workflowId) await client.deactivate(workflowId).catch(() => undefined);
