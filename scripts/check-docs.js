@@ -4,7 +4,10 @@
  *
  *   1. Every link in README.md, CONTRIBUTING.md, CHANGELOG.md, docs/*.md, examples/README.md and
  *      test/bench/*.md resolves: a file that exists, and an anchor that is a heading of that file
- *      (GitHub's anchor rules). Links to the web are not fetched.
+ *      (GitHub's anchor rules). Markdown links, images, reference definitions (`[x]: target`) and
+ *      HTML `href`/`src` count. A section named in prose ("see the README, "Some Section"" or
+ *      `docs/x.md, "Some Section"`) must be a heading of that file too. Links to the web are not
+ *      fetched.
  *   2. Every name the user guide quotes in **bold** that looks like an editor name (Title Case,
  *      up to 8 words) is a text of the nodes or credentials as built in dist/ (display names,
  *      option names, action names), or one of n8n's own names listed below. So a renamed field
@@ -74,8 +77,8 @@ const OTHER_NAMES = new Set([
 /** Pages about the service itself (its own field names), not about the nodes: links only. */
 const ABOUT_THE_SERVICE = new Set(['docs/service.md']);
 
-function read(file) {
-	return fs.readFileSync(path.join(ROOT, file), 'utf8');
+function read(file, root = ROOT) {
+	return fs.readFileSync(path.join(root, file), 'utf8');
 }
 
 /** Markdown without fenced code blocks (their contents are not links or names). */
@@ -94,10 +97,10 @@ function anchorOf(heading) {
 		.replace(/\s/g, '-');
 }
 
-function anchorsOf(file) {
+function anchorsOf(file, root = ROOT) {
 	const seen = new Map();
 	const anchors = new Set();
-	for (const line of withoutFences(read(file)).split('\n')) {
+	for (const line of withoutFences(read(file, root)).split('\n')) {
 		const match = /^#{1,6}\s+(.*)$/.exec(line);
 		if (!match) continue;
 		const base = anchorOf(match[1]);
@@ -108,22 +111,45 @@ function anchorsOf(file) {
 	return anchors;
 }
 
-function checkLinks(file, problems) {
-	const text = withoutFences(read(file));
+/** The link targets of a markdown file: markdown links and images, reference definitions, HTML href and src. */
+function linkTargets(text) {
+	const targets = [];
+	for (const match of text.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) targets.push(match[1]);
+	for (const match of text.matchAll(/^\s{0,3}\[[^\]]+\]:\s+<?([^\s>]+)>?/gm)) targets.push(match[1]);
+	for (const match of text.matchAll(/<(?:a|img)\b[^>]*?\b(?:href|src)="([^"]+)"/gi)) targets.push(match[1]);
+	return targets;
+}
+
+function checkLinks(file, problems, root = ROOT) {
+	const text = withoutFences(read(file, root)).replace(/`[^`\n]*`/g, '');
 	const dir = path.dirname(file);
 	let count = 0;
-	for (const match of text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-		const target = match[1];
+	for (const target of linkTargets(text)) {
 		if (/^[a-z]+:/i.test(target)) continue;
 		count++;
 		const [pathPart, anchor] = target.split('#');
 		const resolved = pathPart === '' ? file : path.normalize(path.join(dir, decodeURI(pathPart)));
-		if (!fs.existsSync(path.join(ROOT, resolved))) {
+		if (!fs.existsSync(path.join(root, resolved))) {
 			problems.push(`${file}: link to ${target}: ${resolved} does not exist`);
 			continue;
 		}
-		if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) {
+		if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(resolved, root).has(anchor)) {
 			problems.push(`${file}: link to ${target}: ${resolved} has no heading with the anchor #${anchor}`);
+		}
+	}
+	// A section named in prose: `the README, "Section"`, `README's "Section"`, `docs/x.md, "Section"`.
+	for (const match of text.matchAll(/\b(README|[\w./-]+\.md)(?:'s)?,?\s+(?:section\s+)?["“]([^"”\n]{2,80})["”]/g)) {
+		count++;
+		// "the README" is the repository's; a file name is relative to the page, else to the repository.
+		const named = match[1] === 'README' ? 'README.md' : match[1];
+		const candidates = match[1] === 'README' ? [named] : [path.normalize(path.join(dir, named)), path.normalize(named)];
+		const resolved = candidates.find((candidate) => fs.existsSync(path.join(root, candidate)));
+		if (!resolved) {
+			problems.push(`${file}: names the section "${match[2]}" of ${named}, which does not exist`);
+			continue;
+		}
+		if (!anchorsOf(resolved, root).has(anchorOf(match[2]))) {
+			problems.push(`${file}: names the section "${match[2]}" of ${resolved}, which has no such heading`);
 		}
 	}
 	return count;
@@ -301,4 +327,6 @@ function main() {
 	process.exit(failed === 0 ? 0 : 1);
 }
 
-main();
+if (require.main === module) main();
+
+module.exports = { checkLinks, anchorOf, linkTargets };

@@ -303,7 +303,7 @@ async function main() {
 			say(`          default template of the simulator: webhook → example 2 (${wfs['02'].triggerUrl}?secret=…)`);
 			say('          to send the results to a trigger of your own instead (docs/getting-started.md):');
 			say(`            curl -X POST ${sim.url}/__sim/default-template -H 'content-type: application/json' \\`);
-			say(`              -d '{"webhookUrls": [{"url": "<Production URL>?secret=<your secret>", "events": {"CALL_ENDED": {"name": "CALL_ENDED", "value": true}}}]}'`);
+			say(`              -d '{"webhookUrls": [{"url": "<Production URL>?secret=<your secret>", "events": {"CALL_ENDED": {"name": "CALL_ENDED", "value": true}, "CANDIDATE_CHANGED": {"name": "CANDIDATE_CHANGED", "value": true}}}]}'`);
 		}
 		if (wfs['05a'] && wfs['05a'].activated) {
 			const task = [...sim.state.tasks.values()].find((t) => t.name === 'Spring campaign');

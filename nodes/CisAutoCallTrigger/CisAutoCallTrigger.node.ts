@@ -69,7 +69,7 @@ export class CisAutoCallTrigger implements INodeType {
 			header: 'Listen for a test event of the call task',
 			executionsHelp: {
 				inactive:
-					'New Call Task: a test listen creates no task, so no event arrives; build with mock data (output pane) or listen to an existing task. Publishing creates the task and its events start executions. Existing Task or Template: a test listen receives what the service sends to the Test URL. Publishing makes the Production URL answer.',
+					'New Call Task: a test listen creates no task, so no event arrives; build with mock data (output pane) or listen to an existing task. Existing Task or Template: a test listen receives what the service sends to the Test URL, and publishing makes the Production URL answer.',
 				active:
 					'The workflow is published: events of the call task start executions, listed under Executions. A test listen still creates no task.',
 			},

@@ -58,7 +58,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'New Call Task (Registers Itself)',
 				value: 'newTask',
-				description: 'Activating the workflow creates a call task that reports to this trigger',
+				description: 'Publishing the workflow (n8n 1.x: activating it) creates a call task that reports to this trigger',
 			},
 			{
 				name: 'Existing Task or Template',

@@ -21,7 +21,7 @@ export const OLD_TASK_POLICY_OPTIONS: INodePropertyOptions[] = [
 		name: 'Pause It',
 		value: 'pause',
 		description:
-			'Deactivating or changing the settings pauses the task. Activating again with unchanged settings takes it back and resumes it. Reversible.',
+			'Unpublishing (n8n 1.x: deactivating) or changing the settings pauses the task. Publishing again with unchanged settings takes it back and resumes it. Reversible.',
 	},
 	{
 		name: 'Stop It When Replaced',

@@ -125,6 +125,8 @@ async function main() {
 			['retry', scenarios.retryLeftOut],
 			['wait panel', scenarios.waitPanel],
 			['wait execution', scenarios.waitExecution],
+			['first workflow', scenarios.firstWorkflow],
+			['typed expression', scenarios.typedExpression],
 			['canvas', scenarios.exampleCanvas],
 		])) {
 			if (opts.only.length && !opts.only.includes(name)) continue;

@@ -22,7 +22,8 @@ const {
 const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL } = require('../e2e/harness');
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
 const { findBanned, ACTION_NODE_WORDS_READY } = require('../lib/editorWords');
-const { TRIGGER_TYPE, webhookTarget } = require('../../scripts/lib/playground');
+const { noticeProblems, wordCount, MAX_NOTICE_WORDS, MAX_NOTICE_SENTENCES } = require('../lib/noticeLength');
+const { TRIGGER_TYPE, webhookTarget, startCrmStub } = require('../../scripts/lib/playground');
 // The built package's own text (dist/ exists only after the build, so it is required by path: the
 // tools' type-check, tsconfig.tools.json, runs without a build).
 /** @type {{ LOCAL_URL_MESSAGE: string }} */
@@ -57,7 +58,30 @@ async function compareWithDescription(page, description, values) {
 		const slot = await ndvOf(page).getByTestId('node-credentials-slot').innerText().catch(() => '(no credential slot)');
 		problems.push(`credential selector ${credentialsShown ? 'shown' : 'hidden'}, the description ${credentialsExpected ? 'displays' : 'hides'} it; the panel shows: ${normalise(slot).slice(0, 120)}`);
 	}
-	return { problems, texts, shown: displayedProperties(description, values) };
+	return { problems, texts, shown: displayedProperties(description, values), notices: shownNotices(texts, description, values) };
+}
+
+/** The notices the panel shows, as the editor shows them: [{name, text}] (matched to the description's notices). */
+function shownNotices(texts, description, values) {
+	return displayedProperties(description, values)
+		.filter((property) => property.type === 'notice')
+		.map((notice) => {
+			const wanted = normalise(notice.displayName.replace(/<[^>]+>/g, '')).slice(0, 80);
+			const lines = texts.find((item) => normalise(item.join(' ')).includes(wanted));
+			return lines ? { name: notice.name, text: normalise(lines.join(' ')) } : null;
+		})
+		.filter(Boolean);
+}
+
+/** Issue 33, point 4: every notice read from the editor is at most 60 words and two sentences. */
+async function checkNoticeLengths(checks, label, seen) {
+	return checks.check(`${label}: every notice the editor shows is at most ${MAX_NOTICE_WORDS} words and ${MAX_NOTICE_SENTENCES} sentences`, async () => {
+		if (!seen.length) throw new Error('no notice was read from the editor');
+		const problems = seen.flatMap(({ where, text }) => noticeProblems(text).map((problem) => `${where}: ${problem}: «${text.slice(0, 100)}…»`));
+		if (problems.length) throw new Error([...new Set(problems)].join('\n'));
+		const longest = seen.reduce((a, b) => (wordCount(b.text) > wordCount(a.text) ? b : a));
+		return `${seen.length} notices read; the longest has ${wordCount(longest.text)} words (${longest.where})`;
+	});
 }
 
 /** The node panel from its parameters to its output pane (the empty input pane left out). */
@@ -193,6 +217,7 @@ async function trigger(ctx) {
 		return names.join(' | ');
 	});
 
+	const triggerNotices = [];
 	for (const mode of modes) {
 		const values = { connectTo: mode.value };
 		const label = `trigger: "${mode.name}" shows the fields and credential its description shows, and no others`;
@@ -200,7 +225,8 @@ async function trigger(ctx) {
 			const input = parametersOf(page).getByTestId('parameter-input-connectTo');
 			if (await input.isVisible()) await selectOption(page, 'connectTo', mode.name);
 			else if (mode.value !== valuesOf(description, {}).connectTo) throw new Error('cannot switch: "Connect To" is not shown');
-			const { problems, shown } = await compareWithDescription(page, description, values);
+			const { problems, shown, notices } = await compareWithDescription(page, description, values);
+			triggerNotices.push(...notices.map((notice) => ({ where: `${mode.name}: ${notice.name}`, text: notice.text })));
 			if (problems.length) throw new Error(problems.join('\n'));
 			const file = path.join(images, `trigger-${mode.value === 'existing' ? 'existing' : 'new-task'}.png`);
 			return `${shown.length} parameters; ${await panelScreenshot(page, file)}`;
@@ -256,6 +282,7 @@ async function trigger(ctx) {
 			});
 		}
 	}
+	await checkNoticeLengths(checks, 'trigger', triggerNotices);
 	await closeNdv(page);
 }
 
@@ -287,6 +314,7 @@ async function action(ctx) {
 	}
 	await credentials(ctx);
 	const seenTexts = [];
+	const actionNotices = [];
 	for (const operation of operationsOf(description)) {
 		const values = { resource: operation.resource, operation: operation.operation };
 		await checks.check(`action: ${operation.resourceName} → ${operation.operationName}: the required fields appear`, async () => {
@@ -294,8 +322,9 @@ async function action(ctx) {
 			const operationOptions = await optionsOf(page, 'operation');
 			seenTexts.push(...operationOptions.map((option) => `${option.name}: ${option.description}`));
 			await selectOption(page, 'operation', operation.operationName);
-			const { problems, texts, shown } = await compareWithDescription(page, description, values);
+			const { problems, texts, shown, notices } = await compareWithDescription(page, description, values);
 			seenTexts.push(...texts.map((lines) => lines.join(' ')));
+			actionNotices.push(...notices.map((notice) => ({ where: `${operation.resourceName} → ${operation.operationName}: ${notice.name}`, text: notice.text })));
 			const required = shown.filter((property) => property.required);
 			const missingRequired = required.filter((property) => !isShown(texts, property));
 			if (missingRequired.length) problems.unshift(`required but not shown: ${missingRequired.map((p) => p.displayName).join(', ')}`);
@@ -310,6 +339,7 @@ async function action(ctx) {
 			return checkFieldCount(await shownParameterTexts(page), description, values, FIELD_COUNTS.action[key]);
 		});
 	}
+	await checkNoticeLengths(checks, 'action: the panels of the 14 operations', actionNotices);
 	await checks.check('action: no developer wording in labels, descriptions, notices and choices', async () => {
 		if (seenTexts.length < operationsOf(description).length) throw new Error(`only ${seenTexts.length} texts could be read`);
 		const found = [...new Set(seenTexts.flatMap(developerWordingIn))];
@@ -608,6 +638,7 @@ async function waitPanel(ctx) {
 	const values = { ...WAIT_OPERATION };
 	const notice = displayedProperties(description, values).find((property) => property.type === 'notice' && /pauses/i.test(property.displayName));
 	const label = (name) => (displayedProperties(description, values).find((property) => property.name === name) || {}).displayName;
+	const waitNotices = [];
 	const workflow = await client.createWorkflow(chain('UI: call and wait (panel)', [manualTrigger()]));
 	await page.goto(`${url}/workflow/${workflow.id}`);
 	await page.getByTestId('canvas-node').first().waitFor();
@@ -642,7 +673,8 @@ async function waitPanel(ctx) {
 	});
 
 	await checks.check(`wait panel: ${entry.operationName} shows its own fields and no other operation's; ${FIELD_COUNTS.action['candidate.createAndRunAndWait']} fields (expected.js); no API words`, async () => {
-		const { problems, texts } = await compareWithDescription(page, description, values);
+		const { problems, texts, notices } = await compareWithDescription(page, description, values);
+		waitNotices.push(...notices.map((notice) => ({ where: `${entry.operationName}: ${notice.name}`, text: notice.text })));
 		if (problems.length) throw new Error(problems.join('\n'));
 		const count = checkFieldCount(texts, description, values, FIELD_COUNTS.action['candidate.createAndRunAndWait']);
 		const found = apiWordsIn(texts.map((lines) => lines.join(' ')));
@@ -650,6 +682,7 @@ async function waitPanel(ctx) {
 		return `${count}: ${texts.map((lines) => lines[0]).filter((line) => line.length < 40).join(', ')}`;
 	});
 
+	await checkNoticeLengths(checks, `wait panel: ${entry.operationName}`, waitNotices);
 	await checks.check('wait panel: choosing Create and Run instead hides the notice, "Wait at Most" and "Wait Unit"', async () => {
 		const other = operationsOf(description).find((op) => op.resource === 'candidate' && op.operation === 'createAndRun');
 		await selectOption(page, 'operation', other.operationName);
@@ -849,6 +882,262 @@ async function waitExecution(ctx) {
 	}
 }
 
+/* ------------------------------------------------------------------ the README's first workflow, by hand (issue 33) */
+
+const README = path.resolve(__dirname, '../../README.md');
+
+/** The README's curl that points the simulator's default template at a trigger of your own: its JSON body. */
+function readmeTemplateBody(productionUrlWithSecret) {
+	const text = require('fs').readFileSync(README, 'utf8');
+	const match = /__sim\/default-template[^\n]*\\\n\s*-d '(\{"webhookUrls"[^']*\})'/.exec(text);
+	if (!match) throw new Error('the README has no curl for the simulator\'s default template');
+	const body = JSON.parse(match[1].replace('<Production URL>?secret=<your secret>', productionUrlWithSecret));
+	return { body, events: Object.values(body.webhookUrls[0].events).filter((event) => event.value).map((event) => event.name) };
+}
+
+/** The parameter item of a top-level (or the first nested) parameter, by its name. */
+function parameterItem(page, name) {
+	return parametersOf(page).getByTestId('parameter-item').filter({ has: page.getByTestId(`parameter-input-${name}`) }).last();
+}
+
+/**
+ * n8n's "Fixed | Expression" switch above a field (shown while the pointer is over it): Expression,
+ * then the text. `typed` ([before, inside]): typed key by key as the README says, `{{` and then what
+ * goes inside (n8n adds the closing ` }}` itself); otherwise the text is pasted.
+ */
+async function enterAsExpression(page, item, text, typed) {
+	// The field in focus shows a "Tip"/"Result" box over the fields below it: leave it first.
+	// (runs in the page: the browser's document)
+	await page.evaluate(() => /** @type {any} */ (globalThis).document.activeElement?.blur?.());
+	await page.waitForTimeout(200);
+	await item.hover();
+	await item.getByTestId('radio-button-expression').first().click();
+	const editor = item.getByTestId('inline-expression-editor-input').first();
+	await editor.waitFor();
+	await editor.click();
+	await page.keyboard.press('ControlOrMeta+a');
+	if (typed) {
+		await page.keyboard.press('Delete');
+		await page.keyboard.type(`${typed[0]}{{`, { delay: 40 });
+		await page.keyboard.type(typed[1], { delay: 40 });
+	} else {
+		await page.keyboard.insertText(text);
+	}
+	await page.waitForTimeout(300);
+	return normalise(await editor.innerText());
+}
+
+/** Adds a node from the node panel after the canvas's last "+" (or on an empty canvas). */
+async function addNodeFromPanel(page, search, entry) {
+	const plus = page.getByTestId('canvas-handle-plus');
+	if (await plus.count()) await plus.last().click();
+	else await page.getByTestId('canvas-add-button').click();
+	await searchNodePanel(page, search);
+	await page.getByTestId('node-creator').getByTestId('node-creator-item-name').getByText(entry, { exact: true }).first().click();
+}
+
+/**
+ * README, "Your first workflow", followed in the editor as written: the "once" step with the
+ * simulator (a published CIS Auto-Call Trigger, its Production URL put into the simulator's default
+ * template with the README's own curl body), then the lead's workflow built by hand: Webhook (POST)
+ * → CIS Auto-Call "Phone a person now and wait for the result" (Bot Script ID; Phone Numbers and
+ * Callback Data switched to Expression) → HTTP Request to the CRM; saved, published, and a lead sent
+ * to its Production URL must reach the CRM with the call's status, at the first try.
+ */
+async function firstWorkflow(ctx) {
+	const { page, url, checks, client, sim, images, types } = ctx;
+	const description = types.action;
+	const entry = waitOperationOf(description);
+	const crm = await startCrmStub();
+	const secret = 'first-workflow-secret-0123456789';
+	const lead = { name: 'Ann Lee', phone: '+7 999 000-55-55', crmId: 'CRM-42' };
+	/** @type {{ id: string } | null} */
+	let triggerWf = null;
+	let workflowId = null;
+	try {
+		if (!(await checks.check('first workflow: the README\'s "once" step with the simulator: its curl body points the default template at a published trigger, with both events', async () => {
+			const secretCred = await client.createCredential({ name: 'First workflow secret', type: 'cisAutoCallWebhookSecretApi', data: { secret } });
+			const webhookId = crypto.randomUUID();
+			const trigger = triggerNode('CIS Auto-Call Trigger', { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] }, null, webhookId);
+			trigger.typeVersion = 2;
+			trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } };
+			triggerWf = await client.createWorkflow(chain('First workflow: call results (CIS Auto-Call Trigger)', [trigger, noOp()]));
+			await client.activate(triggerWf.id);
+			const { body, events } = readmeTemplateBody(`${url}/webhook/${webhookId}/webhook?secret=${secret}`);
+			if (events.sort().join() !== 'CALL_ENDED,CANDIDATE_CHANGED') throw new Error(`the README's curl selects ${events.join(', ')}`);
+			const res = await fetch(`${sim.url}/__sim/default-template`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			if (res.status !== 200) throw new Error(`the simulator answered ${res.status}: ${await res.text()}`);
+			return `events ${events.join(', ')}; simulator answered ${res.status}`;
+		}))) {
+			throw new Error('stopped: an earlier step failed');
+		}
+
+		if (!(await checks.check('first workflow: Webhook (POST) → CIS Auto-Call "Phone a person now and wait for the result" (Bot Script ID, Phone Numbers switched to Expression) is built from the node panel', async () => {
+			// The page's "load" took more than 45 s on the busy 2-core machine: the editor is ready once its canvas is.
+			await page.goto(`${url}/workflow/new`, { waitUntil: 'domcontentloaded' });
+			await page.getByTestId('canvas-add-button').waitFor({ timeout: 90000 });
+			await addNodeFromPanel(page, 'Webhook', 'Webhook');
+			await ndvOf(page).waitFor();
+			await selectOption(page, 'httpMethod', 'POST');
+			await closeNdv(page);
+			await addNodeFromPanel(page, 'CIS Auto-Call', ENTRY);
+			await page.getByTestId('node-creator').getByTestId('node-creator-item-name').getByText(entry.action, { exact: true }).first().click();
+			await ndvOf(page).waitFor();
+			await parametersOf(page).getByTestId('parameter-input-botSettingsId').waitFor();
+			const shownOperation = await inputValueOf(page, 'operation');
+			if (shownOperation !== entry.operationName) throw new Error(`the action opened the operation "${shownOperation}"`);
+			await parametersOf(page).getByTestId('parameter-input-botSettingsId').locator('input').first().fill('bot-first-workflow');
+			const phone = await enterAsExpression(page, parameterItem(page, 'phone'), '{{ $json.body.phone }}', ['', '$json.body.phone']);
+			if (phone !== '{{ $json.body.phone }}') throw new Error(`Phone Numbers holds "${phone}"`);
+			return `${entry.action}: ${entry.resourceName} → ${entry.operationName}; Phone Numbers = Expression "${phone}"`;
+		}))) {
+			throw new Error('stopped: an earlier step failed');
+		}
+
+		if (!(await checks.check('first workflow: Additional Fields → Callback Data (JSON) as an Expression, then an HTTP Request to the CRM (POST, URL and body fields as Expressions)', async () => {
+			// The phone's "Result" preview covers the fields below it until the field loses focus.
+			await parametersOf(page).getByText('Bot Script ID', { exact: true }).first().click();
+			// "Additional Fields": "No properties" and a list "Add Field" (n8n 2.41's collection).
+			await parametersOf(page).getByPlaceholder('Add Field').or(parametersOf(page).getByText('Add Field', { exact: true })).first().click();
+			await page.getByRole('menuitem', { name: 'Callback Data (JSON)' }).or(page.getByRole('option', { name: 'Callback Data (JSON)' })).first().click();
+			const callback = await enterAsExpression(page, parameterItem(page, 'callbackData'), '{"crmId": "{{ $json.body.crmId }}"}');
+			if (callback !== '{"crmId": "{{ $json.body.crmId }}"}') throw new Error(`Callback Data holds "${callback}"`);
+			await closeNdv(page);
+			await addNodeFromPanel(page, 'HTTP Request', 'HTTP Request');
+			await ndvOf(page).waitFor();
+			await selectOption(page, 'method', 'POST');
+			await enterAsExpression(page, parameterItem(page, 'url'), `${crm.url}/leads/{{ $json.callbackData.crmId }}`);
+			const sendBody = parametersOf(page).getByTestId('parameter-input-sendBody');
+			await sendBody.getByRole('switch').or(sendBody.locator('.el-switch')).first().click();
+			const body = parametersOf(page);
+			await body.getByTestId('parameter-input-name').first().waitFor();
+			const rows = [['status', '{{ $json.status }}'], ['result', '{{ $json.result }}']];
+			for (const [index, [name, value]] of rows.entries()) {
+				if (index > 0) await body.getByTestId('fixed-collection-add').or(body.getByText('Add Body Field', { exact: true })).first().click();
+				await body.getByTestId('parameter-input-name').nth(index).locator('input').first().fill(name);
+				const valueItem = body
+					.getByTestId('parameter-item')
+					.filter({ has: page.getByTestId('parameter-input-value') })
+					.filter({ hasNot: page.getByTestId('parameter-input-name') })
+					.nth(index);
+				await enterAsExpression(page, valueItem, value);
+			}
+			await closeNdv(page);
+			return `Callback Data = Expression "${callback}"; HTTP Request POST ${crm.url}/leads/{{ … }} with status and result`;
+		}))) {
+			throw new Error('stopped: an earlier step failed');
+		}
+
+		await checks.check('first workflow: saved and published from the editor; a lead sent to its Production URL is called, waits, and reaches the CRM with status "Answered", at the first try', async () => {
+			await page.keyboard.press('ControlOrMeta+s');
+			await page.waitForURL((address) => /\/workflow\/(?!new)[^/?#]+/.test(address.pathname), { timeout: 30000 });
+			workflowId = /\/workflow\/([^/?#]+)/.exec(new URL(page.url()).pathname)[1];
+			const saved = await client.getWorkflow(workflowId);
+			const webhook = saved.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+			const call = saved.nodes.find((node) => node.type.endsWith('.cisAutoCall'));
+			if (!webhook || !call) throw new Error(`saved nodes: ${saved.nodes.map((node) => node.type).join(', ')}`);
+			const parameters = call.parameters;
+			if (parameters.phone !== '={{ $json.body.phone }}') throw new Error(`Phone Numbers saved as ${JSON.stringify(parameters.phone)}`);
+			if (webhook.parameters.httpMethod !== 'POST') throw new Error(`the Webhook's HTTP Method saved as ${JSON.stringify(webhook.parameters.httpMethod)}`);
+			await page.getByTestId('workflow-open-publish-modal-button').click();
+			const publish = page.getByTestId('workflow-publish-button');
+			await publish.waitFor({ timeout: 10000 }).then(() => publish.click()).catch(() => undefined);
+			const deadline = Date.now() + 30000;
+			while (!(await client.getWorkflow(workflowId)).active && Date.now() < deadline) await sleep(500);
+			if (!(await client.getWorkflow(workflowId)).active) throw new Error('the workflow is not published after "Publish"');
+			sim.setOutcome('79990005555', { attempts: [{ status: 'ANSWERED', durationSec: 20 }], result: { interested: 'yes' } });
+			// n8n registers the production webhook just after the workflow reads as published: a 404
+			// ("not registered") is asked again for up to 20 s, and counted.
+			let answer;
+			let notYet = 0;
+			for (const until404 = Date.now() + 20000; ; notYet++) {
+				answer = await client.callWebhook(webhook.parameters.path, lead);
+				if (answer.status !== 404 || Date.now() > until404) break;
+				await sleep(1000);
+			}
+			if (answer.status !== 200) throw new Error(`the Production URL answered ${answer.status} ${String(answer.text).slice(0, 200)} (after ${notYet} answers 404)`);
+			let executions = [];
+			const until = Date.now() + 90000;
+			do {
+				await sleep(500);
+				executions = await client.listExecutions(workflowId);
+			} while (!(executions.length && ['success', 'error', 'crashed'].includes(executions[0].status)) && Date.now() < until);
+			const statuses = executions.map((execution) => execution.status);
+			if (executions.length !== 1 || statuses[0] !== 'success') {
+				const data = executions[0] ? await client.getExecution(executions[0].id) : null;
+				const error = data && data.data && data.data.resultData && data.data.resultData.error;
+				throw new Error(`executions: ${statuses.join(', ') || 'none'}${error ? `; error: ${error.message}` : ''}`);
+			}
+			const received = crm.requests.filter((request) => request.path === '/leads/CRM-42');
+			if (received.length !== 1) throw new Error(`the CRM received ${JSON.stringify(crm.requests)}`);
+			if (received[0].method !== 'POST' || !received[0].body || received[0].body.status !== 'Answered') throw new Error(`the CRM received ${JSON.stringify(received[0])}`);
+			// The README's top picture: the workflow as the user built it, opened again from its address.
+			await page.goto(`${url}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+			await page.getByTestId('canvas-node').first().waitFor({ timeout: 90000 });
+			await closeProductionChecklist(page);
+			const picture = await screenshotCanvas(page, path.join(images, 'first-workflow.png'));
+			return `execution ${executions[0].id} succeeded; CRM: POST /leads/CRM-42 ${JSON.stringify(received[0].body)}; Production URL answered 404 ${notYet} times before 200; ${picture}`;
+		});
+	} finally {
+		if (workflowId) await client.deactivate(workflowId).catch(() => undefined);
+		if (triggerWf) await client.deactivate(triggerWf.id).catch(() => undefined);
+		sim.setDefaultTemplate({ webhookUrls: [] });
+		await crm.close();
+	}
+}
+
+/**
+ * What n8n 2.x does when `{{ … }}` is typed key by key into a Fixed field: it switches the field to
+ * Expression once the text holds both "{{" and "}}" (the README says so). Checked on Phone Numbers.
+ */
+async function typedExpression(ctx) {
+	const { url, checks, client, credential } = ctx;
+	await checks.check('first workflow: {{ $json.body.phone }} typed in full into Phone Numbers while it is Fixed: n8n 2.x switches the field to Expression by itself (the README says to switch first: a second "}}" is left)', async () => {
+		const workflow = await client.createWorkflow(
+			chain('UI: typed expression', [manualTrigger(), cisNode('Call the lead', { resource: 'candidate', operation: 'createAndRunAndWait', botSettingsId: 'bot-1', phone: '' }, credential, { typeVersion: 2 })]),
+		);
+		// A tab of its own: the page may hold a workflow with unsaved changes, which asks before leaving.
+		const page = await ctx.page.context().newPage();
+		try {
+			await page.goto(`${url}/workflow/${workflow.id}`, { waitUntil: 'domcontentloaded' });
+			await page.getByTestId('canvas-node').filter({ hasText: 'Call the lead' }).waitFor({ timeout: 90000 });
+			await page.getByTestId('canvas-node').filter({ hasText: 'Call the lead' }).dblclick();
+			const item = parameterItem(page, 'phone');
+			const input = item.getByTestId('parameter-input-phone').locator('input, textarea').first();
+			const editor = item.getByTestId('inline-expression-editor-input').first();
+			await input.click();
+			await page.keyboard.type('{{', { delay: 40 });
+			await page.waitForTimeout(500);
+			const afterBraces = (await editor.isVisible()) ? `Expression "${normalise(await editor.innerText())}"` : `Fixed "${await input.inputValue().catch(() => '?')}"`;
+			await page.keyboard.type(' $json.body.phone }}', { delay: 40 });
+			await page.waitForTimeout(800);
+			const switched = await editor.isVisible();
+			const shown = switched ? normalise(await editor.innerText()) : await input.inputValue().catch(() => '?');
+			if (!switched) throw new Error(`the field stayed Fixed, holding "${shown}" (after "{{": ${afterBraces})`);
+			return `after "{{": ${afterBraces}; after "{{ $json.body.phone }}": Expression "${shown}"`;
+		} finally {
+			await page.close().catch(() => undefined);
+		}
+	});
+}
+
+/** The workflow on the canvas, zoomed to fit, cut to its nodes. */
+async function screenshotCanvas(page, file) {
+	const nodes = page.getByTestId('canvas-node');
+	await page
+		.getByTestId('zoom-to-fit')
+		.click({ timeout: 15000 })
+		.catch(() => page.keyboard.press('1')); // n8n's shortcut for "zoom to fit"
+	await page.waitForTimeout(500);
+	const boxes = await nodes.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON()));
+	const left = Math.max(0, Math.min(...boxes.map((box) => box.left)) - 110);
+	const top = Math.max(0, Math.min(...boxes.map((box) => box.top)) - 40);
+	const right = Math.max(...boxes.map((box) => box.right)) + 110;
+	const bottom = Math.max(...boxes.map((box) => box.bottom)) + 80;
+	await page.screenshot({ path: file, clip: { x: left, y: top, width: right - left, height: bottom - top }, animations: 'disabled' });
+	return file;
+}
+
 /* ------------------------------------------------------------------ an example workflow on the canvas */
 
 async function exampleCanvas(ctx) {
@@ -874,4 +1163,4 @@ async function exampleCanvas(ctx) {
 	});
 }
 
-module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, exampleCanvas };
+module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, firstWorkflow, typedExpression, exampleCanvas };

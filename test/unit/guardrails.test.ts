@@ -218,7 +218,7 @@ describe('in the panel', () => {
 		for (const notice of notices) {
 			expect(notice.displayOptions?.show?.['@tool']).toEqual([true]);
 			expect(notice.displayName).toContain(
-				`at most ${DEFAULT_AGENT_MAX_CALLS} numbers are called per agent run, counted over all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow counts anew)`,
+				`at most ${DEFAULT_AGENT_MAX_CALLS} numbers per agent run, counted over all CIS Auto-Call tools of the agent together`,
 			);
 		}
 	});

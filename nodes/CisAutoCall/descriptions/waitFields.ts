@@ -27,11 +27,15 @@ const waitUnit: INodeProperties = {
 	default: 'days',
 };
 
-/** `receivesEventsOf`: whose call events the trigger must receive, in the user's words. */
+/**
+ * `receivesEventsOf`: whose call events the trigger must receive, in the user's words. The notice
+ * stays within 60 words and two sentences (test/unit/noticeLength.test.ts); what a result is and
+ * what happens after Wait at Most are in the Wait at Most field and in docs/getting-started.md.
+ */
 export function waitForResultFields(receivesEventsOf: string): { notice: INodeProperties; fields: INodeProperties[] } {
 	return {
 		notice: {
-			displayName: `The workflow pauses here until the call has a result: the first answered call, or the person will not be called again. It needs a published workflow with a CIS Auto-Call Trigger whose Production URL receives the events Call Ended and Person Done ${receivesEventsOf}. If no result arrives within Wait at Most, the workflow goes on with this node's input items unchanged: they have no "outcome" field.`,
+			displayName: `The workflow pauses here until the call has a result. It needs a CIS Auto-Call Trigger in a published workflow that receives the events Call Ended and Person Done ${receivesEventsOf}.`,
 			name: 'waitNotice',
 			type: 'notice',
 			default: '',

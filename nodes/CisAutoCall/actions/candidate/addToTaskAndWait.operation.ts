@@ -13,7 +13,7 @@ export const addToTaskAndWait: ItemOperation<ApiRequest> = {
 	fields: addToTaskFields(
 		false,
 		waitForResultFields(
-			'of this call task: the trigger that created it (New Call Task), or its Production URL pasted into the task or its template. The person is called only while the task runs: start it, or turn on Start the Task Too',
+			'of this task (the trigger that created it, or its Production URL in the task or template), and the task must run: start it or turn on Start the Task Too',
 		),
 	),
 	waitsForResult: true,

@@ -11,7 +11,7 @@ import { createAndRun, createAndRunFields } from './createAndRun.operation';
 export const createAndRunAndWait: ItemOperation<ApiRequest> = {
 	...createAndRun,
 	fields: createAndRunFields(
-		waitForResultFields('of these calls: Connect To "Existing Task or Template", its Production URL pasted into the default call-task template'),
+		waitForResultFields('of these calls: Connect To "Existing Task or Template", its Production URL in your default call-task template'),
 	),
 	waitsForResult: true,
 };

@@ -81,7 +81,7 @@ export const agentStartNotice: INodeProperties = {
 
 /** Shown only on the AI-tool variant of the node (n8n's `@tool` display rule). */
 export const agentToolNotice: INodeProperties = {
-	displayName: `As an AI Agent tool this phones real people at real cost. Unless you set "Max Calls per Run" in Options, at most ${DEFAULT_AGENT_MAX_CALLS} numbers are called per agent run, counted over all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow counts anew); one number per call, and the agent may not start a task. Set "Allowed Numbers" to say who may be called.`,
+	displayName: `As an AI Agent tool this phones real people at real cost: at most ${DEFAULT_AGENT_MAX_CALLS} numbers per agent run, counted over all CIS Auto-Call tools of the agent together, unless you set "Max Calls per Run" in Options; one number per call, no task started. Set "Allowed Numbers" to say who may be called.`,
 	name: 'agentToolNotice',
 	type: 'notice',
 	default: '',
