@@ -12,7 +12,7 @@ import { NotSentError } from './itemErrors';
 import { inputError } from './pipeline/outcome';
 import { operations } from './resources';
 import { readRunOptions, type RunOptions } from './runOptions';
-import { markedForWait, scrub, startWait, waitForCandidates, type Wait } from './waiting';
+import { markedForWait, refuseBlockedWait, scrub, startWait, waitForCandidates, type Wait } from './waiting';
 
 /**
  * The node's execute(): finds the operation, builds the run (settings, client, parameters,
@@ -57,6 +57,7 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	// Dry Run sends nothing, so nothing is waited for (and no key is made).
 	let wait: Wait | undefined;
 	if (waits && !dryRun) {
+		await refuseBlockedWait(this);
 		wait = startWait(this);
 		operation = markedForWait(operation as ItemOperation<ApiRequest>, wait);
 	}
