@@ -48,33 +48,54 @@ function hostNameOf(url: string | undefined): string | undefined {
 	}
 }
 
+/** The IP address `url` names as its host, if it names one. */
+function ipLiteralOf(url: string | undefined): string | undefined {
+	if (!url) return undefined;
+	try {
+		const name = new URL(url).hostname;
+		const bare = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
+		return isIpLiteral(bare) ? bare : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * The SSRF block behind an error n8n's helpers threw (the error itself or one of its causes:
  * n8n wraps it in a NodeApiError), or undefined when the error is something else. `url`, the
  * request's address, gives the host name when n8n's error names only the address it resolved to.
  */
 export function ssrfBlockOf(error: unknown, url?: string): SsrfBlock | undefined {
+	// n8n's error can sit under others (axios' error, n8n's NodeApiError), which repeat its message
+	// without its fields: every level is read.
 	const seen = new Set<unknown>();
 	let level: unknown = error;
+	let found = false;
+	let ip: string | undefined;
+	let hostname: string | undefined;
+	let byHostname = false;
 	while (typeof level === 'object' && level !== null && !seen.has(level)) {
 		seen.add(level);
 		const candidate = level as { name?: unknown; message?: unknown; ip?: unknown; hostname?: unknown; extra?: unknown; cause?: unknown };
 		const named = typeof candidate.name === 'string' && ERROR_NAMES.has(candidate.name);
 		const match = typeof candidate.message === 'string' ? MESSAGE.exec(candidate.message) : null;
 		if (named || match) {
+			found = true;
 			const extra = (typeof candidate.extra === 'object' && candidate.extra !== null ? candidate.extra : {}) as { ip?: unknown; hostname?: unknown };
-			const ip = text(candidate.ip) ?? text(extra.ip);
-			const hostname = text(candidate.hostname) ?? text(extra.hostname) ?? hostNameOf(url);
-			const byHostname = candidate.name === 'SsrfBlockedHostnameError' || (match !== null && match[1].startsWith('the destination'));
-			return {
-				...(ip ? { ip } : {}),
-				...(hostname && !isIpLiteral(hostname) ? { hostname } : {}),
-				byHostname,
-			};
+			ip ??= text(candidate.ip) ?? text(extra.ip);
+			hostname ??= text(candidate.hostname) ?? text(extra.hostname);
+			byHostname ||= candidate.name === 'SsrfBlockedHostnameError' || (match !== null && match[1].startsWith('the destination'));
 		}
 		level = candidate.cause;
 	}
-	return undefined;
+	if (!found) return undefined;
+	hostname ??= hostNameOf(url);
+	ip ??= ipLiteralOf(url);
+	return {
+		...(ip ? { ip } : {}),
+		...(hostname && !isIpLiteral(hostname) ? { hostname } : {}),
+		byHostname,
+	};
 }
 
 /** The address in words: "127.0.0.1" or "n8n.internal (10.0.0.5)". */
