@@ -108,12 +108,14 @@ module.exports = async function ssrfChecks(ctx) {
 			env.N8N_SSRF_ALLOWED_HOSTNAMES = null;
 			await n8n.restart();
 			client = await setupOwner(n8n.url, undefined, { version });
+			const logStart = n8n.logs.length;
 			let message = '';
 			try {
-				await client.activate(triggerWf.id, { timeoutMs: 15000 });
+				await client.activate(triggerWf.id, { timeoutMs: 60000 });
 			} catch (error) {
 				message = error.message;
 			}
+			if (!/SSRF/.test(message)) message += `; n8n: ${n8n.logs.slice(logStart).slice(-15).join(' | ')}`;
 			assert.match(message, /SSRF protection blocks this trigger's own address localhost \(127\.0\.0\.1\)/, `publishing answered: ${message || 'published'}`);
 			assert.match(message, /Add localhost to N8N_SSRF_ALLOWED_HOSTNAMES/);
 			return message.slice(message.indexOf("n8n's SSRF"), message.indexOf('then restart n8n') + 16);
