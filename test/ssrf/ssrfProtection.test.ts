@@ -154,10 +154,12 @@ describe('the action node and the credentials, with the service blocked or allow
 		expect(blocked.logins).toBe(0);
 	});
 
-	test('the credential tests: blocked, and no request reached the service', async () => {
+	test('the credential tests: blocked, and no request reached the service; the login credential names the address and the setting', async () => {
 		const token = await runCredentialTest(new CisAutoCallApi(), { baseUrl: blocked.url, accessToken: TOKEN });
+		// The token credential's test is declarative: n8n runs it and shows its own error's words
+		// (they say "blocked"; the address and the setting are not in n8n's message).
 		expect(token.status).toBe('Error');
-		expect(token.message).toMatch(/blocked/i);
+		expect(token.message).toBe('The request was blocked because it resolves to a restricted IP address');
 		const login = await runCredentialTest(new CisAutoCallLoginApi(), { baseUrl: blocked.url, loginUrl: `${blocked.url}/api/v1/auth/login`, ...USER, ttl: 3600 });
 		expect(login.status).toBe('Error');
 		expect(login.message).toContain("not sent: n8n's SSRF protection blocks 127.0.0.1");
