@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { EVENTS } from '../shared/events';
 import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
-import { blockedHandOverWords, refuseBlockedHandOver } from './handOverAddress';
+import { blockedHandOverWords, warnIfHandOverBlocked } from './handOverAddress';
 import { handOver } from './handOver';
 import { buildOutput } from './output';
 import { testWebhookSecret } from './secret';
@@ -101,7 +101,7 @@ export class CisAutoCallTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				await checkSettings(this);
-				await refuseBlockedHandOver(this);
+				await warnIfHandOverBlocked(this);
 				if (connectsToExisting(parametersOf(this))) return true;
 				if (isTestListen(this)) return false;
 				return isRegistered(this);
@@ -109,7 +109,6 @@ export class CisAutoCallTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				await checkSettings(this);
-				await refuseBlockedHandOver(this);
 				if (connectsToExisting(parametersOf(this))) return true;
 				// A test listen would create a task that the service cannot remove: none is created,
 				// and nothing registered is touched.

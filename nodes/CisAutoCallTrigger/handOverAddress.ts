@@ -1,5 +1,4 @@
 import type { IHookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { allowingSetting, blockedAddress, egressBlockOf, type SsrfBlock } from '../shared/ssrfBlock';
 
@@ -10,7 +9,7 @@ import { allowingSetting, blockedAddress, egressBlockOf, type SsrfBlock } from '
  * that request never leaves n8n and no wait could end. n8n 2.x offers no exception for its own
  * address; the admin allows it: n8n's host name in N8N_SSRF_ALLOWED_HOSTNAMES (the narrowest
  * hole) or its address in N8N_SSRF_ALLOWED_IP_RANGES. Publishing checks this with n8n's own egress
- * filter (the same check the helper makes, nothing is sent) and fails naming the setting.
+ * filter (the same check the helper makes, nothing is sent) and warns in n8n's log naming the setting.
  */
 
 /** What the admin can do, in words: the setting for this address, and the host-name way for an IP address. */
@@ -27,26 +26,28 @@ export function blockedHandOverWords(block: SsrfBlock, origin: string): string {
 	return `n8n's SSRF protection blocked the hand-over of the call's result to n8n's own waiting address (${origin}, ${blockedAddress(block)}). ${howToAllow(block)}.`;
 }
 
-/** Throws, so that publishing fails, when n8n's SSRF protection blocks the trigger's own address. */
-export async function refuseBlockedHandOver(context: IHookFunctions): Promise<void> {
+/**
+ * Publishing goes on when n8n's SSRF protection blocks the trigger's own address: events that start
+ * this workflow need no hand-over, and a workflow saved with 0.2.0 (no waits then) publishes as it
+ * did. n8n's log gets one warning naming the setting (checkExists runs once per publishing; create
+ * only after it); the "… and Wait for Result" operations refuse at once in this setup, where the user
+ * meets it. Returns the warning, or undefined when the address is allowed.
+ */
+export async function warnIfHandOverBlocked(context: IHookFunctions): Promise<string | undefined> {
 	const own = context.getNodeWebhookUrl('default');
-	if (!own) return;
+	if (!own) return undefined;
 	let origin: string;
 	try {
 		origin = new URL(own).origin;
 	} catch {
-		return;
+		return undefined;
 	}
 	const block = await egressBlockOf(context.helpers, `${origin}/`);
-	if (!block) return;
-	// n8n's editor shows only the message when publishing fails: the setting is in it.
-	throw new NodeOperationError(
-		context.getNode(),
-		`n8n's SSRF protection blocks this trigger's own address ${blockedAddress(block)}, so waiting workflows (Wait for Result) could never get their results. ${howToAllow(block)}`,
-		{
-			description:
-				`The trigger hands each call's result to the waiting execution at n8n's own address (${origin}); n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocks requests to it. ` +
-				'Allowing only n8n\'s own host name (N8N_SSRF_ALLOWED_HOSTNAMES) keeps the rest of that range blocked for every node.',
-		},
-	);
+	if (!block) return undefined;
+	const warning =
+		`CIS Auto-Call Trigger "${context.getNode().name}" (workflow ${context.getWorkflow().id ?? ''}): ` +
+		`n8n's SSRF protection blocks this trigger's own address ${blockedAddress(block)}, so waiting workflows could never get their results ("… and Wait for Result" calls nobody until then). ` +
+		`${howToAllow(block)}.`;
+	context.logger.warn(warning);
+	return warning;
 }

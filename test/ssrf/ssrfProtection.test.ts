@@ -3,15 +3,15 @@
  * and its real egress filter (@n8n/backend-network): the service allowed (127.0.0.2/32), n8n's own
  * address 127.0.0.1 blocked. A request n8n blocks is a sure "not sent" naming the address and the
  * setting; a wait whose result could never be handed over is refused before anyone is called; the
- * trigger refuses to publish, and at event time answers so that the service stops, keeping the
- * result in its own workflow's execution.
+ * trigger publishes as before with one warning in n8n's log naming the setting, and at event time
+ * answers so that the service stops, keeping the result in its own workflow's execution.
  */
 import { ALLOWED_HOST } from './ssrfEnv';
 
 import { Logger } from '@n8n/backend-common';
 import { SsrfBlockedHostnameError, SsrfBlockedIpError } from '@n8n/backend-network';
 import { Container } from '@n8n/di';
-import { type IDataObject, NodeApiError } from 'n8n-workflow';
+import { type IDataObject, type INodeParameters, NodeApiError } from 'n8n-workflow';
 import { Agent, request } from 'undici';
 
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
@@ -24,7 +24,7 @@ import { readFailure } from '../../nodes/shared/transport/failure';
 import { toNodeApiError } from '../../nodes/shared/transport/apiErrors';
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { createSimulator, type Simulator } from '../../simulator';
-import { runCredentialTest, runNode, runWebhookMethod, startWebhookServer, WaitingExecutions, type WebhookServer } from '../engine/harness';
+import { HARNESS_WORKFLOW_ID, runCredentialTest, runNode, runWebhookMethod, startWebhookServer, WaitingExecutions, type WebhookServer } from '../engine/harness';
 
 const TOKEN = 'sim-token';
 const USER = { email: 'user@example.com', password: 'secret' };
@@ -201,24 +201,72 @@ describe("waits, with n8n's own address blocked", () => {
 		expect(allowed.requests).toHaveLength(0);
 	});
 
-	test('publishing the trigger fails, naming the setting (its own address is blocked)', async () => {
-		for (const [webhookBaseUrl, setting] of [
-			['http://127.0.0.1:5678/webhook/', 'Add 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES (or give n8n a host name in N8N_WEBHOOK_URL and add that name to N8N_SSRF_ALLOWED_HOSTNAMES), then restart n8n'],
-			['http://localhost:5678/webhook/', 'Add localhost to N8N_SSRF_ALLOWED_HOSTNAMES (or 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES), then restart n8n'],
-		]) {
-			const activation = await runWebhookMethod({
-				node: new CisAutoCallTrigger(),
-				credentialTypes,
-				credentials: { cisAutoCallWebhookSecretApi: { secret: SECRET } },
-				parameters: { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] },
-				method: 'checkExists',
-				staticData: {},
-				webhookBaseUrl,
-			});
-			expect(activation.error?.message).toBe(
-				`n8n's SSRF protection blocks this trigger's own address ${webhookBaseUrl.includes('localhost') ? 'localhost (127.0.0.1)' : '127.0.0.1'}, so waiting workflows (Wait for Result) could never get their results. ${setting}`,
-			);
+	/** Publishing as n8n does it (WebhookService.createWebhookIfNotExists): checkExists, then create when it answers false. */
+	async function publish(opts: { typeVersion: number; parameters: INodeParameters; webhookBaseUrl: string; staticData: IDataObject }) {
+		const common = {
+			node: new CisAutoCallTrigger(),
+			credentialTypes,
+			credentials: { cisAutoCallWebhookSecretApi: { secret: SECRET }, cisAutoCallApi: { baseUrl: allowed.url, accessToken: TOKEN } },
+			parameters: opts.parameters,
+			staticData: opts.staticData,
+			webhookBaseUrl: opts.webhookBaseUrl,
+			typeVersion: opts.typeVersion,
+		};
+		const exists = await runWebhookMethod({ ...common, method: 'checkExists' });
+		if (exists.error || exists.result) return exists;
+		return runWebhookMethod({ ...common, method: 'create' });
+	}
+	const existingTask: INodeParameters = { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] };
+	const newTask: INodeParameters = {
+		connectTo: 'newTask',
+		authentication: 'accessToken',
+		events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
+		name: 'SSRF campaign',
+		defaultExecData: 'bot-1',
+		options: { allowLocalUrl: true },
+	};
+
+	test("publishing the trigger succeeds (every version: 0.2.0's workflows publish as they did) and n8n's log gets one warning naming the setting", async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn').mockImplementation(() => {});
+		const cases: Array<[number, INodeParameters, string, string, string]> = [];
+		for (const typeVersion of [1, 1.1, 2]) {
+			cases.push([typeVersion, existingTask, 'http://127.0.0.1:5678/webhook/', '127.0.0.1', 'Add 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES (or give n8n a host name in N8N_WEBHOOK_URL and add that name to N8N_SSRF_ALLOWED_HOSTNAMES), then restart n8n.']);
+			cases.push([typeVersion, existingTask, 'http://localhost:5678/webhook/', 'localhost (127.0.0.1)', 'Add localhost to N8N_SSRF_ALLOWED_HOSTNAMES (or 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES), then restart n8n.']);
 		}
+		for (const [typeVersion, parameters, webhookBaseUrl, address, setting] of cases) {
+			warn.mockClear();
+			const published = await publish({ typeVersion, parameters, webhookBaseUrl, staticData: {} });
+			const where = `version ${typeVersion} at ${webhookBaseUrl}`;
+			expect({ where, error: published.error?.message, result: published.result }).toEqual({ where, error: undefined, result: true });
+			expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+				`CIS Auto-Call Trigger "CIS Auto-Call Trigger" (workflow ${HARNESS_WORKFLOW_ID}): n8n's SSRF protection blocks this trigger's own address ${address}, so waiting workflows could never get their results ("… and Wait for Result" calls nobody until then). ${setting}`,
+			]);
+		}
+	});
+
+	test('New Call Task: publishing registers the call task as before (one warning, though n8n runs checkExists and create)', async () => {
+		needsAllowedHost();
+		const warn = jest.spyOn(Container.get(Logger), 'warn').mockImplementation(() => {});
+		for (const typeVersion of [1.1, 2]) {
+			warn.mockClear();
+			allowed.reset();
+			const staticData: IDataObject = {};
+			const published = await publish({ typeVersion, parameters: newTask, webhookBaseUrl: 'http://localhost:5678/webhook/', staticData });
+			expect(published.error).toBeUndefined();
+			expect(published.result).toBe(true);
+			expect(allowed.requests.filter((r) => r.method === 'POST' && r.path === '/cis/api/v1/telephony/autoCall')).toHaveLength(1);
+			const warnings = warn.mock.calls.map((call) => String(call[0]));
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).toContain('Add localhost to N8N_SSRF_ALLOWED_HOSTNAMES (or 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES), then restart n8n.');
+		}
+	});
+
+	test("n8n's own address allowed (127.0.0.2): publishing logs no warning", async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn').mockImplementation(() => {});
+		const published = await publish({ typeVersion: 2, parameters: existingTask, webhookBaseUrl: `http://${ALLOWED_HOST}:5678/webhook/`, staticData: {} });
+		expect(published.error).toBeUndefined();
+		expect(published.result).toBe(true);
+		expect(warn).not.toHaveBeenCalled();
 	});
 
 	test("at event time (the trigger's hand-over blocked): answered 200 so that the service stops, the event starts the trigger's workflow, n8n's log says why", async () => {
