@@ -101,6 +101,7 @@ export class CisAutoCallTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				await checkSettings(this);
+				// Here only: n8n runs create only after checkExists, so one publishing logs one warning.
 				await warnIfHandOverBlocked(this);
 				if (connectsToExisting(parametersOf(this))) return true;
 				if (isTestListen(this)) return false;

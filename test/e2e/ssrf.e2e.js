@@ -7,8 +7,10 @@
  * N8N_SSRF_ALLOWED_HOSTNAMES allows: the narrowest hole, only n8n's own name.
  * Cases: lead → call → wait → CRM ends with the answered result; the service's address blocked
  * (a simulator on 127.0.0.1): the execution's error says n8n's SSRF protection blocked it, names
- * the address and the setting, and not "may have been created"; after a restart without n8n's
- * host name allowed, publishing the trigger fails naming N8N_SSRF_ALLOWED_HOSTNAMES.
+ * the address and the setting, and not "may have been created". With n8n's own address blocked,
+ * publishing the trigger succeeds with one warning in n8n's log and "… and Wait for Result" calls
+ * nobody, naming the setting: test/ssrf/ssrfProtection.test.ts checks both through n8n's engine
+ * (here it would cost a restart of n8n with other settings, ~2 minutes).
  * n8n 1.x has no SSRF protection: the module says so and runs nothing there.
  */
 const assert = require('assert');
@@ -100,25 +102,6 @@ module.exports = async function ssrfChecks(ctx) {
 			assert.doesNotMatch(words, NOT_SURE);
 			assert.strictEqual(blockedSim.requests.length, 0, `${blockedSim.requests.length} requests reached the blocked service`);
 			return error.message;
-		});
-
-		await checks.check("ssrf: without n8n's host name allowed (restart), publishing the trigger fails and names N8N_SSRF_ALLOWED_HOSTNAMES", async () => {
-			await client.deactivate(waitWf.id).catch(() => {});
-			await client.deactivate(triggerWf.id).catch(() => {});
-			env.N8N_SSRF_ALLOWED_HOSTNAMES = null;
-			await n8n.restart();
-			client = await setupOwner(n8n.url, undefined, { version });
-			const logStart = n8n.logs.length;
-			let message = '';
-			try {
-				await client.activate(triggerWf.id, { timeoutMs: 60000 });
-			} catch (error) {
-				message = error.message;
-			}
-			if (!/SSRF/.test(message)) message += `; n8n: ${n8n.logs.slice(logStart).slice(-15).join(' | ')}`;
-			assert.match(message, /SSRF protection blocks this trigger's own address localhost \(127\.0\.0\.1\)/, `publishing answered: ${message || 'published'}`);
-			assert.match(message, /Add localhost to N8N_SSRF_ALLOWED_HOSTNAMES/);
-			return message.slice(message.indexOf("n8n's SSRF"), message.indexOf('then restart n8n') + 16);
 		});
 	} finally {
 		if (n8n) await n8n.stop();
