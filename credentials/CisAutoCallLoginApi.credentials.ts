@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { displayUrl, insecureUrlProblem, redirectHost } from '../nodes/shared/serviceUrl';
+import { allowingSetting, blockedAddress, ssrfBlockOf } from '../nodes/shared/ssrfBlock';
 import { baseUrlProperty, icon, listOneTask, secretProperty, withBearerToken } from './common';
 
 const LOGIN_URL_EXAMPLE = 'https://iam.twin24.ai/api/v1/auth/login';
@@ -81,6 +82,12 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
 			// Rebuilt so that the request (which holds the password) never travels with the error.
+			const blocked = ssrfBlockOf(error, loginUrl);
+			if (blocked) {
+				throw loginFailure(
+					`Login at ${shown} not sent: n8n's SSRF protection blocks ${blockedAddress(blocked)}, so nothing reached the service. To allow it, the n8n administrator can ${allowingSetting(blocked)} and restart n8n.`,
+				);
+			}
 			throw loginFailure(`Login at ${shown} failed: no answer (${networkCode(error)}). Check the Login URL: the service's login address, such as ${LOGIN_URL_EXAMPLE}.`);
 		}
 		const status = response.statusCode;

@@ -6,8 +6,10 @@ export interface SimulatorUser {
 }
 
 export interface SimulatorOptions {
-  /** 0 (default) = a free port; the host is always 127.0.0.1 */
+  /** 0 (default) = a free port */
   port?: number;
+  /** the loopback address to listen on: 127.0.0.1 (default) or another 127.x.x.x (e.g. 127.0.0.2 for SSRF tests) */
+  host?: string;
   /** static Bearer token accepted (default 'sim-token') */
   token?: string;
   /** accounts of the login endpoint (default [{ email: 'user@example.com', password: 'secret' }]) */

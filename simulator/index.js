@@ -38,6 +38,7 @@ const HOST = '127.0.0.1';
  * @property {number} [webhookTimeoutMs] how long a webhook receiver may take to answer (default 5000)
  * @property {boolean} [strictHeaders] 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false)
  * @property {'perCandidate' | 'perTask'} [batchAnswerShape] answer of the batch endpoints: `[[A], [B]]` (default) or one inner array per task `[[A, B]]`
+ * @property {string} [host] the loopback address to listen on (default 127.0.0.1; e.g. 127.0.0.2 for a test that allows only that address)
  */
 
 /** @returns {'perCandidate' | 'perTask'} */
@@ -46,6 +47,12 @@ function checkBatchAnswerShape(shape) {
     throw new Error(`batchAnswerShape must be "perCandidate" or "perTask", got ${JSON.stringify(shape)}`);
   }
   return shape;
+}
+
+/** The simulator listens on a loopback address only (127.x.x.x): tests send traffic to this machine alone. */
+function checkLoopbackHost(host) {
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(String(host))) throw new Error(`host must be a 127.x.x.x address, got ${JSON.stringify(host)}`);
+  return String(host);
 }
 
 /** @param {SimulatorOptions} [options] */
@@ -58,6 +65,7 @@ async function createSimulator(options = {}) {
     latencyMs: options.latencyMs ?? 0,
     connectionDelayMs: options.connectionDelayMs ?? 0,
     strictHeaders: options.strictHeaders ?? false,
+    host: checkLoopbackHost(options.host ?? HOST),
     batchAnswerShape: checkBatchAnswerShape(options.batchAnswerShape ?? 'perCandidate'),
   };
 
@@ -110,7 +118,7 @@ async function createSimulator(options = {}) {
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, HOST, () => {
+    server.listen(config.port, config.host, () => {
       server.off('error', reject);
       resolve(undefined);
     });
@@ -119,7 +127,7 @@ async function createSimulator(options = {}) {
   let closed = false;
 
   const simulator = {
-    url: `http://${HOST}:${address.port}`,
+    url: `http://${config.host}:${address.port}`,
     port: address.port,
     config,
     requests,

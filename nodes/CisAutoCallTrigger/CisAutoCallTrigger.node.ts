@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { EVENTS } from '../shared/events';
 import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
+import { blockedHandOverWords, warnIfHandOverBlocked } from './handOverAddress';
 import { handOver } from './handOver';
 import { buildOutput } from './output';
 import { testWebhookSecret } from './secret';
@@ -100,6 +101,8 @@ export class CisAutoCallTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				await checkSettings(this);
+				// Here only: n8n runs create only after checkExists, so one publishing logs one warning.
+				await warnIfHandOverBlocked(this);
 				if (connectsToExisting(parametersOf(this))) return true;
 				if (isTestListen(this)) return false;
 				return isRegistered(this);
@@ -128,29 +131,40 @@ export class CisAutoCallTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const verdict = await verifyDelivery(this);
+		const where = `CIS Auto-Call Trigger "${this.getNode().name}" (workflow ${this.getWorkflow().id ?? ''})`;
 		if (verdict.kind === 'refused') {
+			this.logger.warn(`${where} refused an event with ${verdict.status}: ${verdict.error}`);
 			this.getResponseObject().status(verdict.status).json({ received: false, error: verdict.error });
 			return { noWebhookResponse: true };
 		}
 		const { deliveryId } = verdict;
 		if (verdict.kind === 'ignored') return { webhookResponse: { received: true, deliveryId, ignored: verdict.reason } };
+		let notHandedOver: string | undefined;
 		if (verdict.kind === 'waitingCall') {
 			// Create and Run and Wait for Result: the event continues the execution waiting for it.
 			const handed = await handOver(this, verdict.event, verdict.payload);
 			if (handed.kind === 'later') {
 				verdict.forget();
+				this.logger.info(`${where} answered 503 (the service sends the event again): ${handed.reason}`);
 				this.getResponseObject().status(503).json({ received: false, error: 'The waiting workflow could not take the event yet; send it again' });
 				return { noWebhookResponse: true };
 			}
+			if (handed.kind === 'blocked') {
+				// A re-send meets the same block: the service is answered 200 and the event starts
+				// this workflow, so that the result is not lost.
+				notHandedOver = blockedHandOverWords(handed.block, handed.url);
+				this.logger.error(`${where}: ${notHandedOver} The waiting execution ${handed.execution} ends at its time limit; the event starts this trigger's workflow instead.`);
+			}
 			const read = parametersOf(this);
-			if (readOptions(read).outputWaitingCalls !== true || !readEvents(read).includes(verdict.event)) {
+			if (notHandedOver === undefined && (readOptions(read).outputWaitingCalls !== true || !readEvents(read).includes(verdict.event))) {
 				return { webhookResponse: { received: true, deliveryId, handedOver: true } };
 			}
 		}
 		const output = buildOutput(verdict.payload, verdict.event, new Date().toISOString(), deliveryId);
+		if (notHandedOver !== undefined) output.notHandedOver = notHandedOver;
 		return {
 			workflowData: [this.helpers.returnJsonArray([output])],
-			webhookResponse: { received: true, deliveryId },
+			webhookResponse: { received: true, deliveryId, ...(notHandedOver === undefined ? {} : { handedOver: false, error: notHandedOver }) },
 		};
 	}
 }

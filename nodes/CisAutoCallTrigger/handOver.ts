@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { ExpiringMap } from '../shared/expiringMap';
+import { type SsrfBlock, ssrfBlockOf } from '../shared/ssrfBlock';
 import {
 	type CandidateResult,
 	hashWaitKey,
@@ -52,8 +53,14 @@ const LAST_CALL_GRACE_MS = 10 * 60 * 1000;
 export type HandOver =
 	/** Done (resumed, recorded, or nothing to resume): answer 200. */
 	| { kind: 'done'; resumed: boolean }
-	/** Could not be handed over now (n8n busy, execution still being saved): answer so that the service sends it again. */
-	| { kind: 'later' };
+	/** Could not be handed over now (n8n busy, execution still being saved): answer so that the service sends it again; `reason` goes to n8n's log. */
+	| { kind: 'later'; reason: string }
+	/**
+	 * n8n's SSRF protection blocks this n8n's own waiting address: no re-send can fix that, so the
+	 * service is answered 200 (it stops sending) and the event starts the trigger's workflow, where
+	 * the result stays reachable; the waiting execution ends at its time limit.
+	 */
+	| { kind: 'blocked'; block: SsrfBlock; url: string; execution: string };
 
 const ANSWERED = 'ANSWERED';
 
@@ -152,7 +159,9 @@ async function handOverInTurn(
 		}
 		if (event === 'CANDIDATE_CHANGED' && !sawLastCall(state, item, payload)) {
 			state.heldBackSince[item] ??= Date.now();
-			if (Date.now() - state.heldBackSince[item] < LAST_CALL_GRACE_MS) return { kind: 'later' };
+			if (Date.now() - state.heldBackSince[item] < LAST_CALL_GRACE_MS) {
+				return { kind: 'later', reason: 'the person is done, but the Call Ended of their last call has not arrived here yet' };
+			}
 		}
 		state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
 	}
@@ -162,6 +171,7 @@ async function handOverInTurn(
 
 	let status = 0;
 	let answer: unknown;
+	let failure = '';
 	try {
 		const response = (await context.helpers.httpRequest({
 			method: 'POST',
@@ -175,8 +185,11 @@ async function handOverInTurn(
 		})) as { statusCode: number; body: unknown };
 		status = response.statusCode;
 		answer = response.body;
-	} catch {
+	} catch (error) {
+		const block = ssrfBlockOf(error, url);
+		if (block) return { kind: 'blocked', block, url: new URL(url).origin, execution: marker.execution };
 		status = 0;
+		failure = (error instanceof Error ? error.message : String(error)).replace(/signature=[^&\s]+/g, 'signature=***');
 	}
 	const resumed = status === 200 && (!isPlainObject(answer) || answer.resumed !== false);
 	if (resumed) {
@@ -194,5 +207,11 @@ async function handOverInTurn(
 	// whatever this process holds by then. Otherwise n8n was busy, the execution was not saved as
 	// waiting yet, or it is being resumed right now. The result is kept: the re-send, or another
 	// candidate's event, hands it over.
-	return { kind: 'later' };
+	const reason =
+		status === 0
+			? `n8n's own waiting address did not answer (${failure || 'no answer'})`
+			: status === 202
+				? 'the execution waits for the results of other people, not known here yet'
+				: `n8n's own waiting address answered ${status}`;
+	return { kind: 'later', reason: `${reason} (execution ${marker.execution})` };
 }

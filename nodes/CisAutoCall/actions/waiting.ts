@@ -12,6 +12,8 @@ import {
 } from '../../shared/waitForResult';
 import { isPlainObject } from '../../shared/validation';
 import { ExpiringMap } from '../../shared/expiringMap';
+import { allowingSetting, blockedAddress, egressBlockOf } from '../../shared/ssrfBlock';
+import { NotSentError } from './itemErrors';
 import type { ApiRequest } from '../../shared/transport';
 import type { ItemOperation } from './operation';
 
@@ -104,6 +106,32 @@ function keptWait(context: IWebhookFunctions): unknown {
  */
 const keysOfRuns = new ExpiringMap<string>(60 * 60 * 1000, 10_000);
 
+/**
+ * Before anyone is called: when n8n's SSRF protection blocks n8n's own waiting address (where the
+ * trigger hands the result over), no wait could end, so nothing is sent and the error names the
+ * setting that allows it. Asked of n8n's own egress filter (n8n 2.x; nothing is sent).
+ */
+export async function refuseBlockedWait(context: IExecuteFunctions): Promise<void> {
+	const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
+	if (typeof resumeUrl !== 'string') return;
+	let origin: string;
+	try {
+		origin = new URL(resumeUrl).origin;
+	} catch {
+		return;
+	}
+	const block = await egressBlockOf(context.helpers, `${origin}/`);
+	if (!block) return;
+	const setting = allowingSetting(block);
+	throw new NotSentError(
+		context.getNode(),
+		`Not sent: n8n's SSRF protection blocks n8n's own address ${blockedAddress(block)}, where the CIS Auto-Call Trigger hands over the result, so this wait could never end. To allow it, ${setting}`,
+		{
+			description: `Nobody was called. The n8n administrator can ${setting} and restart n8n; allowing only n8n's own host name (N8N_SSRF_ALLOWED_HOSTNAMES) keeps the rest of that range blocked.`,
+		},
+	);
+}
+
 /** Starts a wait before anything is sent: refuses when the execution cannot keep the wait's key. */
 export function startWait(context: IExecuteFunctions): Wait {
 	const execution = context.getExecutionId();
@@ -144,6 +172,7 @@ export async function runWaiting(
 	operation: ItemOperation<ApiRequest>,
 	run: (marked: ItemOperation<ApiRequest>) => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
+	await refuseBlockedWait(context);
 	const wait = startWait(context);
 	let output: INodeExecutionData[];
 	try {

@@ -1,6 +1,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { allowingSetting, blockedAddress } from '../ssrfBlock';
 import { maskUrlSecrets } from '../urlSecrets';
 import { isPlainObject } from '../validation';
 import { classify } from './classify';
@@ -99,7 +100,15 @@ export function toNodeApiError(
 		}
 	} else if (kind === 'loginFailed') {
 		message = failure.message;
-		description = 'n8n could not get a token; nothing was sent to the service. Check the Login URL, email and password of the credential.';
+		description = /SSRF protection/.test(failure.message)
+			? 'n8n could not get a token; nothing was sent to the service.'
+			: 'n8n could not get a token; nothing was sent to the service. Check the Login URL, email and password of the credential.';
+	} else if (kind === 'blockedByN8n' && failure.blocked) {
+		const address = blockedAddress(failure.blocked);
+		message = `Not sent: n8n's SSRF protection blocked the request to ${address} (${endpoint}); nothing reached the service`;
+		description =
+			`n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) does not let nodes connect to ${address}, so the request never left n8n and nothing was created. ` +
+			`To allow the service, the n8n administrator can ${allowingSetting(failure.blocked)} and restart n8n.`;
 	} else if (kind === 'refusedByCredential') {
 		message = failure.message;
 		description = 'The credential refused to send its token there; nothing was sent to the service. Check the Base URL of the credential.';

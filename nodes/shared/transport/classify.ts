@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { type Failure, LOGIN_FAILED_CODE, REFUSED_CODE, type Repeatability } from './types';
+import { type Failure, LOGIN_FAILED_CODE, REFUSED_CODE, type Repeatability, SSRF_BLOCKED_CODE } from './types';
 
 /**
  * The one place for the failure rules: for a request and what went wrong with it, whether it may
@@ -16,6 +16,8 @@ export type FailureKind =
 	| 'loginFailed'
 	/** The credential would not send its token to that address: nothing was sent. */
 	| 'refusedByCredential'
+	/** n8n's SSRF protection refused the address before connecting: nothing was sent, and a repeat meets the same block. */
+	| 'blockedByN8n'
 	/** A network error known to happen before sending (connection refused, host not found). */
 	| 'unreachable'
 	/** A network error after sending, or one not known to happen before (timeout, dropped connection). */
@@ -64,7 +66,7 @@ export interface Classification {
 	overload: boolean;
 	/** 401: a fresh login may help (login credential, once per run). */
 	renewLogin: boolean;
-	/** The credential is of no use for this run (401 that a fresh login did not cure, failed login): stop sending. */
+	/** The credential is of no use for this run (401 that a fresh login did not cure, failed login, an address n8n blocks): stop sending. */
 	endsRun: boolean;
 }
 
@@ -83,6 +85,7 @@ const KIND_BY_STATUS: Record<number, FailureKind> = {
 function kindOf(failure: Failure): FailureKind {
 	if (failure.code === LOGIN_FAILED_CODE) return 'loginFailed';
 	if (failure.code === REFUSED_CODE) return 'refusedByCredential';
+	if (failure.code === SSRF_BLOCKED_CODE) return 'blockedByN8n';
 	const status = failure.status;
 	if (status === undefined) return failure.code && NOT_SENT_CODES.has(failure.code) ? 'unreachable' : 'noAnswer';
 	if (failure.unexpected !== undefined) return 'unexpectedAnswer';
@@ -122,10 +125,10 @@ export function classify(request: { repeatability: Repeatability }, failure: Fai
 		mayHaveBeenCarriedOut,
 		outcomeUnknown,
 		refusedByService: status !== undefined && status >= 400 && status < 500,
-		nothingSent: kind === 'loginFailed' || kind === 'refusedByCredential' || kind === 'unreachable',
+		nothingSent: kind === 'loginFailed' || kind === 'refusedByCredential' || kind === 'blockedByN8n' || kind === 'unreachable',
 		overload: OVERLOAD.has(kind),
 		renewLogin: kind === 'unauthorized',
-		endsRun: kind === 'unauthorized' || kind === 'loginFailed',
+		endsRun: kind === 'unauthorized' || kind === 'loginFailed' || kind === 'blockedByN8n',
 	};
 }
 

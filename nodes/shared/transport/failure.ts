@@ -1,11 +1,12 @@
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { redirectHost } from '../serviceUrl';
+import { ssrfBlockOf } from '../ssrfBlock';
 import { INVALID_JSON, isPlainObject, parseJson } from '../validation';
-import { type AnswerCheck, type Failure, LOGIN_FAILED_CODE, REFUSED_CODE } from './types';
+import { type AnswerCheck, type Failure, LOGIN_FAILED_CODE, REFUSED_CODE, SSRF_BLOCKED_CODE } from './types';
 
 /** Reads what went wrong with one attempt (an error n8n's HTTP helper threw, or an answer that is not a success) into a Failure. */
-export function readFailure(error: unknown): Failure {
+export function readFailure(error: unknown, url?: string): Failure {
 	const outer = (error ?? {}) as IDataObject & { cause?: IDataObject; message?: string };
 	const candidates = [outer, outer.cause as IDataObject | undefined].filter(isPlainObject);
 	let status: number | undefined;
@@ -25,6 +26,8 @@ export function readFailure(error: unknown): Failure {
 	}
 	if (outer.cause?.cisLoginFailed === true) code = LOGIN_FAILED_CODE;
 	if (outer.cause?.cisRefused === true) code = REFUSED_CODE;
+	const blocked = ssrfBlockOf(error, url);
+	if (blocked) return { code: SSRF_BLOCKED_CODE, blocked, message: String(outer.message ?? '') };
 	const messageText = String(outer.message ?? '');
 	// n8n replaces the message of a network error; axios' own words stay on the cause.
 	const causeText = typeof outer.cause?.message === 'string' ? outer.cause.message : '';

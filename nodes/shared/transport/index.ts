@@ -203,7 +203,7 @@ export class ApiClient {
 				);
 				return { answer, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} catch (error) {
-				const failure = readFailure(error);
+				const failure = readFailure(error, options.url);
 				outcome = attemptOutcomeOf(failure, Date.now() - startedAt);
 				return { failure, tokenUsed: logsIn ? this.currentToken() : tokenBefore };
 			} finally {
@@ -241,11 +241,16 @@ export class ApiClient {
 		);
 	}
 
-	/** The error of an item that was not sent because the run was stopped (token rejected, login failed). */
+	/** The error of an item that was not sent because the run was stopped (token rejected, login failed, address blocked by n8n). */
 	private notSent(itemIndex?: number): NodeApiError {
 		const first = this.stop as NodeApiError;
-		const message = `Not sent: ${first.message}`;
-		const description = `${first.description ?? ''} Once the service has rejected the credential in a run, the remaining items are not sent.`.trim();
+		// An address n8n blocks is already "Not sent: …"; it blocks every request of the run alike.
+		const blocked = first.message.startsWith('Not sent:');
+		const message = blocked ? first.message : `Not sent: ${first.message}`;
+		const after = blocked
+			? 'The remaining items go to the same address, so they were not sent either.'
+			: 'Once the service has rejected the credential in a run, the remaining items are not sent.';
+		const description = `${first.description ?? ''} ${after}`.trim();
 		const error = new NodeApiError(this.context.getNode(), { httpCode: first.httpCode, message } as JsonObject, {
 			message,
 			description,

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
 
+import type { SsrfBlock } from '../ssrfBlock';
+
 /**
  * What a request to the service is and what can go wrong with it. Imports nothing of the
  * transport, so every other transport file can depend on it without a circle.
@@ -53,11 +55,16 @@ export interface Failure {
 	redirectHost?: string;
 	/** For a 2xx answer that is not what the API promises: what is wrong with it. */
 	unexpected?: string;
+	/** n8n's SSRF protection refused the address before connecting (code SSRF_BLOCKED_CODE): nothing was sent. */
+	blocked?: SsrfBlock;
 	message: string;
 }
 
 /** The login credential marks its own failures (`cisLoginFailed`): no request was sent, nothing to repeat. */
 export const LOGIN_FAILED_CODE = 'CIS_LOGIN_FAILED';
+
+/** n8n's SSRF protection blocked the request before it left n8n: nothing was sent. */
+export const SSRF_BLOCKED_CODE = 'N8N_SSRF_BLOCKED';
 
 /** The credential refused to add the token (`cisRefused`: address not allowed): nothing was sent. */
 export const REFUSED_CODE = 'CIS_REFUSED';
