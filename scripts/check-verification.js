@@ -290,7 +290,11 @@ function checkPublishing() {
 	const ref = /uses:\s*[\w-]+\/[\w-]+@(\S+)/g;
 	const unpinned = [...publish.matchAll(ref), ...ci.matchAll(ref)].map((m) => m[0].replace(/^uses:\s*/, '')).filter((u) => !/@(v\d+(\.\d+)*|[0-9a-f]{40})$/.test(u));
 	need(unpinned.length === 0, `actions without a version: ${unpinned.join(', ')}`);
-	return 'tag v*.*.* → CI job → npm publish package/*.tgz --provenance (id-token: write), the tarball CI packed';
+	// the job that holds the OIDC token runs only code pinned to a commit (a moved tag cannot change it)
+	const movable = [...publishJob.matchAll(ref)].map((m) => m[0].replace(/^uses:\s*/, '')).filter((u) => !/@[0-9a-f]{40}$/.test(u));
+	need(movable.length === 0, `the publish job (id-token: write) uses actions by tag, not by commit: ${movable.join(', ')}`);
+	need(!/npm@\d+(\s|$)/.test(publishJob), 'the publish job installs npm by major version only: pin the exact version');
+	return 'tag v*.*.* → CI job → npm publish package/*.tgz --provenance (id-token: write, actions pinned to commits), the tarball CI packed';
 }
 
 /* ------------------------------------------------------------------ n8n-node lint */
