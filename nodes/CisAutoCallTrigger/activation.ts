@@ -14,6 +14,7 @@ import { keepRegistration, type Registration, storedRegistration, tidyStaticData
 import { hashSecret, withoutSecret, withSecret } from './secret';
 import { parametersOf } from './parameters';
 import { readEvents } from './settings';
+import { withoutKey } from '../shared/objects';
 
 /**
  * New Call Task mode's side of n8n's webhook lifecycle: whether the registered task still fits
@@ -95,8 +96,7 @@ export async function register(context: IHookFunctions): Promise<void> {
 	// its secret, so it is taken back instead of creating a second campaign.
 	if (parked && parked.webhookUrl === url && parked.fingerprint === fingerprint) {
 		if (await takeBack(context, client, parked)) {
-			const { pausedByTrigger: _resumed, ...registration } = parked;
-			keepRegistration(data, 'registration', registration);
+			keepRegistration(data, 'registration', withoutKey(parked, 'pausedByTrigger'));
 			delete data.parkedRegistration;
 			return;
 		}

@@ -158,7 +158,7 @@ export const triggerProperties: INodeProperties[] = [
 				default: false,
 				displayOptions: { show: { '/connectTo': ['newTask'] } },
 				description:
-					"Whether to create the task even though n8n's webhook URL is local or private (localhost, 192.168.x.x, .local). Only when the service can reach it: a simulator or a private network. Otherwise set n8n's public URL (WEBHOOK_URL).",
+					"Whether to create the task even though n8n's webhook URL is local or private (localhost, 192.168.x.x, .local). Only when the service can reach it: a simulator or a private network. Otherwise set n8n's public URL (N8N_WEBHOOK_URL; WEBHOOK_URL on n8n 1.x).",
 			},
 		],
 	},

@@ -5,6 +5,7 @@ import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '..
 import { type ApiClient, type FailureKind, kindOfError } from '../shared/transport';
 import { parametersOf } from './parameters';
 import type { Registration } from './registration';
+import { withoutKey } from '../shared/objects';
 
 /**
  * What happens to a call task this trigger stops using: when the workflow is deactivated, and
@@ -139,7 +140,7 @@ export async function retire(
  * marked: resuming it would start calling at once instead of at that moment.
  */
 export function parkedAfter(registration: Registration, outcome: RetireOutcome): Registration {
-	const { pausedByTrigger: _earlier, ...parked } = registration;
+	const parked = withoutKey(registration, 'pausedByTrigger');
 	return outcome.pausedHere && outcome.statusBefore === 'PROCESS' ? { ...parked, pausedByTrigger: true } : parked;
 }
 

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { callTaskFields } from './callTaskFields';
 import type { ReadParameter } from './parameters';
+import { withoutKey } from './objects';
 
 /**
  * The short panel of a new call task, shared by the action node's Call Task → Create and the
@@ -52,8 +53,7 @@ const extras = (callTaskFields.find((field) => field.name === 'additionalFields'
  * the field it depends on is left out (its default then applies too).
  */
 function inCollection(field: INodeProperties): INodeProperties {
-	const { required: _required, ...rest } = field;
-	const moved: INodeProperties = { ...rest };
+	const moved: INodeProperties = withoutKey(field, 'required');
 	if (field.name === 'callsPerSecond') moved.displayOptions = { hide: { cpsMode: ['everyNSeconds', 'raw'] } };
 	if (field.name === 'recTrimLeft') moved.displayOptions = { hide: { recordCall: [false] } };
 	if (field.name === 'allowCallTimeFrom' || field.name === 'allowCallTimeTo') {

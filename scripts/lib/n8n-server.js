@@ -71,6 +71,12 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 		if (v === undefined || v === null) delete e[k];
 		else e[k] = String(v);
 	}
+	// the public URL under the name this n8n reads: 2.x N8N_WEBHOOK_URL (WEBHOOK_URL is its deprecated
+	// alias, warned about at start), 1.x only WEBHOOK_URL; callers may give either name
+	const publicUrl = e.N8N_WEBHOOK_URL ?? e.WEBHOOK_URL;
+	delete e.N8N_WEBHOOK_URL;
+	delete e.WEBHOOK_URL;
+	if (publicUrl !== undefined) e[majorOf(version) >= 2 ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL'] = publicUrl;
 	return e;
 }
 

@@ -6,7 +6,8 @@
  * process, wrong secrets, deactivation, the registration race of issue 13, and de-duplication
  * across webhook processes with the trigger's deliveryId and n8n's Remove Duplicates node; and
  * Candidate → Create and Run and Wait for Result: a waiting execution resumed through a webhook
- * process and finished on a worker, the call's two last events at the same instant on both webhook
+ * process and finished on a worker, a test run from the editor (manual execution) doing the same on
+ * workers as n8n 3 runs it, the call's two last events at the same instant on both webhook
  * processes, and two people of one execution whose events reach different webhook processes.
  */
 const assert = require('assert');
@@ -517,7 +518,7 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 		return `bridge ${bridgeWf.id}, one lead ${oneWf.id}, two leads ${twoWf.id}`;
 	});
 	if (!ready) {
-		for (const n of ['one lead', 'the call\'s last two events at once', 'two leads']) checks.skip(`wait: ${n}`, 'the workflows were not published');
+		for (const n of ['one lead', 'a test run from the editor on a worker', 'the call\'s last two events at once', 'two leads']) checks.skip(`wait: ${n}`, 'the workflows were not published');
 		return;
 	}
 
@@ -560,6 +561,57 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 		summary.wait.one = { execution: ex.id, runs: runs.map((r) => r.worker), finishedOn: runs[runs.length - 1].worker };
 		checks.note(`execution ${ex.id}: lead via ${leadVia.join(', ')}; ran on ${runsText(runs)}; the simulator's deliveries ${deliveries.join(', ')} went via ${eventsVia.join(', ')}; resume ${resumes.join('; ')}`);
 		return `execution ${ex.id} finished on ${runs[runs.length - 1].worker} (waited on ${runs[0].worker}); CRM got ${JSON.stringify(posted[0].body)}`;
+	});
+
+	await checks.check('wait: a test run from the editor (a manual execution, as n8n 3 runs it in queue mode: OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true) of Manual Trigger → Lead → Call and wait → CRM update runs on a worker, waits, is resumed through a webhook process and a worker continues it with the answered result; CRM update ran once', async () => {
+		sendEventsTo(bridgeViaBalancer);
+		const phone = '79990004301';
+		const crmId = 'QW-M1';
+		// a call of 40 s (2 s at the simulator's time scale): the execution is saved as waiting before it ends
+		sim.setOutcome(phone, { attempts: [{ status: 'ANSWERED', durationSec: 40 }], result: { manual: true } });
+		const manualWf = await client.createWorkflow(chain('queue wait: test run from the editor', [
+			manualTrigger(),
+			codeNode('Lead', [{ phone, crmId }]),
+			cisNode(
+				WAIT_NODE,
+				{
+					authentication: 'accessToken',
+					resource: 'candidate',
+					operation: 'createAndRunAndWait',
+					botSettingsId: 'bot-wait',
+					phone: '={{ $json.phone }}',
+					candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.crmId }) }}' },
+					waitAtMost: 10,
+					waitUnit: 'minutes',
+				},
+				cred,
+				{ typeVersion: 2 },
+			),
+			crmUpdate(),
+		]));
+		const mark = balancer.log.length;
+		// the editor's "Execute workflow": POST /rest/workflows/:id/run on main, then the execution is polled until it ends
+		const ex = await client.runWorkflowManually(manualWf.id, { timeoutMs: 90000 });
+		assertSuccess(ex);
+		assert.strictEqual(ex.mode, 'manual', `the execution's mode is ${ex.mode}`);
+		const out = outputOf(ex, WAIT_NODE);
+		assert.deepStrictEqual(out.map((i) => [i.status, i.result, i.callbackData]), [['Answered', { manual: true }, { crmId }]], JSON.stringify(out));
+		// where it ran: the workers' own log lines ("Worker started/finished execution <id> (job <n>)");
+		// main logs none of them, so two finished worker runs mean both halves ran on workers
+		const runs = await finishedRuns(String(ex.id), 2);
+		assert.strictEqual(runs.length, 2, `worker runs of execution ${ex.id}: ${runsText(runs) || 'none'} (expected one until the wait, one after the resume)`);
+		assert.ok(runs.every((r) => r.finished), `worker runs: ${runsText(runs)}`);
+		const onMain = cluster.main.logs.filter((l) => new RegExp(`Worker (started|finished) execution ${ex.id} `).test(l));
+		assert.strictEqual(onMain.length, 0, `main logged worker runs: ${onMain.join('; ')}`);
+		const resumes = resumesOf(ex.id, mark);
+		assert.ok(resumes.some((r) => / → 200 .*"resumed":true/.test(r)), `resumes through the balancer: ${resumes.join('; ') || 'none'}`);
+		await sleep(2000);
+		const posted = crmPostsOf(ex.id);
+		assert.strictEqual(posted.length, 1, `CRM update ran ${posted.length} times: ${JSON.stringify(posted.map((p) => p.body))}`);
+		assert.strictEqual(posted[0].body.status, 'Answered', JSON.stringify(posted[0].body));
+		assert.strictEqual(sim.createdByPhone()[phone], 1, 'candidates created for the phone');
+		summary.wait.manual = { execution: ex.id, runs: runs.map((r) => r.worker) };
+		return `manual execution ${ex.id}: ran on ${runsText(runs)}; resume ${resumes.join('; ')}; CRM got ${JSON.stringify(posted[0].body)}`;
 	});
 
 	const rounds = ctx.waitRounds;

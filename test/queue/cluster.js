@@ -7,7 +7,7 @@
  *   worker-1, worker-2 (`n8n worker`: run every execution, manual runs included)
  *   Postgres (shared database) and Redis (Bull queue + pub/sub), see ./services.js
  *
- * All n8n processes share one encryption key, one database and one Redis. WEBHOOK_URL is the
+ * All n8n processes share one encryption key, one database and one Redis. N8N_WEBHOOK_URL is the
  * balancer, so the URL a trigger registers at the service reaches the webhook processes. Each
  * process has its own user folder with the package installed from its npm pack tarball (installed
  * once with npm the way a user does, then copied, as a container image would carry it).
@@ -35,7 +35,7 @@ function sharedEnv({ postgres, redis, balancer, encryptionKey }) {
 		DB_POSTGRESDB_PASSWORD: 'unused-trust-auth',
 		N8N_ENCRYPTION_KEY: encryptionKey,
 		// the public address of production webhooks: what a trigger registers at the service
-		WEBHOOK_URL: `${balancer.url}/`,
+		N8N_WEBHOOK_URL: `${balancer.url}/`,
 		// n8n 2.x: manual runs are enqueued for the workers too (the default in n8n 3)
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 	};

@@ -129,6 +129,7 @@ async function main() {
 		const w = summary.wait;
 		const parts = [];
 		if (w.one) parts.push(`one lead: execution ${w.one.execution} waited on ${w.one.runs[0]}, resumed and finished on ${w.one.finishedOn}`);
+		if (w.manual) parts.push(`test run from the editor (manual): execution ${w.manual.execution} ran on ${w.manual.runs.join(' then ')}`);
 		if (w.simultaneous) parts.push(`the call's last two events at once on both webhook processes, ${w.simultaneous.length} rounds: rest of the workflow ran ${w.simultaneous.map((r) => r.crmRuns).join(', ')} time(s), CRM status ${w.simultaneous.map((r) => r.statuses.join('+') || '-').join(', ')} (every call answered)`);
 		if (w.twoLeads) parts.push(`two leads on different webhook processes: completed with both results ${w.twoLeads.completed ? 'yes' : 'NO'} (${w.twoLeads.ending})`);
 		if (parts.length) out(`Create and Run and Wait for Result: ${parts.join('; ')}`);

@@ -94,7 +94,8 @@ describe('New Call Task on a local webhook URL', () => {
 		expect(result.error?.message).toContain(LOCAL_URL_MESSAGE);
 		expect(result.error?.message).toContain(new URL(base).hostname);
 		const { description } = result.error as Error & { description?: string };
-		expect(description).toContain('WEBHOOK_URL');
+		expect(description).toContain('N8N_WEBHOOK_URL');
+		expect(result.error?.message).toContain('N8N_WEBHOOK_URL');
 		expect(description).toContain('Existing Task or Template');
 		expect(description).toContain('Allow a Local Webhook URL');
 		expect(sim.requests).toEqual([]);

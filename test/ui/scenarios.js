@@ -504,7 +504,7 @@ async function fieldNames(ctx) {
  */
 async function localUrl(ctx) {
 	const { page, url, checks, client, sim, credential, images } = ctx;
-	await checks.check('trigger: publishing "New Call Task" on a local n8n is refused in the editor, saying how to set WEBHOOK_URL; nothing is created', async () => {
+	await checks.check('trigger: publishing "New Call Task" on a local n8n is refused in the editor, saying how to set N8N_WEBHOOK_URL; nothing is created', async () => {
 		const trigger = {
 			parameters: { connectTo: 'newTask', authentication: 'accessToken', events: ['CALL_ENDED'], name: 'UI local campaign', defaultExecData: 'bot-1', options: {} },
 			id: '0b9f2f0e-0d47-4c7e-9a53-4a2e4f0f7a11',
@@ -527,7 +527,7 @@ async function localUrl(ctx) {
 		const text = normalise(await page.locator('body').innerText());
 		const at = text.indexOf(LOCAL_URL_MESSAGE);
 		const around = text.slice(at, at + 600);
-		if (!/WEBHOOK_URL/.test(around) && !/WEBHOOK_URL/.test(text)) throw new Error(`the way out is not shown: "${around}"`);
+		if (!/N8N_WEBHOOK_URL/.test(around) && !/N8N_WEBHOOK_URL/.test(text)) throw new Error(`the way out is not shown: "${around}"`);
 		const creates = apiRequestsSince(sim, mark).filter((request) => request.method === 'POST').length;
 		if (creates !== 0) throw new Error(`${creates} requests reached the service`);
 		await page.screenshot({ path: path.join(images, 'trigger-local-url-refused.png') });

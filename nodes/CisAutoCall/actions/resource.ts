@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { forOperation } from './displayOptions';
 import type { Operation } from './operation';
+import { withoutKey } from '../../shared/objects';
 
 /** One resource of the node (Call Task, Candidate, Call) with its operations. */
 export interface Resource {
@@ -30,7 +31,7 @@ export interface OperationEntry {
  * by and its fields are shown for.
  */
 export function defineResource(resource: { name: string; value: string }, defaultValue: string, entries: OperationEntry[]): Resource {
-	const options: INodePropertyOptions[] = entries.map(({ operation: _operation, ...option }) => option);
+	const options: INodePropertyOptions[] = entries.map((entry) => withoutKey(entry, 'operation'));
 	return {
 		option: resource,
 		operations: Object.fromEntries(entries.map(({ value, operation }) => [value, operation])),

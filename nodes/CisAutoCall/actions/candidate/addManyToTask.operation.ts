@@ -6,6 +6,7 @@ import { readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import type { BatchOperation } from '../operation';
 import { addToTaskFields } from './addToTask.operation';
 import { batchAnswerOptions, mapBatchResponse } from './batchResponse';
+import { withoutKey } from '../../../shared/objects';
 
 export const addManyToTask: BatchOperation = {
 	kind: 'batch',
@@ -26,7 +27,7 @@ export const addManyToTask: BatchOperation = {
 	request: (entries) => ({
 		method: 'POST',
 		path: 'telephony/autoCallCandidate/batch',
-		body: { batch: entries.map(({ forceStart, ...entry }) => entry), forceStart: entries[0].forceStart },
+		body: { batch: entries.map((entry) => withoutKey(entry, 'forceStart')), forceStart: entries[0].forceStart },
 		// The batch endpoint promises no de-duplication, Client External IDs or not: after a
 		// 5xx, a reset or a timeout the batch's outcome is unknown and it is not sent again.
 		repeatability: 'create',
