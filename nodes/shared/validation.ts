@@ -58,9 +58,39 @@ export function requireString(field: string, value: unknown): string {
  */
 const ID_PATTERN = /^[A-Za-z0-9._~:@-]+$/;
 
-/** The one check of every id field: non-empty text, one path segment, not dots alone. */
+/**
+ * The one rule of an id's type, for every id the user gives (a task, candidate, call, bot script,
+ * template id ...): text, or a whole number. A true/false, an object or a list from an item names
+ * no id: sent as text it would become `…/autoCall/true`, so it is refused by name instead.
+ */
+export function optionalIdText(field: string, value: unknown): string | undefined {
+	const isWholeNumber = typeof value === 'number' && Number.isSafeInteger(value);
+	if (value !== undefined && value !== null && typeof value !== 'string' && !isWholeNumber) {
+		const what =
+			typeof value === 'boolean'
+				? 'a true/false value'
+				: Array.isArray(value)
+					? 'a list'
+					: typeof value === 'number'
+						? 'not a whole number'
+						: typeof value === 'object'
+							? 'an object'
+							: `a ${typeof value}`;
+		throw new InputError(field, value, `is ${what}, not an id; an id is a text (or a whole number): pick the field that holds the id`);
+	}
+	return optionalString(value, field);
+}
+
+/** A required id that goes into a request's body: the type rule of optionalIdText, and not empty. */
+export function requireIdText(field: string, value: unknown): string {
+	const text = optionalIdText(field, value);
+	if (text === undefined) throw new InputError(field, value, 'is empty; enter a value');
+	return text;
+}
+
+/** The one check of every id that goes into a request's path: an id's type, one path segment, not dots alone. */
 export function requireId(field: string, value: unknown): string {
-	const text = requireString(field, value);
+	const text = requireIdText(field, value);
 	if (!ID_PATTERN.test(text) || /^\.+$/.test(text)) {
 		throw new InputError(field, value, 'is not an id; an id has letters, digits and - _ . ~ : @ only (not dots alone), such as 0195b6f0-5f3c-7e3a-9a51-1c2d3e4f5a6b');
 	}
@@ -170,8 +200,9 @@ export function toObject(field: string, value: unknown): IDataObject | undefined
 export const PHONE_MAX_DIGITS = 15;
 
 /**
+ * The one reading of phones, for every operation that dials or cancels.
  * Phones come as an array, or as one text with numbers separated by commas, semicolons or new lines
- * (a number may contain spaces, brackets, dots and dashes: "+7 (999) 123-45-67").
+ * (LF, CR LF or a lone CR); a number may contain spaces, brackets, dots and dashes: "+7 (999) 123-45-67".
  * Each is sent as its digits only, the platform's form (79991234567): a leading + is dropped,
  * so "+7 999 123-45-67" and "79991234567" are one number, sent once.
  */
@@ -180,7 +211,7 @@ export function toPhones(field: string, value: unknown): string[] {
 		? value
 		: typeof value === 'string'
 			? value
-					.split(/[,;\n]+/)
+					.split(/[,;\r\n]+/)
 					.map((part) => part.trim())
 					.filter((part) => part !== '')
 			: typeof value === 'number'
