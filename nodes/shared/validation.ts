@@ -289,3 +289,51 @@ export function identityOf(value: unknown, wrappedOnly = false): string | undefi
 	if (typeof value === 'number') return String(value);
 	return undefined;
 }
+
+/** `{{ … }}`: what n8n evaluates in a value that starts with `=` (an expression), and only there. */
+const EXPRESSION_BRACES = /\{\{[\s\S]*\}\}/;
+
+/** Where a Fixed value holding `{{ … }}` sits in a parameter's raw value, and that value. */
+function fixedTextWithBraces(path: string, raw: unknown, depth = 0): { field: string; value: string } | undefined {
+	if (typeof raw === 'string') return !raw.startsWith('=') && EXPRESSION_BRACES.test(raw) ? { field: path, value: raw } : undefined;
+	if (typeof raw !== 'object' || raw === null || depth > MAX_INPUT_NESTING) return undefined;
+	if (Array.isArray(raw)) {
+		for (const [index, entry] of raw.entries()) {
+			const found = fixedTextWithBraces(`${path}[${index}]`, entry, depth + 1);
+			if (found) return found;
+		}
+		return undefined;
+	}
+	// A resource locator ({__rl, mode, value}) is named by its parameter alone.
+	if ((raw as IDataObject).__rl === true) return fixedTextWithBraces(path, (raw as IDataObject).value, depth + 1);
+	for (const [key, entry] of Object.entries(raw)) {
+		const found = fixedTextWithBraces(`${path}.${key}`, entry, depth + 1);
+		if (found) return found;
+	}
+	return undefined;
+}
+
+/**
+ * The one rule for an expression typed into a Fixed field: n8n evaluates `{{ … }}` only when the
+ * field is switched to Expression (its raw value then starts with `=`); in a Fixed field it would be
+ * sent as it is, such as the phone number "{{ $json.phone }}". `raw` is the parameter as saved
+ * (`getNode().parameters[name]`), collections included. `wantsFieldName`: the parameter wants the
+ * NAME of an item's field, so the way out is the name as plain text, not an expression.
+ */
+export function refuseExpressionTypedAsText(name: string, raw: unknown, wantsFieldName = false): void {
+	const found = fixedTextWithBraces(name, raw);
+	if (!found) return;
+	if (wantsFieldName) {
+		const copied = /^\s*\{\{\s*\$json\.([A-Za-z0-9_$.]+)\s*\}\}\s*$/.exec(found.value)?.[1];
+		throw new InputError(
+			found.field,
+			found.value,
+			`is an expression typed as text; this field wants the name of a field of the item: enter ${copied ?? 'it'} as plain text, without {{ }}`,
+		);
+	}
+	throw new InputError(
+		found.field,
+		found.value,
+		'is an expression typed as text, and n8n does not fill it in: switch the field from Fixed to Expression (hover over the field to see the switch)',
+	);
+}
