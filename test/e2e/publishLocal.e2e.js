@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Publishing the trigger's default mode (New Call Task, version 2) on an n8n whose webhook URL is
+ * Publishing (n8n 1.x: activating) the trigger's default mode (New Call Task, version 2) on an n8n whose webhook URL is
  * not public (this suite's n8n answers on 127.0.0.1): the "not public" refusal comes at once, before
  * any request to the service, also while Name is still empty (n8n's generic "Missing or invalid
  * required parameters" would otherwise come first). Prints how long each refusal took.
@@ -28,11 +28,7 @@ function defaultModeTrigger(parameters, credential) {
 }
 
 module.exports = async function publishLocalChecks(ctx) {
-	const { client, sim, creds, checks, version } = ctx;
-	if (!version.startsWith('2.')) {
-		checks.skip('publishing New Call Task on a local n8n', 'n8n 2.x publishes; 1.x activates (same refusal, covered by the engine tests)');
-		return;
-	}
+	const { client, sim, creds, checks } = ctx;
 	const cases = [
 		['with Name and Bot Script ID filled in', { name: 'Local campaign', defaultExecData: 'bot-1' }],
 		['with Name still empty', { defaultExecData: 'bot-1' }],

@@ -80,8 +80,8 @@ describe('Candidate → Cancel with several numbers', () => {
 
 describe('bad numbers are refused by name before any request', () => {
 	test.each([
-		['a number cut by a space-free typo', '79990003331, 7999x0003332'],
-		['an emergency-short text', 'call me'],
+		['a typo in the second number', '79990003331, 7999x0003332'],
+		['words instead of a number', 'call me'],
 		['an object in the list', '={{ [ "79990003331", { "n": 1 } ] }}'],
 	])('%s: nothing sent, the error names the field, the value and the item', async (_label, phone) => {
 		const taskId = await taskWith([]);
