@@ -43,7 +43,11 @@ function settingsError(context: IHookFunctions, error: unknown): Error {
  */
 function refuseExpressionsTypedAsText(context: IHookFunctions): void {
 	try {
-		for (const [name, raw] of Object.entries(context.getNode().parameters)) refuseExpressionTypedAsText(name, raw);
+		// Not the trigger's Options: switches and addresses checked on their own, some of which n8n never
+		// lets be an expression (it drops their "=", so their text would be taken for one typed as text).
+		for (const [name, raw] of Object.entries(context.getNode().parameters)) {
+			if (name !== 'options') refuseExpressionTypedAsText(name, raw);
+		}
 	} catch (error) {
 		throw settingsError(context, error);
 	}

@@ -33,7 +33,6 @@ describe('the action node: a Fixed field holding {{ … }} is refused by name be
 			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990005503', candidateFields: { callbackData: '{"crmId": "{{ $json.id }}"}' } },
 		],
 		['a task name with text around it', 'name', { resource: 'callTask', operation: 'create', name: 'Leads of {{ $now.toISODate() }}', defaultExecData: 'bot-1' }],
-		['an option (Allowed Numbers)', 'options.allowedNumbers', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990005504', options: { allowedNumbers: '{{ $json.allowed }}' } }],
 	])('%s', async (_label, field, parameters) => {
 		const result = await runAction(sim, parameters, [{ body: { phone: '79990005509' } }, { body: { phone: '79990005510' } }]);
 		const error = result.error as Error & { description?: string };

@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { agentFailure, type AgentFailureKind, runsAsAgentTool } from '../guardrails';
 import { perRunParameters } from '../helpers/parameters';
 import { type ApiRequest, createApiClient } from '../../shared/transport';
-import { refuseExpressionTypedAsText } from '../../shared/validation';
 import type { ItemOperation, Run } from './operation';
 import { runPipeline } from './pipeline';
 import { EarlierTries } from './pipeline/earlierTries';
@@ -50,8 +49,6 @@ async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<
 	}
 	let options: RunOptions;
 	try {
-		// Read here rather than through the run's parameter reader: the same rule as every other field.
-		refuseExpressionTypedAsText('options', this.getNode().parameters.options);
 		options = readRunOptions(this, operation, asAgentTool);
 	} catch (error) {
 		throw inputError(this, error, 0);
