@@ -28,7 +28,7 @@ export const baseUrlProperty: INodeProperties = {
 };
 
 /** A required text that n8n stores encrypted and shows as dots (a token, a password, a secret). */
-export function secretProperty(field: Pick<INodeProperties, 'displayName' | 'name' | 'description'>): INodeProperties {
+export function secretProperty(field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'hint'>): INodeProperties {
 	return { ...field, type: 'string', typeOptions: { password: true }, default: '', required: true };
 }
 

@@ -85,6 +85,7 @@ const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const exists = (file) => fs.existsSync(path.join(ROOT, file));
 
 /** Files under `dir` (relative to the root) whose names pass `keep`. */
+/** @param {string} dir @param {(name: string) => boolean} [keep] */
 function filesUnder(dir, keep = () => true) {
 	const out = [];
 	const walk = (rel) => {
@@ -259,6 +260,7 @@ function checkReadme() {
 	if (!exists('README.md')) fail('no README.md');
 	const readme = read('README.md');
 	const headings = readme.split('\n').filter((l) => /^#{2,3} /.test(l));
+	/** @type {[string, RegExp][]} */
 	const need = [
 		['install', /install/i],
 		['credentials (authentication)', /credential|authenticat/i],

@@ -7,13 +7,13 @@ import { createTask, createTaskRequest } from '../shared/callTasks';
 import { toEventsMap } from '../shared/events';
 import { fingerprintOf } from '../shared/fingerprint';
 import { type ApiClient, createApiClient } from '../shared/transport';
-import { InputError, requireInteger } from '../shared/validation';
+import { InputError, refuseExpressionTypedAsText, requireInteger } from '../shared/validation';
 import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
 import { hashSecret, withoutSecret, withSecret } from './secret';
 import { parametersOf } from './parameters';
-import { readEvents } from './settings';
+import { ActivationRefusal, readEvents } from './settings';
 import { withoutKey } from '../shared/objects';
 
 /**
@@ -29,6 +29,31 @@ interface DesiredTask {
 	fingerprint: string;
 }
 
+/** Bad settings found while reading them: refused at once, naming the field. */
+function settingsError(context: IHookFunctions, error: unknown): Error {
+	if (error instanceof InputError) {
+		return new ActivationRefusal(context.getNode(), error.message, `Check the field "${error.field}" of the trigger.`);
+	}
+	return new NodeOperationError(context.getNode(), error as Error);
+}
+
+/**
+ * Before a new task is made of them: no setting holds an expression typed as text (it would become
+ * the task's name or bot script as it is, such as "{{ $json.name }}"). Only here, not at every
+ * activation, so that a trigger whose task is registered (or taken back) keeps running as it did.
+ */
+function refuseExpressionsTypedAsText(context: IHookFunctions): void {
+	try {
+		// Not the trigger's Options: switches and addresses checked on their own, some of which n8n never
+		// lets be an expression (it drops their "=", so their text would be taken for one typed as text).
+		for (const [name, raw] of Object.entries(context.getNode().parameters)) {
+			if (name !== 'options') refuseExpressionTypedAsText(name, raw);
+		}
+	} catch (error) {
+		throw settingsError(context, error);
+	}
+}
+
 /** The call task the current settings describe (without the secret) and its fingerprint. */
 function desiredTask(context: IHookFunctions): DesiredTask {
 	const read = parametersOf(context);
@@ -38,12 +63,7 @@ function desiredTask(context: IHookFunctions): DesiredTask {
 		body = buildCallTaskBody(read, context.getTimezone());
 		delay = requireInteger('delay', read('delay', 0), { min: 0 });
 	} catch (error) {
-		if (error instanceof InputError) {
-			throw new NodeOperationError(context.getNode(), error.message, {
-				description: `Check the field "${error.field}" of the trigger.`,
-			});
-		}
-		throw new NodeOperationError(context.getNode(), error as Error);
+		throw settingsError(context, error);
 	}
 	const events = readEvents(read);
 	const partialResults = read('partialResults', false) === true;
@@ -103,6 +123,8 @@ export async function register(context: IHookFunctions): Promise<void> {
 		delete data.parkedRegistration;
 		parked = undefined;
 	}
+
+	refuseExpressionsTypedAsText(context);
 
 	// A new task replaces the ones registered before: "Old Task" says what becomes of them,
 	// before anything new is created (if that fails, nothing is created).

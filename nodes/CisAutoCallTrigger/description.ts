@@ -19,6 +19,22 @@ const newTaskShortPanel = { show: { connectTo: ['newTask'], '@version': [{ _cnd:
 /** The secret typed into the node by earlier versions: shown (and used) only while it holds a value. */
 const legacySecretSet = [{ _cnd: { exists: true as const } }];
 
+/**
+ * Fields of a new task that n8n would check as "required" before the trigger runs any check of its
+ * own. Publishing on an n8n without a public URL must first say that no task can be created there
+ * (publicUrl.ts), not ask for a Name; the trigger checks these fields itself when it creates the task
+ * (an empty one is refused by name). Saved workflows keep the same parameters.
+ */
+const CHECKED_AT_PUBLISHING = ['name', 'defaultExecData'];
+
+function checkedAtPublishing(fields: INodeProperties[]): INodeProperties[] {
+	return fields.map((field) => {
+		if (!CHECKED_AT_PUBLISHING.includes(field.name)) return field;
+		const { required: _checkedByTheTrigger, ...rest } = field;
+		return { ...rest, description: `${field.description ?? ''} Needed to publish.`.trim() };
+	});
+}
+
 /** The trigger's own settings of a new task (top level in versions 1 and 1.1, under "Advanced" in version 2). */
 const newTaskTriggerFields: INodeProperties[] = [
 	{
@@ -116,8 +132,8 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Events that start the workflow; others are answered 200 and ignored. For a new task, only these are requested from the service.',
 	},
-	...updateDisplayOptions(newTaskFullPanel, [...inTriggerWords(callTaskFields), ...newTaskTriggerFields]),
-	...updateDisplayOptions(newTaskShortPanel, shortPanel(newTaskTriggerFields)),
+	...updateDisplayOptions(newTaskFullPanel, checkedAtPublishing([...inTriggerWords(callTaskFields), ...newTaskTriggerFields])),
+	...updateDisplayOptions(newTaskShortPanel, checkedAtPublishing(shortPanel(newTaskTriggerFields))),
 	{
 		displayName: 'Options',
 		name: 'options',

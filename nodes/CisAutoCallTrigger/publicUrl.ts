@@ -1,7 +1,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { isAddressAllowed, parseAddressList, parseIp } from './addresses';
+import { ActivationRefusal } from './settings';
 
 /**
  * The guard where money is spent: "New Call Task" creates a paid campaign whose events go to this
@@ -64,10 +64,11 @@ export function refuseLocalWebhookUrl(context: IHookFunctions, url: string): voi
 	const reason = whyNotPublic(url);
 	if (reason === undefined || allowsLocalUrl(context)) return;
 	// n8n's editor shows only the message when publishing fails: the way out is in it too.
-	throw new NodeOperationError(context.getNode(), `${LOCAL_URL_MESSAGE} (${url}; ${reason}). Set n8n's public URL (N8N_WEBHOOK_URL; WEBHOOK_URL on n8n 1.x) or use Connect To "Existing Task or Template"`, {
-		description:
-			"No call task was created. Set n8n's public URL (the N8N_WEBHOOK_URL environment variable, WEBHOOK_URL on n8n 1.x, e.g. https://n8n.example.com/) and restart n8n, " +
+	throw new ActivationRefusal(
+		context.getNode(),
+		`${LOCAL_URL_MESSAGE} (${url}; ${reason}). Set n8n's public URL (N8N_WEBHOOK_URL; WEBHOOK_URL on n8n 1.x) or use Connect To "Existing Task or Template"`,
+		"No call task was created. Set n8n's public URL (the N8N_WEBHOOK_URL environment variable, WEBHOOK_URL on n8n 1.x, e.g. https://n8n.example.com/) and restart n8n, " +
 			'or set Connect To to "Existing Task or Template". If the service can reach this address (a simulator, a private network), ' +
 			'turn on "Allow a Local Webhook URL" in the trigger\'s Options.',
-	});
+	);
 }

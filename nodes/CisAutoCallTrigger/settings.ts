@@ -1,5 +1,5 @@
-import type { IHookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IHookFunctions, INode } from 'n8n-workflow';
+import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { EVENT_NAMES } from '../shared/events';
 import { parseAddressList } from './addresses';
@@ -11,6 +11,22 @@ import { checkExistingTaskSecret } from './secret';
  * The trigger's settings, read and checked the same way at activation (hooks) and per request
  * (webhook()); the secret is checked in its own room (secret/).
  */
+
+/**
+ * A refusal of the trigger's settings at activation, which no retry can change. n8n 2.x tries a
+ * failing trigger activation 5 times, 1, 2, 4 and 8 s apart (about 15 s, 25 s in the editor), unless
+ * the error is a WebhookPathTakenError, the one activation error it takes as final: a refusal is
+ * one, with its own words, so that the user reads it at once. n8n 1.x reports it like any other.
+ */
+export class ActivationRefusal extends WebhookPathTakenError {
+	constructor(node: INode, message: string, description?: string) {
+		super(node.name);
+		this.name = 'ActivationRefusal';
+		this.message = message;
+		this.node = node;
+		this.description = description;
+	}
+}
 
 /** The events selected when the node is added, and read when a workflow has none saved. */
 export const DEFAULT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
@@ -52,22 +68,18 @@ export async function checkSettings(context: IHookFunctions): Promise<void> {
 	const read = parametersOf(context);
 	const events = readEvents(read);
 	if (events.length === 0) {
-		throw new NodeOperationError(context.getNode(), 'No event is selected', {
-			description: 'Select at least one event in "Events".',
-		});
+		throw new ActivationRefusal(context.getNode(), 'No event is selected', 'Select at least one event in "Events".');
 	}
 	const unknown = events.filter((event) => !EVENT_NAMES.includes(event));
 	if (unknown.length > 0) {
-		throw new NodeOperationError(context.getNode(), `Unknown event: ${unknown.join(', ')}`, {
-			description: `Known events: ${EVENT_NAMES.join(', ')}.`,
-		});
+		throw new ActivationRefusal(context.getNode(), `Unknown event: ${unknown.join(', ')}`, `Known events: ${EVENT_NAMES.join(', ')}.`);
 	}
 	const { invalid } = parseAddressList(readOptions(read).allowedAddresses);
 	if (invalid.length > 0) {
-		throw new NodeOperationError(
+		throw new ActivationRefusal(
 			context.getNode(),
 			`"Allowed Source Addresses" has entries that are not IP addresses or CIDR ranges: ${invalid.join(', ')}`,
-			{ description: 'Use addresses such as 87.251.83.190 or ranges such as 87.251.83.160/27, separated by commas.' },
+			'Use addresses such as 87.251.83.190 or ranges such as 87.251.83.160/27, separated by commas.',
 		);
 	}
 	await checkExistingTaskSecret(context);

@@ -7,7 +7,9 @@ import {
 	describeValue,
 	InputError,
 	isPlainObject,
+	optionalIdText,
 	optionalString,
+	requireIdText,
 	requireInteger,
 	requireOption,
 	requireString,
@@ -57,20 +59,20 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 	const body: IDataObject = {
 		name: requireString('name', read('name')),
 		defaultExec: 'robot',
-		defaultExecData: requireString('defaultExecData', read('defaultExecData')),
+		defaultExecData: requireIdText('defaultExecData', read('defaultExecData')),
 		secondExec,
 		cidType,
 		startType,
 		cps: toCps(cpsMode, read(CPS_FIELDS[cpsMode])),
 	};
-	if (secondExec === 'ch') body.secondExecData = requireString('secondExecData', read('secondExecData'));
+	if (secondExec === 'ch') body.secondExecData = requireIdText('secondExecData', read('secondExecData'));
 	if (cidType === 'gornum' || cidType === 'pool') body.cidData = requireString('cidData', read('cidData'));
 	if (startType === 'time') body.startMoment = toStartMoment('startMoment', read('startMoment'), timeZone);
 
-	for (const key of ['taskComment', 'scheduleId'] as const) {
-		const value = optionalString(extra[key], key);
-		if (value !== undefined) body[key] = value;
-	}
+	const taskComment = optionalString(extra.taskComment, 'taskComment');
+	if (taskComment !== undefined) body.taskComment = taskComment;
+	const scheduleId = optionalIdText('scheduleId', extra.scheduleId);
+	if (scheduleId !== undefined) body.scheduleId = scheduleId;
 	if (extra.callStrategy !== undefined) {
 		body.callStrategy = requireOption('callStrategy', extra.callStrategy, ['STEP_2_STEP', 'PARALLEL']);
 	}
@@ -119,7 +121,7 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 	} else if (extra.detectRobot === false) {
 		additionalOptions.detectRobot = false;
 	}
-	const providerId = optionalString(extra.providerId, 'providerId');
+	const providerId = optionalIdText('providerId', extra.providerId);
 	if (providerId) additionalOptions.providerId = providerId;
 	body.additionalOptions = additionalOptions;
 

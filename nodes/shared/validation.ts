@@ -58,9 +58,39 @@ export function requireString(field: string, value: unknown): string {
  */
 const ID_PATTERN = /^[A-Za-z0-9._~:@-]+$/;
 
-/** The one check of every id field: non-empty text, one path segment, not dots alone. */
+/**
+ * The one rule of an id's type, for every id the user gives (a task, candidate, call, bot script,
+ * template id ...): text, or a whole number. A true/false, an object or a list from an item names
+ * no id: sent as text it would become `…/autoCall/true`, so it is refused by name instead.
+ */
+export function optionalIdText(field: string, value: unknown): string | undefined {
+	const isWholeNumber = typeof value === 'number' && Number.isSafeInteger(value);
+	if (value !== undefined && value !== null && typeof value !== 'string' && !isWholeNumber) {
+		const what =
+			typeof value === 'boolean'
+				? 'a true/false value'
+				: Array.isArray(value)
+					? 'a list'
+					: typeof value === 'number'
+						? 'not a whole number'
+						: typeof value === 'object'
+							? 'an object'
+							: `a ${typeof value}`;
+		throw new InputError(field, value, `is ${what}, not an id; an id is a text (or a whole number): pick the field that holds the id`);
+	}
+	return optionalString(value, field);
+}
+
+/** A required id that goes into a request's body: the type rule of optionalIdText, and not empty. */
+export function requireIdText(field: string, value: unknown): string {
+	const text = optionalIdText(field, value);
+	if (text === undefined) throw new InputError(field, value, 'is empty; enter a value');
+	return text;
+}
+
+/** The one check of every id that goes into a request's path: an id's type, one path segment, not dots alone. */
 export function requireId(field: string, value: unknown): string {
-	const text = requireString(field, value);
+	const text = requireIdText(field, value);
 	if (!ID_PATTERN.test(text) || /^\.+$/.test(text)) {
 		throw new InputError(field, value, 'is not an id; an id has letters, digits and - _ . ~ : @ only (not dots alone), such as 0195b6f0-5f3c-7e3a-9a51-1c2d3e4f5a6b');
 	}
@@ -170,8 +200,9 @@ export function toObject(field: string, value: unknown): IDataObject | undefined
 export const PHONE_MAX_DIGITS = 15;
 
 /**
+ * The one reading of phones, for every operation that dials or cancels.
  * Phones come as an array, or as one text with numbers separated by commas, semicolons or new lines
- * (a number may contain spaces, brackets, dots and dashes: "+7 (999) 123-45-67").
+ * (LF, CR LF or a lone CR); a number may contain spaces, brackets, dots and dashes: "+7 (999) 123-45-67".
  * Each is sent as its digits only, the platform's form (79991234567): a leading + is dropped,
  * so "+7 999 123-45-67" and "79991234567" are one number, sent once.
  */
@@ -180,7 +211,7 @@ export function toPhones(field: string, value: unknown): string[] {
 		? value
 		: typeof value === 'string'
 			? value
-					.split(/[,;\n]+/)
+					.split(/[,;\r\n]+/)
 					.map((part) => part.trim())
 					.filter((part) => part !== '')
 			: typeof value === 'number'
@@ -257,4 +288,52 @@ export function identityOf(value: unknown, wrappedOnly = false): string | undefi
 	if (typeof value === 'string' && value !== '') return value;
 	if (typeof value === 'number') return String(value);
 	return undefined;
+}
+
+/** `{{ … }}`: what n8n evaluates in a value that starts with `=` (an expression), and only there. */
+const EXPRESSION_BRACES = /\{\{[\s\S]*\}\}/;
+
+/** Where a Fixed value holding `{{ … }}` sits in a parameter's raw value, and that value. */
+function fixedTextWithBraces(path: string, raw: unknown, depth = 0): { field: string; value: string } | undefined {
+	if (typeof raw === 'string') return !raw.startsWith('=') && EXPRESSION_BRACES.test(raw) ? { field: path, value: raw } : undefined;
+	if (typeof raw !== 'object' || raw === null || depth > MAX_INPUT_NESTING) return undefined;
+	if (Array.isArray(raw)) {
+		for (const [index, entry] of raw.entries()) {
+			const found = fixedTextWithBraces(`${path}[${index}]`, entry, depth + 1);
+			if (found) return found;
+		}
+		return undefined;
+	}
+	// A resource locator ({__rl, mode, value}) is named by its parameter alone.
+	if ((raw as IDataObject).__rl === true) return fixedTextWithBraces(path, (raw as IDataObject).value, depth + 1);
+	for (const [key, entry] of Object.entries(raw)) {
+		const found = fixedTextWithBraces(`${path}.${key}`, entry, depth + 1);
+		if (found) return found;
+	}
+	return undefined;
+}
+
+/**
+ * The one rule for an expression typed into a Fixed field: n8n evaluates `{{ … }}` only when the
+ * field is switched to Expression (its raw value then starts with `=`); in a Fixed field it would be
+ * sent as it is, such as the phone number "{{ $json.phone }}". `raw` is the parameter as saved
+ * (`getNode().parameters[name]`), collections included. `wantsFieldName`: the parameter wants the
+ * NAME of an item's field, so the way out is the name as plain text, not an expression.
+ */
+export function refuseExpressionTypedAsText(name: string, raw: unknown, wantsFieldName = false): void {
+	const found = fixedTextWithBraces(name, raw);
+	if (!found) return;
+	if (wantsFieldName) {
+		const copied = /^\s*\{\{\s*\$json\.([A-Za-z0-9_$.]+)\s*\}\}\s*$/.exec(found.value)?.[1];
+		throw new InputError(
+			found.field,
+			found.value,
+			`is an expression typed as text; this field wants the name of a field of the item: enter ${copied ?? 'it'} as plain text, without {{ }}`,
+		);
+	}
+	throw new InputError(
+		found.field,
+		found.value,
+		'is an expression typed as text, and n8n does not fill it in: switch the field from Fixed to Expression (hover over the field to see the switch)',
+	);
 }

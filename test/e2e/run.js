@@ -10,7 +10,7 @@
  *            --only credentials,actions (run only those check modules; e.g. --only upgrade)
  *
  * Per version: one n8n start (one restart, for the trigger's restart check), checks in this order:
- *   credentials.e2e.js  actions.e2e.js  retry.e2e.js  trigger.e2e.js  examples.e2e.js  campaign.e2e.js  agent.e2e.js
+ *   credentials.e2e.js  actions.e2e.js  retry.e2e.js  trigger.e2e.js  publishLocal.e2e.js  examples.e2e.js  campaign.e2e.js  agent.e2e.js
  *   wait.e2e.js (Create and Run and Wait for Result with the trigger as its bridge)
  *   ssrf.e2e.js (n8n's SSRF protection on, in an n8n of its own: one more start; 2.x only)
  *   upgrade.e2e.js (workflows saved with 0.1.0, from fixtures/0.1.0; last: it takes over the examples' webhook paths)
@@ -36,6 +36,7 @@ const MODULES = [
 	['actions', require('./actions.e2e')],
 	['retry', require('./retry.e2e')],
 	['trigger', require('./trigger.e2e')],
+	['publishLocal', require('./publishLocal.e2e')],
 	['examples', require('./examples.e2e')],
 	['campaign', require('./campaign.e2e')],
 	['agent', require('./agent.e2e')],

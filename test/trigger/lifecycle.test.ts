@@ -8,6 +8,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
+import { ActivationRefusal } from '../../nodes/CisAutoCallTrigger/settings';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
@@ -182,7 +183,8 @@ describe('New Call Task: create', () => {
 	test('bad input is refused before any request, naming the field', async () => {
 		const staticData: IDataObject = {};
 		const created = await run('create', staticData, campaign({ name: '' }));
-		expect(created.error).toBeInstanceOf(NodeOperationError);
+		// A refusal n8n 2.x does not try again (settings.ts ActivationRefusal).
+		expect(created.error).toBeInstanceOf(ActivationRefusal);
 		expect(created.error?.message).toMatch(/name/);
 		expect(createRequests()).toHaveLength(0);
 		expect(staticData.registration).toBeUndefined();
@@ -190,7 +192,7 @@ describe('New Call Task: create', () => {
 
 	test('settings that make the trigger unusable fail the activation', async () => {
 		const noEvents = await run('checkExists', {}, campaign({ events: [] }));
-		expect(noEvents.error).toBeInstanceOf(NodeOperationError);
+		expect(noEvents.error).toBeInstanceOf(ActivationRefusal);
 		expect(noEvents.error?.message).toMatch(/No event/);
 		const badList = await run('create', {}, campaign({ options: { allowedAddresses: '87.251.83.160/27, nope' } }));
 		expect(badList.error?.message).toMatch(/nope/);

@@ -55,7 +55,7 @@ function pairsToObject(value: unknown): IDataObject {
 }
 
 /** Field-name parameters of the by-field-name mode, with what their field holds (for messages). */
-const FIELD_NAME_PARAMETERS = {
+export const FIELD_NAME_PARAMETERS = {
 	phoneField: 'the phone number(s)',
 	variablesFields: 'variables',
 	callbackDataFields: 'callback data',

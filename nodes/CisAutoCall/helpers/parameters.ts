@@ -3,6 +3,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ReadItemParameter } from '../../shared/parameters';
 
 import { ASK_N8N, itemPathValue, type ItemPathValue, sameJson } from './itemPaths';
+import { FIELD_NAME_PARAMETERS } from './candidateReader';
+import { InputError, refuseExpressionTypedAsText } from '../../shared/validation';
 
 export type { ReadItemParameter } from '../../shared/parameters';
 
@@ -36,10 +38,25 @@ function frozen<T>(value: T): T {
  * item (`{{ $json.phone }}`, `{{ { name: $json.name } }}`) is read from each item's fields, while
  * n8n's own result is the same on the first such item, every 100th and the last (from a
  * difference on, n8n reads every item); every item still gets its own value, and whatever
- * itemPaths.ts cannot read is left to n8n.
+ * itemPaths.ts cannot read is left to n8n. A Fixed value holding `{{ … }}` is refused by name
+ * (refuseExpressionTypedAsText), for every item that reads it.
  */
 export function perRunParameters(context: IExecuteFunctions): ReadItemParameter {
 	const raw = context.getNode().parameters;
+	const typedAsText = new Map<string, InputError | undefined>();
+	const refuseTypedAsText = (name: string) => {
+		const top = name.split('.')[0];
+		if (!typedAsText.has(top)) {
+			try {
+				refuseExpressionTypedAsText(top, raw[top], top in FIELD_NAME_PARAMETERS);
+				typedAsText.set(top, undefined);
+			} catch (error) {
+				typedAsText.set(top, error as InputError);
+			}
+		}
+		const refusal = typedAsText.get(top);
+		if (refusal) throw refusal;
+	};
 	const resolved = new Map<string, unknown>();
 	const readings = new Map<string, ItemReading>();
 	let inputJson: Array<IDataObject | undefined> | undefined;
@@ -53,6 +70,7 @@ export function perRunParameters(context: IExecuteFunctions): ReadItemParameter 
 		return reading;
 	};
 	return (name, itemIndex, fallback, options) => {
+		refuseTypedAsText(name);
 		const key = options?.extractValue ? `${name}:value` : name;
 		if (resolved.has(key)) return resolved.get(key);
 		if (!containsExpression(raw[name])) {

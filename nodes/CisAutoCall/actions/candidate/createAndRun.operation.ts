@@ -6,7 +6,7 @@ import { candidateReader } from '../../helpers/candidateReader';
 import { agentToolNotice } from '../runFeatures/guardrails';
 import { runOptionsField } from '../runFeatures';
 import type { ApiRequest } from '../../../shared/transport';
-import { requireString } from '../../../shared/validation';
+import { requireIdText } from '../../../shared/validation';
 import type { ItemOperation } from '../operation';
 
 const botSettingsId: INodeProperties = {
@@ -43,7 +43,7 @@ export const createAndRun: ItemOperation<ApiRequest> = {
 			const candidate = readCandidate(itemIndex);
 			const body: IDataObject = {
 				phone: candidate.phone,
-				botSettingsId: requireString('botSettingsId', parameter('botSettingsId', itemIndex)),
+				botSettingsId: requireIdText('botSettingsId', parameter('botSettingsId', itemIndex)),
 			};
 			if (candidate.variables) body.variables = candidate.variables;
 			if (candidate.timezone !== undefined) body.timezone = candidate.timezone;

@@ -5,7 +5,7 @@ import { candidateReader } from '../../helpers/candidateReader';
 import { agentToolNotice } from '../runFeatures/guardrails';
 import { runOptionsField } from '../runFeatures';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
-import { optionalString } from '../../../shared/validation';
+import { optionalIdText } from '../../../shared/validation';
 import { mayHaveCreated, NotSentError } from '../itemErrors';
 import type { BatchOperation, GroupTask, Run } from '../operation';
 import { batchAnswerOptions, mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
@@ -77,9 +77,9 @@ const fields: INodeProperties[] = [
 
 function readTaskSettings(settings: IDataObject): IDataObject {
 	const entry: IDataObject = {};
-	const botSettingsId = optionalString(settings.botSettingsId);
+	const botSettingsId = optionalIdText('botSettingsId', settings.botSettingsId);
 	if (botSettingsId) entry.botSettingsId = botSettingsId;
-	const autoCallTemplateId = optionalString(settings.autoCallTemplateId);
+	const autoCallTemplateId = optionalIdText('autoCallTemplateId', settings.autoCallTemplateId);
 	if (autoCallTemplateId) entry.autoCallTemplateId = autoCallTemplateId;
 	if (typeof settings.checkPhone === 'boolean') entry.checkPhone = settings.checkPhone;
 	return entry;
