@@ -89,7 +89,7 @@ describe('refusals that no retry can change are final for n8n 2.x; failures of t
 		const error = result.error as ActivationRefusal;
 		expect(error).toBeInstanceOf(WebhookPathTakenError);
 		expect(error.message.startsWith(`${LOCAL_URL_MESSAGE} (http://192.168.1.20:5678/webhook/`)).toBe(true);
-		expect(error.message).toMatch(/192\.168\.1\.20 is a local or private address\)\. Set n8n's public URL \(WEBHOOK_URL\) or use Connect To "Existing Task or Template"$/);
+		expect(error.message).toMatch(/192\.168\.1\.20 is a local or private address\)\. Set n8n's public URL \(N8N_WEBHOOK_URL; WEBHOOK_URL on n8n 1\.x\) or use Connect To "Existing Task or Template"$/);
 		expect(error.node?.name).toBe('CIS Auto-Call Trigger');
 		expect(sim.requests).toEqual([]);
 	});
