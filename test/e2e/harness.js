@@ -278,6 +278,27 @@ function waitBridgeTrigger(name, webhookId, secretCredential) {
 }
 
 /**
+ * The parameters of Candidate → Create and Run and Wait for Result (or, with `addToTask`
+ * `{ taskId, forceStart }`, Add to Task and Wait for Result): the phone and the CRM id from `from`
+ * (`$json`, or `$json.body` behind a Webhook node), Callback Data `{ crmId }`. Shared by the e2e,
+ * queue and engine suites.
+ * @param {{ from?: string, botSettingsId?: string, waitAtMost?: number, waitUnit?: string, addToTask?: { taskId: string, forceStart?: boolean } | null }} [options]
+ */
+function waitForResultParameters({ from = '$json', botSettingsId = 'bot-wait', waitAtMost = 10, waitUnit = 'minutes', addToTask = null } = {}) {
+	return {
+		authentication: 'accessToken',
+		resource: 'candidate',
+		...(addToTask
+			? { operation: 'addToTaskAndWait', autoCallId: { __rl: true, mode: 'id', value: addToTask.taskId }, forceStart: addToTask.forceStart }
+			: { operation: 'createAndRunAndWait', botSettingsId }),
+		phone: `={{ ${from}.phone }}`,
+		candidateFields: { callbackData: `={{ JSON.stringify({ crmId: ${from}.crmId }) }}` },
+		waitAtMost,
+		waitUnit,
+	};
+}
+
+/**
  * The workflow "New lead (Webhook) → Call and wait → CRM update": a production webhook at
  * `leadPath` whose body is `{ phone, crmId }`, Candidate → Create and Run and Wait for Result
  * (bot settings `bot-wait`, Callback Data `{ crmId }`), then `crm` (a No Op named CRM update unless
@@ -303,23 +324,7 @@ function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit,
 		position: [0, 0],
 	};
 	const from = leads ? '$json' : '$json.body';
-	const wait = cisNode(
-		WAIT_NODE,
-		{
-			authentication: 'accessToken',
-			resource: 'candidate',
-			// addToTask: { taskId, forceStart } for Add to Task and Wait for Result
-			...(addToTask
-				? { operation: 'addToTaskAndWait', autoCallId: { __rl: true, mode: 'id', value: addToTask.taskId }, forceStart: addToTask.forceStart }
-				: { operation: 'createAndRunAndWait', botSettingsId }),
-			phone: `={{ ${from}.phone }}`,
-			candidateFields: { callbackData: `={{ JSON.stringify({ crmId: ${from}.crmId }) }}` },
-			waitAtMost,
-			waitUnit,
-		},
-		credential,
-		{ typeVersion: 2 },
-	);
+	const wait = cisNode(WAIT_NODE, waitForResultParameters({ from, botSettingsId, waitAtMost, waitUnit, addToTask }), credential, { typeVersion: 2 });
 	return chain(name, leads ? [lead, split, wait, crm] : [lead, wait, crm]);
 }
 
@@ -419,6 +424,7 @@ async function feedCampaign({ client, sim, workflowId, campaign, taskId }) {
 }
 
 module.exports = {
+	waitForResultParameters,
 	API,
 	crmResults,
 	postLead,

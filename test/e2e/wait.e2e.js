@@ -15,7 +15,7 @@ const crypto = require('crypto');
 const http = require('http');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { webhookTarget } = require('../../scripts/lib/playground');
-const { chain, noOp, manualTrigger, codeNode, cisNode, outputOf, errorOf, assertSuccess, sleep, waitFor, NO_REDIAL, WAIT_NODE: WAIT, CRM_NODE: CRM, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, executionsWithWaiting } = require('./harness');
+const { chain, noOp, manualTrigger, codeNode, cisNode, outputOf, errorOf, assertSuccess, sleep, waitFor, NO_REDIAL, WAIT_NODE: WAIT, CRM_NODE: CRM, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, executionsWithWaiting, waitForResultParameters } = require('./harness');
 
 const SECRET = 'e2e-wait-secret-0123456789abcdef';
 const TRIGGER = 'CIS Trigger';
@@ -146,21 +146,7 @@ module.exports = async function waitChecks(ctx) {
 	});
 
 	await checks.check('wait: a test run from the editor (Execute workflow) waits and continues with the result as a production run does', async () => {
-		const wait = cisNode(
-			WAIT,
-			{
-				authentication: 'accessToken',
-				resource: 'candidate',
-				operation: 'createAndRunAndWait',
-				botSettingsId: 'bot-wait',
-				phone: '={{ $json.phone }}',
-				candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.crmId }) }}' },
-				waitAtMost: 10,
-				waitUnit: 'minutes',
-			},
-			creds.token,
-			{ typeVersion: 2 },
-		);
+		const wait = cisNode(WAIT, waitForResultParameters(), creds.token, { typeVersion: 2 });
 		const manualWf = await client.createWorkflow(chain(`e2e wait test run ${version}`, [manualTrigger(), codeNode('Lead', [{ phone: '79995550071', crmId: 'M-1' }]), wait, noOp(CRM)]));
 		sim.setOutcome('79995550071', { attempts: ['ANSWERED'], result: { manual: true } });
 		const ex = await client.runWorkflowManually(manualWf.id, { timeoutMs: 60000 });

@@ -14,7 +14,7 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { chain, cisNode, codeNode, manualTrigger, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
-const { NO_REDIAL, WAIT_NODE, CRM_NODE, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution } = require('../e2e/harness');
+const { NO_REDIAL, WAIT_NODE, CRM_NODE, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, waitForResultParameters } = require('../e2e/harness');
 const { startCrmStub, webhookTarget } = require('../../scripts/lib/playground');
 const { executionsByWorker, workerRunsByExecution } = require('./cluster');
 
@@ -572,21 +572,7 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 		const manualWf = await client.createWorkflow(chain('queue wait: test run from the editor', [
 			manualTrigger(),
 			codeNode('Lead', [{ phone, crmId }]),
-			cisNode(
-				WAIT_NODE,
-				{
-					authentication: 'accessToken',
-					resource: 'candidate',
-					operation: 'createAndRunAndWait',
-					botSettingsId: 'bot-wait',
-					phone: '={{ $json.phone }}',
-					candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.crmId }) }}' },
-					waitAtMost: 10,
-					waitUnit: 'minutes',
-				},
-				cred,
-				{ typeVersion: 2 },
-			),
+			cisNode(WAIT_NODE, waitForResultParameters(), cred, { typeVersion: 2 }),
 			crmUpdate(),
 		]));
 		const mark = balancer.log.length;
