@@ -164,7 +164,8 @@ export class CisAutoCallTrigger implements INodeType {
 		if (notHandedOver !== undefined) output.notHandedOver = notHandedOver;
 		return {
 			workflowData: [this.helpers.returnJsonArray([output])],
-			webhookResponse: { received: true, deliveryId, ...(notHandedOver === undefined ? {} : { handedOver: false, error: notHandedOver }) },
+			// The why (n8n's own addresses and settings) stays in n8n: the log and this workflow's item.
+			webhookResponse: { received: true, deliveryId, ...(notHandedOver === undefined ? {} : { handedOver: false }) },
 		};
 	}
 }

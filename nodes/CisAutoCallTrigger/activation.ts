@@ -6,7 +6,7 @@ import { addWebhookTargets, buildCallTaskBody } from '../shared/callTaskBody';
 import { createTask, createTaskRequest } from '../shared/callTasks';
 import { toEventsMap } from '../shared/events';
 import { fingerprintOf } from '../shared/fingerprint';
-import { type ApiClient, createApiClient } from '../shared/transport';
+import { type ApiClient, createApiClient, errorMayHaveCarriedOut } from '../shared/transport';
 import { InputError, refuseExpressionTypedAsText, requireInteger } from '../shared/validation';
 import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
@@ -15,6 +15,7 @@ import { hashSecret, withoutSecret, withSecret } from './secret';
 import { parametersOf } from './parameters';
 import { ActivationRefusal, readEvents } from './settings';
 import { withoutKey } from '../shared/objects';
+import { maskUrlSecretsInText } from '../shared/urlSecrets';
 
 /**
  * New Call Task mode's side of n8n's webhook lifecycle: whether the registered task still fits
@@ -47,7 +48,8 @@ function refuseExpressionsTypedAsText(context: IHookFunctions): void {
 		// Not the trigger's Options: switches and addresses checked on their own, some of which n8n never
 		// lets be an expression (it drops their "=", so their text would be taken for one typed as text).
 		for (const [name, raw] of Object.entries(context.getNode().parameters)) {
-			if (name !== 'options') refuseExpressionTypedAsText(name, raw);
+			// Nor a secret: the refusal quotes the value it refuses.
+			if (name !== 'options' && name !== 'secret') refuseExpressionTypedAsText(name, raw);
 		}
 	} catch (error) {
 		throw settingsError(context, error);
@@ -152,6 +154,9 @@ export async function register(context: IHookFunctions): Promise<void> {
 	try {
 		({ autoCallId } = await createTask(await client(), createTaskRequest(body)));
 	} catch (error) {
+		// n8n 2.x tries a failed publishing again (up to 5 times): after a request that may have
+		// created the task, that would create another paid campaign each time. Final instead.
+		if (errorMayHaveCarriedOut(error)) throw outcomeUnknown(context, body, error as Error);
 		throw error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(context.getNode(), error as Error, {
@@ -167,6 +172,16 @@ export async function register(context: IHookFunctions): Promise<void> {
 	};
 	keepRegistration(data, 'registration', registration);
 	delete data.parkedRegistration;
+}
+
+/** A task creation that may have created the task: final, so that nobody creates another. */
+function outcomeUnknown(context: IHookFunctions, body: IDataObject, error: Error): ActivationRefusal {
+	const name = typeof body.name === 'string' ? `"${body.name}" ` : '';
+	return new ActivationRefusal(
+		context.getNode(),
+		`Outcome unknown: the call task ${name}may have been created. Check the service for it before publishing again`,
+		`No answer the service promises came back (${maskUrlSecretsInText(error.message)}). The trigger did not try again, so at most one task was created; if it exists, delete it or use Connect To "Existing Task or Template" with it.`,
+	);
 }
 
 /**

@@ -10,6 +10,7 @@ import { SHORT_PANEL_VERSION, shortPanel } from './layout';
 import { ALLOW_LOCAL_URL_OPTION } from './publicUrl';
 import { DEFAULT_EVENTS } from './settings';
 import { inTriggerWords } from './words';
+import { withoutKey } from '../shared/objects';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };
@@ -30,8 +31,7 @@ const CHECKED_AT_PUBLISHING = ['name', 'defaultExecData'];
 function checkedAtPublishing(fields: INodeProperties[]): INodeProperties[] {
 	return fields.map((field) => {
 		if (!CHECKED_AT_PUBLISHING.includes(field.name)) return field;
-		const { required: _checkedByTheTrigger, ...rest } = field;
-		return { ...rest, description: `${field.description ?? ''} Needed to publish.`.trim() };
+		return { ...withoutKey(field, 'required'), description: `${field.description ?? ''} Needed to publish.`.trim() };
 	});
 }
 

@@ -290,8 +290,12 @@ export function identityOf(value: unknown, wrappedOnly = false): string | undefi
 	return undefined;
 }
 
-/** `{{ … }}`: what n8n evaluates in a value that starts with `=` (an expression), and only there. */
-const EXPRESSION_BRACES = /\{\{[\s\S]*\}\}/;
+/**
+ * `{{ … $… }}`: what n8n evaluates in a value that starts with `=` (an expression), and only there.
+ * Only braces that read n8n's data (`$json`, `$('Node')`, `$now` …) count: text such as "Hi {{name}}"
+ * may be a template of the bot's own, and was always sent as it is.
+ */
+const EXPRESSION_BRACES = /\{\{[^{}]*\$[^{}]*\}\}/;
 
 /** Where a Fixed value holding `{{ … }}` sits in a parameter's raw value, and that value. */
 function fixedTextWithBraces(path: string, raw: unknown, depth = 0): { field: string; value: string } | undefined {

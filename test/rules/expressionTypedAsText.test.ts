@@ -80,6 +80,14 @@ describe('the action node: a Fixed field holding {{ … }} is refused by name be
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => request.body.name)).toEqual(['Leads {north}']);
 	});
+
+	test('double braces that read no n8n data pass as they are (a template of the bot\'s own, as earlier releases sent it)', async () => {
+		const callbackData = '{"greeting": "Hi {{name}}"}';
+		const result = await runAction(sim, { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990005541', candidateFields: { callbackData } });
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim)).toHaveLength(1);
+		expect(JSON.stringify(apiRequests(sim)[0].body)).toContain('Hi {{name}}');
+	});
 });
 
 describe('the trigger (New Call Task): refused before a task is created', () => {

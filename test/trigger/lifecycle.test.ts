@@ -131,12 +131,13 @@ describe('New Call Task: create', () => {
 		});
 	});
 
-	test('a failing create throws and stores nothing', async () => {
+	test('a failing create throws and stores nothing; its outcome is unknown, so the refusal is final (n8n does not create again)', async () => {
 		sim.injectFault({ method: 'POST', path: CREATE_PATH, status: 500, body: { error: 'boom' } });
 		const staticData: IDataObject = {};
 		const created = await run('create', staticData);
-		expect(created.error).toBeInstanceOf(NodeApiError);
-		expect(created.error?.message).toMatch(/500/);
+		expect(created.error).toBeInstanceOf(ActivationRefusal);
+		expect(created.error?.message).toMatch(/^Outcome unknown: the call task .*may have been created/);
+		expect((created.error as ActivationRefusal).description).toMatch(/500/);
 		expect(created.result).toBeUndefined();
 		expect(staticData.registration).toBeUndefined();
 		expect(sim.state.tasks.size).toBe(0);

@@ -100,8 +100,16 @@ describe('refusals that no retry can change are final for n8n 2.x; failures of t
 		expect(result.error).toBeInstanceOf(WebhookPathTakenError);
 	});
 
-	test('the service refusing the task (a 503) is not final: n8n may try again', async () => {
+	test('a 503 to the task creation is an unknown outcome: final, so n8n does not create another campaign; one request sent', async () => {
 		sim.injectFault({ path: '/cis/api/v1/telephony/autoCall', status: 503, times: 10 });
+		const result = await create(savedParameters(2, { name: 'Leads', defaultExecData: 'bot-1' }), 'https://n8n.example.com/webhook/');
+		expect(result.error).toBeInstanceOf(WebhookPathTakenError);
+		expect(result.error?.message).toMatch(/^Outcome unknown: the call task "Leads" may have been created\. Check the service/);
+		expect(sim.requests.filter((request) => request.method === 'POST' && request.path === '/cis/api/v1/telephony/autoCall')).toHaveLength(1);
+	});
+
+	test('the service refusing the task (a 400) proves nothing was created: not final, n8n may try again', async () => {
+		sim.injectFault({ path: '/cis/api/v1/telephony/autoCall', status: 400, times: 10 });
 		const result = await create(savedParameters(2, { name: 'Leads', defaultExecData: 'bot-1' }), 'https://n8n.example.com/webhook/');
 		expect(result.error).toBeDefined();
 		expect(result.error).not.toBeInstanceOf(WebhookPathTakenError);
