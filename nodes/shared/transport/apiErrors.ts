@@ -1,4 +1,4 @@
-import type { JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { allowingSetting, blockedAddress } from '../ssrfBlock';
@@ -170,4 +170,19 @@ function networkReason(failure: Failure): string {
 	const words = failure.code ? NETWORK_REASONS[failure.code] : undefined;
 	if (words) return `${words} (${failure.code})`;
 	return failure.code ?? (failure.message || 'no answer');
+}
+
+/**
+ * `first` said again in other words (the run's or the item's), keeping its HTTP code: n8n shows the
+ * message given, not one of its own for that code.
+ */
+export function restatedApiError(node: INode, first: NodeApiError, message: string, description: string, itemIndex?: number): NodeApiError {
+	const error = new NodeApiError(node, { httpCode: first.httpCode, message } as JsonObject, {
+		message,
+		description,
+		httpCode: first.httpCode ?? undefined,
+		itemIndex,
+	});
+	error.message = message;
+	return error;
 }

@@ -1,9 +1,9 @@
-import type { ICredentialsDecrypted, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../serviceUrl';
 import { AdaptiveConcurrency, type AttemptOutcome, attemptOutcomeOf } from './adaptiveConcurrency';
-import { toNodeApiError } from './apiErrors';
+import { restatedApiError, toNodeApiError } from './apiErrors';
 import { classify } from './classify';
 import { isFullResponse, judgeAnswer, parseRetryAfter, readFailure, readHeader } from './failure';
 import { RateLimiter } from './rateLimiter';
@@ -18,6 +18,7 @@ import { API_PATH, type ApiRequest, type Failure, type RequestContext } from './
  */
 
 export type { AnswerCheck, ApiRequest, Failure, Repeatability, RequestContext } from './types';
+export { restatedApiError } from './apiErrors';
 export { classify, type Classification, errorMayHaveCarriedOut, type FailureKind, kindOfError } from './classify';
 
 export interface TransportSettings {
@@ -251,13 +252,7 @@ export class ApiClient {
 			? 'The remaining items go to the same address, so they were not sent either.'
 			: 'Once the service has rejected the credential in a run, the remaining items are not sent.';
 		const description = `${first.description ?? ''} ${after}`.trim();
-		const error = new NodeApiError(this.context.getNode(), { httpCode: first.httpCode, message } as JsonObject, {
-			message,
-			description,
-			httpCode: first.httpCode ?? undefined,
-			itemIndex,
-		});
-		error.message = message;
+		const error = restatedApiError(this.context.getNode(), first, message, description, itemIndex);
 		error.context.outcomeUnknown = false;
 		return error;
 	}

@@ -1,10 +1,10 @@
-import type { IDataObject, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { expectAcknowledgement } from '../../../shared/answers';
 import { autoCallIdLocator, perTask } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runFeatures';
-import type { ApiRequest } from '../../../shared/transport';
+import { type ApiRequest, restatedApiError } from '../../../shared/transport';
 import { toPhones } from '../../../shared/validation';
 import type { ItemOperation, Run } from '../operation';
 
@@ -56,16 +56,7 @@ function partlyCancelled(run: Run, itemIndex: number, cancelled: string[], failu
 		'Cancelling again is safe: run the item again once the cause is fixed.',
 	].join('\n');
 	const first = failures[0].error;
-	if (first instanceof NodeApiError) {
-		const error = new NodeApiError(run.context.getNode(), { httpCode: first.httpCode, message } as JsonObject, {
-			message,
-			description,
-			httpCode: first.httpCode ?? undefined,
-			itemIndex,
-		});
-		error.message = message;
-		return error;
-	}
+	if (first instanceof NodeApiError) return restatedApiError(run.context.getNode(), first, message, description, itemIndex);
 	return new NodeOperationError(run.context.getNode(), message, { itemIndex, description });
 }
 
