@@ -99,7 +99,7 @@ export const PROCESS_MEMORIES = {
 		keptBy: 'webhook process',
 		notSeenElsewhere: 'Nothing to lose: each process reads the credential itself, at most once a second.',
 	},
-} as const satisfies Record<string, MemoryDeclaration>;
+} satisfies Record<string, MemoryDeclaration>;
 
 export type MemoryName = keyof typeof PROCESS_MEMORIES;
 
