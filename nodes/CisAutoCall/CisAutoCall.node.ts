@@ -13,7 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentialDescriptions } from '../shared/authentication';
 import { resourceProperties, resourceProperty, resources } from './actions/resources';
 import { router } from './actions/router';
-import { resumeWithResults } from './actions/waiting';
+import { resumeWithResults } from './actions/waiting/resume';
 import { searchCallTasks } from './methods/listSearch';
 
 /** The canvas subtitle in the options' own words ("Create and Run: Candidate"), not their values. */

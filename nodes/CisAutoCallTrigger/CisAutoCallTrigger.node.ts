@@ -4,13 +4,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { EVENTS } from '../shared/events';
 import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
-import { blockedHandOverWords, warnIfHandOverBlocked } from './handOverAddress';
-import { handOver } from './handOver';
-import { buildOutput } from './output';
+import { warnIfHandOverBlocked } from './handOverAddress';
+import { answerDelivery } from './answerDelivery';
 import { testWebhookSecret } from './secret';
-import { parametersOf } from './parameters';
-import { checkSettings, connectsToExisting, isTestListen, readEvents, readOptions } from './settings';
-import { verifyDelivery } from './verify';
+import { parametersOf } from './parameterReader';
+import { checkSettings, connectsToExisting, isTestListen } from './settings';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */
 function eventsSubtitle(): string {
@@ -21,8 +19,8 @@ function eventsSubtitle(): string {
 /**
  * The trigger's lifecycle. Activation (webhookMethods) checks the settings; in New Call Task mode
  * it registers a call task that reports here (activation.ts), in Existing Task mode there is
- * nothing to register. Each delivery (webhook()) is verified (verify.ts), then handed to the
- * workflow as one item.
+ * nothing to register. Each delivery (webhook()) is answered by answerDelivery.ts: verified
+ * (verify.ts), handed to a waiting execution (handOver.ts) or to the workflow as one item.
  */
 
 export class CisAutoCallTrigger implements INodeType {
@@ -130,42 +128,6 @@ export class CisAutoCallTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const verdict = await verifyDelivery(this);
-		const where = `CIS Auto-Call Trigger "${this.getNode().name}" (workflow ${this.getWorkflow().id ?? ''})`;
-		if (verdict.kind === 'refused') {
-			this.logger.warn(`${where} refused an event with ${verdict.status}: ${verdict.error}`);
-			this.getResponseObject().status(verdict.status).json({ received: false, error: verdict.error });
-			return { noWebhookResponse: true };
-		}
-		const { deliveryId } = verdict;
-		if (verdict.kind === 'ignored') return { webhookResponse: { received: true, deliveryId, ignored: verdict.reason } };
-		let notHandedOver: string | undefined;
-		if (verdict.kind === 'waitingCall') {
-			// Create and Run and Wait for Result: the event continues the execution waiting for it.
-			const handed = await handOver(this, verdict.event, verdict.payload);
-			if (handed.kind === 'later') {
-				verdict.forget();
-				this.logger.info(`${where} answered 503 (the service sends the event again): ${handed.reason}`);
-				this.getResponseObject().status(503).json({ received: false, error: 'The waiting workflow could not take the event yet; send it again' });
-				return { noWebhookResponse: true };
-			}
-			if (handed.kind === 'blocked') {
-				// A re-send meets the same block: the service is answered 200 and the event starts
-				// this workflow, so that the result is not lost.
-				notHandedOver = blockedHandOverWords(handed.block, handed.url);
-				this.logger.error(`${where}: ${notHandedOver} The waiting execution ${handed.execution} ends at its time limit; the event starts this trigger's workflow instead.`);
-			}
-			const read = parametersOf(this);
-			if (notHandedOver === undefined && (readOptions(read).outputWaitingCalls !== true || !readEvents(read).includes(verdict.event))) {
-				return { webhookResponse: { received: true, deliveryId, handedOver: true } };
-			}
-		}
-		const output = buildOutput(verdict.payload, verdict.event, new Date().toISOString(), deliveryId);
-		if (notHandedOver !== undefined) output.notHandedOver = notHandedOver;
-		return {
-			workflowData: [this.helpers.returnJsonArray([output])],
-			// The why (n8n's own addresses and settings) stays in n8n: the log and this workflow's item.
-			webhookResponse: { received: true, deliveryId, ...(notHandedOver === undefined ? {} : { handedOver: false }) },
-		};
+		return await answerDelivery(this);
 	}
 }

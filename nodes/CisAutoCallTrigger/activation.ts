@@ -12,7 +12,7 @@ import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
 import { hashSecret, withoutSecret, withSecret } from './secret';
-import { parametersOf } from './parameters';
+import { parametersOf } from './parameterReader';
 import { ActivationRefusal, readEvents } from './settings';
 import { withoutKey } from '../shared/objects';
 import { maskUrlSecretsInText } from '../shared/urlSecrets';

@@ -2,24 +2,21 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fingerprintOf } from '../shared/fingerprint';
 import { ExpiringMap } from '../shared/expiringMap';
+import { PROCESS_MEMORIES } from '../shared/processMemory';
 
 /**
  * Repeated deliveries. The service re-sends an event until it gets a 200, for 24 hours
- * (platform-facts.md), so a re-send is always the LATEST body the service has for that subject:
+ * (docs/limits.md), so a re-send is always the LATEST body the service has for that subject:
  * a repeat is a body equal (as canonical JSON: key order and spacing do not matter) to the latest
  * one seen for the same event and task / candidate / call. An older state coming back, such as a
  * status going PROCESS → PAUSED → PROCESS, is news and starts the workflow.
  */
 
-/** How long a delivery is remembered: the service's re-send window. */
-export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
-
 /**
- * Subjects remembered per n8n process, all triggers together (each entry is ~300 bytes, so
- * at most ~30 MB). Past the cap the oldest are forgotten early: a re-send of one of those
- * starts the workflow again, which the `deliveryId` lets a downstream node recognise.
+ * How long a delivery is remembered (the service's re-send window) and how many subjects, all
+ * triggers of the process together: shared/processMemory.ts.
  */
-export const MAX_REMEMBERED_DELIVERIES = 100_000;
+export const { expiresMs: REPEAT_WINDOW_MS, capacity: MAX_REMEMBERED_DELIVERIES } = PROCESS_MEMORIES.deliveriesSeen;
 
 /**
  * The id of a delivery: a hash of its canonical body. A re-sent delivery has the same id in
@@ -41,8 +38,8 @@ function idIn(body: IDataObject, names: readonly string[]): string {
 
 /**
  * What a delivery is about: its event and the task, candidate and call ids the body carries
- * (payloads: platform-facts.md; `autoCallId` is the task id in some integrations, `lastCallId`
- * is the call of CANDIDATE_CHANGED). Two deliveries about different calls never share a subject,
+ * (`autoCallId` is the task id in some integrations, `lastCallId` is the call of
+ * CANDIDATE_CHANGED). Two deliveries about different calls never share a subject,
  * so an older call's re-send is never mistaken for news about another one.
  */
 export function subjectOf(event: string, body: IDataObject): string {

@@ -6,10 +6,9 @@ import { callTaskFields } from '../shared/callTaskFields';
 import { EVENTS } from '../shared/events';
 import { MAX_REMEMBERED_DELIVERIES } from './deliveries';
 import { DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './oldTask';
-import { SHORT_PANEL_VERSION, shortPanel } from './layout';
+import { inTriggerWords, SHORT_PANEL_VERSION, shortPanel } from './layout';
 import { ALLOW_LOCAL_URL_OPTION } from './publicUrl';
 import { DEFAULT_EVENTS } from './settings';
-import { inTriggerWords } from './words';
 import { withoutKey } from '../shared/objects';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };

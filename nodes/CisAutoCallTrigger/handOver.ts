@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { ExpiringMap } from '../shared/expiringMap';
+import { processMemory } from '../shared/processMemory';
 import { type SsrfBlock, ssrfBlockOf } from '../shared/ssrfBlock';
 import {
 	type CandidateResult,
@@ -38,9 +38,7 @@ interface WaitState {
 	turns: Promise<unknown>;
 }
 
-/** Waits longer than this are forgotten (n8n's own limit ends them anyway). */
-const WAIT_MEMORY_MS = 31 * 24 * 60 * 60 * 1000;
-const waits = new ExpiringMap<WaitState>(WAIT_MEMORY_MS, 50_000);
+const waits = processMemory<WaitState>('waitsHandedOver');
 
 /**
  * How long a Person Done whose last call this process has not seen is answered "send again": the

@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { shortCallTaskPanel, shortPanelReader } from '../shared/callTaskLayout';
 import type { ReadParameter } from '../shared/parameters';
-import { inTriggerWords } from './words';
 
 /**
  * "New Call Task" in trigger version 2: the shared short panel (shared/callTaskLayout.ts) with the
@@ -14,6 +13,25 @@ export const SHORT_PANEL_VERSION = 2;
 
 /** Trigger fields (top level in version 1) that version 2 keeps in "Advanced". */
 const ADVANCED_FIELDS = ['partialResults', 'delay', 'oldTask'];
+
+/**
+ * The shared call-task fields as the trigger shows them: only Extra Fields has the trigger's own
+ * text (its webhook targets are added to this trigger). Names, values, defaults and displayOptions
+ * stay, so stored workflows read the same.
+ */
+export function inTriggerWords(fields: INodeProperties[]): INodeProperties[] {
+	return fields.map((field) => {
+		if (field.name === 'extraFields') {
+			return {
+				...field,
+				description:
+					'Settings of the service that this node does not show yet, as JSON merged into the new task last (the README has examples). Webhook targets given here are added to this trigger.',
+			};
+		}
+		if (field.type === 'collection') return { ...field, options: inTriggerWords(field.options as INodeProperties[]) };
+		return field;
+	});
+}
 
 /** Version 2's panel for New Call Task. */
 export function shortPanel(triggerFields: INodeProperties[]): INodeProperties[] {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../shared/callTasks';
 import { type ApiClient, type FailureKind, kindOfError } from '../shared/transport';
-import { parametersOf } from './parameters';
+import { parametersOf } from './parameterReader';
 import type { Registration } from './registration';
 import { withoutKey } from '../shared/objects';
 
@@ -54,7 +54,7 @@ export function retireActionFor(policy: OldTaskPolicy, reason: RetireReason): 'p
 export interface RetireOutcome {
 	/** What became of the task, in words for the user ("paused", "already stopped", ...). */
 	result: string;
-	/** The task status read before acting (platform-facts: GET telephony/autoCall/{id}), if known. */
+	/** The task status read before acting (the service's GET telephony/autoCall/{id}), if known. */
 	statusBefore?: string;
 	/** True when this call paused the task, so that taking it back may resume it. */
 	pausedHere: boolean;

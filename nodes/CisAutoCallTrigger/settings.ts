@@ -4,12 +4,12 @@ import { WebhookPathTakenError } from 'n8n-workflow';
 import { EVENT_NAMES } from '../shared/events';
 import { parseAddressList } from './addresses';
 import type { ReadParameter } from '../shared/parameters';
-import { parametersOf } from './parameters';
+import { parametersOf } from './parameterReader';
 import { checkExistingTaskSecret } from './secret';
 
 /**
  * The trigger's settings, read and checked the same way at activation (hooks) and per request
- * (webhook()); the secret is checked in its own room (secret/).
+ * (webhook()); the secret is checked in secret/ alone.
  */
 
 /**

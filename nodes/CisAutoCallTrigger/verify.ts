@@ -5,7 +5,7 @@ import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { normalizeCallbackData } from './output';
 import { deliveryHasSecret } from './secret';
-import { parametersOf } from './parameters';
+import { parametersOf } from './parameterReader';
 import { readEvents, readOptions } from './settings';
 import { waitMarkerOf } from '../shared/waitForResult';
 

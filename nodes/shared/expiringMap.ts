@@ -1,7 +1,8 @@
 /**
- * A map whose entries expire `ttlMs` after they were last set, holding at most `capacity` entries
- * (the oldest go first). Entries are kept in the order they were last set, which is also the order
- * in which they expire, so forgetting stops at the first entry still alive.
+ * The bounded memory: a map whose entries expire `ttlMs` after they were last set (Infinity: never),
+ * holding at most `capacity` entries (the oldest go first). Entries are kept in the order they were
+ * last set, which is also the order in which they expire, so forgetting stops at the first entry
+ * still alive. The memories of a process are declared in processMemory.ts.
  */
 export class ExpiringMap<Value> {
 	private readonly entries = new Map<string, { value: Value; expiresAt: number }>();

@@ -97,7 +97,7 @@ export interface CandidateResult extends IDataObject {
 	endedBy: string;
 }
 
-/** The call statuses (platform-facts.md) in words. */
+/** The call statuses of the service's Call Ended event in words. */
 const CALL_STATUS_WORDS: Record<string, string> = {
 	ANSWERED: 'Answered',
 	NOANSWER: 'No answer',

@@ -1,7 +1,8 @@
 /**
  * The import graph of nodes/ (read from the sources): no circle, no arrow that climbs from a
- * lower layer to a higher one, and the webhook secret checked in its own room (secret/), never
- * through the panel layout. CONTRIBUTING.md describes these layers.
+ * lower layer to a higher one, the webhook secret checked only in secret/ (never through the panel
+ * layout), a wait's start and resume apart, and the trigger's class delegating. CONTRIBUTING.md
+ * describes these layers.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -112,15 +113,45 @@ describe('the import graph of nodes/', () => {
 		expect(rooms.filter((room) => !list.includes(`${FEATURES}${room}index.ts`))).toEqual([]);
 	});
 
-	it('the webhook secret is checked in its room: secret/ uses only itself and the stored registration', () => {
-		const fromRoom = arrowsFrom((file) => file.startsWith('CisAutoCallTrigger/secret/'));
-		expect(fromRoom.length).toBeGreaterThan(0);
-		const outside = fromRoom.filter(({ to }) => !to.startsWith('CisAutoCallTrigger/secret/') && to !== 'CisAutoCallTrigger/registration.ts');
+	it('the webhook secret is checked only in secret/, which uses only itself, the stored registration and the process memory', () => {
+		const fromSecret = arrowsFrom((file) => file.startsWith('CisAutoCallTrigger/secret/'));
+		expect(fromSecret.length).toBeGreaterThan(0);
+		const allowed = ['CisAutoCallTrigger/registration.ts', 'shared/processMemory.ts', 'shared/expiringMap.ts'];
+		const outside = fromSecret.filter(({ to }) => !to.startsWith('CisAutoCallTrigger/secret/') && !allowed.includes(to));
 		expect(show(outside)).toEqual([]);
 		// webhook() asks the room through verify.ts; the panel layout never touches the secret.
 		expect(graph.get('CisAutoCallTrigger/verify.ts')).toContain('CisAutoCallTrigger/secret/index.ts');
-		const layoutSide = ['CisAutoCallTrigger/layout.ts', 'CisAutoCallTrigger/parameters.ts', 'shared/callTaskLayout.ts'];
+		const layoutSide = ['CisAutoCallTrigger/layout.ts', 'CisAutoCallTrigger/parameterReader.ts', 'shared/callTaskLayout.ts'];
 		for (const file of layoutSide) expect((graph.get(file) ?? []).filter((to) => to.includes('secret'))).toEqual([]);
 		expect(graph.get('CisAutoCallTrigger/registration.ts')).toEqual(['CisAutoCallTrigger/secret/hashing.ts']);
+	});
+
+	it("a wait's start and its resume use nothing of each other; only the stored wait reads n8n-core's internals, in one file", () => {
+		const WAITING = 'CisAutoCall/actions/waiting/';
+		expect(graph.get(`${WAITING}start.ts`)).toContain(`${WAITING}storedWait.ts`);
+		expect(graph.get(`${WAITING}resume.ts`)).toContain(`${WAITING}storedWait.ts`);
+		const between = arrows.filter(
+			({ from, to }) => (from === `${WAITING}start.ts` && to === `${WAITING}resume.ts`) || (from === `${WAITING}resume.ts` && to === `${WAITING}start.ts`),
+		);
+		expect(show(between)).toEqual([]);
+		expect(show(arrows.filter(({ to }) => to === `${WAITING}n8nInternals.ts`))).toEqual([`${WAITING}storedWait.ts → ${WAITING}n8nInternals.ts`]);
+		// The node class reaches the wait only through its two ends.
+		const fromOutside = arrows.filter(({ from, to }) => to.startsWith(WAITING) && !from.startsWith(WAITING));
+		expect(show(fromOutside).sort()).toEqual(
+			['CisAutoCall/CisAutoCall.node.ts → CisAutoCall/actions/waiting/resume.ts', 'CisAutoCall/actions/router.ts → CisAutoCall/actions/waiting/start.ts'].sort(),
+		);
+		const readers = [...graph.keys()].filter((file) => file.endsWith('.ts') && fs.readFileSync(path.join(NODES, file), 'utf8').includes('runExecutionData'));
+		expect(readers).toEqual([`${WAITING}n8nInternals.ts`]);
+	});
+
+	it("the trigger's class delegates: webhook() to answerDelivery.ts, which alone verifies and hands over", () => {
+		const nodeClass = graph.get('CisAutoCallTrigger/CisAutoCallTrigger.node.ts') ?? [];
+		expect(nodeClass).toContain('CisAutoCallTrigger/answerDelivery.ts');
+		for (const step of ['verify.ts', 'handOver.ts', 'output.ts']) expect(nodeClass).not.toContain(`CisAutoCallTrigger/${step}`);
+		expect(arrows.filter(({ to }) => to === 'CisAutoCallTrigger/handOver.ts').map(({ from }) => from)).toEqual(['CisAutoCallTrigger/answerDelivery.ts']);
+	});
+
+	it('the process memory uses only the bounded memory', () => {
+		expect(graph.get('shared/processMemory.ts')).toEqual(['shared/expiringMap.ts']);
 	});
 });

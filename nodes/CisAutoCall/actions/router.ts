@@ -7,7 +7,7 @@ import type { ItemOperation, Operation } from './operation';
 import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
 import { agentFailure, type AgentFailureKind, runsAsAgentTool } from './runFeatures/guardrails';
-import { runWaiting } from './waiting';
+import { runWaiting } from './waiting/start';
 
 /**
  * The node's execute(): finds the operation, reads the run once and hands both to the pipeline

@@ -13,7 +13,7 @@ import { SECRET_PARAMETER, secretMatches, secretMatchesHash } from './hashing';
 import { RecentSecrets } from './recentSecrets';
 
 /**
- * The webhook secret's room: the one question webhook() asks (does this delivery carry the right
+ * Everything about the webhook secret: the one question webhook() asks (does this delivery carry the right
  * secret?), the check at activation and the credential's test. New Call Task mode expects the
  * secret generated at registration (kept as a hash in static data); Existing Task mode the one of
  * the selected credential, or of the secret field of earlier versions while it holds a value.

@@ -1,3 +1,5 @@
+import { ExpiringMap } from '../../shared/expiringMap';
+import { PROCESS_MEMORIES } from '../../shared/processMemory';
 import { hashSecret } from './hashing';
 
 /**
@@ -6,10 +8,7 @@ import { hashSecret } from './hashing';
  * expression engine, a fresh expression isolate: more than the rest of the delivery. Within this
  * time a changed secret is not seen yet; after it, every delivery is checked against the new one.
  */
-export const SECRET_FRESH_MS = 1000;
-
-/** Entries beyond this count are pruned of the expired ones. */
-const PRUNE_ABOVE = 1000;
+export const SECRET_FRESH_MS = PROCESS_MEMORIES.webhookSecretReads.expiresMs;
 
 interface Entry {
 	readAt: number;
@@ -23,12 +22,14 @@ interface Entry {
  * may use a credential, so one workflow's read must never serve another.
  */
 export class RecentSecrets {
-	private readonly entries = new Map<string, Entry>();
+	private readonly entries: ExpiringMap<Entry>;
 
 	constructor(
 		private readonly freshMs = SECRET_FRESH_MS,
 		private readonly now: () => number = Date.now,
-	) {}
+	) {
+		this.entries = new ExpiringMap<Entry>(freshMs, PROCESS_MEMORIES.webhookSecretReads.capacity, now);
+	}
 
 	get size(): number {
 		return this.entries.size;
@@ -48,13 +49,6 @@ export class RecentSecrets {
 		hash.catch(() => {
 			if (this.entries.get(key)?.hash === hash) this.entries.delete(key);
 		});
-		if (this.entries.size > PRUNE_ABOVE) this.prune(now);
 		return hash;
-	}
-
-	private prune(now: number): void {
-		for (const [key, entry] of this.entries) {
-			if (now - entry.readAt >= this.freshMs) this.entries.delete(key);
-		}
 	}
 }

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { ExpiringMap } from '../../../shared/expiringMap';
 import { fingerprintOf } from '../../../shared/fingerprint';
+import { PROCESS_MEMORIES } from '../../../shared/processMemory';
 import type { GroupTask, GroupTasks, Operation } from '../operation';
 import { mayHaveCreated } from '../itemErrors';
 import type { ItemResults, Outcome, Step } from '../runFeatures/feature';
@@ -15,9 +16,7 @@ export interface RunRecord {
 	tasks: Map<string, GroupTask>;
 }
 
-const MAX_RUNS = 100;
-/** n8n waits at most 5 s between tries; a record is kept this long after the end of its last try. */
-const EXPIRES_MS = 10 * 60 * 1000;
+const { capacity: MAX_RUNS, expiresMs: EXPIRES_MS } = PROCESS_MEMORIES.earlierTries;
 
 /**
  * n8n's "Retry On Fail" runs a failed node again with the same input, and only after a failure.

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { PROCESS_MEMORIES } from '../../../../shared/processMemory';
 import { type Guardrails, Refusal } from './numbers';
 
 /**
@@ -15,7 +16,7 @@ export function runsAsAgentTool(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool');
 }
 
-const MAX_EXECUTIONS = 1000;
+const MAX_EXECUTIONS = PROCESS_MEMORIES.callsStartedPerExecution.capacity;
 
 /**
  * Calls (numbers) started per workflow execution and node, or for an AI Agent's tools per execution

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fingerprintOf } from '../../../../shared/fingerprint';
+import { processMemory } from '../../../../shared/processMemory';
 import type { Operation } from '../../operation';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
@@ -54,10 +55,9 @@ function databaseStore(helpers: Required<DedupHelpers>): SentRequestStore {
 }
 
 /** The fallback's record: keys with their workflow and node, oldest first. */
-const processKeys = new Set<string>();
+const processKeys = processMemory<true>('sentRequestKeys');
 /** What this process knows of the requests' results (their ids), by workflow, node and request key. */
-const knownResults = new Map<string, IDataObject>();
-const MAX_KNOWN_RESULTS = 10_000;
+const knownResults = processMemory<IDataObject>('knownRequestResults');
 
 function scopeOf(context: IExecuteFunctions): string {
 	const node = context.getNode();
@@ -76,10 +76,9 @@ function processStore(context: IExecuteFunctions): SentRequestStore {
 		async checkAndRecord(keys) {
 			const processed = new Set<string>();
 			for (const key of keys) {
-				if (processKeys.has(scope + key)) processed.add(key);
-				else processKeys.add(scope + key);
+				if (processKeys.get(scope + key)) processed.add(key);
+				else processKeys.set(scope + key, true);
 			}
-			while (processKeys.size > MAX_ENTRIES) processKeys.delete(processKeys.values().next().value as string);
 			return processed;
 		},
 		async remove(keys) {
@@ -217,9 +216,7 @@ export class RepeatProtection implements Step {
 
 function rememberResult(key: string, json: IDataObject | undefined): void {
 	if (!json) return;
-	knownResults.delete(key);
 	knownResults.set(key, json);
-	while (knownResults.size > MAX_KNOWN_RESULTS) knownResults.delete(knownResults.keys().next().value as string);
 }
 
 /** n8n starts its "Retry" of a failed execution in the execute mode `retry` (1.x and 2.x, also on a queue-mode worker). */

@@ -1,0 +1,122 @@
+import { ExpiringMap } from './expiringMap';
+
+/**
+ * Everything the nodes remember in the memory of one n8n process, in one place. Each memory is
+ * named and declared here (what it holds, its cap, its expiry, and what a restart or another
+ * process does not see); the feature that uses it takes it from here. CONTRIBUTING.md's table
+ * "What a process remembers" lists the same memories (test/unit/processMemory.test.ts keeps the
+ * two together). Nothing here outlives the process or is shared with another one: what must
+ * survive a restart, or hold in queue mode, lives in n8n (the execution, static data, n8n's
+ * de-duplication database).
+ */
+
+export interface MemoryDeclaration {
+	/** What one entry holds, and its key. */
+	holds: string;
+	/** At most this many entries; beyond it the entry set longest ago goes first. */
+	capacity: number;
+	/** An entry is forgotten this long after it was last set; Infinity: only the capacity pushes it out. */
+	expiresMs: number;
+	/** Which process keeps it: the one that runs executions (main, or a queue-mode worker) or the one that takes webhooks. */
+	keptBy: 'execution process' | 'webhook process';
+	/** What a restart, or another worker or webhook process, does not see, and what follows. */
+	notSeenElsewhere: string;
+}
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+export const PROCESS_MEMORIES = {
+	earlierTries: {
+		holds:
+			"per node run (execution, node, run index): each item an earlier try of n8n's Retry On Fail created or may have created, with its request's fingerprint, and Create Batch's call tasks",
+		capacity: 100,
+		// n8n waits at most 5 s between tries; a record is kept this long after the end of its last try.
+		expiresMs: 10 * MINUTE_MS,
+		keptBy: 'execution process',
+		notSeenElsewhere:
+			'Nothing: all tries of a node run happen in one process (in queue mode the worker running the execution). A run that failed for good leaves its record until it expires.',
+	},
+	callsStartedPerExecution: {
+		holds: "per execution and node (for an AI Agent's tools: per execution): the calls started so far, for Max Calls per Run",
+		capacity: 1000,
+		expiresMs: Number.POSITIVE_INFINITY,
+		keptBy: 'execution process',
+		notSeenElsewhere:
+			'A waiting execution that resumes after a restart or on another worker starts counting anew; within one run of the execution the count holds.',
+	},
+	sentRequestKeys: {
+		holds:
+			"Repeat Protection's record when n8n offers no de-duplication helpers: each creating request's key (fingerprint and part of the window) per workflow and node",
+		// Repeat Protection keeps 100,000 requests per workflow and node, each with a key per part (4 parts).
+		capacity: 400_000,
+		// The part of the window is in the key: an old key is never found again, the capacity pushes it out.
+		expiresMs: Number.POSITIVE_INFINITY,
+		keptBy: 'execution process',
+		notSeenElsewhere:
+			"A retried execution after a restart or on another worker sends again. Used only where n8n has no de-duplication helpers; otherwise the record is n8n's database.",
+	},
+	knownRequestResults: {
+		holds: 'per workflow, node and request key: what the service answered (the ids), for the item of a request Repeat Protection leaves out',
+		capacity: 10_000,
+		expiresMs: Number.POSITIVE_INFINITY,
+		keptBy: 'execution process',
+		notSeenElsewhere: 'A left-out item after a restart or on another worker says it was left out, without the earlier ids.',
+	},
+	waitKeysOfNodeRuns: {
+		holds: "per execution and node: the key of the node's wait (… and Wait for Result), so that Retry On Fail marks its candidates with the same key",
+		capacity: 10_000,
+		expiresMs: HOUR_MS,
+		keptBy: 'execution process',
+		notSeenElsewhere: 'Nothing: all tries of a node run happen in one process. The wait itself is kept by the execution.',
+	},
+	deliveriesSeen: {
+		holds: "per trigger node, event and task / candidate / call: the latest delivery's fingerprint, to ignore the service's re-sends",
+		// Each entry is about 300 bytes: at most about 30 MB. A re-send of an entry pushed out starts the workflow again.
+		capacity: 100_000,
+		// The service re-sends an event for 24 hours.
+		expiresMs: DAY_MS,
+		keptBy: 'webhook process',
+		notSeenElsewhere:
+			"A re-send after a restart, or one that reaches another webhook process, starts the workflow again: its deliveryId is the same, for Remove Duplicates to drop it.",
+	},
+	waitsHandedOver: {
+		holds: 'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, and whether the execution was resumed',
+		capacity: 50_000,
+		// Longer than any wait: n8n ends a waiting execution at its time limit anyway.
+		expiresMs: 31 * DAY_MS,
+		keptBy: 'webhook process',
+		notSeenElsewhere:
+			"Results that reached another webhook process, or came before a restart: the waiting execution then answers that it waits for others, and the service's re-sends bring them here.",
+	},
+	webhookSecretReads: {
+		holds: "per workflow, trigger node and credential: the hash of the webhook secret credential's secret as last read",
+		capacity: 1000,
+		// A changed secret counts within this time.
+		expiresMs: SECOND_MS,
+		keptBy: 'webhook process',
+		notSeenElsewhere: 'Nothing to lose: each process reads the credential itself, at most once a second.',
+	},
+} satisfies Record<string, MemoryDeclaration>;
+
+export type MemoryName = keyof typeof PROCESS_MEMORIES;
+
+/** A new bounded memory with a declaration's cap and expiry (tests give their own clock). */
+export function boundedMemory<Value>(name: MemoryName, now: () => number = Date.now): ExpiringMap<Value> {
+	const { expiresMs, capacity } = PROCESS_MEMORIES[name];
+	return new ExpiringMap<Value>(expiresMs, capacity, now);
+}
+
+const memoriesOfThisProcess = new Map<MemoryName, ExpiringMap<unknown>>();
+
+/** The one memory of this process by that name. */
+export function processMemory<Value>(name: MemoryName): ExpiringMap<Value> {
+	let memory = memoriesOfThisProcess.get(name);
+	if (!memory) {
+		memory = boundedMemory<unknown>(name);
+		memoriesOfThisProcess.set(name, memory);
+	}
+	return memory as ExpiringMap<Value>;
+}
