@@ -10,7 +10,7 @@ import { SHORT_PANEL_VERSION, shortPanel } from './layout';
 import { ALLOW_LOCAL_URL_OPTION } from './publicUrl';
 import { DEFAULT_EVENTS } from './settings';
 import { inTriggerWords } from './words';
-import { withoutKey } from '../shared/objects';
+import { withoutKey } from '../shared/convert';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };
