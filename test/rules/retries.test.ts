@@ -25,8 +25,9 @@ describe('retries', () => {
 		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, status: 429, headers: { 'retry-after': '1' } });
 		const result = await runAction(sim, depersonalizeCall({ maxRetries: 1 }), [{ callId: call.id }]);
 		expect(result.error).toBeUndefined();
+		expect(apiRequests(sim).map((request) => request.status)).toEqual([429, 200]);
+		// a lower bound only: a busy machine may take longer
 		const [first, second] = apiRequests(sim);
-		expect([first.status, second.status]).toEqual([429, 200]);
 		expect(second.at - first.at).toBeGreaterThanOrEqual(990);
 	});
 

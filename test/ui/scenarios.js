@@ -525,8 +525,9 @@ async function localUrl(ctx) {
 }
 
 /**
- * Dry Run: Candidate → Create and Run with Options → "Dry Run" (Options, parameter dryRun) outputs the
- * request it would send and sends nothing.
+ * Dry Run: Candidate → Create and Run with Options → "Dry Run" (Options, parameter dryRun).
+ * Run from the editor, the node outputs the request it would send;
+ * the simulator's log shows that nothing was sent.
  */
 async function dryRun(ctx) {
 	const { page, url, checks, client, sim, credential } = ctx;
