@@ -16,6 +16,9 @@
  *      such as `autoCallCandidateId`) occurs in the built node code.
  *   4. Every example workflow (examples/*.json) parses, and each node of this package names a type
  *      and a version the built nodes have.
+ *   5. The two tables of the service's events (docs/trigger.md, docs/service.md) have one row per event
+ *      of nodes/shared/events.json, in its order, and no other row: a new event fails CI until both
+ *      tables have it.
  *
  *   node scripts/check-docs.js        prints each problem; ends with "docs: N passed, N failed"
  *
@@ -290,6 +293,42 @@ function checkExamples(types, problems) {
 	return count;
 }
 
+/** The tables that list the service's events: the file, the line their table follows, a row's cells for an event. */
+const EVENT_TABLES = [
+	{ file: 'docs/trigger.md', after: 'Events (**Events** field;', cells: (event) => [event.name, `\`${event.value}\``] },
+	{ file: 'docs/service.md', after: '## Events (webhooks)', cells: (event) => [`\`${event.value}\``] },
+];
+
+/** The rows (cells, trimmed) of the first table after the line that starts with `after`, header and rule left out. */
+function tableAfter(text, after) {
+	const lines = text.split('\n');
+	let at = lines.findIndex((line) => line.startsWith(after));
+	if (at < 0) return undefined;
+	while (at < lines.length && !lines[at].startsWith('|')) at++;
+	const rows = [];
+	for (; at < lines.length && lines[at].startsWith('|'); at++) rows.push(lines[at].split('|').slice(1, -1).map((cell) => cell.trim()));
+	return rows.slice(2);
+}
+
+function checkEventTables(problems) {
+	const events = JSON.parse(read('nodes/shared/events.json'));
+	let count = 0;
+	for (const { file, after, cells } of EVENT_TABLES) {
+		const rows = tableAfter(read(file), after);
+		if (!rows) {
+			problems.push(`${file}: no line starting with "${after}" before the table of events`);
+			continue;
+		}
+		const expected = events.map((event) => cells(event).join(' | '));
+		const found = rows.map((row, index) => row.slice(0, cells(events[index] ?? events[0]).length).join(' | '));
+		if (JSON.stringify(found) !== JSON.stringify(expected)) {
+			problems.push(`${file}: the events table begins its rows with ${JSON.stringify(found)}; nodes/shared/events.json has ${JSON.stringify(expected)}`);
+		}
+		count += rows.length;
+	}
+	return count;
+}
+
 function main() {
 	if (!fs.existsSync(DIST)) {
 		console.log('dist/ is missing: run npm run build first');
@@ -323,10 +362,13 @@ function main() {
 	const problems = [];
 	const examples = checkExamples(shippedTypes(), problems);
 	report('examples/*.json: parse, node types and versions the package has, connections', problems, examples);
+	const eventProblems = [];
+	const eventRows = checkEventTables(eventProblems);
+	report('docs/trigger.md, docs/service.md: one row per event of nodes/shared/events.json', eventProblems, eventRows);
 	console.log(`docs: ${passed} passed, ${failed} failed`);
 	process.exit(failed === 0 ? 0 : 1);
 }
 
 if (require.main === module) main();
 
-module.exports = { checkLinks, anchorOf, linkTargets };
+module.exports = { checkLinks, anchorOf, linkTargets, tableAfter };

@@ -52,6 +52,8 @@ export interface LoggedRequest {
   at: number;
   /** 'rate-limit', 'injected', or the random fault kind, when a fault hit it */
   fault?: string;
+  /** ms the simulator added before answering: connection delay, latency, a fault's delay (0: none) */
+  delayedMs: number;
 }
 
 export interface WebhookDeliveryRecord {

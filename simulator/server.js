@@ -140,10 +140,12 @@ async function handle(sim, request, response) {
 
   // A new connection to a remote service costs a TCP and TLS handshake before the request
   // arrives; modelled as a delay before the first API request of each connection.
+  let connectionDelayMs = 0;
   if (!sim.connectionsSeen.has(request.socket)) {
     sim.connectionsSeen.add(request.socket);
     sim.connectionCount += 1;
-    if (sim.connectionDelayMs > 0) await sim.scheduler.sleep(sim.connectionDelayMs);
+    connectionDelayMs = sim.connectionDelayMs;
+    if (connectionDelayMs > 0) await sim.scheduler.sleep(connectionDelayMs);
   }
 
   let body;
@@ -167,6 +169,8 @@ async function handle(sim, request, response) {
     at: Date.now(),
     /** @type {string | undefined} */
     fault: undefined,
+    /** what the simulator added before answering: the connection delay, then latency and a fault's delay */
+    delayedMs: connectionDelayMs,
   };
   sim.requests.push(entry);
 
@@ -185,12 +189,18 @@ async function handle(sim, request, response) {
     return;
   }
   try {
-    if (sim.latencyMs > 0) await sim.scheduler.sleep(sim.latencyMs);
+    if (sim.latencyMs > 0) {
+      entry.delayedMs += sim.latencyMs;
+      await sim.scheduler.sleep(sim.latencyMs);
+    }
 
     const fault = sim.faults.match(method, path, rawBody);
     if (fault) {
       entry.fault = fault.kind;
-      if (fault.delayMs) await sim.scheduler.sleep(fault.delayMs);
+      if (fault.delayMs) {
+        entry.delayedMs += fault.delayMs;
+        await sim.scheduler.sleep(fault.delayMs);
+      }
       if (!fault.afterHandling) {
         if (fault.drop) return drop();
         if (fault.status) return answer(fault.status, fault.body, fault.headers);

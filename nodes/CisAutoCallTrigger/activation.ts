@@ -14,7 +14,7 @@ import { keepRegistration, type Registration, storedRegistration, tidyStaticData
 import { hashSecret, withoutSecret, withSecret } from './secret';
 import { parametersOf } from './parameterReader';
 import { ActivationRefusal, readEvents } from './settings';
-import { withoutKey } from '../shared/objects';
+import { withoutKey } from '../shared/convert';
 import { maskUrlSecretsInText } from '../shared/urlSecrets';
 
 /**

@@ -9,7 +9,7 @@ import { DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './oldTask';
 import { inTriggerWords, SHORT_PANEL_VERSION, shortPanel } from './layout';
 import { ALLOW_LOCAL_URL_OPTION } from './publicUrl';
 import { DEFAULT_EVENTS } from './settings';
-import { withoutKey } from '../shared/objects';
+import { withoutKey } from '../shared/convert';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };

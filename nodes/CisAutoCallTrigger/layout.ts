@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { shortCallTaskPanel, shortPanelReader } from '../shared/callTaskLayout';
-import type { ReadParameter } from '../shared/parameters';
+import type { ReadParameter } from '../shared/parameterReaders';
 
 /**
  * "New Call Task" in trigger version 2: the shared short panel (shared/callTaskLayout.ts) with the

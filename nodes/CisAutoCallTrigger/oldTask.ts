@@ -5,7 +5,7 @@ import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '..
 import { type ApiClient, type FailureKind, kindOfError } from '../shared/transport';
 import { parametersOf } from './parameterReader';
 import type { Registration } from './registration';
-import { withoutKey } from '../shared/objects';
+import { withoutKey } from '../shared/convert';
 
 /**
  * What happens to a call task this trigger stops using: when the workflow is deactivated, and

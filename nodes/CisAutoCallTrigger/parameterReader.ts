@@ -1,6 +1,6 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { ReadParameter } from '../shared/parameters';
+import type { ReadParameter } from '../shared/parameterReaders';
 import { readerFor } from './layout';
 
 /**

@@ -3,7 +3,7 @@ import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { EVENT_NAMES } from '../shared/events';
 import { parseAddressList } from './addresses';
-import type { ReadParameter } from '../shared/parameters';
+import type { ReadParameter } from '../shared/parameterReaders';
 import { parametersOf } from './parameterReader';
 import { checkExistingTaskSecret } from './secret';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { REDIAL_RULES } from './callTaskFields';
-import type { ReadParameter } from './parameters';
+import type { ReadParameter } from './parameterReaders';
 import { CPS_FIELDS, toCps, timeOfDayToSeconds, toStartMoment, type CpsMode } from './convert';
 import {
 	describeValue,
@@ -18,7 +18,7 @@ import {
 } from './validation';
 
 /**
- * The body of a call task (spec 4.6) built from the fields of callTaskFields.ts, for both nodes.
+ * The body of a call task (4.6 of docs/service.md) built from the fields of callTaskFields.ts, for both nodes.
  * Each node reads its webhook targets its own way and adds them to the body with
  * addWebhookTargets, the one rule for targets.
  */
@@ -46,7 +46,7 @@ const START_TYPES = ['manual', 'time'] as const;
 const CPS_MODES = ['perSecond', 'everyNSeconds', 'raw'] as const;
 const CALL_WINDOWS = ['anyTime', 'candidateTime'] as const;
 
-/** Builds the body of spec 4.6 from the fields of callTaskFields.ts; checks everything before a request is sent. */
+/** Builds the body of a call task (4.6 of docs/service.md) from the fields of callTaskFields.ts; checks everything before a request is sent. */
 export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataObject {
 	const secondExec = requireOption('secondExec', read('secondExec', 'end'), SECOND_EXEC);
 	const cidType = requireOption('cidType', read('cidType', 'default'), CID_TYPES);
@@ -146,7 +146,7 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 }
 
 /**
- * The window is one interval of one day (spec 4.6: start and end in seconds since midnight): the
+ * The window is one interval of one day (docs/service.md, Call tasks: start and end in seconds since midnight): the
  * spec does not say that an end before the start wraps past midnight, so such a window is refused
  * with the way to call overnight instead of being sent for the service to guess.
  */
@@ -167,7 +167,7 @@ function readCallWindow(fromValue: unknown, toValue: unknown): { allowCallTimeFr
 	return { allowCallTimeFrom: from, allowCallTimeTo: to };
 }
 
-/** Spec 4.6: PARALLEL works for several candidates only when cps is above 1 (more than one call per second). */
+/** docs/service.md, Call tasks: PARALLEL works for several candidates only when cps is above 1 (more than one call per second). */
 function checkParallelIntensity(body: IDataObject): void {
 	if (body.callStrategy !== 'PARALLEL' || typeof body.cps !== 'number' || body.cps > 1) return;
 	const pace = body.cps < 1 ? ` (one call every ${Math.round((1 - body.cps) * 100)} seconds)` : '';
@@ -192,7 +192,7 @@ export function mergeExtraFields(body: IDataObject, extra: IDataObject | undefin
 /**
  * The one rule for webhook targets (Call Task → Create, the trigger, Extra Body Fields): targets
  * are added to those already in the body, never replacing them. A target is an object with `url`
- * (spec 2.4) or a plain URL (the platform's older form). A URL given twice is refused: the
+ * (docs/service.md, Events) or a plain URL (the platform's older form). A URL given twice is refused: the
  * service would send every event to it twice.
  */
 export function addWebhookTargets(body: IDataObject, targets: unknown, field = 'webhookUrls'): IDataObject {

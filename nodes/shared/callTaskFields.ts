@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 
 /**
- * The fields of a call task (spec 4.6), shared by the action node (Call Task → Create) and by the
+ * The fields of a call task (4.6 of docs/service.md), shared by the action node (Call Task → Create) and by the
  * trigger (New Call Task). Only the table: callTaskBody.ts reads it into the request body.
  */
 

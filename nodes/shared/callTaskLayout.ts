@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { callTaskFields } from './callTaskFields';
-import type { ReadParameter } from './parameters';
-import { withoutKey } from './objects';
+import type { ReadParameter } from './parameterReaders';
+import { withoutKey } from './convert';
 
 /**
  * The short panel of a new call task, shared by the action node's Call Task → Create and the

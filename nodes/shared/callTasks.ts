@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { expectAcknowledgement, expectTask, expectTaskId, identityAt } from './answers';
+import { expectAcknowledgement, expectTask, expectTaskId, identityAt } from './answerShapes';
 import type { ApiClient, ApiRequest } from './transport';
 
 /**
  * The call-task requests both nodes send (create, read, start / pause / stop), written once with
- * the answer checks of answers.ts, so that the trigger's registration and retiring of tasks and
+ * the answer checks of answerShapes.ts, so that the trigger's registration and retiring of tasks and
  * the action node's Call Task operations cannot drift apart.
  */
 
@@ -19,7 +19,7 @@ const TASKS_PATH = 'telephony/autoCall';
 
 const taskPath = (autoCallId: string) => `${TASKS_PATH}/${encodeURIComponent(autoCallId)}`;
 
-/** Spec 4.6: creates a task from a body built by callTaskBody.ts. Never repeated by itself. */
+/** 4.6 of docs/service.md: creates a task from a body built by callTaskBody.ts. Never repeated by itself. */
 export function createTaskRequest(body: IDataObject): ApiRequest {
 	return { method: 'POST', path: TASKS_PATH, body, repeatability: 'create', expect: expectTaskId };
 }

@@ -214,3 +214,10 @@ function zoneOffsetMs(instant: number, timeZone: string): number {
 	const wallAsUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
 	return wallAsUtc - Math.floor(instant / 1000) * 1000;
 }
+
+/** A shallow copy of `value` without `key` (instead of a rest pattern whose left-out name would be unused). */
+export function withoutKey<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
+	const copy: Partial<T> = { ...value };
+	delete copy[key];
+	return copy as Omit<T, K>;
+}

@@ -118,7 +118,7 @@ export function requireOption<T extends string>(field: string, value: unknown, a
 	return value as T;
 }
 
-/** The largest integer the spec's `int` fields can hold on a 32-bit server; bigger values are refused. */
+/** The largest integer the service's `int` fields can hold on a 32-bit server; bigger values are refused. */
 export const MAX_INT = 2147483647;
 
 export function requireInteger(

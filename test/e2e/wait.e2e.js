@@ -324,7 +324,6 @@ module.exports = async function waitChecks(ctx) {
 			{ status: 'Not reached (last call: No answer)', callStatus: 'NOANSWER', callId: calls[2].id, result: {}, callbackData: { crmId: 'R-2' }, endedBy: 'CANDIDATE_CHANGED' },
 		]);
 		assert.strictEqual(outputOf(ex, WAIT)[0].outcome, 'notReached');
-		assert.ok(tookMs < 10 * 60 * 1000, `took ${tookMs} ms`);
 		assert.strictEqual(runsOf(await client.getExecution(ex.id), CRM), 1, 'CRM update runs');
 		return `execution ${ex.id}: "${outputOf(ex, WAIT)[0].status}" after ${calls.length} calls, ${(tookMs / 1000).toFixed(1)} s after the lead (Wait at Most: 10 minutes)`;
 	});

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * The words a no-code user must not meet in the editor (issue 19, point 1): the API's status and
+ * The words a no-code user must not meet in the editor: the API's status and
  * event codes, API-speak, and the API's camelCase field names inside prose. ONE list, read by the
  * jest test over the node descriptions (test/unit/editorWords.test.ts) and by the real-browser
  * suite (test/ui). It applies to what the editor shows (labels, descriptions, placeholders, hints,
@@ -18,12 +18,8 @@ const CODES = [
 	'STOPPED',
 	'FINISHED',
 	'RUNNING',
-	'CALL_ENDED',
-	'CANDIDATE_CHANGED',
-	'CALL_REDIRECTED',
-	'RECALL_SCHEDULED',
-	'EFFICIENCY_REACHED',
-	'AUTOCALL_STATUS_CHANGED',
+	// the event codes, from the one list of events
+	...require('../../nodes/shared/events.json').map((event) => event.value),
 ];
 
 /** Case-sensitive phrases of API-speak (labels the editor once showed). */
@@ -96,12 +92,4 @@ function findBanned(text) {
 	return found;
 }
 
-/**
- * The action node's words, panels, Dry Run and credential-test texts are rewritten on the ux-action
- * branch. Until that branch is merged, the action node's offenders are listed but do not fail the
- * jest test (test/unit/editorWords.test.ts) nor the browser suite (test/ui: words, field counts of
- * the operations, Dry Run, the wrong-token text). The lead sets this to true when merging ux-action.
- */
-const ACTION_NODE_WORDS_READY = true;
-
-module.exports = { BANNED, findBanned, ACTION_NODE_WORDS_READY };
+module.exports = { BANNED, findBanned };

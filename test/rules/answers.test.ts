@@ -1,6 +1,6 @@
 /**
  * The pure parts of "a success means the service said so" and "no person dialled twice": the
- * per-endpoint answer checks (nodes/shared/answers.ts), the batch answer mapping, and the memory
+ * per-endpoint answer checks (nodes/shared/answerShapes.ts), the batch answer mapping, and the memory
  * that n8n's Retry On Fail reads.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -17,7 +17,7 @@ import {
 	expectTaskId,
 	expectTaskList,
 	shapeOf,
-} from '../../nodes/shared/answers';
+} from '../../nodes/shared/answerShapes';
 import { mapBatchResponse } from '../../nodes/CisAutoCall/actions/candidate/batchResponse';
 import { RetryMemory } from '../../nodes/CisAutoCall/actions/pipeline/earlierTries';
 import { mayHaveCreated, NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';

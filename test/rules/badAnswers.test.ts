@@ -3,7 +3,7 @@
  * server on 127.0.0.1 answers 200 with an HTML page (or `{error}`) to every operation: no item may
  * become a success; a creating request becomes "outcome unknown" and is sent once.
  *
- * The checks are set per request here (`expect`, nodes/shared/answers.ts); ApiClient.request
+ * The checks are set per request here (`expect`, nodes/shared/answerShapes.ts); ApiClient.request
  * enforces them (engineer "transport"). Until that change is merged these tests fail.
  */
 import type { INodeParameters } from 'n8n-workflow';

@@ -9,6 +9,7 @@ import { apiRequests, candidateIdFor, createAndRunByExpression, createBatch, dep
 
 jest.setTimeout(60_000);
 
+const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 const TEMPLATE_BATCH = '/cis/api/v1/telephony/autoCallCandidate/single/batch';
 const ADD_BATCH = '/cis/api/v1/telephony/autoCallCandidate/batch';
 
@@ -46,6 +47,8 @@ describe('concurrency (per-item operations)', () => {
 	test('the bound is real: concurrency 5 against an in-flight limit of 3 gets 429s (each one an error item in place)', async () => {
 		sim.setLatency(60);
 		sim.setRateLimit({ inFlight: 3 });
+		// the first 3 are held long enough for the next ones to arrive, however busy the machine is
+		sim.injectFault({ path: SINGLE, delayMs: 1500, times: 3 });
 		const result = await runAction(sim, createAndRun({ concurrency: 5, maxRetries: 0 }), phoneItems(20), {
 			continueOnFail: true,
 		});
@@ -110,6 +113,8 @@ describe('Create Batch From Template: batch size and bounded concurrency', () =>
 	test('concurrency above the limit gets 429s: the bound is the option, not luck', async () => {
 		sim.setLatency(60);
 		sim.setRateLimit({ inFlight: 2 });
+		// the chunks after the first are held long enough for the next ones to arrive, however busy the machine is
+		sim.injectFault({ path: ADD_BATCH, delayMs: 1500, times: 2 });
 		const result = await runAction(sim, createBatch({ batchSize: 5, concurrency: 4, maxRetries: 0 }), phoneItems(40), {
 			continueOnFail: true,
 		});

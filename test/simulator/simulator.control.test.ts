@@ -74,14 +74,19 @@ describe('/__sim/ control API', () => {
     try {
       await control('POST', 'connection-delay', { ms: 150 });
       expect(await get()).toBeGreaterThanOrEqual(140);
-      expect(await get()).toBeLessThan(140);
+      await get();
+      // the second request of the same connection is not delayed
+      expect(sim.requests.map((request) => request.delayedMs)).toEqual([150, 0]);
       expect((await control('GET', 'counts')).body.connections).toBe(1);
       agent.destroy();
       await get();
       expect((await control('GET', 'counts')).body.connections).toBe(2);
+      expect(sim.requests.map((request) => request.delayedMs)).toEqual([150, 0, 150]);
       await control('POST', 'reset');
       expect((await control('GET', 'counts')).body.connections).toBe(0);
-      expect(await get()).toBeLessThan(140);
+      await get();
+      // reset restores the configured connection delay (none)
+      expect(sim.requests.map((request) => request.delayedMs)).toEqual([0]);
     } finally {
       agent.destroy();
     }

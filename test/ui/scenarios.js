@@ -21,7 +21,7 @@ const {
 } = require('./editor');
 const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL } = require('../e2e/harness');
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
-const { findBanned, ACTION_NODE_WORDS_READY } = require('../lib/editorWords');
+const { findBanned } = require('../lib/editorWords');
 const { noticeProblems, wordCount, MAX_NOTICE_WORDS, MAX_NOTICE_SENTENCES } = require('../lib/noticeLength');
 const { TRIGGER_TYPE, webhookTarget, startCrmStub } = require('../../scripts/lib/playground');
 // The built package's own text (dist/ exists only after the build, so it is required by path: the
@@ -101,17 +101,6 @@ function apiWordsIn(texts) {
 		if (words.length) found.push(`${words.join(', ')} in «${text.slice(0, 100)}»`);
 	}
 	return found;
-}
-
-/**
- * A check of the action node that waits for the ux-action branch (its words, panels, Dry Run and
- * credential-test texts): run once ACTION_NODE_WORDS_READY (test/lib/editorWords.js) is true,
- * announced (not failed) before.
- */
-async function actionCheck(checks, name, fn) {
-	if (ACTION_NODE_WORDS_READY) return await checks.check(name, fn);
-	checks.note(`gated until ux-action is merged (ACTION_NODE_WORDS_READY in test/lib/editorWords.js): ${name}`);
-	return undefined;
 }
 
 /** Compares the fields a panel shows before any collection is opened with FIELD_COUNTS (expected.js). */
@@ -335,7 +324,7 @@ async function action(ctx) {
 			return required.map((property) => property.displayName).join(', ') || 'no required field';
 		});
 		const key = `${operation.resource}.${operation.operation}`;
-		await actionCheck(checks, `action: ${operation.resourceName} → ${operation.operationName}: ${FIELD_COUNTS.action[key]} fields before any collection is opened (expected.js)`, async () => {
+		await checks.check(`action: ${operation.resourceName} → ${operation.operationName}: ${FIELD_COUNTS.action[key]} fields before any collection is opened (expected.js)`, async () => {
 			return checkFieldCount(await shownParameterTexts(page), description, values, FIELD_COUNTS.action[key]);
 		});
 	}
@@ -346,7 +335,7 @@ async function action(ctx) {
 		if (found.length) throw new Error(found.slice(0, 8).join('\n'));
 		return `${seenTexts.length} texts read`;
 	});
-	await actionCheck(checks, 'action: no API words in the panels of the 14 operations (test/lib/editorWords.js)', async () => {
+	await checks.check('action: no API words in the panels of the 14 operations (test/lib/editorWords.js)', async () => {
 		const found = apiWordsIn(seenTexts);
 		if (found.length) throw new Error(found.slice(0, 8).join('\n'));
 		return `${seenTexts.length} texts read`;
@@ -442,7 +431,7 @@ async function credentials(ctx) {
 		const at = text.indexOf('401');
 		return `"…${text.slice(Math.max(0, at - 30), at + 50)}…"`;
 	});
-	await actionCheck(checks, 'credentials: the wrong-token text says what to do (where a new token comes from)', async () => {
+	await checks.check('credentials: the wrong-token text says what to do (where a new token comes from)', async () => {
 		const text = normalise(await modal.innerText());
 		const advice = /(new|fresh|another) token|token (from|in) |log in|Login/i.exec(text);
 		if (!advice) throw new Error(`says what is wrong, not what to do: ${text.slice(0, 300)}`);
@@ -536,13 +525,13 @@ async function localUrl(ctx) {
 }
 
 /**
- * Dry Run (ux-action): Candidate → Create and Run with Options → "Dry Run" outputs the request it
- * would send and sends nothing. Written against the option name the brief gives ("Dry Run" in
- * Options, parameter dryRun); the lead checks the name when merging ux-action.
+ * Dry Run: Candidate → Create and Run with Options → "Dry Run" (Options, parameter dryRun).
+ * Run from the editor, the node outputs the request it would send;
+ * the simulator's log shows that nothing was sent.
  */
 async function dryRun(ctx) {
 	const { page, url, checks, client, sim, credential } = ctx;
-	await actionCheck(checks, 'action: Dry Run in the editor shows the request that would be sent, and nothing is sent', async () => {
+	await checks.check('action: Dry Run in the editor shows the request that would be sent, and nothing is sent', async () => {
 		const workflow = await client.createWorkflow(
 			chain('UI: dry run', [
 				manualTrigger(),

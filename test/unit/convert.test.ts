@@ -1,7 +1,6 @@
 import { parseTimezone, timeOfDayToSeconds, toCps, toStartMoment } from '../../nodes/shared/convert';
 import { toPhones, toVariables } from '../../nodes/shared/validation';
 import { parseRetryAfter } from '../../nodes/shared/transport/failure';
-import { decideRetry } from '../../nodes/shared/transport/classify';
 import { backoffDelay } from '../../nodes/shared/transport/retryPolicy';
 
 test('cps: the platform formula', () => {
@@ -60,22 +59,6 @@ test('Retry-After in seconds or as an HTTP date; zero, negative, past or unreada
 	expect(parseRetryAfter('0')).toBeUndefined();
 	expect(parseRetryAfter('-5')).toBeUndefined();
 	expect(parseRetryAfter('Sun, 22 Nov 2026 09:59:00 GMT', now)).toBeUndefined();
-});
-
-test('retry rules: creating requests are never repeated after an unknown outcome', () => {
-	expect(decideRetry({ status: 429, message: '', retryAfterMs: 1000 }, 'create')).toEqual({ retry: true, delayMs: 1000 });
-	expect(decideRetry({ code: 'ECONNREFUSED', message: '' }, 'create')).toEqual({ retry: true });
-	expect(decideRetry({ status: 503, message: '' }, 'safe')).toEqual({ retry: true });
-	expect(decideRetry({ status: 500, message: '' }, 'safe')).toEqual({ retry: true });
-	expect(decideRetry({ status: 503, message: '' }, 'create')).toEqual({ retry: false, uncertain: true });
-	expect(decideRetry({ status: 500, message: '' }, 'create')).toEqual({ retry: false, uncertain: true });
-	expect(decideRetry({ code: 'EPROTO', message: '' }, 'create')).toEqual({ retry: false, uncertain: true });
-	expect(decideRetry({ message: 'something odd' }, 'create')).toEqual({ retry: false, uncertain: true });
-	expect(decideRetry({ code: 'ECONNRESET', message: '' }, 'createOnce')).toEqual({ retry: true });
-	expect(decideRetry({ status: 200, unexpected: 'no id', message: '' }, 'createOnce')).toEqual({ retry: false, uncertain: true });
-	expect(decideRetry({ status: 302, redirectHost: 'elsewhere', message: '' }, 'safe')).toEqual({ retry: false, uncertain: false });
-	expect(decideRetry({ status: 400, message: '' }, 'safe')).toEqual({ retry: false, uncertain: false });
-	expect(decideRetry({ code: 'CIS_LOGIN_FAILED', message: '' }, 'safe')).toEqual({ retry: false, uncertain: false });
 });
 
 test('backoff grows exponentially with jitter, capped', () => {

@@ -6,18 +6,14 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { credentialTexts, type EditorText, nodeTexts } from '../lib/editorTexts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { findBanned, ACTION_NODE_WORDS_READY } = require('../lib/editorWords') as {
+const { findBanned } = require('../lib/editorWords') as {
 	findBanned: (text: string) => string[];
-	ACTION_NODE_WORDS_READY: boolean;
 };
 
 /**
- * Issue 19, point 1: no text the editor shows (labels, descriptions, placeholders, hints, notices,
+ * No text the editor shows (labels, descriptions, placeholders, hints, notices,
  * option names, credential fields) speaks the API (test/lib/editorWords.js has the list).
  */
-
-// ACTION_NODE_WORDS_READY (test/lib/editorWords.js): false until the ux-action branch is merged;
-// until then the action node's offenders are counted in the skipped test's name.
 
 function offenders(texts: EditorText[]): string[] {
 	return texts.flatMap(({ where, text }) => {
@@ -59,10 +55,6 @@ test('the credentials speak the user\'s words', () => {
 	expect(offenders(texts)).toEqual([]);
 });
 
-const actionOffenders = offenders(nodeTexts(new CisAutoCall().description));
-(ACTION_NODE_WORDS_READY ? test : test.skip)(
-	`the action node speaks the user's words (every version; ${actionOffenders.length} offending texts today)`,
-	() => {
-		expect(actionOffenders).toEqual([]);
-	},
-);
+test('the action node speaks the user\'s words (every version)', () => {
+	expect(offenders(nodeTexts(new CisAutoCall().description))).toEqual([]);
+});

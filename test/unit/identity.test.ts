@@ -1,4 +1,4 @@
-import { identityAt, isIdentity } from '../../nodes/shared/answers';
+import { identityAt, isIdentity } from '../../nodes/shared/answerShapes';
 import { identityOf } from '../../nodes/shared/validation';
 
 /** One unwrapping of ids: lenient for what the node reads, strict for what the spec promises in answers. */

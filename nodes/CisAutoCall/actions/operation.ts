@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ReadItemParameter } from '../../shared/parameters';
+import type { ReadItemParameter } from '../../shared/parameterReaders';
 import type { RunSettings } from './runFeatures/sending';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 

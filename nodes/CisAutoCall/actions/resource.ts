@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { forOperation } from './displayOptions';
 import type { Operation } from './operation';
-import { withoutKey } from '../../shared/objects';
+import { withoutKey } from '../../shared/convert';
 
 /** One resource of the node (Call Task, Candidate, Call) with its operations. */
 export interface Resource {

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ReadItemParameter } from '../../shared/parameters';
+import type { ReadItemParameter } from '../../shared/parameterReaders';
 
 import { identityOf, requireId } from '../../shared/validation';
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { parseTimezone } from '../../shared/convert';
 import type { CandidateKind } from '../descriptions/candidateFields';
-import type { ReadItemParameter } from '../../shared/parameters';
+import type { ReadItemParameter } from '../../shared/parameterReaders';
 import { fieldAt } from './itemPaths';
 import {
 	describeValue,

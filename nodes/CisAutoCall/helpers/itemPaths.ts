@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
  * `={{ { name: $json.name } }}`: n8n's expression engine (an isolate in n8n 2.x) costs 0.4-0.8 ms
  * per expression and item, more than the request itself on a fast service, for what is a field
  * lookup. Such a parameter is read here straight from the item; anything else (other
- * syntax, a value that is not plain JSON, a missing field) is left to n8n. helpers/parameters.ts
+ * syntax, a value that is not plain JSON, a missing field) is left to n8n. helpers/perRunParameters.ts
  * decides when the result may be used (it checks it against n8n's own result first).
  */
 

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { expectTaskList } from '../../shared/answers';
+import { expectTaskList } from '../../shared/answerShapes';
 import { taskIdOf, taskListOf } from '../helpers/callTaskLocator';
 import { createApiClient } from '../../shared/transport';
 

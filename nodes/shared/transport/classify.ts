@@ -132,16 +132,6 @@ export function classify(request: { repeatability: Repeatability }, failure: Fai
 	};
 }
 
-/** Repeat (after `delayMs`, if the service asked for a wait), or give up saying whether the outcome is unknown. */
-export type RetryDecision = { retry: true; delayMs?: number } | { retry: false; uncertain: boolean };
-
-/** The retry part of classify() alone, as the retry rules' tests read it; `uncertain`: a creating request may have been carried out. */
-export function decideRetry(failure: Failure, repeatability: Repeatability): RetryDecision {
-	const { kind, repeat, waitMs, outcomeUnknown } = classify({ repeatability }, failure);
-	if (!repeat) return { retry: false, uncertain: outcomeUnknown };
-	return kind === 'tooManyRequests' ? { retry: true, delayMs: waitMs } : { retry: true };
-}
-
 /** The HTTP status of an error the client threw (a NodeApiError keeps it as text), if it has one. */
 function statusOfError(error: unknown): number | undefined {
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;

@@ -2,6 +2,8 @@
  * Call Task → Create (nodes/CisAutoCall/actions/callTask/create.operation.ts). Through n8n-core's
  * engine with real HTTP to the simulator (test/actions/fixtures).
  */
+import { EVENT_NAMES } from '../../../nodes/shared/events';
+
 import { apiRequests, callTaskCreate, CAMPAIGN_FIELDS, jsonOf, runAction, TOKEN, useActionSimulator } from '../fixtures';
 
 const sim = useActionSimulator();
@@ -68,14 +70,8 @@ describe('Call Task → Create (spec 4.6)', () => {
 					url: 'https://crm.example.com/hooks/calls',
 					partialResults: true,
 					delay: 5,
-					events: {
-						CALL_ENDED: { name: 'CALL_ENDED', value: true },
-						CANDIDATE_CHANGED: { name: 'CANDIDATE_CHANGED', value: true },
-						CALL_REDIRECTED: { name: 'CALL_REDIRECTED', value: false },
-						RECALL_SCHEDULED: { name: 'RECALL_SCHEDULED', value: false },
-						EFFICIENCY_REACHED: { name: 'EFFICIENCY_REACHED', value: false },
-						AUTOCALL_STATUS_CHANGED: { name: 'AUTOCALL_STATUS_CHANGED', value: false },
-					},
+					// every event of the one list, the two chosen ones on
+					events: Object.fromEntries(EVENT_NAMES.map((name) => [name, { name, value: name === 'CALL_ENDED' || name === 'CANDIDATE_CHANGED' }])),
 				},
 			],
 			additionalOptions: {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { expectNoBody } from '../../../shared/answers';
+import { expectNoBody } from '../../../shared/answerShapes';
 import { runOptionsField } from '../runFeatures';
 import { requireId } from '../../../shared/validation';
 import type { ItemOperation, PreparedRequest } from '../operation';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { expectTaskList } from '../../../shared/answers';
+import { expectTaskList } from '../../../shared/answerShapes';
 import { TASK_STATUSES } from '../../../shared/taskStatus';
 import { taskIdOf, taskListOf } from '../../helpers/callTaskLocator';
 import { toInstant } from '../../../shared/convert';

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { expectAddedCandidates } from '../../../shared/answers';
+import { expectAddedCandidates } from '../../../shared/answerShapes';
 import { candidateReader } from '../../helpers/candidateReader';
 import { readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import type { BatchOperation } from '../operation';
 import { addToTaskFields } from './addToTask.operation';
 import { batchAnswerOptions, mapBatchResponse } from './batchResponse';
-import { withoutKey } from '../../../shared/objects';
+import { withoutKey } from '../../../shared/convert';
 
 export const addManyToTask: BatchOperation = {
 	kind: 'batch',

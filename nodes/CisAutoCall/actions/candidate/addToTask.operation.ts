@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answers';
+import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answerShapes';
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { addedCandidateIdOf } from '../../../shared/answers';
+import { addedCandidateIdOf } from '../../../shared/answerShapes';
 import { identityOf, isPlainObject } from '../../../shared/validation';
 import { CANDIDATE_ID_UNKNOWN } from '../runFeatures/guardrails';
 

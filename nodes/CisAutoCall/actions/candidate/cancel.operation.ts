@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { expectAcknowledgement } from '../../../shared/answers';
+import { expectAcknowledgement } from '../../../shared/answerShapes';
 import { autoCallIdLocator, perTask } from '../../helpers/callTaskLocator';
 import { runOptionsField } from '../runFeatures';
 import { type ApiRequest, restatedApiError } from '../../../shared/transport';

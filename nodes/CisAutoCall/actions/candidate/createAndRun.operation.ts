@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answers';
+import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answerShapes';
 import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
 import { agentToolNotice } from '../runFeatures/guardrails';

@@ -4,7 +4,7 @@ import { candidateFields, dialsNotice } from '../../descriptions/candidateFields
 import { candidateReader } from '../../helpers/candidateReader';
 import { agentToolNotice } from '../runFeatures/guardrails';
 import { runOptionsField } from '../runFeatures';
-import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answers';
+import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answerShapes';
 import { optionalIdText } from '../../../shared/validation';
 import { mayHaveCreated, NotSentError } from '../itemErrors';
 import type { BatchOperation, GroupTask, Run } from '../operation';

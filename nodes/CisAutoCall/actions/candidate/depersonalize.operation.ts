@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { depersonalizeOperation } from '../privacy';
+import { depersonalizeOperation } from '../depersonalizeOperation';
 
 const autoCallCandidateId: INodeProperties = {
 	displayName: 'Candidate ID',

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { perRunParameters } from '../../helpers/parameters';
+import { perRunParameters } from '../../helpers/perRunParameters';
 import { createApiClient } from '../../../shared/transport';
 import type { Operation, Run } from '../operation';
 import { readRunFeatures } from '../runFeatures';

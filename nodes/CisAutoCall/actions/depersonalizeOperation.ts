@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { expectNoBody } from '../../shared/answers';
+import { expectNoBody } from '../../shared/answerShapes';
 import { runOptionsField } from './runFeatures';
 import { requireId } from '../../shared/validation';
 import type { ItemOperation, PreparedRequest } from './operation';
@@ -21,7 +21,7 @@ const irreversibleNotice: INodeProperties = {
 	default: '',
 };
 
-/** Spec 4.1 and 4.2: the same request and answer, about a call or about a candidate's call. */
+/** 4.1 and 4.2 of docs/service.md: the same request and answer, about a call or about a candidate's call. */
 export function depersonalizeOperation(
 	id: INodeProperties,
 	pathOf: (encodedId: string) => string,

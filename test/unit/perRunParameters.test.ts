@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { perRunParameters } from '../../nodes/CisAutoCall/helpers/parameters';
+import { perRunParameters } from '../../nodes/CisAutoCall/helpers/perRunParameters';
 
 /**
  * A stand-in for n8n's context: raw parameters as saved in the workflow, the items, and

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ReadItemParameter } from '../../shared/parameters';
+import type { ReadItemParameter } from '../../shared/parameterReaders';
 
 import { ASK_N8N, itemPathValue, type ItemPathValue, sameJson } from './itemPaths';
 import { FIELD_NAME_PARAMETERS } from './candidateReader';
 import { InputError, refuseExpressionTypedAsText } from '../../shared/validation';
 
-export type { ReadItemParameter } from '../../shared/parameters';
+export type { ReadItemParameter } from '../../shared/parameterReaders';
 
 /**
  * How a parameter with an expression is read: by n8n for every item, or (itemPaths.ts) from the

@@ -4,13 +4,13 @@ import type { AnswerCheck } from './transport';
 import { identityOf, isPlainObject } from './validation';
 
 /**
- * What a 2xx answer must look like for each endpoint (set as `ApiRequest.expect`). Spec endpoints
- * are checked against the spec; the endpoints beyond it (platform-facts.md) only against what
- * their use needs, passing unknown fields through. The problem texts name shapes and field names,
+ * What a 2xx answer must look like for each endpoint (set as `ApiRequest.expect`). The operations
+ * 4.1 to 4.6 of docs/service.md are checked against their contract; the other endpoints only
+ * against what their use needs, passing unknown fields through. The problem texts name shapes and field names,
  * never values: the transport decides how much of the body to quote.
  */
 
-/** The spec's wrapper of every id (2.1): `{identity: "<non-empty string>"}`. */
+/** The wrapper of every id (docs/service.md, Identifiers): `{identity: "<non-empty string>"}`. */
 export function isIdentity(value: unknown): boolean {
 	return identityOf(value, true) !== undefined;
 }
@@ -44,18 +44,18 @@ function carriesError(answer: IDataObject): boolean {
 	return error !== undefined && error !== null && error !== false && error !== '';
 }
 
-/** "200 with no body" (spec 4.1, 4.2, 4.3 and section 7). n8n hands an empty body over as '' (or nothing); `{}` is accepted as empty too. */
+/** "200 with no body" (4.1, 4.2, 4.3 of docs/service.md). n8n hands an empty body over as '' (or nothing); `{}` is accepted as empty too. */
 function isEmpty(answer: unknown): boolean {
 	if (answer === undefined || answer === null) return true;
 	if (typeof answer === 'string') return answer.trim() === '';
 	return isPlainObject(answer) && Object.keys(answer).length === 0;
 }
 
-/** Spec 4.1, 4.2, 4.3: HTTP 200 with no body. */
+/** 4.1, 4.2, 4.3 of docs/service.md: HTTP 200 with no body. */
 export const expectNoBody: AnswerCheck = (answer) =>
 	isEmpty(answer) ? undefined : `the API promises an empty answer, but it is ${shapeOf(answer)}`;
 
-/** Spec 4.6 (and the trigger's registration): `{id: {identity}}`, the created task's id. */
+/** 4.6 of docs/service.md (and the trigger's registration): `{id: {identity}}`, the created task's id. */
 export const expectTaskId: AnswerCheck = (answer) => {
 	if (isPlainObject(answer) && isIdentity(answer.id) && !carriesError(answer)) return undefined;
 	return `the API promises the task id as {"id": {"identity": "..."}}, but the answer is ${shapeOf(answer)}`;
@@ -66,13 +66,13 @@ export function candidateIdOf(answer: unknown): string | undefined {
 	return identityAt(answer, 'id') ?? identityAt(answer, 'autoCallCandidateId');
 }
 
-/** Spec 4.4: `{id: {identity}}`, the added candidate's id. */
+/** 4.4 of docs/service.md: `{id: {identity}}`, the added candidate's id. */
 export const expectCandidateId: AnswerCheck = (answer) => {
 	if (candidateIdOf(answer) !== undefined && !carriesError(answer as IDataObject)) return undefined;
 	return `the API promises the candidate id as {"id": {"identity": "..."}}, but the answer is ${shapeOf(answer)}`;
 };
 
-/** Spec 4.5: an array whose elements are arrays of {autoCallId: {identity}, autoCallCandidateId: {identity}}. */
+/** 4.5 of docs/service.md: an array whose elements are arrays of {autoCallId: {identity}, autoCallCandidateId: {identity}}. */
 export const expectBatchAnswer: AnswerCheck = (answer) => {
 	const promise = 'the API promises a list of lists of {"autoCallId": {"identity"}, "autoCallCandidateId": {"identity"}}';
 	if (!Array.isArray(answer) || answer.length === 0) return `${promise}, but the answer is ${shapeOf(answer)}`;
@@ -90,7 +90,7 @@ export const expectBatchAnswer: AnswerCheck = (answer) => {
 };
 
 /**
- * `POST telephony/autoCallCandidate` (beyond the spec): an object carrying the candidate's id
+ * `POST telephony/autoCallCandidate` (beyond 4.1 to 4.6 of docs/service.md): an object carrying the candidate's id
  * (`id` wrapped or plain, or `autoCallCandidateId`); other fields pass through.
  */
 export function addedCandidateIdOf(answer: unknown): string | undefined {
