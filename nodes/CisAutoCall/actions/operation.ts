@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ReadItemParameter } from '../../shared/parameters';
-import type { RunSettings } from './runFeatures/sending';
+import type { RunSettings } from './sending';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
 /**

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../../shared/transport';
-import { MAX_WAIT_MS } from '../../../shared/transport/retryPolicy';
-import { InputError, requireInteger } from '../../../shared/validation';
+import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
+import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
+import { InputError, requireInteger } from '../../shared/validation';
 
 export const MAX_REQUESTS_PER_SECOND = 1000;
 /** n8n opens a connection per request; against a distant service many in flight hide that wait. */
