@@ -43,7 +43,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 	const byFieldName = { show: { inputMode: ['fromItems'] } };
 	const defined = { show: { inputMode: ['define'] } };
 	const withExternalId = kind !== 'single';
-	// Only adding to an existing task is de-duplicated by the platform (platform-facts.md); a batch
+	// Only adding to an existing task is de-duplicated by the service (docs/service.md); a batch
 	// from a template makes a new task, so there the ID is only passed on.
 	const promisesOnce = kind === 'addToTask';
 	const definedExtras: INodeProperties[] = [

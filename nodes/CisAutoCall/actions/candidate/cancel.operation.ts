@@ -28,7 +28,7 @@ interface Cancellation {
 	phones: string[];
 }
 
-/** The service cancels one number per request (platform-facts.md: `?autoCallId=&phone=`). */
+/** The service cancels one number per request, named in the query (`?autoCallId=&phone=`). */
 function cancelRequest(autoCallId: string, phone: string): ApiRequest {
 	return {
 		method: 'POST',

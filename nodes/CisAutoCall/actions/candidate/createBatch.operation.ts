@@ -77,7 +77,7 @@ function readTaskSettings(settings: IDataObject): IDataObject {
 	return entry;
 }
 
-/** The fields an entry of `POST telephony/autoCallCandidate/batch` has (platform-facts.md), besides autoCallId. */
+/** The fields an entry of `POST telephony/autoCallCandidate/batch` has, besides autoCallId. */
 const JOINING_FIELDS = ['phone', 'variables', 'callbackData', 'clientExternalId', 'timezone'] as const;
 
 /**
