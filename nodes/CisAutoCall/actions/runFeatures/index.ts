@@ -25,9 +25,9 @@ export function runFeatureOptions(traits: OperationTraits): INodeProperties[] {
  * The steps of one run, in the list's order (throws InputError naming a bad option). A feature is
  * read only for an operation that shows its options: an option is shown exactly where its step applies.
  */
-export function readRunFeatures(source: RunSource): Step[] {
+export function readRunFeatures(source: RunSource, features: readonly RunFeature[] = runFeatures): Step[] {
 	const traits = traitsOf(source.operation);
-	return runFeatures
+	return features
 		.filter((feature) => feature.options(traits).length > 0)
 		.map((feature) => feature.read(source))
 		.filter((step): step is Step => step !== undefined);
