@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AdaptiveConcurrency, LATENCY_TOLERANCE } from '../../nodes/shared/transport/adaptiveConcurrency';
-import { readRunSettings } from '../../nodes/CisAutoCall/actions/runFeatures/sending';
+import { readRunSettings } from '../../nodes/CisAutoCall/actions/sending';
 import { createAndRunFromItems, jsonOf, runAction, sendJson, startTinyServer, type TinyServer } from '../actions/fixtures';
 
 jest.setTimeout(60_000);

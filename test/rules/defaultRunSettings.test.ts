@@ -8,12 +8,12 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import type { LoggedRequest, Simulator } from '../../simulator';
-import { runOptionsField } from '../../nodes/CisAutoCall/actions/runFeatures';
+import { runOptionsField } from '../../nodes/CisAutoCall/actions/defineOperation';
 import {
 	DEFAULT_ADAPTIVE_CEILING,
 	DEFAULT_FIXED_CONCURRENCY,
 	readRunSettings,
-} from '../../nodes/CisAutoCall/actions/runFeatures/sending';
+} from '../../nodes/CisAutoCall/actions/sending';
 import { apiRequests, createAndRunFromItems, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
@@ -48,7 +48,7 @@ function creations(sim: Simulator) {
 
 describe('the defaults as the editor shows them and as a run reads them', () => {
 	const defaultsOf = (batch: boolean) => {
-		const collection = runOptionsField({ creates: true, batch, startsCalls: true });
+		const collection = runOptionsField({ creates: true, batch, dials: true, startsTask: false });
 		const option = (name: string) => (collection.options as INodeProperties[]).find((o) => o.name === name)?.default;
 		return { concurrency: option('concurrency'), adaptiveConcurrency: option('adaptiveConcurrency') };
 	};

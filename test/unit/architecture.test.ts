@@ -113,6 +113,40 @@ describe('the import graph of nodes/', () => {
 		expect(rooms.filter((room) => !list.includes(`${FEATURES}${room}index.ts`))).toEqual([]);
 	});
 
+	it('AI-agent mode keeps to actions/agent/: it uses only itself, the item errors and shared/; the rest of the node uses it through its index', () => {
+		const AGENT = 'CisAutoCall/actions/agent/';
+		const fromAgent = arrowsFrom((file) => file.startsWith(AGENT));
+		expect(fromAgent.length).toBeGreaterThan(0);
+		const outside = fromAgent.filter(({ to }) => !to.startsWith(AGENT) && to !== 'CisAutoCall/actions/itemErrors.ts' && !to.startsWith('shared/'));
+		expect(show(outside)).toEqual([]);
+		const intoAgent = arrows.filter(({ from, to }) => to.startsWith(AGENT) && !from.startsWith(AGENT));
+		expect(intoAgent.length).toBeGreaterThan(0);
+		expect(show(intoAgent.filter(({ to }) => to !== `${AGENT}index.ts`))).toEqual([]);
+		// The run features know whether a run is an agent's from the run (RunSource.asAgentTool), not from the agent's folder.
+		expect(show(intoAgent.filter(({ from }) => from.startsWith(FEATURES)))).toEqual([]);
+	});
+
+	it('an operation is declared through defineOperation, which alone builds the Options collection', () => {
+		const operationFiles = [...graph.keys()].filter((file) => /^CisAutoCall\/actions\/[^/]+\/[^/]+\.operation\.ts$/.test(file));
+		expect(operationFiles.length).toBeGreaterThan(10);
+		const texts = operationFiles.map((file) => ({ file, text: fs.readFileSync(path.join(NODES, file), 'utf8') }));
+		expect(texts.filter(({ text }) => /runOptionsField\(/.test(text)).map(({ file }) => file)).toEqual([]);
+		const declared = (file: string) => (graph.get(file) ?? []).includes('CisAutoCall/actions/defineOperation.ts');
+		const reachesDefine = (file: string, seen = new Set<string>()): boolean =>
+			declared(file) ||
+			(graph.get(file) ?? [])
+				.filter((to) => to.startsWith('CisAutoCall/actions/') && !seen.has(to) && seen.add(to))
+				.some((to) => /\.operation\.ts$|depersonalizeOperation\.ts$/.test(to) && reachesDefine(to, seen));
+		expect(operationFiles.filter((file) => !reachesDefine(file))).toEqual([]);
+	});
+
+	it('no module of actions/ re-exports a whole module (export *): each name it passes on is named', () => {
+		const wholesale = [...graph.keys()]
+			.filter((file) => file.startsWith('CisAutoCall/actions/') && file.endsWith('.ts'))
+			.filter((file) => /^\s*export\s+\*/m.test(fs.readFileSync(path.join(NODES, file), 'utf8')));
+		expect(wholesale).toEqual([]);
+	});
+
 	it('the webhook secret is checked only in secret/, which uses only itself, the stored registration and the process memory', () => {
 		const fromSecret = arrowsFrom((file) => file.startsWith('CisAutoCallTrigger/secret/'));
 		expect(fromSecret.length).toBeGreaterThan(0);

@@ -2,12 +2,12 @@
 // Run, what an AI Agent reads back). The engine tests in test/rules/agentTool.test.ts run them in
 // the node as n8n runs a tool.
 import type { INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
+import { agentFailure, agentSuccess } from '../../nodes/CisAutoCall/actions/agent';
+import { NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';
 import {
-	agentFailure,
-	agentSuccess,
 	CallLedger,
 	capRefusal,
 	checkAllowedNumbers,
@@ -125,9 +125,12 @@ describe('Max Calls per Run', () => {
 
 describe('what the agent reads back', () => {
 	test('a refusal: plain text without the item suffix, with what to do', () => {
-		const error = new NodeOperationError(node, 'Refused: the number 79990000001 is not in Allowed Numbers ("7495"), so it was not called [item 0]', {
-			description: 'Field "phone" of item 0. Nothing was sent to the service.',
-		});
+		const error = new NotSentError(
+			node,
+			'Refused: the number 79990000001 is not in Allowed Numbers ("7495"), so it was not called [item 0]',
+			{ description: 'Field "phone" of item 0. Nothing was sent to the service.' },
+			'refused',
+		);
 		expect(agentFailure('refused', error)).toEqual({
 			outcome: 'refused',
 			message:
@@ -136,7 +139,7 @@ describe('what the agent reads back', () => {
 	});
 
 	test('bad input from the agent: what to correct, and never to invent a number', () => {
-		const error = new NodeOperationError(node, 'Invalid phone: "call mom" is not a phone number [item 0]');
+		const error = new NotSentError(node, 'Invalid phone: "call mom" is not a phone number [item 0]', {}, 'input');
 		expect(agentFailure('refused', error).message).toBe(
 			'Not sent: Invalid phone: "call mom" is not a phone number. Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
 		);
@@ -158,7 +161,12 @@ describe('what the agent reads back', () => {
 	});
 
 	test('an unknown outcome tells the model not to call again', () => {
-		const reply = agentFailure('unknown', new Error('Outcome unknown for POST /cis/api/v1/telephony/autoCallCandidate/single: the request timed out (ETIMEDOUT) after the request was sent'));
+		const message = 'Outcome unknown for POST /cis/api/v1/telephony/autoCallCandidate/single: the request timed out (ETIMEDOUT) after the request was sent';
+		const error = new NodeApiError(node, {}, { message });
+		error.message = message;
+		error.context.statedOutcome = 'unknown';
+		const reply = agentFailure('unknown', error);
+		expect(agentFailure('unknown', new Error('the connection was dropped')).message).toMatch(/^Outcome unknown: the connection was dropped\. Do not repeat it/);
 		expect(reply).toEqual({
 			outcome: 'unknown',
 			message:

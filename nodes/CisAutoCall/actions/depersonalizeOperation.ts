@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../shared/answerShapes';
-import { runOptionsField } from './runFeatures';
 import { requireId } from '../../shared/validation';
+import { defineOperation } from './defineOperation';
 import type { ItemOperation, PreparedRequest } from './operation';
 
 export const skipDeleteRecord: INodeProperties = {
@@ -26,10 +26,11 @@ export function depersonalizeOperation(
 	id: INodeProperties,
 	pathOf: (encodedId: string) => string,
 ): ItemOperation<PreparedRequest> {
-	return {
+	return defineOperation<PreparedRequest>({
 		kind: 'item',
 		creates: false,
-		fields: [irreversibleNotice, id, skipDeleteRecord, runOptionsField({ creates: false, batch: false })],
+		notices: [irreversibleNotice],
+		fields: [id, skipDeleteRecord],
 		prepare({ parameter }) {
 			return (itemIndex) => {
 				const value = requireId(id.name, parameter(id.name, itemIndex));
@@ -50,5 +51,5 @@ export function depersonalizeOperation(
 			await client.request(request, itemIndex);
 			return echo;
 		},
-	};
+	});
 }

@@ -1,11 +1,27 @@
+import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorMayHaveCarriedOut } from '../../shared/transport';
 
 // The two facts about an item's error that operations and the pipeline both ask.
 
+/**
+ * Why the node did not send an item: `input` (a bad value), `refused` (a guardrail said no), or
+ * `notSent` (any other reason of the node's own; its message says "Not sent").
+ */
+export type NotSentReason = 'input' | 'refused' | 'notSent';
+
 /** An item the node itself did not send (nothing can have been created for it). */
-export class NotSentError extends NodeOperationError {}
+export class NotSentError extends NodeOperationError {
+	constructor(
+		node: INode,
+		message: string,
+		options: ConstructorParameters<typeof NodeOperationError>[2] = {},
+		readonly why: NotSentReason = 'notSent',
+	) {
+		super(node, message, options);
+	}
+}
 
 /**
  * Whether a failed request may still have created something: never for an item the node did not

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ReadItemParameter } from '../../shared/parameterReaders';
-import type { RunSettings } from './runFeatures/sending';
+import type { RunSettings } from './sending';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
 /**
@@ -36,12 +36,16 @@ export interface GroupTasks {
 }
 
 /**
- * One request (or one short sequence) per input item. `prepare` reads and checks an item's
+ * One request (or one short sequence) per input item. Operations are declared with defineOperation
+ * (defineOperation.ts), which says each trait once. `prepare` reads and checks an item's
  * parameters without I/O, so that bad input stops the run before any request is sent.
  */
 export interface ItemOperation<Prepared = unknown> {
 	kind: 'item';
-	/** The operation's fields; its resource (<Resource>.resource.ts) shows them only when the operation is chosen. */
+	/**
+	 * Its panel, as defineOperation builds it from the declaration; its resource (<Resource>.resource.ts)
+	 * shows it only when the operation is chosen.
+	 */
 	fields: INodeProperties[];
 	/** Whether a request may create something (a task, a candidate): a later try must not send it again. */
 	creates: boolean;

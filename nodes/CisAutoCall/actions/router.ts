@@ -6,7 +6,7 @@ import { NotSentError } from './itemErrors';
 import type { ItemOperation, Operation } from './operation';
 import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
-import { agentFailure, type AgentFailureKind, runsAsAgentTool } from './runFeatures/guardrails';
+import { agentFailure, failureKindOf, runsAsAgentTool } from './agent';
 import { runWaiting } from './waiting/start';
 
 /**
@@ -20,7 +20,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	try {
 		return await runItems.call(this, true);
 	} catch (error) {
-		const kind: AgentFailureKind = error instanceof NotSentError ? 'refused' : 'failed';
+		// Nothing of a run that threw was sent or may have been created: it was refused, or it failed.
+		const kind = failureKindOf(error as Error, false);
 		return [this.getInputData().map((_, item) => ({ json: agentFailure(kind, error as Error), pairedItem: { item } }))];
 	}
 }

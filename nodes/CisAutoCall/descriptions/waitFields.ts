@@ -32,7 +32,12 @@ const waitUnit: INodeProperties = {
  * stays within 60 words and two sentences (test/unit/noticeLength.test.ts); what a result is and
  * what happens after Wait at Most are in the Wait at Most field and in docs/getting-started.md.
  */
-export function waitForResultFields(receivesEventsOf: string): { notice: INodeProperties; fields: INodeProperties[] } {
+export interface WaitForResultFields {
+	notice: INodeProperties;
+	fields: INodeProperties[];
+}
+
+export function waitForResultFields(receivesEventsOf: string): WaitForResultFields {
 	return {
 		notice: {
 			displayName: `The workflow pauses here until the call has a result. It needs a CIS Auto-Call Trigger in a published workflow that receives the events Call Ended and Person Done ${receivesEventsOf}.`,

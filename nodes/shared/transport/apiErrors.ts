@@ -150,7 +150,21 @@ export function toNodeApiError(
 	error.message = redact(message, secrets);
 	// For the callers: whether a creating request may have been carried out (see errorMayHaveCarriedOut).
 	error.context.outcomeUnknown = uncertain;
+	const stated = uncertain ? 'unknown' : kind === 'blockedByN8n' && failure.blocked && askedWaitMs === undefined ? 'notSent' : undefined;
+	if (stated) error.context.statedOutcome = stated;
 	return error;
+}
+
+/**
+ * What an error's message already says of the request's outcome: `notSent` (the node never sent it)
+ * or `unknown` (it may have been carried out); undefined when the message says neither.
+ */
+export type StatedOutcome = 'notSent' | 'unknown';
+
+export function statedOutcomeOf(error: unknown): StatedOutcome | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const stated = error.context.statedOutcome;
+	return stated === 'notSent' || stated === 'unknown' ? stated : undefined;
 }
 
 const NETWORK_REASONS: Record<string, string> = {

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../serviceUrl';
 import { AdaptiveConcurrency, type AttemptOutcome, attemptOutcomeOf } from './adaptiveConcurrency';
-import { restatedApiError, toNodeApiError } from './apiErrors';
+import { restatedApiError, statedOutcomeOf, toNodeApiError } from './apiErrors';
 import { classify } from './classify';
 import { isFullResponse, judgeAnswer, parseRetryAfter, readFailure, readHeader } from './failure';
 import { RateLimiter } from './rateLimiter';
@@ -18,7 +18,7 @@ import { API_PATH, type ApiRequest, type Failure, type RequestContext } from './
  */
 
 export type { AnswerCheck, ApiRequest, Failure, Repeatability, RequestContext } from './types';
-export { restatedApiError } from './apiErrors';
+export { restatedApiError, type StatedOutcome, statedOutcomeOf } from './apiErrors';
 export { classify, type Classification, errorMayHaveCarriedOut, type FailureKind, kindOfError } from './classify';
 
 export interface TransportSettings {
@@ -245,8 +245,8 @@ export class ApiClient {
 	/** The error of an item that was not sent because the run was stopped (token rejected, login failed, address blocked by n8n). */
 	private notSent(itemIndex?: number): NodeApiError {
 		const first = this.stop as NodeApiError;
-		// An address n8n blocks is already "Not sent: …"; it blocks every request of the run alike.
-		const blocked = first.message.startsWith('Not sent:');
+		// An address n8n blocks already says "Not sent"; it blocks every request of the run alike.
+		const blocked = statedOutcomeOf(first) === 'notSent';
 		const message = blocked ? first.message : `Not sent: ${first.message}`;
 		const after = blocked
 			? 'The remaining items go to the same address, so they were not sent either.'
@@ -254,6 +254,7 @@ export class ApiClient {
 		const description = `${first.description ?? ''} ${after}`.trim();
 		const error = restatedApiError(this.context.getNode(), first, message, description, itemIndex);
 		error.context.outcomeUnknown = false;
+		error.context.statedOutcome = 'notSent';
 		return error;
 	}
 }

@@ -1,4 +1,4 @@
-import { defineResource } from '../resource';
+import { defineResource } from '../defineResource';
 import { deleteRecording } from './deleteRecording.operation';
 import { depersonalize } from './depersonalize.operation';
 

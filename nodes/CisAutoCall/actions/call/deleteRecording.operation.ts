@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { expectNoBody } from '../../../shared/answerShapes';
-import { runOptionsField } from '../runFeatures';
 import { requireId } from '../../../shared/validation';
-import type { ItemOperation, PreparedRequest } from '../operation';
+import { defineOperation } from '../defineOperation';
+import type { PreparedRequest } from '../operation';
 import { callId } from './depersonalize.operation';
 
 const irreversibleNotice: INodeProperties = {
@@ -13,15 +13,10 @@ const irreversibleNotice: INodeProperties = {
 	default: '',
 };
 
-const fields: INodeProperties[] = [
-	irreversibleNotice,
-	callId,
-	runOptionsField({ creates: false, batch: false }),
-];
-
-export const deleteRecording: ItemOperation<PreparedRequest> = {
+export const deleteRecording = defineOperation<PreparedRequest>({
 	kind: 'item',
-	fields,
+	notices: [irreversibleNotice],
+	fields: [callId],
 	creates: false,
 	prepare({ parameter }) {
 		return (itemIndex) => {
@@ -41,4 +36,4 @@ export const deleteRecording: ItemOperation<PreparedRequest> = {
 		await client.request(request, itemIndex);
 		return echo;
 	},
-};
+});

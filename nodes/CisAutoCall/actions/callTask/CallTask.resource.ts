@@ -1,4 +1,4 @@
-import { defineResource } from '../resource';
+import { defineResource } from '../defineResource';
 import { create } from './create.operation';
 import { get } from './get.operation';
 import { getMany } from './getMany.operation';

@@ -6,10 +6,9 @@ import { callTaskFields } from '../../../shared/callTaskFields';
 import { shortCallTaskPanel, shortPanelReader } from '../../../shared/callTaskLayout';
 import { createTask, createTaskRequest } from '../../../shared/callTasks';
 import { EVENTS, toEventsMap } from '../../../shared/events';
-import { runOptionsField } from '../runFeatures';
 import type { ApiRequest } from '../../../shared/transport';
 import { InputError, requireHttpUrl, requireInteger } from '../../../shared/validation';
-import type { ItemOperation } from '../operation';
+import { defineOperation } from '../defineOperation';
 import { beforeVersion2, fromVersion2, SHORT_PANELS_VERSION } from '../../versions';
 
 const webhookTargets: INodeProperties = {
@@ -66,7 +65,6 @@ const fields: INodeProperties[] = [
 	...updateDisplayOptions(beforeVersion2, callTaskFields),
 	...updateDisplayOptions(fromVersion2, shortCallTaskPanel()),
 	webhookTargets,
-	runOptionsField({ creates: true, batch: false }),
 ];
 
 export function readWebhookTargets(value: unknown): IDataObject[] {
@@ -85,7 +83,7 @@ export function readWebhookTargets(value: unknown): IDataObject[] {
 	});
 }
 
-export const create: ItemOperation<ApiRequest> = {
+export const create = defineOperation<ApiRequest>({
 	kind: 'item',
 	fields,
 	creates: true,
@@ -103,4 +101,4 @@ export const create: ItemOperation<ApiRequest> = {
 	async execute({ client }, request, itemIndex) {
 		return await createTask(client, request, itemIndex);
 	},
-};
+});

@@ -1,17 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
 import { autoCallIdLocator, perTask, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { runOptionsField } from '../runFeatures';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
-import type { ItemOperation, PreparedRequest } from '../operation';
+import { defineOperation } from '../defineOperation';
+import type { PreparedRequest } from '../operation';
 
 const fields: INodeProperties[] = [
 	autoCallIdLocator,
 	simplifyOption,
-	runOptionsField({ creates: false, batch: false }),
 ];
 
-export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {
+export const get = defineOperation<PreparedRequest & { simplify: boolean }>({
 	kind: 'item',
 	fields,
 	creates: false,
@@ -25,4 +24,4 @@ export const get: ItemOperation<PreparedRequest & { simplify: boolean }> = {
 		const autoCallId = taskIdOf(task) ?? echo.autoCallId;
 		return simplify ? simplifyTask(task, autoCallId) : { ...echo, ...task, autoCallId };
 	},
-};
+});

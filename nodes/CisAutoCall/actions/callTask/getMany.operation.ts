@@ -5,10 +5,9 @@ import { expectTaskList } from '../../../shared/answerShapes';
 import { TASK_STATUSES } from '../../../shared/taskStatus';
 import { taskIdOf, taskListOf } from '../../helpers/callTaskLocator';
 import { toInstant } from '../../../shared/convert';
-import { runOptionsField } from '../runFeatures';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { requireInteger } from '../../../shared/validation';
-import type { ItemOperation } from '../operation';
+import { defineOperation } from '../defineOperation';
 
 const MAX_PAGE = 1000;
 /** Return All stops here (100,000 tasks) rather than page on for ever. */
@@ -84,7 +83,6 @@ const fields: INodeProperties[] = [
 		],
 	},
 	simplifyOption,
-	runOptionsField({ creates: false, batch: false }),
 ];
 
 interface ListQuery {
@@ -93,7 +91,7 @@ interface ListQuery {
 	simplify: boolean;
 }
 
-export const getMany: ItemOperation<ListQuery> = {
+export const getMany = defineOperation<ListQuery>({
 	kind: 'item',
 	fields,
 	creates: false,
@@ -156,4 +154,4 @@ export const getMany: ItemOperation<ListQuery> = {
 		}
 		return tasks.map((task) => (simplify ? simplifyTask(task, taskIdOf(task)) : { autoCallId: taskIdOf(task), ...task }));
 	},
-};
+});

@@ -1,9 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
-import { agentStartNotice } from '../runFeatures/guardrails';
 import { autoCallIdLocator, perTask, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { runOptionsField } from '../runFeatures';
+import { defineOperation } from '../defineOperation';
 import type { ItemOperation, PreparedRequest } from '../operation';
 
 const stopNotice: INodeProperties = {
@@ -18,7 +17,7 @@ const startNotice: INodeProperties = {
 	name: 'startNotice',
 	type: 'notice',
 	default: '',
-	// The AI Agent tool shows its own notice (agentStartNotice).
+	// The AI Agent tool shows its own notice (defineOperation adds it to an operation that starts a task).
 	displayOptions: { hide: { '@tool': [true] } },
 };
 
@@ -38,15 +37,11 @@ export function peopleInTask(answer: unknown): number | undefined {
 
 /** Start (`play`), Pause (`pause`) and Stop (`halted`) differ only in the path's last word. */
 function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStatusAction): ItemOperation<PreparedRequest> {
-	const fields: INodeProperties[] = [
-		...(operation === 'stop' ? [stopNotice] : []),
-		...(operation === 'start' ? [startNotice, agentStartNotice] : []),
-		autoCallIdLocator,
-		runOptionsField({ creates: false, batch: false, startsTask: operation === 'start' }),
-	];
-	return {
+	const notices: Record<typeof operation, INodeProperties[]> = { start: [startNotice], pause: [], stop: [stopNotice] };
+	return defineOperation<PreparedRequest>({
 		kind: 'item',
-		fields,
+		notices: notices[operation],
+		fields: [autoCallIdLocator],
 		creates: false,
 		prepare: perTask((id) => ({
 			request: setTaskStatusRequest(id, action, { notFoundMeans: taskNotFoundMeans([id]) }),
@@ -61,7 +56,7 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStat
 			const people = operation === 'start' && context.getNode().typeVersion >= 2 ? peopleInTask(response) : undefined;
 			return people === undefined ? { ...echo, response } : { ...echo, peopleInTask: people, response };
 		},
-	};
+	});
 }
 
 export const start = statusOperation('start', 'play');

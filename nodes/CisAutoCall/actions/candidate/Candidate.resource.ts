@@ -1,4 +1,4 @@
-import { defineResource } from '../resource';
+import { defineResource } from '../defineResource';
 import { addManyToTask } from './addManyToTask.operation';
 import { addToTask } from './addToTask.operation';
 import { addToTaskAndWait } from './addToTaskAndWait.operation';

@@ -3,14 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { expectAddedCandidates } from '../../../shared/answerShapes';
 import { candidateReader } from '../../helpers/candidateReader';
 import { readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import { defineOperation } from '../defineOperation';
 import type { BatchOperation } from '../operation';
 import { addToTaskFields } from './addToTask.operation';
 import { batchAnswerOptions, mapBatchResponse } from './batchResponse';
 import { withoutKey } from '../../../shared/convert';
 
-export const addManyToTask: BatchOperation = {
+export const addManyToTask: BatchOperation = defineOperation({
 	kind: 'batch',
-	fields: addToTaskFields(true),
+	fields: addToTaskFields,
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');
@@ -46,4 +47,4 @@ export const addManyToTask: BatchOperation = {
 			}));
 		};
 	},
-};
+});

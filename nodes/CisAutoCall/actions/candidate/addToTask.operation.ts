@@ -1,13 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { addedCandidateIdOf, expectAddedCandidate } from '../../../shared/answerShapes';
-import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateFields } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
 import { autoCallIdLocator, readTaskId, taskNotFoundMeans } from '../../helpers/callTaskLocator';
-import { agentToolNotice } from '../runFeatures/guardrails';
-import { runOptionsField } from '../runFeatures';
 import type { ApiRequest } from '../../../shared/transport';
-import type { ItemOperation } from '../operation';
+import { defineOperation, type ItemDeclaration } from '../defineOperation';
 
 const forceStart: INodeProperties = {
 	displayName: 'Start the Task Too',
@@ -26,27 +24,13 @@ const forceStartNotice: INodeProperties = {
 	displayOptions: { show: { forceStart: [true] } },
 };
 
-/**
- * The panel of Add to Task, of Add Many to Task (`batch`), and of Add to Task and Wait for Result
- * (`wait`: its notice in place of the AI Agent notice, since it refuses as a tool, and its fields
- * before the options).
- */
-export function addToTaskFields(batch: boolean, wait?: { notice: INodeProperties; fields: INodeProperties[] }): INodeProperties[] {
-	return [
-		dialsNotice,
-		wait?.notice ?? agentToolNotice,
-		autoCallIdLocator,
-		...candidateFields('addToTask'),
-		forceStart,
-		forceStartNotice,
-		...(wait?.fields ?? []),
-		runOptionsField({ creates: true, batch, startsCalls: true, startsTask: true }),
-	];
-}
+/** The own fields of Add to Task, Add Many to Task and Add to Task and Wait for Result. */
+export const addToTaskFields: INodeProperties[] = [autoCallIdLocator, ...candidateFields('addToTask'), forceStart, forceStartNotice];
 
-export const addToTask: ItemOperation<ApiRequest> = {
+/** Add to Task as declared; Add to Task and Wait for Result declares the same and waits. */
+export const addToTaskDeclaration: ItemDeclaration<ApiRequest> = {
 	kind: 'item',
-	fields: addToTaskFields(false),
+	fields: addToTaskFields,
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'addToTask');
@@ -82,3 +66,5 @@ export const addToTask: ItemOperation<ApiRequest> = {
 		};
 	},
 };
+
+export const addToTask = defineOperation(addToTaskDeclaration);

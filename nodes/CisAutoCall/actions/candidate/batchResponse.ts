@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { addedCandidateIdOf } from '../../../shared/answerShapes';
 import { identityOf, isPlainObject } from '../../../shared/validation';
-import { CANDIDATE_ID_UNKNOWN } from '../runFeatures/guardrails';
+import { CANDIDATE_ID_UNKNOWN } from '../agent';
 
 /** What one entry of a batch request was sent with: its call task when known, and its numbers (digits). */
 export interface SentEntry {

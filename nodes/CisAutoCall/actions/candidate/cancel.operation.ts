@@ -3,10 +3,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { expectAcknowledgement } from '../../../shared/answerShapes';
 import { autoCallIdLocator, perTask } from '../../helpers/callTaskLocator';
-import { runOptionsField } from '../runFeatures';
 import { type ApiRequest, restatedApiError } from '../../../shared/transport';
 import { toPhones } from '../../../shared/validation';
-import type { ItemOperation, Run } from '../operation';
+import { defineOperation } from '../defineOperation';
+import type { Run } from '../operation';
 
 const fields: INodeProperties[] = [
 	autoCallIdLocator,
@@ -20,7 +20,6 @@ const fields: INodeProperties[] = [
 		description:
 			'Numbers of the candidates to cancel in that task: one, several separated by commas or new lines, or a list. Each number is cancelled with a request of its own and gives an output item.',
 	},
-	runOptionsField({ creates: false, batch: false }),
 ];
 
 /** What one item cancels: every number it names, in one task. */
@@ -29,7 +28,7 @@ interface Cancellation {
 	phones: string[];
 }
 
-/** The service cancels one number per request (platform-facts.md: `?autoCallId=&phone=`). */
+/** The service cancels one number per request, named in the query (`?autoCallId=&phone=`). */
 function cancelRequest(autoCallId: string, phone: string): ApiRequest {
 	return {
 		method: 'POST',
@@ -60,7 +59,7 @@ function partlyCancelled(run: Run, itemIndex: number, cancelled: string[], failu
 	return new NodeOperationError(run.context.getNode(), message, { itemIndex, description });
 }
 
-export const cancel: ItemOperation<Cancellation> = {
+export const cancel = defineOperation<Cancellation>({
 	kind: 'item',
 	fields,
 	creates: false,
@@ -83,4 +82,4 @@ export const cancel: ItemOperation<Cancellation> = {
 		if (phones.length === 1) throw failures[0].error;
 		throw partlyCancelled(run, itemIndex, results.map((result) => result.phone as string), failures);
 	},
-};
+});

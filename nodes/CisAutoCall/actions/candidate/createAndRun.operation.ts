@@ -1,13 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { candidateIdOf, expectCandidateId, identityAt } from '../../../shared/answerShapes';
-import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateFields } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
-import { agentToolNotice } from '../runFeatures/guardrails';
-import { runOptionsField } from '../runFeatures';
 import type { ApiRequest } from '../../../shared/transport';
 import { requireIdText } from '../../../shared/validation';
-import type { ItemOperation } from '../operation';
+import { defineOperation, type ItemDeclaration } from '../defineOperation';
 
 const botSettingsId: INodeProperties = {
 	displayName: 'Bot Script ID',
@@ -18,24 +16,10 @@ const botSettingsId: INodeProperties = {
 	description: 'Bot script that talks to the candidate. All other settings come from the default call-task template.',
 };
 
-/**
- * The panel of Create and Run, and of Create and Run and Wait for Result (`wait`: its notice in
- * place of the AI Agent notice, since it refuses as a tool, and its fields before the options).
- */
-export function createAndRunFields(wait?: { notice: INodeProperties; fields: INodeProperties[] }): INodeProperties[] {
-	return [
-		dialsNotice,
-		wait?.notice ?? agentToolNotice,
-		botSettingsId,
-		...candidateFields('single'),
-		...(wait?.fields ?? []),
-		runOptionsField({ creates: true, batch: false, startsCalls: true }),
-	];
-}
-
-export const createAndRun: ItemOperation<ApiRequest> = {
+/** Create and Run as declared; Create and Run and Wait for Result declares the same and waits. */
+export const createAndRunDeclaration: ItemDeclaration<ApiRequest> = {
 	kind: 'item',
-	fields: createAndRunFields(),
+	fields: [botSettingsId, ...candidateFields('single')],
 	creates: true,
 	prepare({ parameter, items }) {
 		const readCandidate = candidateReader(parameter, items, 'single');
@@ -69,3 +53,5 @@ export const createAndRun: ItemOperation<ApiRequest> = {
 		};
 	},
 };
+
+export const createAndRun = defineOperation(createAndRunDeclaration);

@@ -1,12 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { candidateFields, dialsNotice } from '../../descriptions/candidateFields';
+import { candidateFields } from '../../descriptions/candidateFields';
 import { candidateReader } from '../../helpers/candidateReader';
-import { agentToolNotice } from '../runFeatures/guardrails';
-import { runOptionsField } from '../runFeatures';
 import { expectAddedCandidates, expectBatchAnswer } from '../../../shared/answerShapes';
 import { optionalIdText } from '../../../shared/validation';
 import { mayHaveCreated, NotSentError } from '../itemErrors';
+import { defineOperation } from '../defineOperation';
 import type { BatchOperation, GroupTask, Run } from '../operation';
 import { batchAnswerOptions, mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
 
@@ -66,14 +65,7 @@ const callTasks: INodeProperties = {
 		'Items with a different template or bot script always go to a task of their own',
 };
 
-const fields: INodeProperties[] = [
-	dialsNotice,
-	agentToolNotice,
-	...candidateFields('batch'),
-	taskSettings,
-	callTasks,
-	runOptionsField({ creates: true, batch: true, startsCalls: true }),
-];
+const fields: INodeProperties[] = [...candidateFields('batch'), taskSettings, callTasks];
 
 function readTaskSettings(settings: IDataObject): IDataObject {
 	const entry: IDataObject = {};
@@ -85,7 +77,7 @@ function readTaskSettings(settings: IDataObject): IDataObject {
 	return entry;
 }
 
-/** The fields an entry of `POST telephony/autoCallCandidate/batch` has (platform-facts.md), besides autoCallId. */
+/** The fields an entry of `POST telephony/autoCallCandidate/batch` has, besides autoCallId. */
 const JOINING_FIELDS = ['phone', 'variables', 'callbackData', 'clientExternalId', 'timezone'] as const;
 
 /**
@@ -103,7 +95,7 @@ function itemsText(itemIndexes: number[]): string {
 	return itemIndexes.length === 1 ? `item ${itemIndexes[0]}` : `${itemIndexes.length} items from item ${itemIndexes[0]}`;
 }
 
-export const createBatch: BatchOperation = {
+export const createBatch: BatchOperation = defineOperation({
 	kind: 'batch',
 	fields,
 	creates: true,
@@ -185,7 +177,7 @@ export const createBatch: BatchOperation = {
 			}
 		};
 	},
-};
+});
 
 function isTaskPerBatch({ parameter }: Run): boolean {
 	return parameter('callTasks', 0, 'oneTask') === 'taskPerBatch';

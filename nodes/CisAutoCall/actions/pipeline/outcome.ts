@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { NotSentError } from '../itemErrors';
 import type { ItemResults, Outcome } from '../runFeatures/feature';
+import { Refusal } from '../runFeatures/guardrails';
 import { InputError } from '../../../shared/validation';
 
 /** One entry per input item, in item order; undefined: not sent. */
@@ -64,10 +65,12 @@ export class Outcomes implements ItemResults {
 /** Bad input and refusals: the item is not sent. */
 export function inputError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof InputError) {
-		return new NotSentError(context.getNode(), `${error.message} [item ${itemIndex}]`, {
-			itemIndex,
-			description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.`,
-		});
+		return new NotSentError(
+			context.getNode(),
+			`${error.message} [item ${itemIndex}]`,
+			{ itemIndex, description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.` },
+			error instanceof Refusal ? 'refused' : 'input',
+		);
 	}
 	return asNodeError(context, error, itemIndex);
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { agentFailure, agentSuccess, type AgentFailureKind } from '../runFeatures/guardrails';
+import { agentFailure, agentSuccess, failureKindOf } from '../agent';
 import type { Operation } from '../operation';
-import { mayHaveCreated, NotSentError } from '../itemErrors';
+import { NotSentError } from '../itemErrors';
 import type { ItemOutcomes } from './outcome';
 
 /** The node's output: each item's results, or (Continue On Fail) its error, with pairedItem. */
@@ -33,13 +33,7 @@ export function agentOutput(operation: Operation, outcomes: ItemOutcomes): INode
 			}
 			return;
 		}
-		const kind: AgentFailureKind =
-			outcome.error instanceof NotSentError
-				? 'refused'
-				: operation.creates && mayHaveCreated(outcome.error)
-					? 'unknown'
-					: 'failed';
-		output.push({ json: agentFailure(kind, outcome.error), pairedItem: { item: itemIndex } });
+		output.push({ json: agentFailure(failureKindOf(outcome.error, operation.creates), outcome.error), pairedItem: { item: itemIndex } });
 	});
 	return output;
 }

@@ -5,7 +5,7 @@ import { createApiClient } from '../../../shared/transport';
 import type { Operation, Run } from '../operation';
 import { readRunFeatures } from '../runFeatures';
 import type { Step } from '../runFeatures/feature';
-import { readRunSettings } from '../runFeatures/sending';
+import { readRunSettings } from '../sending';
 import { EarlierTries } from './earlierTries';
 import { inputError } from './outcome';
 

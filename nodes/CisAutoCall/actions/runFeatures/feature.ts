@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { Operation, Run } from '../operation';
 
 /**
- * The contract of a run feature (a room of runFeatures/, listed once in runFeatures/index.ts): its
+ * The contract of a run feature (a folder of runFeatures/, listed once in runFeatures/index.ts): its
  * options in the Options collection, read once per run into its step, and the step's part in the
  * pipeline's walk (pipeline/index.ts). It uses nothing of the pipeline; the pipeline uses it.
  */
@@ -22,16 +22,26 @@ export interface ItemResults {
 	firstFailed(): number;
 }
 
-/** Which options an operation shows, as its fields say (runOptionsField). */
-export interface OptionsShape {
+/** What an operation is, as far as the run features care: each is declared once, by the operation (traitsOf). */
+export interface OperationTraits {
 	/** Whether a request may create something (a task, a candidate). */
 	creates: boolean;
 	/** Whether all items are sent together, in batches. */
 	batch: boolean;
 	/** Whether it starts calls (it dials the items' numbers). */
-	startsCalls?: boolean;
+	dials: boolean;
 	/** Whether it may start a call task (which phones everyone in it). */
-	startsTask?: boolean;
+	startsTask: boolean;
+}
+
+/** The traits of an operation, read from what it declares: the same for its Options collection and for its run. */
+export function traitsOf(operation: Operation): OperationTraits {
+	return {
+		creates: operation.creates,
+		batch: operation.kind === 'batch',
+		dials: operation.dialledPhones !== undefined,
+		startsTask: operation.startsTask !== undefined,
+	};
 }
 
 /** What a feature reads once per run. */
@@ -69,8 +79,11 @@ export interface Step {
 }
 
 export interface RunFeature {
-	/** Its options in the Options collection of an operation of this shape (none: []). */
-	options(shape: OptionsShape): INodeProperties[];
+	/**
+	 * Its options in the Options collection of an operation with these traits (none: []). The
+	 * feature applies exactly where it has options: its step is read only there (readRunFeatures).
+	 */
+	options(traits: OperationTraits): INodeProperties[];
 	/** Reads its options once per run (throws InputError naming the option); its step, or none when it does nothing in this run. */
 	read(source: RunSource): Step | undefined;
 }

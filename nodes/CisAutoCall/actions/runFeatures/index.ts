@@ -1,15 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { dryRun } from './dryRun';
-import type { OptionsShape, RunFeature, RunSource, Step } from './feature';
+import { type OperationTraits, type RunFeature, type RunSource, type Step, traitsOf } from './feature';
 import { guardrails } from './guardrails';
 import { repeatProtection } from './repeatProtection';
-import { sendingOptions } from './sending';
 
 /**
  * The run features, in order: their options come in this order in the Options collection, are
  * read in this order once per run, and their steps act in this order at each place of the
- * pipeline's walk (pipeline/index.ts). Adding a run option: one folder and one line in the list.
+ * pipeline's walk (pipeline/index.ts).
  */
 export const runFeatures: readonly RunFeature[] = [
 	guardrails,
@@ -17,22 +16,19 @@ export const runFeatures: readonly RunFeature[] = [
 	repeatProtection,
 ];
 
-/**
- * The "Options" collection of an operation: the run features' options for an operation of its
- * shape, then how requests are sent (sending.ts).
- */
-export function runOptionsField(shape: OptionsShape): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [...runFeatures.flatMap((feature) => feature.options(shape)), ...sendingOptions(shape)],
-	};
+/** The run features' options in the Options collection of an operation with these traits. */
+export function runFeatureOptions(traits: OperationTraits): INodeProperties[] {
+	return runFeatures.flatMap((feature) => feature.options(traits));
 }
 
-/** The steps of one run, in the list's order (throws InputError naming a bad option). */
-export function readRunFeatures(source: RunSource): Step[] {
-	return runFeatures.map((feature) => feature.read(source)).filter((step): step is Step => step !== undefined);
+/**
+ * The steps of one run, in the list's order (throws InputError naming a bad option). A feature is
+ * read only for an operation that shows its options: an option is shown exactly where its step applies.
+ */
+export function readRunFeatures(source: RunSource, features: readonly RunFeature[] = runFeatures): Step[] {
+	const traits = traitsOf(source.operation);
+	return features
+		.filter((feature) => feature.options(traits).length > 0)
+		.map((feature) => feature.read(source))
+		.filter((step): step is Step => step !== undefined);
 }

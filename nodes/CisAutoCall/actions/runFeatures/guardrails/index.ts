@@ -10,22 +10,26 @@ import {
 import { GuardrailsStep } from './step';
 
 /**
- * The guardrails' room, for the operations that start calls: which numbers may be called, and how
- * many calls one workflow execution may start. They matter most when an AI Agent drives the node
- * as a tool, where a model chooses the numbers. Each part in its own file: the editor options, the
- * settings parser and number rules, the process-wide call ledger, the step, and the texts an AI
- * Agent reads back (also used by the router and the pipeline's output, through this index).
+ * The guardrails, for the operations that start calls: which numbers may be called, and how many
+ * calls one workflow execution may start. They matter most when an AI Agent drives the node as a
+ * tool, where a model chooses the numbers. Each part in its own file: the editor options, the
+ * settings parser and number rules, the process-wide call ledger and the step.
  */
 export const guardrails: RunFeature = {
-	options: ({ startsCalls = false, startsTask = false }) => [
-		...(startsCalls ? [allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption] : []),
+	options: ({ dials, startsTask }) => [
+		...(dials ? [allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption] : []),
 		...(startsTask ? [agentMayStartTaskOption] : []),
 	],
-	read: ({ operation, asAgentTool, options, saved }) =>
-		operation.dialledPhones || operation.startsTask ? new GuardrailsStep(readGuardrails(options, asAgentTool, saved)) : undefined,
+	read: ({ asAgentTool, options, saved }) => new GuardrailsStep(readGuardrails(options, asAgentTool, saved)),
 };
 
-export * from './agentTexts';
-export * from './ledger';
-export * from './numbers';
-export * from './options';
+export { CallLedger, capRefusal } from './ledger';
+export {
+	checkAllowedNumbers,
+	emergencyNumberIn,
+	firstDisallowed,
+	parseAllowedNumbers,
+	readGuardrails,
+	Refusal,
+} from './numbers';
+export { agentStartNotice, agentToolNotice, DEFAULT_AGENT_MAX_CALLS } from './options';

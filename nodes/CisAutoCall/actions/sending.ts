@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../../shared/transport';
-import { MAX_WAIT_MS } from '../../../shared/transport/retryPolicy';
-import { InputError, requireInteger } from '../../../shared/validation';
+import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared/transport';
+import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
+import { InputError, requireInteger } from '../../shared/validation';
 
 export const MAX_REQUESTS_PER_SECOND = 1000;
 /** n8n opens a connection per request; against a distant service many in flight hide that wait. */
@@ -13,8 +13,8 @@ export const MAX_TIMEOUT_SECONDS = 3600;
  * What a run of a one-request-per-item operation does when Options are left alone: Adapt
  * Concurrency on, from 5 up to this many in flight. n8n opens a new connection for every request,
  * so a distant service is only fast with many requests in flight; the adaptation halves them on
- * 429, 5xx and failures, so a service that cannot take them is not flooded (chosen by measurement,
- * issue 21).
+ * 429, 5xx and failures, so a service that cannot take them is not flooded (chosen by measurement;
+ * docs/performance.md).
  */
 export const DEFAULT_ADAPTIVE_CEILING = 100;
 

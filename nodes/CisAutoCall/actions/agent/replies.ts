@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { mayHaveCreated, NotSentError } from '../itemErrors';
+import { statedOutcomeOf } from '../../../shared/transport';
+
 // What an AI Agent reads back.
 
 /**
@@ -32,18 +35,27 @@ export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject 
 	const text = plainText(error.message);
 	let message: string;
 	if (kind === 'refused') {
-		// This package's own texts: a Refusal starts with "Refused: ", bad input with "Invalid ".
-		if (text.startsWith('Refused: ')) message = `${text}. ${ADVICE.guardrail}`;
-		else if (text.startsWith('Not sent')) message = `${text}. Tell the user.`;
+		const why = error instanceof NotSentError ? error.why : 'input';
+		if (why === 'refused') message = `${text}. ${ADVICE.guardrail}`;
+		else if (why === 'notSent') message = `${text}. Tell the user.`;
 		else message = `Not sent: ${text}. ${ADVICE.input}`;
 	} else if (kind === 'unknown') {
-		message = `${text.startsWith('Outcome unknown') ? text : `Outcome unknown: ${text}`}. ${ADVICE.unknown}`;
+		message = `${statedOutcomeOf(error) === 'unknown' ? text : `Outcome unknown: ${text}`}. ${ADVICE.unknown}`;
 	} else {
 		const description = (error as { description?: unknown }).description;
 		const detail = typeof description === 'string' && description.trim() !== '' ? ` ${plainText(description)}.` : '';
 		message = `Failed: ${text}.${detail} ${ADVICE.failed}`;
 	}
 	return { outcome: kind, message };
+}
+
+/**
+ * How a failed item ended, for the model: not sent by the node itself, maybe carried out (only an
+ * operation that creates can have created something), or failed.
+ */
+export function failureKindOf(error: Error, creates: boolean): AgentFailureKind {
+	if (error instanceof NotSentError) return 'refused';
+	return creates && mayHaveCreated(error) ? 'unknown' : 'failed';
 }
 
 /**
