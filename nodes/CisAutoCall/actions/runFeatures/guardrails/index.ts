@@ -27,5 +27,6 @@ export const guardrails: RunFeature = {
 
 export * from './agentTexts';
 export * from './ledger';
+export * from './numberLengths';
 export * from './numbers';
 export * from './options';
