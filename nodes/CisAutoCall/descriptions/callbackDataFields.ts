@@ -19,7 +19,7 @@ export const callbackDataPairsField: INodeProperties = {
 	name: 'callbackDataPairs',
 	type: 'fixedCollection',
 	typeOptions: { multipleValues: true },
-	placeholder: 'Add Field',
+	placeholder: 'Add Callback Data Field',
 	default: {},
 	options: [
 		{
