@@ -20,6 +20,7 @@ const TARGET = path.join(__dirname, '..', 'nodes', 'CisAutoCall', 'actions', 'ru
 function readMetadata() {
   const version = require('libphonenumber-js/package.json').version;
   const { Metadata } = require('libphonenumber-js/core');
+  /** @type {any} the metadata as JSON (its type in libphonenumber-js does not describe the "max" set) */
   const json = require('libphonenumber-js/metadata.max.json');
   return { version, json, metadata: new Metadata(json) };
 }
@@ -43,6 +44,7 @@ function personalLengths(metadata) {
 function countryCodes({ json, metadata }) {
   /** @type {Record<string, { regions: string[], nationalLengths: number[] }>} */
   const table = {};
+  /** @type {[string, string[]][]} */
   const nonGeographic = Object.keys(json.nonGeographic ?? {}).map((code) => [code, ['001']]);
   for (const [code, regions] of [...Object.entries(json.country_calling_codes), ...nonGeographic]) {
     const lengths = new Set();
@@ -53,7 +55,7 @@ function countryCodes({ json, metadata }) {
     }
     if (lengths.size === 0) throw new Error(`libphonenumber-js metadata: no lengths for country code ${code}`);
     const named = regions.filter((region) => region !== '001');
-    table[code] = { regions: named.length > 0 ? named : ['international'], nationalLengths: [...lengths].sort((a, b) => a - b) };
+    table[String(code)] = { regions: named.length > 0 ? named : ['international'], nationalLengths: [...lengths].sort((a, b) => a - b) };
   }
   return table;
 }
