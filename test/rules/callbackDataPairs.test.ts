@@ -76,6 +76,6 @@ describe.each(Object.keys(operations))('%s, version 3', (name) => {
 		const parameters = operations[name]({ callbackDataPairs: pairs(['', '={{ $json.body.crmId }}']) });
 		const result = await runAction(sim, parameters, [LEAD], { continueOnFail: true });
 		expect(apiRequests(sim)).toHaveLength(0);
-		expect(jsonOf(result)[0].error).toBe('Invalid callbackData[0].name: "" is empty while the value is "CRM-42"; enter the field\'s name, e.g. crmId [item 0]');
+		expect(jsonOf(result)[0].error).toBe('Invalid callbackData[0].name: "" is empty while the value is "CRM-42"; enter the field\'s name, e.g. lead [item 0]');
 	});
 });

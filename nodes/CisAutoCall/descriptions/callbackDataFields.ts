@@ -26,11 +26,11 @@ export const callbackDataPairsField: INodeProperties = {
 			displayName: 'Field',
 			name: 'field',
 			values: [
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. crmId' },
+				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. lead' },
 				{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. {{ $json.body.crmId }}' },
 			],
 		},
 	],
 	description:
-		'Fields the service returns unchanged with each call result of this person, for example crmId with the lead\'s ID; use them to find the CRM record when the result comes back. Merged with Callback Data (JSON) (these win).',
+		'Fields the service returns unchanged with each call result of this person, for example the lead\'s ID in your CRM; use them to find the CRM record when the result comes back. Merged with Callback Data (JSON) (these win).',
 };

@@ -25,7 +25,7 @@ function callbackDataPairs(value: unknown): IDataObject {
 		const name = optionalString(pair.name, field);
 		if (name !== undefined) setUserKey(result, field, name, pair.value);
 		else if (pair.value !== undefined && pair.value !== null && pair.value !== '') {
-			throw new InputError(field, pair.name, `is empty while the value is ${describeValue(pair.value)}; enter the field's name, e.g. crmId`);
+			throw new InputError(field, pair.name, `is empty while the value is ${describeValue(pair.value)}; enter the field's name, e.g. lead`);
 		}
 	});
 	return result;
