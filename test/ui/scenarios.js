@@ -1001,8 +1001,9 @@ async function firstWorkflow(ctx) {
 			// "Additional Fields": "No properties" and a list "Add Field" (n8n 2.41's collection).
 			await parametersOf(page).getByPlaceholder('Add Field').or(parametersOf(page).getByText('Add Field', { exact: true })).first().click();
 			await page.getByRole('menuitem', { name: 'Callback Data', exact: true }).or(page.getByRole('option', { name: 'Callback Data', exact: true })).first().click();
-			const pairs = parameterItem(page, 'callbackDataPairs');
-			await pairs.getByTestId('fixed-collection-add').or(pairs.getByText('Add Callback Data Field', { exact: true })).first().click();
+			// The pairs (a fixed collection inside Additional Fields): its button, then the only Name / Value of this panel.
+			const pairs = parametersOf(page);
+			await pairs.getByRole('button', { name: 'Add Callback Data Field' }).or(pairs.getByText('Add Callback Data Field', { exact: true })).first().click();
 			await pairs.getByTestId('parameter-input-name').first().locator('input').first().fill('crmId');
 			const valueItem = pairs
 				.getByTestId('parameter-item')
