@@ -19,6 +19,11 @@
  *   5. The two tables of the service's events (docs/trigger.md, docs/service.md) have one row per event
  *      of nodes/shared/events.json, in its order, and no other row: a new event fails CI until both
  *      tables have it.
+ *   6. The README's steps with the simulator (`npm start`) hold against the code: the n8n login and
+ *      the ports it names are those scripts/start.js uses; every `curl` to the simulator or the CRM
+ *      stub is sent to a real simulator and CRM stub started here, and must be answered 200; the lead
+ *      the curl sends to the Production URL is the README's sample lead, and the number whose call it
+ *      scripts is that lead's number as the node sends it.
  *
  *   node scripts/check-docs.js        prints each problem; ends with "docs: N passed, N failed"
  *
@@ -329,7 +334,74 @@ function checkEventTables(problems) {
 	return count;
 }
 
-function main() {
+/** The `curl` commands of a markdown text: { url, body } (the -d body as written; backslash-newlines joined). */
+function curlCommands(text) {
+	const joined = text.replace(/\\\n\s*/g, ' ');
+	const commands = [];
+	for (const match of joined.matchAll(/curl\s[^\n`]*/g)) {
+		const url = /'(<Production URL>|https?:\/\/[^']+)'|\s(https?:\/\/\S+)/.exec(match[0]);
+		const body = /-d\s+'([^']*)'/.exec(match[0]);
+		if (url) commands.push({ url: url[1] ?? url[2], body: body ? body[1] : undefined });
+	}
+	return commands;
+}
+
+/** Check 5: the README's simulator steps, against scripts/start.js, a simulator and a CRM stub. Returns how many facts were checked. */
+async function checkSimulatorSteps(problems) {
+	const { START_OWNER, DEFAULT_N8N_PORT, DEFAULT_SIM_PORT, DEFAULT_CRM_PORT } = require('./start');
+	const { startCrmStub, EXAMPLE_CRM_URL } = require('./lib/playground');
+	const { createSimulator } = require('../simulator');
+	const text = read('README.md');
+	let checked = 0;
+	const expect = (ok, problem) => {
+		checked++;
+		if (!ok) problems.push(problem);
+	};
+	const login = /log in to n8n at `http:\/\/127\.0\.0\.1:(\d+)` as\s+`([^`]+)` \/ `([^`]+)`/.exec(text);
+	expect(login !== null, 'README: no "log in to n8n at `http://127.0.0.1:<port>` as `<email>` / `<password>`"');
+	if (login) {
+		expect(Number(login[1]) === DEFAULT_N8N_PORT, `README: n8n at port ${login[1]}, npm start uses ${DEFAULT_N8N_PORT}`);
+		expect(login[2] === START_OWNER.email && login[3] === START_OWNER.password, `README: login ${login[2]} / ${login[3]}, npm start sets up ${START_OWNER.email} / ${START_OWNER.password}`);
+	}
+	expect(new URL(EXAMPLE_CRM_URL).port === String(DEFAULT_CRM_PORT), `the examples' CRM URL ${EXAMPLE_CRM_URL} is not on port ${DEFAULT_CRM_PORT}`);
+	for (const [, port, route] of text.matchAll(/http:\/\/127\.0\.0\.1:(\d+)(\/(?:__sim|__crm|leads|webhook)[^\s`']*)?/g)) {
+		const wanted = route === undefined ? DEFAULT_N8N_PORT : route.startsWith('/__sim') ? DEFAULT_SIM_PORT : route.startsWith('/webhook') ? DEFAULT_N8N_PORT : DEFAULT_CRM_PORT;
+		expect(Number(port) === wanted, `README: http://127.0.0.1:${port}${route ?? ''} is not on port ${wanted}, the one npm start uses for it`);
+	}
+	const sample = /the lead \(`(\{"name"[^`]*\})`\)/.exec(text);
+	expect(sample !== null, 'README: no sample lead (`{"name": …}`) in the lead\'s workflow');
+	const lead = sample ? JSON.parse(sample[1]) : {};
+	const curls = curlCommands(text);
+	const toProduction = curls.filter((curl) => curl.url === '<Production URL>');
+	expect(toProduction.length === 1, `README: ${toProduction.length} curl commands to '<Production URL>', expected 1 (the lead sent by hand)`);
+	for (const curl of toProduction) expect(JSON.stringify(JSON.parse(curl.body ?? 'null')) === JSON.stringify(lead), `README: the lead sent with curl is ${curl.body}, not the sample lead ${sample && sample[1]}`);
+	const sim = await createSimulator({ port: 0 });
+	const crm = await startCrmStub({ port: 0 });
+	try {
+		for (const curl of curls.filter((c) => c.url !== '<Production URL>')) {
+			const address = new URL(curl.url);
+			const target = address.pathname.startsWith('/__sim') ? sim.url : address.pathname.startsWith('/__crm') ? crm.url : undefined;
+			if (!target) continue;
+			const body = curl.body?.replace('<Production URL>?secret=<your secret>', 'http://127.0.0.1:9/webhook/x/webhook?secret=s');
+			const answer = await fetch(`${target}${address.pathname}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+			expect(answer.status === 200, `README: curl ${curl.url} answered ${answer.status} by the simulator or CRM stub: ${(await answer.text()).slice(0, 200)}`);
+			if (address.pathname === '/__sim/outcome') {
+				const phone = JSON.parse(body).phone;
+				expect(phone === String(lead.phone).replace(/[^0-9]/g, ''), `README: the scripted number ${phone} is not the sample lead's ${lead.phone} as the node sends it`);
+			}
+		}
+		for (const route of new Set([...text.matchAll(/http:\/\/127\.0\.0\.1:\d+(\/__crm\/[\w/-]+)/g)].map((match) => match[1]))) {
+			const answer = await fetch(`${crm.url}${route}`);
+			expect(answer.status === 200, `README: ${route} answered ${answer.status} by the CRM stub`);
+		}
+	} finally {
+		await sim.close();
+		await crm.close();
+	}
+	return checked;
+}
+
+async function main() {
 	if (!fs.existsSync(DIST)) {
 		console.log('dist/ is missing: run npm run build first');
 		console.log('docs: 0 passed, 1 failed');
@@ -365,10 +437,19 @@ function main() {
 	const eventProblems = [];
 	const eventRows = checkEventTables(eventProblems);
 	report('docs/trigger.md, docs/service.md: one row per event of nodes/shared/events.json', eventProblems, eventRows);
+	const simulatorProblems = [];
+	const steps = await checkSimulatorSteps(simulatorProblems);
+	report('README.md: the steps with the simulator (login, ports, curl commands) hold against npm start, the simulator and the CRM stub', simulatorProblems, steps);
 	console.log(`docs: ${passed} passed, ${failed} failed`);
 	process.exit(failed === 0 ? 0 : 1);
 }
 
-if (require.main === module) main();
+if (require.main === module) {
+	main().catch((error) => {
+		console.error(error);
+		console.log('docs: 0 passed, 1 failed');
+		process.exit(1);
+	});
+}
 
-module.exports = { checkLinks, anchorOf, linkTargets, tableAfter };
+module.exports = { checkLinks, anchorOf, linkTargets, tableAfter, curlCommands, checkSimulatorSteps };

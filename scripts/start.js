@@ -40,6 +40,9 @@ const START_OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'U
 /** The n8n port asked for: --port, else $CIS_N8N_PORT, else none (5678 or the next free one). */
 const PORT_VARIABLE = 'CIS_N8N_PORT';
 const DEFAULT_N8N_PORT = 5678;
+/** The simulator's and the CRM stub's ports when free (the README names them; scripts/check-docs.js checks it). */
+const DEFAULT_SIM_PORT = 5680;
+const DEFAULT_CRM_PORT = 5681;
 
 function parsePort(text, where) {
 	const port = Number(text);
@@ -255,14 +258,14 @@ async function main() {
 
 		// 3. simulator + CRM stub
 		const sim = await createSimulator({
-			port: (await pickPort(5680, opts.simPort, { what: 'the simulator', option: '--sim-port' }, [n8nPort.port])).port,
+			port: (await pickPort(DEFAULT_SIM_PORT, opts.simPort, { what: 'the simulator', option: '--sim-port' }, [n8nPort.port])).port,
 			token: SIM_TOKEN,
 			users: [SIM_USER],
 			timeScale: opts.timeScale,
 		});
 		cleanups.push(() => sim.close());
 		const crm = await startCrmStub({
-			port: (await pickPort(5681, opts.crmPort, { what: 'the CRM stub', option: '--crm-port' }, [n8nPort.port, sim.port])).port,
+			port: (await pickPort(DEFAULT_CRM_PORT, opts.crmPort, { what: 'the CRM stub', option: '--crm-port' }, [n8nPort.port, sim.port])).port,
 			onRequest: (entry) => say(`[crm] ${shortEvent(entry)}`),
 		});
 		cleanups.push(() => crm.close());
@@ -349,6 +352,9 @@ async function main() {
 }
 
 module.exports = {
+	DEFAULT_CRM_PORT,
+	DEFAULT_N8N_PORT,
+	DEFAULT_SIM_PORT,
 	PORT_VARIABLE,
 	parseArgs,
 	pickPort,

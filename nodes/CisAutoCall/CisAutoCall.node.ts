@@ -48,8 +48,8 @@ export class CisAutoCall implements INodeType {
 		name: 'cisAutoCall',
 		icon: { light: 'file:cisAutoCall.svg', dark: 'file:cisAutoCall.dark.svg' },
 		group: ['transform'],
-		version: [1, 2],
-		defaultVersion: 2,
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: subtitle(),
 		description:
 			'Drive automated outbound calls by voice bots: call tasks, candidates, depersonalization and recordings. As an AI tool it dials real people at real cost.',

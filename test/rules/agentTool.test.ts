@@ -99,7 +99,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		});
 		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('failed');
-		expect(answer.message).toMatch(/^Failed: The service answered 401/);
+		expect(answer.message).toMatch(/^Failed: The service refused the token \(HTTP 401\)/);
 		expect(result.observations[0]).not.toContain('wrong-token-5e1f');
 	});
 });

@@ -143,9 +143,9 @@ describe('a rejected token stops the run: at most one fresh login, the other ite
 	function expectStoppedRun(result: Awaited<ReturnType<typeof runAction>>) {
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(20);
-		expect(outputs[0]).toMatchObject({ httpCode: '401', error: expect.stringMatching(/^The service answered 401 to POST /) });
+		expect(outputs[0]).toMatchObject({ httpCode: '401', error: expect.stringMatching(/^The service refused the token \(HTTP 401\): it is wrong or has expired \(POST /) });
 		for (const json of outputs.slice(1)) {
-			expect(json).toMatchObject({ httpCode: '401', error: expect.stringMatching(/^Not sent: The service answered 401/) });
+			expect(json).toMatchObject({ httpCode: '401', error: expect.stringMatching(/^Not sent: The service refused the token \(HTTP 401\)/) });
 		}
 		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		expect(secretsIn(result.items)).toEqual([]);

@@ -929,9 +929,10 @@ async function addNodeFromPanel(page, search, entry) {
  * README, "Your first workflow", followed in the editor as written: the "once" step with the
  * simulator (a published CIS Auto-Call Trigger, its Production URL put into the simulator's default
  * template with the README's own curl body), then the lead's workflow built by hand: Webhook (POST)
- * → CIS Auto-Call "Phone a person now and wait for the result" (Bot Script ID; Phone Numbers and
- * Callback Data switched to Expression) → HTTP Request to the CRM; saved, published, and a lead sent
- * to its Production URL must reach the CRM with the call's status, at the first try.
+ * → CIS Auto-Call "Phone a person now and wait for the result" (Bot Script ID; Phone Numbers switched to
+ * Expression; Callback Data as the pair crmId = {{ $json.body.crmId }}, node version 3) → HTTP Request to
+ * the CRM; saved, published, and a lead sent to its Production URL must reach the CRM (at the crmId that
+ * came back in Callback Data) with the call's status, at the first try.
  */
 async function firstWorkflow(ctx) {
 	const { page, url, checks, client, sim, images, types } = ctx;
@@ -983,14 +984,23 @@ async function firstWorkflow(ctx) {
 			throw new Error('stopped: an earlier step failed');
 		}
 
-		if (!(await checks.check('first workflow: Additional Fields → Callback Data (JSON) as an Expression, then an HTTP Request to the CRM (POST, URL and body fields as Expressions)', async () => {
+		if (!(await checks.check('first workflow: Additional Fields → Callback Data as a name/value pair (crmId, the value an Expression), then an HTTP Request to the CRM (POST, URL and body fields as Expressions)', async () => {
 			// The phone's "Result" preview covers the fields below it until the field loses focus.
 			await parametersOf(page).getByText('Bot Script ID', { exact: true }).first().click();
 			// "Additional Fields": "No properties" and a list "Add Field" (n8n 2.41's collection).
 			await parametersOf(page).getByPlaceholder('Add Field').or(parametersOf(page).getByText('Add Field', { exact: true })).first().click();
-			await page.getByRole('menuitem', { name: 'Callback Data (JSON)' }).or(page.getByRole('option', { name: 'Callback Data (JSON)' })).first().click();
-			const callback = await enterAsExpression(page, parameterItem(page, 'callbackData'), '{"crmId": "{{ $json.body.crmId }}"}');
-			if (callback !== '{"crmId": "{{ $json.body.crmId }}"}') throw new Error(`Callback Data holds "${callback}"`);
+			await page.getByRole('menuitem', { name: 'Callback Data', exact: true }).or(page.getByRole('option', { name: 'Callback Data', exact: true })).first().click();
+			// The pairs (a fixed collection inside Additional Fields): its button, then the only Name / Value of this panel.
+			const pairs = parametersOf(page);
+			await pairs.getByRole('button', { name: 'Add Callback Data Field' }).or(pairs.getByText('Add Callback Data Field', { exact: true })).first().click();
+			await pairs.getByTestId('parameter-input-name').first().locator('input').first().fill('crmId');
+			const valueItem = pairs
+				.getByTestId('parameter-item')
+				.filter({ has: page.getByTestId('parameter-input-value') })
+				.filter({ hasNot: page.getByTestId('parameter-input-name') })
+				.first();
+			const callback = `crmId = ${await enterAsExpression(page, valueItem, '{{ $json.body.crmId }}', ['', '$json.body.crmId'])}`;
+			if (callback !== 'crmId = {{ $json.body.crmId }}') throw new Error(`Callback Data holds "${callback}"`);
 			await closeNdv(page);
 			await addNodeFromPanel(page, 'HTTP Request', 'HTTP Request');
 			await ndvOf(page).waitFor();
@@ -1012,7 +1022,7 @@ async function firstWorkflow(ctx) {
 				await enterAsExpression(page, valueItem, value);
 			}
 			await closeNdv(page);
-			return `Callback Data = Expression "${callback}"; HTTP Request POST ${crm.url}/leads/{{ … }} with status and result`;
+			return `Callback Data: ${callback} (Expression); HTTP Request POST ${crm.url}/leads/{{ … }} with status and result`;
 		}))) {
 			throw new Error('stopped: an earlier step failed');
 		}
@@ -1027,6 +1037,10 @@ async function firstWorkflow(ctx) {
 			if (!webhook || !call) throw new Error(`saved nodes: ${saved.nodes.map((node) => node.type).join(', ')}`);
 			const parameters = call.parameters;
 			if (parameters.phone !== '={{ $json.body.phone }}') throw new Error(`Phone Numbers saved as ${JSON.stringify(parameters.phone)}`);
+			const pairs = parameters.candidateFields && parameters.candidateFields.callbackDataPairs;
+			if (call.typeVersion !== 3 || JSON.stringify(pairs) !== JSON.stringify({ field: [{ name: 'crmId', value: '={{ $json.body.crmId }}' }] })) {
+				throw new Error(`the call node saved as version ${call.typeVersion} with Callback Data ${JSON.stringify(parameters.candidateFields)}`);
+			}
 			if (webhook.parameters.httpMethod !== 'POST') throw new Error(`the Webhook's HTTP Method saved as ${JSON.stringify(webhook.parameters.httpMethod)}`);
 			await page.getByTestId('workflow-open-publish-modal-button').click();
 			const publish = page.getByTestId('workflow-publish-button');

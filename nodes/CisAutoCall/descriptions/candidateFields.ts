@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { parseTimezone } from '../../shared/convert';
+import { beforeVersion3, fromVersion3 } from '../versions';
+import { callbackDataJsonField, callbackDataPairsField } from './callbackDataFields';
 
 // The candidate fields of the editor, by operation kind; helpers/candidateReader.ts reads them.
 
@@ -47,14 +49,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 	// from a template makes a new task, so there the ID is only passed on.
 	const promisesOnce = kind === 'addToTask';
 	const definedExtras: INodeProperties[] = [
-		{
-			displayName: 'Callback Data (JSON)',
-			name: 'callbackData',
-			type: 'json',
-			default: '{}',
-			description:
-				'A JSON object the service returns unchanged with each call result of this person, for example {"lead": "42"}; use it to find the CRM record when the result comes back',
-		},
+		callbackDataJsonField,
 		...(withExternalId
 			? [
 					{
@@ -147,8 +142,17 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: defined,
+			displayOptions: { show: { ...defined.show, ...beforeVersion3.show } },
 			options: definedExtras,
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'candidateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: { show: { ...defined.show, ...fromVersion3.show } },
+			options: [callbackDataPairsField, ...definedExtras],
 		},
 		{
 			displayName: 'Phone Field',

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { parseTimezone } from '../../shared/convert';
 import type { CandidateKind } from '../descriptions/candidateFields';
 import type { ReadItemParameter } from '../../shared/parameterReaders';
+import { readCallbackData } from './callbackData';
 import { fieldAt } from './itemPaths';
 import {
 	describeValue,
@@ -12,7 +13,6 @@ import {
 	requireNestingWithin,
 	requireString,
 	setUserKey,
-	toObject,
 	toPhones,
 	toVariables,
 } from '../../shared/validation';
@@ -193,8 +193,8 @@ export function candidateReader(
 		if (Object.keys(jsonVariables).length + Object.keys(pairVariables).length > 0) {
 			candidate.variables = { ...jsonVariables, ...pairVariables };
 		}
-		const callbackData = toObject('callbackData', extra.callbackData);
-		if (callbackData && Object.keys(callbackData).length > 0) candidate.callbackData = callbackData;
+		const callbackData = readCallbackData(extra);
+		if (callbackData) candidate.callbackData = callbackData;
 		const timezone = readTimezone(extra.timezone, extra.timezoneSeconds);
 		if (timezone !== undefined) candidate.timezone = timezone;
 		const clientExternalId = optionalString(extra.clientExternalId, 'clientExternalId');

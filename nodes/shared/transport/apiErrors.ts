@@ -85,6 +85,8 @@ export function toNodeApiError(
 			'Redirects are not followed, so that the token and your data never reach another address. If the service has moved, set the Base URL of the credential to its new address.';
 	} else if (failure.status) {
 		message = `The service answered ${failure.status} to ${endpoint}${tried}${fromService ? `: ${fromService}` : ''}`;
+		// In the words of the credential test (credentials/common.ts), which are also the README's.
+		if (failure.status === 401) message = `The service refused the token (HTTP 401): it is wrong or has expired (${endpoint}${tried}${fromService ? `: ${fromService}` : ''})`;
 		if (request.beyondSpec && (failure.status === 405 || (kind === 'notFound' && !request.notFoundMeans))) {
 			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
 			description =

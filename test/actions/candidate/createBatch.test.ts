@@ -76,9 +76,10 @@ describe('one call task per run', () => {
 				.flatMap((p) => [p, ...(((p.options as IDataObject[]) ?? []))])
 				.filter((p) => p.name === 'clientExternalId' || p.name === 'clientExternalIdField')
 				.map((p) => String(p.description));
-		expect(textsFor('createBatch')).toHaveLength(2);
+		// Additional Fields of versions 1-2 and of version 3 (Callback Data pairs), and the by-field-name field.
+		expect(textsFor('createBatch')).toHaveLength(3);
 		for (const text of textsFor('createBatch')) expect(text).not.toMatch(/once|repeat|twice|duplicate/i);
-		expect(textsFor('addToTask')).toHaveLength(2);
+		expect(textsFor('addToTask')).toHaveLength(3);
 		for (const text of textsFor('addToTask')) expect(text).toMatch(/repeated ID to a task only once/);
 	});
 

@@ -32,4 +32,5 @@ export {
 	readGuardrails,
 	Refusal,
 } from './numbers';
+export { describeLengths, wrongLength } from './numberLengths';
 export { agentStartNotice, agentToolNotice, DEFAULT_AGENT_MAX_CALLS } from './options';

@@ -1,0 +1,69 @@
+import { COUNTRY_CODES } from './countryCodes';
+import { MIN_PERSON_PHONE_DIGITS, Refusal } from './numbers';
+
+// The service dials the digits it is given, so a number must be whole before it is sent: the
+// international form, country code first (79990005555), or the Russian form with 8 first
+// (89990005555), which the service's RU normalisation and Russian networks read as +7. The lengths
+// of each country code come from libphonenumber's metadata (countryCodes.ts says which version).
+
+/** How a number reads: its country code and the lengths (all digits) a number of that code has. */
+export interface NumberReading {
+	/** The country code, or "8" for the Russian form with 8 first. */
+	code: string;
+	/** For messages, e.g. "country code 7 (RU, KZ)". */
+	described: string;
+	/** The lengths of a whole number, in digits, code included. */
+	lengths: readonly number[];
+}
+
+/** The Russian form with 8 first: 8 and the 10 digits of the number (8 999 000-55-55 is +7 999 000-55-55). */
+export const RUSSIAN_TRUNK_FORM: NumberReading = { code: '8', described: 'a Russian number written with 8 first', lengths: [11] };
+
+/** The country code a number begins with (country codes are prefix-free: at most one fits). */
+export function readNumber(digits: string): NumberReading | undefined {
+	if (RUSSIAN_TRUNK_FORM.lengths.includes(digits.length) && digits.startsWith('8')) return RUSSIAN_TRUNK_FORM;
+	for (let size = 1; size <= 3; size++) {
+		const code = digits.slice(0, size);
+		const plan = COUNTRY_CODES[code];
+		if (plan) {
+			return {
+				code,
+				described: `country code ${code} (${plan.regions.slice(0, 3).join(', ')}${plan.regions.length > 3 ? ' …' : ''})`,
+				lengths: plan.nationalLengths.map((length) => length + size),
+			};
+		}
+	}
+	return digits.startsWith('8') ? RUSSIAN_TRUNK_FORM : undefined;
+}
+
+/** "11", "11 or 12", "9 to 12". */
+export function describeLengths(lengths: readonly number[]): string {
+	const sorted = [...lengths].sort((a, b) => a - b);
+	const consecutive = sorted.every((length, index) => index === 0 || length === sorted[index - 1] + 1);
+	if (sorted.length === 1) return String(sorted[0]);
+	if (consecutive && sorted.length > 2) return `${sorted[0]} to ${sorted[sorted.length - 1]}`;
+	return `${sorted.slice(0, -1).join(', ')} or ${sorted[sorted.length - 1]}`;
+}
+
+/** Why a number of a person's length cannot be dialled as it is, or undefined when it can. */
+export function wrongLength(digits: string): string | undefined {
+	const reading = readNumber(digits);
+	if (reading === undefined) {
+		return `${digits} begins with no country code, so nothing was called; write the number country code first, e.g. +7 999 000-55-55`;
+	}
+	if (reading.lengths.includes(digits.length)) return undefined;
+	return `${digits} has ${digits.length} digits; ${reading.code === '8' ? reading.described : `a number with ${reading.described}`} has ${describeLengths(reading.lengths)}, so nothing was called`;
+}
+
+/**
+ * Refuses a number whose length does not fit its country code: a digit missing or one too many
+ * reaches a stranger. Short numbers (fewer than 7 digits) are the short-number rule's, which
+ * "Allow Short Numbers" relaxes; this rule applies to every other number.
+ */
+export function checkNumberLengths(phones: string[]): void {
+	for (const digits of phones) {
+		if (digits.length < MIN_PERSON_PHONE_DIGITS) continue;
+		const reason = wrongLength(digits);
+		if (reason !== undefined) throw new Refusal('phone', digits, reason);
+	}
+}
