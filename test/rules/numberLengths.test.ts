@@ -33,10 +33,11 @@ export const WRONG_LENGTH: [string, string][] = [
 	['0999 000 55 55', 'Refused: 09990005555 begins with no country code, so nothing was called; write the number country code first, e.g. +7 999 000-55-55'],
 ];
 
-/** Whole numbers: Russian (international and with 8 first), Belarusian, Uzbek, Kazakh, British; sent as their digits. */
+/** Whole numbers: Russian (international, with 8 first, and a mobile number without its 7, which RU normalisation completes), Belarusian, Uzbek, Kazakh, British; sent as their digits. */
 export const WHOLE: [string, string][] = [
 	['+7 999 000-55-55', '79990005555'],
 	['8 999 000 55 55', '89990005555'],
+	['916 123-45-67', '9161234567'],
 	['+375 29 123-45-67', '375291234567'],
 	['+998 90 123 45 67', '998901234567'],
 	['+7 701 123 45 67', '77011234567'],

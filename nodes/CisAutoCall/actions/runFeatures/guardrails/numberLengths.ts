@@ -3,8 +3,9 @@ import { MIN_PERSON_PHONE_DIGITS, Refusal } from './numbers';
 
 // The service dials the digits it is given, so a number must be whole before it is sent: the
 // international form, country code first (79990005555), or the Russian form with 8 first
-// (89990005555), which the service's RU normalisation and Russian networks read as +7. The lengths
-// of each country code come from libphonenumber's metadata (countryCodes.ts says which version).
+// (89990005555), which the service's RU normalisation and Russian networks read as +7, or a Russian
+// mobile number without its 7 (9990005555), which RU normalisation completes. The lengths of each
+// country code come from libphonenumber's metadata (countryCodes.ts says which version).
 
 /** How a number reads: its country code and the lengths (all digits) a number of that code has. */
 export interface NumberReading {
@@ -19,9 +20,17 @@ export interface NumberReading {
 /** The Russian form with 8 first: 8 and the 10 digits of the number (8 999 000-55-55 is +7 999 000-55-55). */
 export const RUSSIAN_TRUNK_FORM: NumberReading = { code: '8', described: 'a Russian number written with 8 first', lengths: [11] };
 
+/**
+ * A Russian mobile number without its 7 (999 000-55-55): ten digits, 9 first, as many CRMs keep them.
+ * The service's RU normalisation completes it to +7, and such numbers were sent before this rule, so
+ * they pass, even where 9… would begin another country's code.
+ */
+export const RUSSIAN_NATIONAL_FORM: NumberReading = { code: '9', described: 'a Russian mobile number without its 7', lengths: [10] };
+
 /** The country code a number begins with (country codes are prefix-free: at most one fits). */
 export function readNumber(digits: string): NumberReading | undefined {
 	if (RUSSIAN_TRUNK_FORM.lengths.includes(digits.length) && digits.startsWith('8')) return RUSSIAN_TRUNK_FORM;
+	if (RUSSIAN_NATIONAL_FORM.lengths.includes(digits.length) && digits.startsWith('9')) return RUSSIAN_NATIONAL_FORM;
 	for (let size = 1; size <= 3; size++) {
 		const code = digits.slice(0, size);
 		const plan = COUNTRY_CODES[code];
