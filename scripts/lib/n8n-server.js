@@ -211,7 +211,7 @@ async function startN8n(opts = {}) {
 	handle.kill = async () => {
 		const child = handle.process;
 		if (!child) return;
-		killSupervised(child);
+		await stopSupervised(child, { signal: 'SIGKILL', graceMs: 0 });
 		if (exitPromise) await exitPromise;
 		handle.process = null;
 	};
