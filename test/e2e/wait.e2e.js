@@ -283,9 +283,10 @@ module.exports = async function waitChecks(ctx) {
 		const known = await ids(redialWf.id);
 		sim.setOutcome(phone, { attempts: ['NOANSWER', 'ANSWERED'], result: { interested: 'later' } });
 		await redialLead(phone, 'R-1');
-		// The unanswered call reached the trigger (answered 200) while the person is still to be redialled.
+		// The unanswered call reached the trigger while the person is still to be redialled: answered 503,
+		// so that the service keeps it until the wait is over (it decides "Not reached" and its status).
 		await waitFor('the unanswered call reached the trigger', () =>
-			sim.webhookDeliveries.some((d) => d.url.startsWith(triggerUrl) && d.event === 'CALL_ENDED' && d.body.callTo === phone && d.body.status === 'NOANSWER' && d.status === 200),
+			sim.webhookDeliveries.some((d) => d.url.startsWith(triggerUrl) && d.event === 'CALL_ENDED' && d.body.callTo === phone && d.body.status === 'NOANSWER' && d.status === 503),
 		);
 		const between = await executionOf(known, ['waiting', ...FINISHED], 5000, redialWf.id);
 		assert.strictEqual(between.status, 'waiting', `after the unanswered call the execution is ${between.status}: ${JSON.stringify(resultOf(between))}`);

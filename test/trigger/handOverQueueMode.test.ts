@@ -67,9 +67,10 @@ test('the answered Call Ended at one process and the Person Done at the other at
 	const { callEnded, personDone } = eventsOf('79991110203', 'Q-3', 'call-q3');
 
 	const [ended, done] = await Promise.all([post(first, callEnded), post(second, personDone)]);
-	// The Person Done names a call its process has not seen: held back, for the Call Ended to decide.
-	expect(done.status).toBe(503);
+	// The Person Done names a call its process has not seen: held back (503) for the Call Ended to
+	// decide, unless n8n already says the execution went on (the Call Ended's resume came first).
 	expect(ended.status).toBe(200);
+	expect(done.status === 503 || (done.status === 200 && execution.resumes === 1)).toBe(true);
 	await finishedWithin(execution);
 	// Its re-send: n8n says the execution went on (before its time limit), so the wait needs nothing more.
 	expect((await post(second, personDone)).status).toBe(200);
