@@ -184,6 +184,7 @@ module.exports = async function faultChecks(ctx) {
 			// Armed once every lead waits: before the Person Done of a not-reached lead whose Call Ended
 			// webhook-1 got, webhook-1 is killed and started again.
 			const victim = cluster.webhooks[0];
+			/** @type {any} */
 			let kill = null;
 			let armed = false;
 			front.state.beforeForward = async (body) => {
