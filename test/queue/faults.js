@@ -173,7 +173,7 @@ module.exports = async function faultChecks(ctx) {
 				};
 			});
 			// The calls end one after another, 1.5 s apart at this time scale, from about 30 s on.
-			leads.forEach((lead, i) => sim.setOutcome(lead.phone, { attempts: [{ status: lead.status, durationSec: 600 + 30 * i }], result: { crmId: lead.crmId } }));
+			leads.forEach((lead, i) => sim.setOutcome(lead.phone, { attempts: [{ status: /** @type {any} */ (lead.status), durationSec: 600 + 30 * i }], result: { crmId: lead.crmId } }));
 			const byCrmId = new Map(leads.map((l) => [l.crmId, l]));
 			const known = new Set((await executionsWithWaiting(client, leadWf.id)).map((e) => String(e.id)));
 			const deliveriesMark = sim.webhookDeliveries.length;
