@@ -1,7 +1,6 @@
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { type HandOver, handOver } from './handOver';
-import { blockedHandOverWords } from './handOverAddress';
 import { buildOutput } from './output';
 import { parametersOf } from './parameterReader';
 import { readEvents, readOptions } from './settings';
@@ -25,8 +24,9 @@ function whereOf(context: IWebhookFunctions): string {
 /**
  * What an event handed to its waiting execution leads to. "Later": answered 503, so that the
  * service sends it again (its delivery is forgotten, so that the re-send is not a repeat).
- * "Blocked": a re-send meets the same block, so the service is answered 200 and the event starts
- * this workflow, so that the result is not lost. Otherwise the event starts this workflow only
+ * "Not handed over" (n8n's SSRF protection blocks the hand-over, or n8n says the execution no longer
+ * waits): a re-send cannot change it, so the service is answered 200 and the event starts this
+ * workflow, so that the result is not lost. Otherwise the event starts this workflow only
  * when Output Waiting Calls is on and its event is selected.
  */
 export function handOverDecision(context: IWebhookFunctions, handed: HandOver, event: string, deliveryId: string, forget: () => void): HandOverDecision {
@@ -38,9 +38,9 @@ export function handOverDecision(context: IWebhookFunctions, handed: HandOver, e
 		context.getResponseObject().status(503).json({ received: false, error: 'The waiting workflow could not take the event yet; send it again' });
 		return { kind: 'answer', response: { noWebhookResponse: true } };
 	}
-	if (handed.kind === 'blocked') {
-		notHandedOver = blockedHandOverWords(handed.block, handed.url);
-		context.logger.error(`${where}: ${notHandedOver} The waiting execution ${handed.execution} ends at its time limit; the event starts this trigger's workflow instead.`);
+	if (handed.kind === 'notHandedOver') {
+		notHandedOver = handed.words;
+		context.logger.error(`${where}: ${handed.log}`);
 	}
 	const read = parametersOf(context);
 	if (notHandedOver === undefined && (readOptions(read).outputWaitingCalls !== true || !readEvents(read).includes(event))) {

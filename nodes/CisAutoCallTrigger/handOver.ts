@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { processMemory } from '../shared/processMemory';
-import { type SsrfBlock, ssrfBlockOf } from '../shared/ssrfBlock';
+import { ssrfBlockOf } from '../shared/ssrfBlock';
 import {
 	type CandidateResult,
 	hashWaitKey,
@@ -11,7 +11,9 @@ import {
 	withoutWaitMarker,
 } from '../shared/waitForResult';
 import { isPlainObject } from '../shared/validation';
+import { blockedHandOverWords } from './handOverAddress';
 import { normalizeCallbackData } from './output';
+import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
 
 /**
  * The bridge of the "… and Wait for Result" operations, after an event passed the trigger's checks
@@ -22,7 +24,12 @@ import { normalizeCallbackData } from './output';
  * person is done (CANDIDATE_CHANGED); a call that was not answered is remembered for the words of
  * "not reached". The events of one wait take turns in this process, and once it resumed the
  * execution it sends nothing more; the waiting node resumes only with a result for every candidate,
- * and n8n 2.x lets only one resume through across processes.
+ * and n8n 2.x lets only one resume through across processes. This process's memory is only a cache:
+ * an event is answered 200 only when n8n's answer says the wait needs it no more, so until then the
+ * service keeps it and re-sends it, to this process or, when this one died, to another
+ * (docs/queue-mode.md). Neither n8n's database nor the waiting execution can hold it: a webhook
+ * process writes a workflow's static data whole, as read when its request began, and n8n saves a
+ * waiting execution only when it resumes.
  */
 
 /** What this process knows of one wait. */
@@ -31,8 +38,10 @@ interface WaitState {
 	results: Record<string, CandidateResult>;
 	/** The last unanswered call per input item (for the words of "not reached"). */
 	lastCalls: Record<string, IDataObject>;
-	/** When this process first held back a Person Done whose last call it had not seen, per input item. */
-	heldBackSince: Record<string, number>;
+	/** A Person Done held back per input item (its last call not seen here yet), and since when. */
+	personsDone: Record<string, { payload: IDataObject; receivedAt: string; since: number }>;
+	/** Input items whose result started the trigger's workflow instead (the execution no longer waited). */
+	notHandedOver: Record<string, true>;
 	resumed: boolean;
 	/** The hand-overs of this wait, one after the other: at most one resume request at a time. */
 	turns: Promise<unknown>;
@@ -42,23 +51,25 @@ const waits = processMemory<WaitState>('waitsHandedOver');
 
 /**
  * How long a Person Done whose last call this process has not seen is answered "send again": the
- * Call Ended of that call may be on its way, or have reached another webhook process (queue mode),
- * and it decides between "Answered" and "Not reached".
+ * Call Ended of that call may be on its way, or at another webhook process (queue mode), which
+ * answers it 503 until the wait no longer needs it, so that the service's re-send brings it here.
+ * It decides between "Answered" and "Not reached".
  */
 const LAST_CALL_GRACE_MS = 10 * 60 * 1000;
 
 /** What webhook() does after a hand-over. */
 export type HandOver =
-	/** Done (resumed, recorded, or nothing to resume): answer 200. */
+	/** Done (resumed, or n8n says the wait needs nothing more): answer 200. */
 	| { kind: 'done'; resumed: boolean }
-	/** Could not be handed over now (n8n busy, execution still being saved): answer so that the service sends it again; `reason` goes to n8n's log. */
+	/** Not taken by n8n now: answer so that the service sends it again; `reason` goes to n8n's log. */
 	| { kind: 'later'; reason: string }
 	/**
-	 * n8n's SSRF protection blocks this n8n's own waiting address: no re-send can fix that, so the
-	 * service is answered 200 (it stops sending) and the event starts the trigger's workflow, where
-	 * the result stays reachable; the waiting execution ends at its time limit.
+	 * The result can never reach its waiting execution: n8n's SSRF protection blocks this n8n's own
+	 * waiting address, or n8n says the execution no longer waits (it does not exist, it ended with an
+	 * error, or it went on at its time limit). The service is answered 200 (it stops sending) and the
+	 * event starts the trigger's workflow, marked with these words, so that the result is not lost.
 	 */
-	| { kind: 'blocked'; block: SsrfBlock; url: string; execution: string };
+	| { kind: 'notHandedOver'; words: string; log: string };
 
 const ANSWERED = 'ANSWERED';
 
@@ -116,25 +127,67 @@ function sawLastCall(state: WaitState, item: string, payload: IDataObject): bool
 	return lastCallId === null || text(state.lastCalls[item]?.id) === lastCallId;
 }
 
+/** Whether the wait's time limit (Wait at Most) has passed: n8n then went on without the results still missing. */
+function pastTimeLimit(marker: WaitMarker): boolean {
+	return marker.until !== undefined && Date.now() >= marker.until * 1000;
+}
+
+/** Why a result starts the trigger's workflow instead, in words. */
+function goneWords(how: Gone['how'], execution: string): string {
+	const why =
+		how === 'doesNotExist'
+			? 'no longer exists in n8n'
+			: how === 'failed'
+				? 'ended with an error (for example, n8n restarted while it waited)'
+				: 'went on without it when its Wait at Most passed';
+	return `The waiting execution ${execution} ${why}, so this call's result starts this workflow instead.`;
+}
+
 /**
- * Hands a verified event with a wait marker to its waiting execution. An answer of "later" (503)
- * makes the service send the event again (it does so for 24 hours): that is how a result reaches
- * the execution when this process cannot hand over a complete set yet, because the execution is
- * not saved as waiting yet, another candidate's result reached another webhook process, or the
- * person's last call is not known here yet.
+ * Hands a verified event with a wait marker to its waiting execution. The service is answered 200
+ * only once n8n's own answer says the wait has what it needs: it resumed, or it no longer waits for
+ * this event. Until then the answer is "later" (503) and the service sends the event again (for 24
+ * hours): that is how a result reaches the execution when n8n cannot take it now (a webhook process
+ * starting up, a route not there yet, n8n busy, the execution not saved as waiting yet), when
+ * another candidate's result reached another webhook process, or when the person's last call is not
+ * known here yet. A call that was not answered is kept this way too, while the execution waits for
+ * that person: it decides between "Answered" and "Not reached", and a re-send brings it to another
+ * process when the one that first got it dies.
  */
 export async function handOver(context: IWebhookFunctions, event: string, payload: IDataObject): Promise<HandOver> {
 	const { callbackData } = normalizeCallbackData(payload.callbackData);
 	const marker = waitMarkerOf(callbackData);
 	if (!marker || (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')) return { kind: 'done', resumed: false };
 	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
-	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, heldBackSince: {}, resumed: false, turns: Promise.resolve() };
+	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, notHandedOver: {}, resumed: false, turns: Promise.resolve() };
 	waits.set(waitId, state);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
 	const turn = state.turns.then(async () => await handOverInTurn(context, event, payload, callbackData, marker, state));
 	state.turns = turn.catch(() => undefined);
 	return await turn;
+}
+
+/** Takes what the event says of its candidate into `state`; returns whether it holds the candidate's result. */
+function learn(state: WaitState, item: string, event: string, payload: IDataObject, callbackData: IDataObject): boolean {
+	if (state.results[item]) return true;
+	const receivedAt = new Date().toISOString();
+	if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
+		// A redial may follow: the wait goes on, until CANDIDATE_CHANGED says the person is done.
+		state.lastCalls[item] = { ...payload, receivedAt };
+		const held = state.personsDone[item];
+		if (held && sawLastCall(state, item, held.payload)) {
+			state.results[item] = resultOf('CANDIDATE_CHANGED', held.payload, callbackData, held.receivedAt, state.lastCalls[item]);
+		}
+	} else if (event === 'CANDIDATE_CHANGED' && !sawLastCall(state, item, payload)) {
+		const held = (state.personsDone[item] ??= { payload, receivedAt, since: Date.now() });
+		if (Date.now() - held.since >= LAST_CALL_GRACE_MS) {
+			state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
+		}
+	} else {
+		state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
+	}
+	return state.results[item] !== undefined;
 }
 
 async function handOverInTurn(
@@ -145,71 +198,59 @@ async function handOverInTurn(
 	marker: WaitMarker,
 	state: WaitState,
 ): Promise<HandOver> {
-	const receivedAt = new Date().toISOString();
 	const item = String(marker.item);
-	if (state.resumed) return { kind: 'done', resumed: false };
-
-	if (!state.results[item]) {
-		if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
-			// A redial may follow: the wait goes on; CANDIDATE_CHANGED says when the person is done.
-			state.lastCalls[item] = { ...payload, receivedAt };
-			return { kind: 'done', resumed: false };
-		}
-		if (event === 'CANDIDATE_CHANGED' && !sawLastCall(state, item, payload)) {
-			state.heldBackSince[item] ??= Date.now();
-			if (Date.now() - state.heldBackSince[item] < LAST_CALL_GRACE_MS) {
-				return { kind: 'later', reason: 'the person is done, but the Call Ended of their last call has not arrived here yet' };
-			}
-		}
-		state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
-	}
-	const results = { ...state.results };
+	if (state.resumed || state.notHandedOver[item]) return { kind: 'done', resumed: false };
+	const holdsResult = learn(state, item, event, payload, callbackData);
 	const url = resumeUrlOf(context, marker);
 	if (!url) return { kind: 'done', resumed: false };
 
-	let status = 0;
-	let answer: unknown;
-	let failure = '';
+	let answer: ResumeAnswer;
 	try {
 		const response = (await context.helpers.httpRequest({
 			method: 'POST',
 			url,
-			body: { [RESUME_BODY_FIELD]: { key: marker.key, results } },
+			body: { [RESUME_BODY_FIELD]: { key: marker.key, results: { ...state.results } } },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
 			timeout: 30_000,
 		})) as { statusCode: number; body: unknown };
-		status = response.statusCode;
-		answer = response.body;
+		answer = resumeAnswerOf(response.statusCode, response.body, marker.execution);
 	} catch (error) {
 		const block = ssrfBlockOf(error, url);
-		if (block) return { kind: 'blocked', block, url: new URL(url).origin, execution: marker.execution };
-		status = 0;
-		failure = (error instanceof Error ? error.message : String(error)).replace(/signature=[^&\s]+/g, 'signature=***');
+		if (block) {
+			const words = blockedHandOverWords(block, new URL(url).origin);
+			return { kind: 'notHandedOver', words, log: `${words} The waiting execution ${marker.execution} ends at its time limit; the event starts this trigger's workflow instead.` };
+		}
+		const failure = (error instanceof Error ? error.message : String(error)).replace(/signature=[^&\s]+/g, 'signature=***');
+		answer = { kind: 'later', reason: `n8n's own waiting address did not answer (${failure || 'no answer'})` };
 	}
-	const resumed = status === 200 && (!isPlainObject(answer) || answer.resumed !== false);
-	if (resumed) {
-		state.resumed = true;
-		return { kind: 'done', resumed: true };
+	switch (answer.kind) {
+		case 'resumed':
+			state.resumed = true;
+			return { kind: 'done', resumed: true };
+		case 'notThisWait':
+			return { kind: 'done', resumed: false };
+		case 'gone': {
+			// "Finished" before the time limit: another event or process handed this wait over.
+			const lost = answer.how === 'doesNotExist' || answer.how === 'failed' || pastTimeLimit(marker);
+			if (!lost) return { kind: 'done', resumed: false };
+			if (holdsResult) {
+				state.notHandedOver[item] = true;
+				const words = goneWords(answer.how, marker.execution);
+				return { kind: 'notHandedOver', words, log: words };
+			}
+			// A Person Done whose last call is not known here: its result is decided once it is (or after the grace).
+			if (state.personsDone[item]) return { kind: 'later', reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})` };
+			return { kind: 'done', resumed: false };
+		}
+		case 'waiting':
+			return {
+				kind: 'later',
+				reason: `${holdsResult ? 'the execution waits for the results of other people, not known here yet' : "the execution still waits for this person's result"} (execution ${marker.execution})`,
+			};
+		default:
+			return { kind: 'later', reason: `${answer.reason} (execution ${marker.execution})` };
 	}
-	// n8n answers 409 both while the execution still runs (the call ended before the execution was
-	// saved as waiting: try again) and once it finished.
-	const stillRunning = status === 409 && /running/i.test(isPlainObject(answer) ? String(answer.message ?? '') : String(answer ?? ''));
-	// 401: not this wait's key; 404 / 409: the execution is gone or finished (e.g. its time limit
-	// passed). Nothing to try again.
-	if (!stillRunning && (status === 401 || status === 404 || status === 409)) return { kind: 'done', resumed: false };
-	// 202: the execution waits for other candidates, whose results this process may never see (they
-	// may reach another webhook process): the result stays here, and its re-send tries again with
-	// whatever this process holds by then. Otherwise n8n was busy, the execution was not saved as
-	// waiting yet, or it is being resumed right now. The result is kept: the re-send, or another
-	// candidate's event, hands it over.
-	const reason =
-		status === 0
-			? `n8n's own waiting address did not answer (${failure || 'no answer'})`
-			: status === 202
-				? 'the execution waits for the results of other people, not known here yet'
-				: `n8n's own waiting address answered ${status}`;
-	return { kind: 'later', reason: `${reason} (execution ${marker.execution})` };
 }

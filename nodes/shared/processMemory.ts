@@ -66,7 +66,7 @@ export const PROCESS_MEMORIES = {
 		notSeenElsewhere: 'A left-out item after a restart or on another worker says it was left out, without the earlier ids.',
 	},
 	waitKeysOfNodeRuns: {
-		holds: "per execution and node: the key of the node's wait (… and Wait for Result), so that Retry On Fail marks its candidates with the same key",
+		holds: "per execution and node: the key and time limit of the node's wait (… and Wait for Result), so that Retry On Fail marks its candidates the same way",
 		capacity: 10_000,
 		expiresMs: HOUR_MS,
 		keptBy: 'execution process',
@@ -83,13 +83,13 @@ export const PROCESS_MEMORIES = {
 			"A re-send after a restart, or one that reaches another webhook process, starts the workflow again: its deliveryId is the same, for Remove Duplicates to drop it.",
 	},
 	waitsHandedOver: {
-		holds: 'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, and whether the execution was resumed',
+		holds: 'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, Person Done events held back, and whether the execution was resumed',
 		capacity: 50_000,
 		// Longer than any wait: n8n ends a waiting execution at its time limit anyway.
 		expiresMs: 31 * DAY_MS,
 		keptBy: 'webhook process',
 		notSeenElsewhere:
-			"Results that reached another webhook process, or came before a restart: the waiting execution then answers that it waits for others, and the service's re-sends bring them here.",
+			"Nothing is lost: an event is answered 200 only once n8n says the wait needs it no more, so the service's re-sends bring what a process that died or restarted knew to a process that lives.",
 	},
 	webhookSecretReads: {
 		holds: "per workflow, trigger node and credential: the hash of the webhook secret credential's secret as last read",

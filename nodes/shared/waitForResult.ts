@@ -34,6 +34,8 @@ export interface WaitMarker {
 	item: number;
 	/** The wait's key: 32 random bytes as hex, made for this wait only. */
 	key: string;
+	/** When the wait's time limit (Wait at Most) passes, in seconds since 1970; markers of 0.3.0 have none. */
+	until?: number;
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
@@ -46,14 +48,22 @@ export function waitMarkerOf(callbackData: unknown): WaitMarker | undefined {
 	if (!isPlainObject(callbackData)) return undefined;
 	const marker = (callbackData as IDataObject)[WAIT_MARKER_FIELD];
 	if (!isPlainObject(marker)) return undefined;
-	const { execution, token, node, item, key, path } = marker as IDataObject;
+	const { execution, token, node, item, key, path, until } = marker as IDataObject;
 	if (typeof execution !== 'string' || !ID_PATTERN.test(execution)) return undefined;
 	if (typeof node !== 'string' || !ID_PATTERN.test(node)) return undefined;
 	if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return undefined;
 	if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return undefined;
 	if (typeof item !== 'number' || !Number.isInteger(item) || item < 0 || item > 1_000_000) return undefined;
 	if (path !== undefined && (typeof path !== 'string' || !PATH_PATTERN.test(path) || /\/\.{1,2}(\/|$)/.test(path))) return undefined;
-	return { execution, token, node, item, key, ...(path === undefined ? {} : { path }) };
+	return {
+		execution,
+		token,
+		node,
+		item,
+		key,
+		...(path === undefined ? {} : { path }),
+		...(typeof until === 'number' && Number.isFinite(until) ? { until } : {}),
+	};
 }
 
 /** Callback Data without the marker: what the user put there, as the user put it. */

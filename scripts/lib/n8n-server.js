@@ -92,7 +92,7 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
  * readyLine (the log line that means ready; by default the one `command` prints), label (echo prefix).
  *
  * Returns a handle { url, port, version, userFolder, process, logs, logFile,
- *   stop(), restart(), startedInMs, waitForLog(re, timeoutMs) }.
+ *   stop(), kill(), restart(), startedInMs, waitForLog(re, timeoutMs) }.
  * logs is an array of n8n's output lines (last 5000) and is kept across restarts.
  */
 async function startN8n(opts = {}) {
@@ -207,6 +207,14 @@ async function startN8n(opts = {}) {
 	}
 
 	handle.stop = () => stopProcess();
+	/** Kills the process at once (SIGKILL, as `kill -9`: no shutdown); restart() starts it again. */
+	handle.kill = async () => {
+		const child = handle.process;
+		if (!child) return;
+		await stopSupervised(child, { signal: 'SIGKILL', graceMs: 0 });
+		if (exitPromise) await exitPromise;
+		handle.process = null;
+	};
 	handle.restart = async () => {
 		await stopProcess();
 		await launch();

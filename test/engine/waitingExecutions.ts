@@ -94,6 +94,12 @@ export class WaitingExecutions {
 	/** The next `n` requests find the execution still running (saved as waiting a moment later). */
 	stillRunningFor = 0;
 
+	/**
+	 * What a webhook process that is starting up answers before it reaches the execution (n8n 2.41.1,
+	 * measured): the next requests get these answers, one each, in order.
+	 */
+	notReadyAnswers: Array<{ status: number; text: string }> = [];
+
 	get(id: string): Execution | undefined {
 		return this.saved.get(id)?.execution;
 	}
@@ -155,6 +161,11 @@ export class WaitingExecutions {
 			execution?.requests.push({ status, body });
 			if (!res.headersSent) res.status(status).json(body);
 		};
+		const notReady = this.notReadyAnswers.shift();
+		if (notReady) {
+			res.status(notReady.status).send(notReady.text);
+			return;
+		}
 		if (!match || req.method !== 'POST') return answer(404, { code: 404, message: 'not found' });
 		const [, id, suffix] = match;
 		const saved = this.saved.get(id);

@@ -10,7 +10,8 @@
  *   options: --rounds N (rounds of the re-publish race, default 3), --simultaneous N (how often the
  *   figure "same delivery to both webhook processes at once" is measured, default 5), --wait-rounds N
  *   (rounds of "a call's last two events at once on both webhook processes" for Create and Run and
- *   Wait for Result, default 5), --keep (keep the temp folder
+ *   Wait for Result, default 5), --fault-rounds N (rounds of ./faults.js, default 3), --only faults (that case
+ *   alone), --keep (keep the temp folder
  *   with every process's user folder and log), --echo (mirror n8n's output), --no-build
  *
  * Prints each check, figures, and ends with exactly one line `N passed, N failed`; exit code 1
@@ -26,16 +27,19 @@ const suite = require('../lib/suite');
 const { Checks, chain, manualTrigger } = require('../e2e/harness');
 const { startCluster, executionsByWorker } = require('./cluster');
 const queueChecks = require('./checks');
+const faultChecks = require('./faults');
 
 const { out, secs } = suite;
 const VERSION = DEFAULT_VERSION;
 const TIME_SCALE = 0.05;
 
 function parseArgs(argv) {
-	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5 }, {
+	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5, faultRounds: 3, only: '' }, {
 		'--rounds': (o, value) => (o.rounds = Math.max(1, Number(value()) || 3)),
 		'--simultaneous': (o, value) => (o.simultaneous = Math.max(0, Number(value()) || 0)),
 		'--wait-rounds': (o, value) => (o.waitRounds = Math.max(1, Number(value()) || 5)),
+		'--fault-rounds': (o, value) => (o.faultRounds = Math.max(1, Number(value()) || 3)),
+		'--only': (o, value) => (o.only = String(value())), // `faults`: ./faults.js alone
 	});
 }
 
@@ -87,13 +91,15 @@ async function main() {
 				raceRounds: opts.rounds,
 				simultaneousTrials: opts.simultaneous,
 				waitRounds: opts.waitRounds,
+				faultRounds: opts.faultRounds,
 				async run(name, nodes) {
 					const wf = await client.createWorkflow(chain(name, [manualTrigger(), ...nodes]));
 					return client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
 				},
 			};
 			try {
-				await queueChecks(ctx);
+				if (opts.only !== 'faults') await queueChecks(ctx);
+				await faultChecks(ctx);
 			} catch (err) {
 				checks.skip('queue-mode checks', `crashed: ${err && err.stack ? err.stack : err}`);
 			}
@@ -134,6 +140,7 @@ async function main() {
 		if (w.twoLeads) parts.push(`two leads on different webhook processes: completed with both results ${w.twoLeads.completed ? 'yes' : 'NO'} (${w.twoLeads.ending})`);
 		if (parts.length) out(`Create and Run and Wait for Result: ${parts.join('; ')}`);
 	}
+	for (const f of summary.faults || []) out(`fault case, round ${f.round}: ${f.text}`);
 	for (const f of checks.results.filter((x) => !x.ok)) out(`failed: ${f.name}`);
 	out(`total ${secs(Date.now() - t0)}`);
 	suite.finish([checks]);

@@ -45,11 +45,18 @@ function resumeAddressOf(context: IExecuteFunctions, execution: string): { token
 }
 
 /**
- * The key of each execution's waiting node in this process, so that n8n's Retry On Fail (a new try
- * of the same node run) marks the candidates it sends with the same key as the candidates an earlier
- * try created (which it does not send again).
+ * The key (and time limit) of each execution's waiting node in this process, so that n8n's Retry On
+ * Fail (a new try of the same node run) marks the candidates it sends the same way as the candidates
+ * an earlier try created (which it does not send again).
  */
-const keysOfRuns = processMemory<string>('waitKeysOfNodeRuns');
+const keysOfRuns = processMemory<{ key: string; until: number }>('waitKeysOfNodeRuns');
+
+/** Wait at Most, in milliseconds. */
+function waitTimeMs(context: IExecuteFunctions): number {
+	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
+	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
+	return Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
+}
 
 /**
  * Before anyone is called: when n8n's SSRF protection blocks n8n's own waiting address (where the
@@ -82,10 +89,12 @@ export function startWait(context: IExecuteFunctions): Wait {
 	const execution = context.getExecutionId();
 	const node = context.getNode().id;
 	const run = `${execution}:${node}`;
-	const key = keysOfRuns.get(run) ?? randomBytes(32).toString('hex');
-	keysOfRuns.set(run, key);
+	// The time limit goes into the markers: a result that finds the execution finished after it came
+	// late, and starts the trigger's workflow instead (the wait itself ends a moment later).
+	const { key, until } = keysOfRuns.get(run) ?? { key: randomBytes(32).toString('hex'), until: Math.floor((Date.now() + waitTimeMs(context)) / 1000) };
+	keysOfRuns.set(run, { key, until });
 	const address = resumeAddressOf(context, execution);
-	return { key, markerOf: (item) => ({ execution, ...address, node, item, key }) };
+	return { key, markerOf: (item) => ({ execution, ...address, node, item, key, until }) };
 }
 
 /**
@@ -156,9 +165,6 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 	const clean = output.map((item) => ({ ...item, json: scrub(item.json, wait.key) }));
 	if (items.length === 0) return clean;
 	keepWait(context, wait.key, items);
-	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
-	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
-	const waitMs = Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
-	await context.putExecutionToWait(new Date(Date.now() + waitMs));
+	await context.putExecutionToWait(new Date(Date.now() + waitTimeMs(context)));
 	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));
 }
