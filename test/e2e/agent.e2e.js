@@ -8,7 +8,8 @@
  * description and arguments, and the text the tool returned for each call.
  *
  * A user message `SCRIPT [{"tool": "<tool name>", "args": {...}}, ...]` makes the model make exactly
- * those tool calls instead, one after another (issue 18: a 40-number phone, two tools, Start).
+ * those tool calls instead, one per turn (issue 18: a 40-number phone, two tools, Start); a step
+ * that is an array of calls is made in one turn (parallel tool calls).
  *
  * Shows in real n8n (1.x and 2.x): the node detects that it runs as a tool (the AI Agent v3 runs
  * tools as ordinary nodes), Allowed Numbers refuses with 0 requests, the agent default of Max Calls
@@ -52,24 +53,24 @@ async function startScriptedChatModel() {
 			const scripted = /^SCRIPT /.test(userText) ? JSON.parse(userText.slice('SCRIPT '.length)) : undefined;
 			const numbers = userText.match(/\+?\d[\d ()-]{5,}\d/g) || [];
 			const toolResults = messages.slice(lastUser + 1).filter((m) => m.role === 'tool');
+			// Turns of this conversation so far: the model's messages with tool calls since the user's.
+			const turn = messages.slice(lastUser + 1).filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0).length;
 			const tools = (body.tools || []).map((t) => t.function);
 			const toolNamed = (name) => tools.find((t) => t.name === name) || tools.find((t) => t.name.toLowerCase().includes(String(name).toLowerCase()));
+			// A SCRIPT step is one call, or an array of calls the model makes together in one turn.
+			const step = scripted && scripted[turn];
 			const next = scripted
-				? scripted[toolResults.length] && { tool: toolNamed(scripted[toolResults.length].tool), args: scripted[toolResults.length].args }
-				: tools[0] && toolResults.length < numbers.length && { tool: tools[0], args: { phone: numbers[toolResults.length], name: '' } };
+				? step && (Array.isArray(step) ? step : [step]).map((call) => ({ tool: toolNamed(call.tool), args: call.args }))
+				: tools[0] && toolResults.length < numbers.length && [{ tool: tools[0], args: { phone: numbers[toolResults.length], name: '' } }];
 			let message;
-			if (next && next.tool) {
-				callCounter += 1;
+			if (next && next.length && next.every((call) => call.tool)) {
 				message = {
 					role: 'assistant',
 					content: null,
-					tool_calls: [
-						{
-							id: `call_${callCounter}`,
-							type: 'function',
-							function: { name: next.tool.name, arguments: JSON.stringify(next.args) },
-						},
-					],
+					tool_calls: next.map((call) => {
+						callCounter += 1;
+						return { id: `call_${callCounter}`, type: 'function', function: { name: call.tool.name, arguments: JSON.stringify(call.args) } };
+					}),
 				};
 			} else {
 				message = { role: 'assistant', content: toolResults.map((m) => contentText(m.content)).join('\n') || 'Nothing to do.' };

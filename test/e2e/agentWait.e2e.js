@@ -1,0 +1,278 @@
+'use strict';
+/**
+ * Issue 40: an AI Agent phones a person and goes on with the answer, in a real n8n (1.x and 2.x).
+ * Workflow: a lead (Webhook) → n8n's AI Agent with the OpenAI Chat Model pointed at the scripted
+ * stand-in model of agent.e2e.js (served over HTTP on 127.0.0.1) and CIS Auto-Call → Create and Run
+ * and Wait for Result as its tool "Call and wait" → "CRM note" (No Op). The CIS Auto-Call Trigger
+ * (Existing Task or Template, its URL in the simulator's default template) hands the call's result
+ * to the waiting execution, as in wait.e2e.js.
+ *
+ * The model is driven by `SCRIPT [...]` messages (one tool call per turn, or an array for calls
+ * made together in one turn); its requests are recorded, so the checks read exactly what n8n gave
+ * the model as each tool call's result.
+ */
+const assert = require('assert');
+const crypto = require('crypto');
+const { startScriptedChatModel } = require('./agent.e2e');
+const { httpRequest, stopSupervised } = require('../../scripts/lib/n8n-instance');
+const { chain, noOp, outputOf, errorOf, sleep, waitFor, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, nextExecution, apiRequestsSince } = require('./harness');
+const { ACTION_TYPE, webhookTarget } = require('../../scripts/lib/playground');
+
+const SECRET = 'e2e-agent-wait-secret-0123456789ab';
+const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
+const TOOL = 'Call and wait';
+const TOOL_NAME = 'Call_and_wait';
+const AGENT = 'AI Agent';
+const NOTE = 'CRM note';
+const FINISHED = ['success', 'error', 'crashed', 'canceled'];
+
+/** The tool node: Candidate → Create and Run and Wait for Result, the phone from the model. */
+function waitingTool(credential, { waitAtMost = 10, waitUnit = 'minutes', options = {}, name = TOOL } = {}) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: `${ACTION_TYPE}Tool`,
+		typeVersion: 2,
+		position: [420, 240],
+		credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
+		parameters: {
+			authentication: 'accessToken',
+			descriptionType: 'manual',
+			toolDescription: 'Phones a real person now and waits until the call ended; answers with what the person said.',
+			resource: 'candidate',
+			operation: 'createAndRunAndWait',
+			botSettingsId: 'bot-agent-wait',
+			phone: "={{ $fromAI('phone', 'Phone number of the person to call, exactly as the user wrote it', 'string') }}",
+			waitAtMost,
+			waitUnit,
+			options: { allowedNumbers: '7999', ...options },
+		},
+	};
+}
+
+/** Lead (Webhook, `{ text }`) → AI Agent (the model, `tools`) → CRM note. */
+function agentWorkflow(name, { leadPath, openAi, tools, executionOrder = 'v1' }) {
+	const lead = {
+		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
+		id: crypto.randomUUID(),
+		name: 'New lead',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: crypto.randomUUID(),
+	};
+	const agent = {
+		parameters: { promptType: 'define', text: '={{ $json.body.text }}', options: { systemMessage: 'You qualify leads by phone.' } },
+		id: crypto.randomUUID(),
+		name: AGENT,
+		type: '@n8n/n8n-nodes-langchain.agent',
+		typeVersion: 3,
+		position: [260, 0],
+	};
+	const model = {
+		parameters: { model: { __rl: true, value: 'gpt-4o-mini', mode: 'id' }, options: {} },
+		id: crypto.randomUUID(),
+		name: 'Stand-in model',
+		type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+		typeVersion: 1.2,
+		position: [180, 240],
+		credentials: { openAiApi: { id: String(openAi.id), name: openAi.name } },
+	};
+	const wf = chain(name, [lead, agent, noOp(NOTE)]);
+	wf.nodes.push(model, ...tools);
+	wf.connections[model.name] = { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] };
+	for (const tool of tools) wf.connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
+	wf.settings = executionOrder ? { executionOrder } : {};
+	return wf;
+}
+
+/** The JSON objects of one tool message (n8n gives the model the output items, as JSON text). */
+function toolObjects(text) {
+	let parsed;
+	try {
+		parsed = JSON.parse(text);
+		if (typeof parsed === 'string') parsed = JSON.parse(parsed);
+	} catch {
+		return [{ text }];
+	}
+	return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+module.exports = async function agentWaitChecks(ctx) {
+	const { client, sim, creds, checks, version, n8n } = ctx;
+	const model = await startScriptedChatModel();
+	try {
+		const openAi = await client.createCredential({ name: 'e2e agent-wait model', type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: `${model.url}/v1`, header: false } });
+		const secretCred = await client.createCredential({ name: 'e2e agent-wait secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: SECRET } });
+		const triggerWebhookId = crypto.randomUUID();
+		const triggerUrl = `${n8n.url}/webhook/${triggerWebhookId}/webhook`;
+		const triggerWf = await client.createWorkflow(chain(`e2e agent-wait bridge ${version}`, [waitBridgeTrigger('CIS Trigger', triggerWebhookId, secretCred), noOp()]));
+		await client.activate(triggerWf.id);
+		sim.setDefaultTemplate({ webhookUrls: [webhookTarget(`${triggerUrl}?secret=${SECRET}`, ['CALL_ENDED', 'CANDIDATE_CHANGED'])], redialStrategyOptions: NO_REDIAL });
+
+		const workflows = {};
+		const publish = async (key, options) => {
+			const leadPath = `e2e-agent-wait-${key}-${crypto.randomUUID()}`;
+			const wf = await client.createWorkflow(agentWorkflow(`e2e agent-wait ${key} ${version}`, { leadPath, openAi, ...options }));
+			await client.activate(wf.id);
+			workflows[key] = { wf, leadPath };
+			return workflows[key];
+		};
+		/** Posts a lead whose text is `SCRIPT <calls>`; resolves once its execution has one of `statuses`. */
+		const lead = async (key, calls, statuses = FINISHED, timeoutMs = 60000) => {
+			const { wf, leadPath } = workflows[key];
+			const known = new Set((await executionsWithWaiting(client, wf.id)).map((e) => String(e.id)));
+			const mark = model.requests.length;
+			const simMark = sim.requests.length;
+			const answer = await client.callWebhook(leadPath, { text: `SCRIPT ${JSON.stringify(calls)}` });
+			assert.strictEqual(answer.status, 200, `lead webhook answered ${answer.status} ${answer.text}`);
+			const ex = await nextExecution(client, wf.id, known, statuses, timeoutMs);
+			return { ex, known, mark, simMark };
+		};
+		/** What the model was given as tool results in its requests since `mark` (the last request's tool messages). */
+		const toolResultsSince = (mark) => model.toolResultsSince(mark).map(toolObjects);
+		const createdSince = (simMark) => apiRequestsSince(sim, simMark).filter((r) => r.path === CREATE_AND_RUN);
+
+		await publish('main', { tools: [waitingTool(creds.token)] });
+
+		await checks.check('agent wait: the agent calls, waits, and the model\'s next turn reads the answered result as one small JSON object (outcome, status, call id, what the call collected), never the key or the raw answer', async () => {
+			sim.setOutcome('79990004001', { attempts: ['ANSWERED'], result: { interested: 'yes' } });
+			const { ex, mark, simMark } = await lead('main', [{ tool: TOOL_NAME, args: { phone: '79990004001' } }]);
+			assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
+			const created = createdSince(simMark);
+			assert.strictEqual(created.length, 1);
+			const results = toolResultsSince(mark);
+			assert.strictEqual(results.length, 1, JSON.stringify(results));
+			const [item] = results[0];
+			const [call] = sim.events.filter((e) => e.event === 'CALL_ENDED' && e.payload.callTo === '79990004001').map((e) => e.payload);
+			assert.deepStrictEqual(Object.keys(item).sort(), ['callId', 'outcome', 'result', 'status']);
+			assert.strictEqual(item.outcome, 'answered');
+			assert.strictEqual(item.status, 'Answered');
+			assert.deepStrictEqual(item.result, { interested: 'yes' });
+			assert.ok(typeof item.callId === 'string' && item.callId !== '', JSON.stringify(item));
+			assert.strictEqual(item.callId, call.id);
+			const key = created[0].body.callbackData.n8nCisAutoCallWait.key;
+			const everything = JSON.stringify(model.requests.slice(mark));
+			assert.ok(!everything.includes(key), 'the wait key reached the model');
+			assert.ok(!JSON.stringify((await client.getExecution(ex.id)).data).includes(key), 'the wait key is in the execution data');
+			return `execution ${ex.id}; the model read ${JSON.stringify(item)}`;
+		});
+
+		await checks.check('agent wait: two calls of the same tool in one turn → the first person is called and the model reads their result; the second call is refused before anyone is phoned ("call one person at a time"), never its input', async () => {
+			sim.setOutcome('79990004011', { attempts: ['ANSWERED'], result: { lead: 'A' } });
+			sim.setOutcome('79990004012', { attempts: ['ANSWERED'], result: { lead: 'B' } });
+			const { ex, mark, simMark } = await lead('main', [[{ tool: TOOL_NAME, args: { phone: '79990004011' } }, { tool: TOOL_NAME, args: { phone: '79990004012' } }]]);
+			assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
+			assert.deepStrictEqual(createdSince(simMark).map((r) => r.body.phone[0]), ['79990004011']);
+			const results = toolResultsSince(mark);
+			assert.strictEqual(results.length, 2, JSON.stringify(results));
+			assert.strictEqual(results[0][0].outcome, 'answered', JSON.stringify(results));
+			assert.deepStrictEqual(results[0][0].result, { lead: 'A' });
+			assert.strictEqual(results[1][0].outcome, 'refused', JSON.stringify(results));
+			assert.match(results[1][0].message, /Call one person at a time/);
+			assert.ok(!JSON.stringify(results[1]).includes('79990004012'), 'the model read the second call\'s input');
+			return `create requests: 1; the model read ${JSON.stringify(results)}`;
+		});
+
+		await publish('legacy', { tools: [waitingTool(creds.token)], executionOrder: 'v0' });
+		await checks.check('agent wait: legacy execution order (v0) → refused at once, nobody called; the execution ends in error naming Settings → Execution Order v1', async () => {
+			const { ex, simMark } = await lead('legacy', [{ tool: TOOL_NAME, args: { phone: '79990004021' } }]);
+			assert.strictEqual(createdSince(simMark).length, 0);
+			const full = await client.getExecution(ex.id);
+			const error = errorOf(full);
+			assert.strictEqual(ex.status, 'error', `execution ${ex.id} ended ${ex.status}`);
+			assert.match(`${error && error.message} ${error && error.description}`, /execution order v1[\s\S]*Settings[\s\S]*Execution Order/i);
+			return `execution ${ex.id} ${ex.status}: ${error.message} ${error.description}`;
+		});
+
+		await publish('short', { tools: [waitingTool(creds.token, { waitAtMost: 1, waitUnit: 'minutes' })] });
+		await checks.check('agent wait: no result within Wait at Most (1 minute) → the model reads outcome noResult "No result within 1 minute", not the tool\'s input', async () => {
+			sim.setOutcome('79990004031', { attempts: [{ status: 'ANSWERED', durationSec: 4000 }] });
+			const { ex, mark, simMark } = await lead('short', [{ tool: TOOL_NAME, args: { phone: '79990004031' } }], FINISHED, 180000);
+			assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
+			assert.strictEqual(createdSince(simMark).length, 1);
+			const [[item]] = toolResultsSince(mark);
+			assert.strictEqual(item.outcome, 'noResult', JSON.stringify(item));
+			assert.match(item.message, /^No result within 1 minute/);
+			assert.ok(!JSON.stringify(item).includes('79990004031'), 'the model read the tool\'s input');
+			return `execution ${ex.id}; the model read ${JSON.stringify(item)}`;
+		});
+
+		const chatWebhookId = crypto.randomUUID();
+		{
+			const wf = agentWorkflow(`e2e agent-wait chat ${version}`, { leadPath: 'unused', openAi, tools: [waitingTool(creds.token)] });
+			const chatTrigger = { parameters: { public: true, options: {} }, id: crypto.randomUUID(), name: 'When chat message received', type: '@n8n/n8n-nodes-langchain.chatTrigger', typeVersion: 1.1, position: [0, 0], webhookId: chatWebhookId };
+			wf.nodes = wf.nodes.filter((n) => n.name !== 'New lead');
+			wf.nodes.push(chatTrigger);
+			delete wf.connections['New lead'];
+			wf.connections[chatTrigger.name] = { main: [[{ node: AGENT, type: 'main', index: 0 }]] };
+			wf.nodes.find((n) => n.name === AGENT).parameters = { options: {} };
+			const created = await client.createWorkflow(wf);
+			await client.activate(created.id);
+			workflows.chat = { wf: created };
+		}
+		await checks.check('agent wait: in a Chat Trigger conversation the waiting tool is refused at once (nobody called) and the chat user reads the agent\'s answer saying so, not an error', async () => {
+			const mark = model.requests.length;
+			const simMark = sim.requests.length;
+			const res = await httpRequest('POST', `${n8n.url}/webhook/${chatWebhookId}/chat`, { body: { action: 'sendMessage', sessionId: 'e2e-agent-wait-chat', chatInput: `SCRIPT ${JSON.stringify([{ tool: TOOL_NAME, args: { phone: '79990004051' } }])}` } });
+			assert.strictEqual(res.status, 200, `the chat answered ${res.status}: ${res.text.slice(0, 300)}`);
+			assert.strictEqual(createdSince(simMark).length, 0);
+			const [[item]] = toolResultsSince(mark);
+			assert.strictEqual(item.outcome, 'refused', JSON.stringify(item));
+			assert.match(item.message, /^Refused: in a chat this tool cannot wait/);
+			assert.match(JSON.stringify(res.body), /in a chat this tool cannot wait/);
+			return `the chat answered 200: ${JSON.stringify(res.body).slice(0, 200)}`;
+		});
+
+		// Last: n8n restarts while agents wait.
+		const deliverAgain = async (phone) => {
+			const events = sim.webhookDeliveries.filter((d) => d.url.startsWith(triggerUrl) && d.body && d.body.callTo === phone && d.attempt <= 1);
+			const answers = [];
+			for (const d of events) answers.push((await httpRequest('POST', `${triggerUrl}?secret=${SECRET}`, { body: d.body })).status);
+			return { events: events.map((d) => d.event), answers };
+		};
+		await publish('restart', { tools: [waitingTool(creds.token, { options: { maxCallsPerRun: 1 } })] });
+		await checks.check('agent wait: n8n restarts (stopped as usual) while the agent waits → the call\'s result, sent again by the service, resumes the agent in the new process; Max Calls per Run (1) still holds there: the next call is refused, nobody else phoned', async () => {
+			sim.setOutcome('79990004041', { attempts: [{ status: 'ANSWERED', durationSec: 300 }], result: { afterRestart: true } });
+			const { ex, mark, simMark } = await lead('restart', [{ tool: TOOL_NAME, args: { phone: '79990004041' } }, { tool: TOOL_NAME, args: { phone: '79990004042' } }], ['waiting'], 30000);
+			await n8n.restart();
+			await waitFor('the call ended', () => sim.webhookDeliveries.some((d) => d.body && d.body.callTo === '79990004041' && d.event === 'CALL_ENDED'), 60000);
+			const again = await deliverAgain('79990004041');
+			const done = await nextExecution(client, workflows.restart.wf.id, new Set(), FINISHED, 60000);
+			assert.strictEqual(String(done.id), String(ex.id));
+			assert.strictEqual(done.status, 'success', `execution ${done.id} ended ${done.status}: ${JSON.stringify(errorOf(done))}`);
+			assert.deepStrictEqual(createdSince(simMark).map((r) => r.body.phone[0]), ['79990004041']);
+			const results = toolResultsSince(mark);
+			assert.strictEqual(results[0][0].outcome, 'answered', JSON.stringify(results));
+			assert.strictEqual(results[1][0].outcome, 'refused', JSON.stringify(results));
+			assert.match(results[1][0].message, /would go beyond 1 call per agent run .* 1 already started/);
+			return `execution ${ex.id}; events sent again ${again.events.join(', ')} → ${again.answers.join(', ')}; the model read ${JSON.stringify(results)}`;
+		});
+
+		await checks.check('agent wait: n8n is killed while the agent waits → the call\'s result is not lost: it reaches the trigger\'s own workflow, marked as not handed over', async () => {
+			sim.setOutcome('79990004061', { attempts: [{ status: 'ANSWERED', durationSec: 300 }], result: { afterCrash: true } });
+			const triggerRuns = new Set((await client.listExecutions(triggerWf.id)).map((e) => String(e.id)));
+			const { ex } = await lead('restart', [{ tool: TOOL_NAME, args: { phone: '79990004061' } }], ['waiting'], 30000);
+			await stopSupervised(n8n.process, { signal: 'SIGKILL' });
+			await n8n.restart();
+			await waitFor('the call ended', () => sim.webhookDeliveries.some((d) => d.body && d.body.callTo === '79990004061' && d.event === 'CALL_ENDED'), 60000);
+			const again = await deliverAgain('79990004061');
+			const agentEx = await client.getExecution(ex.id);
+			const fresh = await waitFor('a trigger execution with the result', async () => {
+				const all = await client.listExecutions(triggerWf.id, { includeData: true });
+				return all.filter((e) => !triggerRuns.has(String(e.id))).find((e) => JSON.stringify(outputOf(e, 'CIS Trigger')).includes('afterCrash'));
+			}, 30000).catch(() => undefined);
+			const item = fresh && outputOf(fresh, 'CIS Trigger').find((i) => JSON.stringify(i).includes('afterCrash'));
+			const said = `the agent's execution ${ex.id} is ${agentEx.status}; events sent again ${again.events.join(', ')} → ${again.answers.join(', ')}`;
+			assert.ok(item, `${said}; the result did not reach the trigger's workflow`);
+			assert.ok(JSON.stringify(item).includes('notHandedOver'), `${said}; not marked: ${JSON.stringify(item).slice(0, 300)}`);
+			return `${said}; the trigger's workflow got ${JSON.stringify(item).slice(0, 300)}`;
+		});
+	} finally {
+		await model.close();
+		sim.setDefaultTemplate({ webhookUrls: [] });
+	}
+};
+
+module.exports.agentWorkflow = agentWorkflow;
+module.exports.waitingTool = waitingTool;
