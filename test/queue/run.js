@@ -10,7 +10,7 @@
  *   options: --rounds N (rounds of the re-publish race, default 3), --simultaneous N (how often the
  *   figure "same delivery to both webhook processes at once" is measured, default 5), --wait-rounds N
  *   (rounds of "a call's last two events at once on both webhook processes" for Create and Run and
- *   Wait for Result, default 5), --keep (keep the temp folder
+ *   Wait for Result, default 5), --only agent (./agent.js alone: an AI Agent's wait across workers), --keep (keep the temp folder
  *   with every process's user folder and log), --echo (mirror n8n's output), --no-build
  *
  * Prints each check, figures, and ends with exactly one line `N passed, N failed`; exit code 1
@@ -26,16 +26,18 @@ const suite = require('../lib/suite');
 const { Checks, chain, manualTrigger } = require('../e2e/harness');
 const { startCluster, executionsByWorker } = require('./cluster');
 const queueChecks = require('./checks');
+const agentChecks = require('./agent');
 
 const { out, secs } = suite;
 const VERSION = DEFAULT_VERSION;
 const TIME_SCALE = 0.05;
 
 function parseArgs(argv) {
-	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5 }, {
+	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5, only: '' }, {
 		'--rounds': (o, value) => (o.rounds = Math.max(1, Number(value()) || 3)),
 		'--simultaneous': (o, value) => (o.simultaneous = Math.max(0, Number(value()) || 0)),
 		'--wait-rounds': (o, value) => (o.waitRounds = Math.max(1, Number(value()) || 5)),
+		'--only': (o, value) => (o.only = String(value())), // `agent`: ./agent.js alone
 	});
 }
 
@@ -93,7 +95,8 @@ async function main() {
 				},
 			};
 			try {
-				await queueChecks(ctx);
+				if (opts.only !== 'agent') await queueChecks(ctx);
+				await agentChecks(ctx);
 			} catch (err) {
 				checks.skip('queue-mode checks', `crashed: ${err && err.stack ? err.stack : err}`);
 			}
