@@ -131,6 +131,16 @@ module.exports = async function agentWaitChecks(ctx) {
 		};
 		/** What the model was given as tool results in its requests since `mark` (the last request's tool messages). */
 		const toolResultsSince = (mark) => model.toolResultsSince(mark).map(toolObjects);
+		/** The tool results of the last request since `mark`, by the phone the model gave in each call. */
+		const resultsByPhoneSince = (mark) => {
+			const chats = model.requests.slice(mark).filter((r) => Array.isArray(r.body.messages));
+			const messages = chats[chats.length - 1].body.messages;
+			const phoneOfCall = {};
+			for (const m of messages) for (const call of m.tool_calls || []) phoneOfCall[call.id] = JSON.parse(call.function.arguments).phone;
+			const byPhone = {};
+			for (const m of messages.filter((x) => x.role === 'tool')) byPhone[phoneOfCall[m.tool_call_id]] = toolObjects(typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+			return byPhone;
+		};
 		const createdSince = (simMark) => apiRequestsSince(sim, simMark).filter((r) => r.path === CREATE_AND_RUN);
 
 		await publish('main', { tools: [waitingTool(creds.token)] });
@@ -158,20 +168,22 @@ module.exports = async function agentWaitChecks(ctx) {
 			return `execution ${ex.id}; the model read ${JSON.stringify(item)}`;
 		});
 
-		await checks.check('agent wait: two calls of the same tool in one turn → the first person is called and the model reads their result; the second call is refused before anyone is phoned ("call one person at a time"), never its input', async () => {
-			sim.setOutcome('79990004011', { attempts: ['ANSWERED'], result: { lead: 'A' } });
-			sim.setOutcome('79990004012', { attempts: ['ANSWERED'], result: { lead: 'B' } });
-			const { ex, mark, simMark } = await lead('main', [[{ tool: TOOL_NAME, args: { phone: '79990004011' } }, { tool: TOOL_NAME, args: { phone: '79990004012' } }]]);
+		await checks.check('agent wait: two calls of the same tool in one turn → one person is called and the model reads their result; the other call is refused before anyone is phoned ("call one person at a time"), never its input', async () => {
+			const phones = ['79990004011', '79990004012'];
+			sim.setOutcome(phones[0], { attempts: ['ANSWERED'], result: { lead: 'A' } });
+			sim.setOutcome(phones[1], { attempts: ['ANSWERED'], result: { lead: 'B' } });
+			const { ex, mark, simMark } = await lead('main', [phones.map((phone) => ({ tool: TOOL_NAME, args: { phone } }))]);
 			assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
-			assert.deepStrictEqual(createdSince(simMark).map((r) => r.body.phone[0]), ['79990004011']);
-			const results = toolResultsSince(mark);
-			assert.strictEqual(results.length, 2, JSON.stringify(results));
-			assert.strictEqual(results[0][0].outcome, 'answered', JSON.stringify(results));
-			assert.deepStrictEqual(results[0][0].result, { lead: 'A' });
-			assert.strictEqual(results[1][0].outcome, 'refused', JSON.stringify(results));
-			assert.match(results[1][0].message, /Call one person at a time/);
-			assert.ok(!JSON.stringify(results[1]).includes('79990004012'), 'the model read the second call\'s input');
-			return `create requests: 1; the model read ${JSON.stringify(results)}`;
+			const called = createdSince(simMark).map((r) => r.body.phone[0]);
+			assert.strictEqual(called.length, 1, `create requests: ${called.join(', ')}`);
+			const byPhone = resultsByPhoneSince(mark);
+			const other = phones.find((phone) => phone !== called[0]);
+			assert.strictEqual(byPhone[called[0]][0].outcome, 'answered', JSON.stringify(byPhone));
+			assert.deepStrictEqual(byPhone[called[0]][0].result, { lead: called[0] === phones[0] ? 'A' : 'B' });
+			assert.strictEqual(byPhone[other][0].outcome, 'refused', JSON.stringify(byPhone));
+			assert.match(byPhone[other][0].message, /Call one person at a time/);
+			assert.ok(!JSON.stringify(byPhone[other]).includes(other), 'the model read the refused call\'s input');
+			return `called ${called[0]} (call ${phones.indexOf(called[0]) + 1} of the turn); the model read ${JSON.stringify(byPhone)}`;
 		});
 
 		await publish('legacy', { tools: [waitingTool(creds.token)], executionOrder: 'v0' });
