@@ -129,8 +129,7 @@ async function exampleChecksWithModel(ctx, examples, model) {
 		assert.match(note.body.note, /^CRM note: reached by phone \(call [^)]+\)\. They said - interested: yes\.$/, JSON.stringify(note.body));
 		const toolMessages = model.requests.slice(mark).flatMap((r) => (r.body.messages || []).filter((m) => m.role === 'tool'));
 		assert.ok(toolMessages.some((m) => /"outcome":"answered"/.test(String(m.content))), 'the model did not read the answered result');
-		const created = sim.requests.filter((r) => r.path === `${P}/telephony/autoCallCandidate/single` && r.body && (r.body.phone || [])[0] === lead.phone);
-		assert.strictEqual(created.length, 1);
+		assert.strictEqual(sim.createdByPhone()[lead.phone], 1, 'candidates created for the lead');
 		const [run] = await client.waitForExecutions(wfs['09'].id, 1, 20000);
 		assertSuccess(run);
 		return `CRM got POST /leads/${lead.crmId}/notes "${note.body.note}" from execution ${run.id}`;

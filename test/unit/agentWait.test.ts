@@ -5,9 +5,10 @@
 // process). The whole flow runs in real n8n: test/e2e/agentWait.e2e.js and test/queue/agent.js.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { agentWaitResult, prepareAgentWait } from '../../nodes/CisAutoCall/actions/agent';
+import { agentWaitResult, prepareAgentWait } from '../../nodes/CisAutoCall/actions/agent/waiting';
 import { chatTriggerRan, runsInLegacyOrder } from '../../nodes/CisAutoCall/actions/waiting/n8nInternals';
-import { applyGuardrails, readGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
+import { readGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
+import { applyGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails/step';
 import type { ItemResults } from '../../nodes/CisAutoCall/actions/runFeatures/feature';
 import type { Operation, Run } from '../../nodes/CisAutoCall/actions/operation';
 

@@ -8,13 +8,16 @@ import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
 import { agentFailure, failureKindOf, runsAsAgentTool } from './agent';
 import { runWaiting } from './waiting/start';
+import { refuseAgentWait, refuseLegacyOrder } from './agent/waiting';
 
 /**
  * The node's execute(): finds the operation, reads the run once and hands both to the pipeline
- * (pipeline/); a "… and Wait for Result" operation runs inside its wait (waiting.ts).
+ * (pipeline/); a "… and Wait for Result" operation runs inside its wait (waiting/), also as an AI
+ * Agent's tool (agent/waiting.ts).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	if (!runsAsAgentTool(this)) return await runItems.call(this, false);
+	if (waitsForResult(operationToRun(this))) refuseLegacyOrder(this);
 	// As an AI Agent's tool the node never throws: the model reads short text for every item, and
 	// nothing makes n8n run it again (its Retry On Fail re-runs a node that threw).
 	try {
@@ -28,18 +31,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<INodeExecutionData[][]> {
 	const operation = operationToRun(this);
-	const waits = operation.kind === 'item' && operation.waitsForResult === true;
-	if (waits && asAgentTool) {
-		// An AI Agent's tool answers at once: n8n cannot pause an agent's tool.
-		throw new NotSentError(
-			this.getNode(),
-			'Not sent: an operation that waits for the result cannot be used by an AI Agent. Use "Create and Run" or "Add to Task" as the tool instead',
-		);
-	}
+	const waits = waitsForResult(operation);
+	if (waits && asAgentTool) refuseAgentWait(this);
 	const run = await readRun(this, operation, asAgentTool);
 	// A run that sends nothing waits for nothing (and makes no key).
 	if (!waits || !run.sends) return [await runPipeline(run, operation)];
 	return [await runWaiting(this, operation as ItemOperation<ApiRequest>, async (marked) => await runPipeline(run, marked))];
+}
+
+function waitsForResult(operation: Operation): boolean {
+	return operation.kind === 'item' && operation.waitsForResult === true;
 }
 
 function operationToRun(context: IExecuteFunctions): Operation {

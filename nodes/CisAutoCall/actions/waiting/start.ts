@@ -9,6 +9,8 @@ import { WAIT_MARKER_FIELD } from '../../../shared/waitForResult';
 import { NotSentError } from '../itemErrors';
 import type { ItemOperation } from '../operation';
 import { keepWait } from './storedWait';
+import { limitInWords, prepareAgentWait } from '../agent/waiting';
+import { runsAsAgentTool } from '../runFeatures/guardrails';
 
 /**
  * The start of a wait of the "… and Wait for Result" operations. Before any call: a new key for
@@ -158,7 +160,9 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 	keepWait(context, wait.key, items);
 	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
 	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
-	const waitMs = Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
+	const limit = Math.max(1, Number.isFinite(amount) ? amount : 1);
+	const waitMs = limit * (UNIT_MS[unit] ?? UNIT_MS.days);
+	if (runsAsAgentTool(context)) prepareAgentWait(context, limitInWords(limit, unit));
 	await context.putExecutionToWait(new Date(Date.now() + waitMs));
 	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));
 }

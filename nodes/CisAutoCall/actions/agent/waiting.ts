@@ -1,0 +1,95 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { NotSentError } from '../itemErrors';
+import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from '../waiting/n8nInternals';
+
+/**
+ * "… and Wait for Result" as an AI Agent's tool. The AI Agent v3 (n8n 1.123 and 2.41) asks n8n to
+ * run the tool node as an ordinary node run; that run waits like any waiting node, and on resume
+ * n8n hands the agent what the node's webhook() returned. In two cases n8n hands the model the tool
+ * run's input items instead (the model's arguments): when the wait's time limit passes, and for a
+ * second call of the same tool in the same turn, which n8n skips once the first one resumes. So,
+ * before waiting, the node writes into those input items what the model should read then.
+ */
+
+/** What the model reads when the wait ended with the call's result: one small object. */
+export function agentWaitResult(json: IDataObject): IDataObject {
+	return {
+		outcome: json.outcome ?? null,
+		status: json.status ?? null,
+		callId: json.callId ?? null,
+		result: json.result ?? {},
+	};
+}
+
+/** "10 minutes", "1 hour". */
+export function limitInWords(amount: number, unit: string): string {
+	return `${amount} ${amount === 1 ? unit.replace(/s$/, '') : unit}`;
+}
+
+/** Replaces an item's JSON in place: n8n saves these very objects with the waiting execution. */
+function overwrite(item: INodeExecutionData | undefined, json: IDataObject): void {
+	if (!item?.json) return;
+	for (const key of Object.keys(item.json)) delete item.json[key];
+	Object.assign(item.json, json);
+}
+
+/**
+ * Before the execution waits: what the model reads if no result comes within the time limit, and,
+ * for the other calls of this tool that n8n queued in the same turn (it will not run them), a
+ * refusal in words the model acts on.
+ */
+export function prepareAgentWait(context: IExecuteFunctions, limit: string): void {
+	for (const item of context.getInputData()) {
+		overwrite(item, {
+			outcome: 'noResult',
+			message: `No result within ${limit}: the person was called, but the call's result did not arrive in time. Do not call again; tell the user the result will reach the CIS Auto-Call Trigger's workflow.`,
+		});
+	}
+	for (const items of queuedRunsOfThisNode(context)) {
+		for (const item of items) {
+			overwrite(item, {
+				outcome: 'refused',
+				message:
+					'Refused: this tool calls one person at a time and was already calling someone in this turn, so nobody was called for this request. Call one person at a time: call this person again after you have read the result of the other call.',
+			});
+		}
+	}
+}
+
+/**
+ * Legacy execution order: the agent goes on before its tools have run, so it would never read the
+ * result. The run throws before anything is sent: n8n shows the words on the tool's run (the model
+ * itself has read n8n's empty result by then).
+ */
+export function refuseLegacyOrder(context: IExecuteFunctions): void {
+	if (!runsInLegacyOrder(context)) return;
+	throw new NodeOperationError(
+		context.getNode(),
+		'Nobody was called: this AI Agent tool waits for the result of a call, which n8n hands to the agent only in execution order v1. Open the workflow\'s Settings and set Execution Order to "v1 (recommended)"',
+		{ description: "In the legacy execution order the agent goes on before its tools have run, so it could never read the call's result." },
+	);
+}
+
+/**
+ * Refuses a waiting tool run, before anything is sent, where the agent could not read the result:
+ * a Chat Trigger started the execution (n8n answers the chat with an error as soon as the workflow
+ * waits; the model reads the refusal and tells the chat user), or the agent runs its tools inside
+ * its own run (older AI Agent versions, `isToolExecution()`), where a tool cannot pause.
+ */
+export function refuseAgentWait(context: IExecuteFunctions): void {
+	if (chatTriggerRan(context)) {
+		throw new NotSentError(
+			context.getNode(),
+			'Refused: in a chat this tool cannot wait for the result of a call (n8n would answer the chat with an error while the workflow waits), so nobody was called. Tell the user; whoever built this workflow can use "Create and Run" as the chat\'s tool',
+		);
+	}
+	const toolExecution = (context as { isToolExecution?: () => boolean }).isToolExecution;
+	if ((typeof toolExecution === 'function' && toolExecution.call(context) === true) || typeof context.putExecutionToWait !== 'function') {
+		throw new NotSentError(
+			context.getNode(),
+			'Refused: this AI Agent cannot wait for a tool, so nobody was called. Tell the user; whoever built this workflow can use the AI Agent node version 3 or newer, or "Create and Run" as the tool',
+		);
+	}
+}
