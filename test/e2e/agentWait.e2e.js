@@ -230,7 +230,7 @@ module.exports = async function agentWaitChecks(ctx) {
 			assert.strictEqual(createdSince(simMark).length, 0);
 			const [[item]] = toolResultsSince(mark);
 			assert.strictEqual(item.outcome, 'refused', JSON.stringify(item));
-			assert.match(item.message, /^Refused: in a chat this tool cannot wait/);
+			assert.match(item.message, /^Not sent: in a chat this tool cannot wait/);
 			assert.match(JSON.stringify(res.body), /in a chat this tool cannot wait/);
 			return `the chat answered 200: ${JSON.stringify(res.body).slice(0, 200)}`;
 		});

@@ -82,14 +82,14 @@ export function refuseAgentWait(context: IExecuteFunctions): void {
 	if (chatTriggerRan(context)) {
 		throw new NotSentError(
 			context.getNode(),
-			'Refused: in a chat this tool cannot wait for the result of a call (n8n would answer the chat with an error while the workflow waits), so nobody was called. Tell the user; whoever built this workflow can use "Create and Run" as the chat\'s tool',
+			'Not sent: in a chat this tool cannot wait for the result of a call (n8n would answer the chat with an error while the workflow waits), so nobody was called. Whoever built this workflow can use "Create and Run" as the chat\'s tool',
 		);
 	}
 	const toolExecution = (context as { isToolExecution?: () => boolean }).isToolExecution;
 	if ((typeof toolExecution === 'function' && toolExecution.call(context) === true) || typeof context.putExecutionToWait !== 'function') {
 		throw new NotSentError(
 			context.getNode(),
-			'Refused: this AI Agent cannot wait for a tool, so nobody was called. Tell the user; whoever built this workflow can use the AI Agent node version 3 or newer, or "Create and Run" as the tool',
+			'Not sent: this AI Agent cannot wait for a tool, so nobody was called. Whoever built this workflow can use the AI Agent node version 3 or newer, or "Create and Run" as the tool',
 		);
 	}
 }
