@@ -334,8 +334,8 @@ async function main() {
 		say(`    the execution waits until the call ends, then this window shows  [crm] POST /leads/CRM-88/call-results  CALL_RESULT Answered …`);
 		say('  An AI Agent calls the lead, waits for the answer and writes a CRM note (example 9, offline stand-in model):');
 		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead-agent -H 'content-type: application/json' \\`);
-		say(`         -d '{"name": "Ann Agent", "phone": "79990005577", "crmId": "CRM-77"}'`);
-		say(`    the agent waits until the call ends, then this window shows  [crm] POST /leads/CRM-77/notes  AGENT_NOTE …`);
+		say(`         -d '{"name": "Ann Agent", "phone": "79990005599", "crmId": "CRM-99"}'`);
+		say(`    the agent waits until the call ends, then this window shows  [crm] POST /leads/CRM-99/notes  AGENT_NOTE …`);
 		say('  Example 3 and 5b/5c: open them in the editor and click "Execute workflow" (5b feeds and starts the');
 		say('  campaign that example 5a created; its results come back here as [crm] lines).');
 		say(`  Example 4: curl -s -X POST ${n8n.url}/webhook/cis-privacy -H 'content-type: application/json' \\`);

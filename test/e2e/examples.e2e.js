@@ -120,7 +120,7 @@ async function exampleChecksWithModel(ctx, examples, model) {
 	});
 
 	await checks.check('example 9: a lead POSTed → the AI Agent (stand-in model) calls it, waits for the answer, and the CRM gets a note written from what the person said', async () => {
-		const lead = { name: 'Ann Agent', phone: '79990005577', crmId: 'CRM-77' };
+		const lead = { name: 'Ann Agent', phone: '79990005599', crmId: 'CRM-99' };
 		sim.setOutcome(lead.phone, { attempts: ['ANSWERED'], result: { interested: 'yes' } });
 		const mark = model.requests.length;
 		const res = await httpRequest('POST', `${ctx.n8n.url}/webhook/cis-lead-agent`, { body: lead });
