@@ -15,7 +15,7 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { chain, noOp, outputOf, errorOf, sleep, waitFor, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, nextExecution, apiRequestsSince } = require('./harness');
+const { chain, noOp, outputOf, errorOf, waitFor, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, nextExecution, apiRequestsSince } = require('./harness');
 const { ACTION_TYPE, webhookTarget } = require('../../scripts/lib/playground');
 
 const SECRET = 'e2e-agent-wait-secret-0123456789ab';
@@ -187,7 +187,7 @@ module.exports = async function agentWaitChecks(ctx) {
 		});
 
 		await publish('legacy', { tools: [waitingTool(creds.token)], executionOrder: 'v0' });
-		await checks.check('agent wait: legacy execution order (v0) → the tool refuses at once, nobody is called; its run names Settings → Execution Order v1 (the model reads n8n\'s empty result: in v0 the agent goes on before its tool runs)', async () => {
+		await checks.check('agent wait: legacy execution order (v0) → the tool refuses at once, nobody is called; its output names Settings → Execution Order v1 (the model reads n8n\'s empty result: in v0 the agent goes on before its tool runs)', async () => {
 			const { ex, mark, simMark } = await lead('legacy', [{ tool: TOOL_NAME, args: { phone: '79990004021' } }]);
 			assert.strictEqual(createdSince(simMark).length, 0);
 			const full = await client.getExecution(ex.id);
@@ -263,7 +263,10 @@ module.exports = async function agentWaitChecks(ctx) {
 				const all = await client.listExecutions(triggerWf.id, { includeData: true });
 				const fresh = all.filter((e) => !triggerRuns.has(String(e.id))).flatMap((e) => outputOf(e, 'CIS Trigger')).find((i) => JSON.stringify(i).includes('afterRestart'));
 				return fresh ? { triggerItem: fresh, agentEx } : undefined;
-			}, 60000).catch((error) => assert.fail(`${error.message}; ${said}`));
+			}, 60000).catch(async (error) => {
+				const agentEx = await client.getExecution(ex.id).catch(() => ({}));
+				assert.fail(`${error.message}; ${said}; the agent's execution ${ex.id} is ${agentEx.status} (${JSON.stringify(errorOf(agentEx)).slice(0, 200)})`);
+			});
 			assert.deepStrictEqual(createdSince(simMark).map((r) => r.body.phone[0]), [phoneA]);
 			if (outcome.triggerItem) {
 				assert.ok(JSON.stringify(outcome.triggerItem).includes('notHandedOver'), `${said}; not marked: ${JSON.stringify(outcome.triggerItem).slice(0, 300)}`);

@@ -5,8 +5,8 @@
 // process). The whole flow runs in real n8n: test/e2e/agentWait.e2e.js and test/queue/agent.js.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { agentWaitResult, prepareAgentWait } from '../../nodes/CisAutoCall/actions/agent/waiting';
-import { chatTriggerRan, runsInLegacyOrder } from '../../nodes/CisAutoCall/actions/waiting/n8nInternals';
+import { agentWaitResult, prepareAgentWait } from '../../nodes/CisAutoCall/actions/agent';
+import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from '../../nodes/CisAutoCall/actions/waiting/n8nInternals';
 import { readGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
 import { applyGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails/step';
 import type { ItemResults } from '../../nodes/CisAutoCall/actions/runFeatures/feature';
@@ -41,7 +41,7 @@ function fakeContext({ input = [{}], stack = [], settings = { executionOrder: 'v
 describe('before the wait of a waiting tool', () => {
 	test('the run\'s own input items become what the model reads if no result comes in time, not the model\'s arguments', () => {
 		const { context, inputItems } = fakeContext({ input: [{ phone: '79990000001', toolCallId: 'call_1', body: { secret: 'x' } }] });
-		prepareAgentWait(context, '10 minutes');
+		prepareAgentWait(context, '10 minutes', queuedRunsOfThisNode(context));
 		expect(inputItems[0].json).toEqual({
 			outcome: 'noResult',
 			message: expect.stringMatching(/^No result within 10 minutes: the person was called, but the call's result did not arrive in time\. Do not call again/),
@@ -56,7 +56,7 @@ describe('before the wait of a waiting tool', () => {
 				{ node: 'AI Agent', items: [{ text: 'hi' }] },
 			],
 		});
-		prepareAgentWait(context, '1 hour');
+		prepareAgentWait(context, '1 hour', queuedRunsOfThisNode(context));
 		expect(nodeExecutionStack[0].data.main[0][0].json).toEqual({ outcome: 'refused', message: expect.stringMatching(/Call one person at a time/) });
 		expect(JSON.stringify(nodeExecutionStack[0].data.main[0][0].json)).not.toContain('79990000002');
 		expect(nodeExecutionStack[1].data.main[0][0].json).toEqual({ phone: '79990000003' });

@@ -168,18 +168,14 @@ describe('the import graph of nodes/', () => {
 			({ from, to }) => (from === `${WAITING}start.ts` && to === `${WAITING}resume.ts`) || (from === `${WAITING}resume.ts` && to === `${WAITING}start.ts`),
 		);
 		expect(show(between)).toEqual([]);
-		// n8n-core internals are read in one file: by the resume (storedWait) and by an AI Agent's waiting tool.
+		// n8n-core internals are read in one file: for the resume (storedWait) and for an AI Agent's waiting tool (start).
 		expect(show(arrows.filter(({ to }) => to === `${WAITING}n8nInternals.ts`)).sort()).toEqual(
-			[`${WAITING}storedWait.ts → ${WAITING}n8nInternals.ts`, `CisAutoCall/actions/agent/waiting.ts → ${WAITING}n8nInternals.ts`].sort(),
+			[`${WAITING}storedWait.ts → ${WAITING}n8nInternals.ts`, `${WAITING}start.ts → ${WAITING}n8nInternals.ts`].sort(),
 		);
 		// The node class reaches the wait only through its two ends.
 		const fromOutside = arrows.filter(({ from, to }) => to.startsWith(WAITING) && !from.startsWith(WAITING));
 		expect(show(fromOutside).sort()).toEqual(
-			[
-				'CisAutoCall/CisAutoCall.node.ts → CisAutoCall/actions/waiting/resume.ts',
-				'CisAutoCall/actions/router.ts → CisAutoCall/actions/waiting/start.ts',
-				'CisAutoCall/actions/agent/waiting.ts → CisAutoCall/actions/waiting/n8nInternals.ts',
-			].sort(),
+			['CisAutoCall/CisAutoCall.node.ts → CisAutoCall/actions/waiting/resume.ts', 'CisAutoCall/actions/router.ts → CisAutoCall/actions/waiting/start.ts'].sort(),
 		);
 		const readers = [...graph.keys()].filter((file) => file.endsWith('.ts') && fs.readFileSync(path.join(NODES, file), 'utf8').includes('runExecutionData'));
 		expect(readers).toEqual([`${WAITING}n8nInternals.ts`]);

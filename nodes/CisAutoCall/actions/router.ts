@@ -2,22 +2,19 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../shared/transport';
-import { NotSentError } from './itemErrors';
 import type { ItemOperation, Operation } from './operation';
 import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
 import { agentFailure, failureKindOf, runsAsAgentTool } from './agent';
 import { runWaiting } from './waiting/start';
-import { refuseAgentWait, refuseLegacyOrder } from './agent/waiting';
 
 /**
  * The node's execute(): finds the operation, reads the run once and hands both to the pipeline
  * (pipeline/); a "… and Wait for Result" operation runs inside its wait (waiting/), also as an AI
- * Agent's tool (agent/waiting.ts).
+ * Agent's tool.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	if (!runsAsAgentTool(this)) return await runItems.call(this, false);
-	if (waitsForResult(operationToRun(this))) refuseLegacyOrder(this);
 	// As an AI Agent's tool the node never throws: the model reads short text for every item, and
 	// nothing makes n8n run it again (its Retry On Fail re-runs a node that threw).
 	try {
@@ -31,16 +28,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<INodeExecutionData[][]> {
 	const operation = operationToRun(this);
-	const waits = waitsForResult(operation);
-	if (waits && asAgentTool) refuseAgentWait(this);
+	const waits = operation.kind === 'item' && operation.waitsForResult === true;
 	const run = await readRun(this, operation, asAgentTool);
 	// A run that sends nothing waits for nothing (and makes no key).
 	if (!waits || !run.sends) return [await runPipeline(run, operation)];
 	return [await runWaiting(this, operation as ItemOperation<ApiRequest>, async (marked) => await runPipeline(run, marked))];
-}
-
-function waitsForResult(operation: Operation): boolean {
-	return operation.kind === 'item' && operation.waitsForResult === true;
 }
 
 function operationToRun(context: IExecuteFunctions): Operation {

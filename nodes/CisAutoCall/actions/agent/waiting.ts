@@ -1,8 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { NotSentError } from '../itemErrors';
-import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from '../waiting/n8nInternals';
 
 /**
  * "… and Wait for Result" as an AI Agent's tool. The AI Agent v3 (n8n 1.123 and 2.41) asks n8n to
@@ -37,17 +35,17 @@ function overwrite(item: INodeExecutionData | undefined, json: IDataObject): voi
 
 /**
  * Before the execution waits: what the model reads if no result comes within the time limit, and,
- * for the other calls of this tool that n8n queued in the same turn (it will not run them), a
- * refusal in words the model acts on.
+ * for the other calls of this tool that n8n queued in the same turn (`queuedRuns`: their input
+ * items; n8n will not run them), a refusal in words the model acts on.
  */
-export function prepareAgentWait(context: IExecuteFunctions, limit: string): void {
+export function prepareAgentWait(context: IExecuteFunctions, limit: string, queuedRuns: INodeExecutionData[][]): void {
 	for (const item of context.getInputData()) {
 		overwrite(item, {
 			outcome: 'noResult',
 			message: `No result within ${limit}: the person was called, but the call's result did not arrive in time. Do not call again; tell the user the result will reach the CIS Auto-Call Trigger's workflow.`,
 		});
 	}
-	for (const items of queuedRunsOfThisNode(context)) {
+	for (const items of queuedRuns) {
 		for (const item of items) {
 			overwrite(item, {
 				outcome: 'refused',
@@ -58,28 +56,27 @@ export function prepareAgentWait(context: IExecuteFunctions, limit: string): voi
 	}
 }
 
-/**
- * Legacy execution order: the agent goes on before its tools have run, so it would never read the
- * result. The run throws before anything is sent: n8n shows the words on the tool's run (the model
- * itself has read n8n's empty result by then).
- */
-export function refuseLegacyOrder(context: IExecuteFunctions): void {
-	if (!runsInLegacyOrder(context)) return;
-	throw new NodeOperationError(
-		context.getNode(),
-		'Nobody was called: this AI Agent tool waits for the result of a call, which n8n hands to the agent only in execution order v1. Open the workflow\'s Settings and set Execution Order to "v1 (recommended)"',
-		{ description: "In the legacy execution order the agent goes on before its tools have run, so it could never read the call's result." },
-	);
+/** What the wait's start knows of the execution, from n8n (waiting/n8nInternals.ts). */
+export interface AgentWaitSetting {
+	legacyOrder: boolean;
+	startedByChat: boolean;
 }
 
 /**
- * Refuses a waiting tool run, before anything is sent, where the agent could not read the result:
- * a Chat Trigger started the execution (n8n answers the chat with an error as soon as the workflow
- * waits; the model reads the refusal and tells the chat user), or the agent runs its tools inside
- * its own run (older AI Agent versions, `isToolExecution()`), where a tool cannot pause.
+ * Refuses a waiting tool run before anything is sent where the agent could not read the result:
+ * the legacy execution order (the agent goes on before its tools have run), a Chat Trigger started
+ * the execution (n8n answers the chat with an error as soon as the workflow waits; the model reads
+ * the refusal and tells the chat user), or the agent runs its tools inside its own run (older AI
+ * Agent versions, `isToolExecution()`), where a tool cannot pause.
  */
-export function refuseAgentWait(context: IExecuteFunctions): void {
-	if (chatTriggerRan(context)) {
+export function refuseAgentWait(context: IExecuteFunctions, setting: AgentWaitSetting): void {
+	if (setting.legacyOrder) {
+		throw new NotSentError(
+			context.getNode(),
+			'Not sent: this tool waits for the result of a call, which n8n hands to the AI Agent only in execution order v1, so nobody was called. Whoever built this workflow can open its Settings and set Execution Order to "v1 (recommended)"',
+		);
+	}
+	if (setting.startedByChat) {
 		throw new NotSentError(
 			context.getNode(),
 			'Not sent: in a chat this tool cannot wait for the result of a call (n8n would answer the chat with an error while the workflow waits), so nobody was called. Whoever built this workflow can use "Create and Run" as the chat\'s tool',

@@ -18,7 +18,7 @@ export function savedNodeContextOf(context: IWebhookFunctions): IDataObject | un
 	return contextData?.[`node:${context.getNode().name}`];
 }
 
-// An AI Agent's waiting tool (actions/agent/waiting.ts) reads the execution its tool run is part of.
+// For an AI Agent's waiting tool (start.ts hands these to actions/agent/): the execution its tool run is part of.
 
 interface StackEntry {
 	node?: { name?: string };

@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { isPlainObject } from '../../../shared/validation';
 import { type CandidateResult, RESUME_BODY_FIELD, statusInWords, waitKeyMatches, withoutWaitMarker } from '../../../shared/waitForResult';
 import { keptWait, type StoredWait } from './storedWait';
-import { agentWaitResult } from '../agent/waiting';
+import { agentWaitResult } from '../agent';
 
 /**
  * The resume of a wait: the waiting node's webhook(), called by n8n for each request to its

@@ -9,8 +9,8 @@ import { WAIT_MARKER_FIELD } from '../../../shared/waitForResult';
 import { NotSentError } from '../itemErrors';
 import type { ItemOperation } from '../operation';
 import { keepWait } from './storedWait';
-import { limitInWords, prepareAgentWait } from '../agent/waiting';
-import { runsAsAgentTool } from '../runFeatures/guardrails';
+import { limitInWords, prepareAgentWait, refuseAgentWait, runsAsAgentTool } from '../agent';
+import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from './n8nInternals';
 
 /**
  * The start of a wait of the "… and Wait for Result" operations. Before any call: a new key for
@@ -119,6 +119,8 @@ export async function runWaiting(
 	operation: ItemOperation<ApiRequest>,
 	run: (marked: ItemOperation<ApiRequest>) => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
+	// An AI Agent's tool: refused before anything is sent where the agent could not read the result.
+	if (runsAsAgentTool(context)) refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: chatTriggerRan(context) });
 	await refuseBlockedWait(context);
 	const wait = startWait(context);
 	let output: INodeExecutionData[];
@@ -162,7 +164,7 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
 	const limit = Math.max(1, Number.isFinite(amount) ? amount : 1);
 	const waitMs = limit * (UNIT_MS[unit] ?? UNIT_MS.days);
-	if (runsAsAgentTool(context)) prepareAgentWait(context, limitInWords(limit, unit));
+	if (runsAsAgentTool(context)) prepareAgentWait(context, limitInWords(limit, unit), queuedRunsOfThisNode(context));
 	await context.putExecutionToWait(new Date(Date.now() + waitMs));
 	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));
 }
