@@ -187,11 +187,12 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
 
 /**
  * In a running n8n (client from setupOwner): creates the two credentials pointing at the
- * simulator, imports every example (prepared), activates the listening ones, and points the
+ * simulator (and, with `modelUrl`, one for example 9's chat model: the stand-in of ./standInModel.js),
+ * imports every example (prepared), activates the listening ones, and points the
  * simulator's default template at example 2 through the control API.
  * Returns { credentials, secret, workflows: { '01': {id, name, file, json, triggerUrl?, activated}}, template }.
  * log(line) reports each step.
- * @param {{ client: any, n8nUrl: string, simUrl: string, crmUrl: string, token?: string, user?: { email: string, password: string },
+ * @param {{ client: any, n8nUrl: string, simUrl: string, crmUrl: string, modelUrl?: string, token?: string, user?: { email: string, password: string },
  *   examples?: any[], activate?: string[], credentialType?: string, log?: (line: string) => void }} options
  */
 async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, credentialType = 'login', log = () => {} }) {

@@ -19,6 +19,10 @@ const http = require('http');
  * An OpenAI-compatible chat completions endpoint (POST /v1/chat/completions, JSON or SSE when
  * `stream` is set) scripted as described above.
  */
+/**
+ * @param {{ finalAnswer?: (toolResults: string[], userText: string) => string }} [options] the answer after the
+ * tool calls, from the texts the tools returned (default: those texts, one per line)
+ */
 async function startScriptedChatModel({ finalAnswer = joinedToolResults } = {}) {
 	const requests = [];
 	let callCounter = 0;
@@ -113,11 +117,13 @@ function contentText(content) {
 	return content == null ? '' : JSON.stringify(content);
 }
 
+/** @param {string[]} results */
 function joinedToolResults(results) {
 	return results.join('\n') || 'Nothing to do.';
 }
 
 /** A short CRM note from the result of a "… and Wait for Result" tool (what the model would write). */
+/** @param {string[]} results */
 function crmNote(results) {
 	let item;
 	try {

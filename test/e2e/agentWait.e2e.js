@@ -82,7 +82,7 @@ function agentWorkflow(name, { leadPath, openAi, tools, executionOrder = 'v1' })
 	wf.nodes.push(model, ...tools);
 	wf.connections[model.name] = { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] };
 	for (const tool of tools) wf.connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
-	wf.settings = executionOrder ? { executionOrder } : {};
+	/** @type {Record<string, unknown>} */ (wf).settings = executionOrder ? { executionOrder } : {};
 	return wf;
 }
 
