@@ -32,6 +32,7 @@ const os = require('os');
 const path = require('path');
 const { httpRequest, freePort, portFree } = require('./lib/http');
 const { startCrmStub, setupPlayground, SIM_TOKEN, SIM_USER } = require('./lib/playground');
+const { startScriptedChatModel, crmNote } = require('./lib/standInModel');
 
 /** The n8n owner npm start sets up. */
 const START_OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Passw0rd' };
@@ -168,7 +169,7 @@ async function checkExampleFlow({ n8nUrl, crm, timeoutMs = 120000 }) {
 
 function shortEvent(entry) {
 	const b = entry.body && typeof entry.body === 'object' ? entry.body : {};
-	const bits = [b.event, b.status, b.callId ? `call ${b.callId}` : null, b.campaign ? `(${b.campaign})` : null].filter(Boolean);
+	const bits = [b.event, b.status, b.callId ? `call ${b.callId}` : null, b.campaign ? `(${b.campaign})` : null, b.note ? JSON.stringify(b.note) : null].filter(Boolean);
 	return `${entry.method} ${entry.path}${bits.length ? `  ${bits.join(' ')}` : ''}`;
 }
 
@@ -269,7 +270,10 @@ async function main() {
 			onRequest: (entry) => say(`[crm] ${shortEvent(entry)}`),
 		});
 		cleanups.push(() => crm.close());
-		step(3, TOTAL, `simulator of the service on ${sim.url}, CRM stub on ${crm.url}`);
+		// Example 9's chat model: a stand-in on a free port that needs no key.
+		const model = await startScriptedChatModel({ finalAnswer: crmNote });
+		cleanups.push(() => model.close());
+		step(3, TOTAL, `simulator of the service on ${sim.url}, CRM stub on ${crm.url}, stand-in chat model on ${model.url}`);
 
 		// 4. n8n with the tarball installed the way a user installs a community node
 		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `cis-autocall-n8n-${version}-`));
@@ -295,6 +299,7 @@ async function main() {
 			n8nUrl: n8n.url,
 			simUrl: sim.url,
 			crmUrl: crm.url,
+			modelUrl: model.url,
 			log: (line) => say(`          ${line}`),
 		});
 		if (stopping) return;
@@ -330,6 +335,10 @@ async function main() {
 		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead-wait -H 'content-type: application/json' \\`);
 		say(`         -d '{"name": "Eve Waits", "phone": "79990005588", "crmId": "CRM-88"}'`);
 		say(`    the execution waits until the call ends, then this window shows  [crm] POST /leads/CRM-88/call-results  CALL_RESULT Answered …`);
+		say('  An AI Agent calls the lead, waits for the answer and writes a CRM note (example 9, offline stand-in model):');
+		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead-agent -H 'content-type: application/json' \\`);
+		say(`         -d '{"name": "Ann Agent", "phone": "79990005599", "crmId": "CRM-99"}'`);
+		say(`    the agent waits until the call ends, then this window shows  [crm] POST /leads/CRM-99/notes  AGENT_NOTE …`);
 		say('  Example 3 and 5b/5c: open them in the editor and click "Execute workflow" (5b feeds and starts the');
 		say('  campaign that example 5a created; its results come back here as [crm] lines).');
 		say(`  Example 4: curl -s -X POST ${n8n.url}/webhook/cis-privacy -H 'content-type: application/json' \\`);

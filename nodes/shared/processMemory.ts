@@ -45,7 +45,7 @@ export const PROCESS_MEMORIES = {
 		expiresMs: Number.POSITIVE_INFINITY,
 		keptBy: 'execution process',
 		notSeenElsewhere:
-			'A waiting execution that resumes after a restart or on another worker starts counting anew; within one run of the execution the count holds.',
+			'Nothing that counts: the count also travels with the execution (its context, which n8n saves with a waiting execution), so a resume after a restart or on another worker starts from it.',
 	},
 	sentRequestKeys: {
 		holds:

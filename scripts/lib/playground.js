@@ -22,13 +22,16 @@ const EXAMPLES_DIR = path.join(path.resolve(__dirname, '..', '..'), 'examples');
 const EXAMPLE_CRM_URL = 'http://127.0.0.1:5681';
 const EXAMPLE_CREDENTIAL_ID = 'cis-example-credential';
 const EXAMPLE_CREDENTIAL_NAME = 'CIS Auto-Call account';
+/** Example 9's chat model credential: npm start points it at the stand-in model (scripts/lib/standInModel.js). */
+const EXAMPLE_MODEL_CREDENTIAL_ID = 'cis-example-model-credential';
+const EXAMPLE_MODEL_CREDENTIAL_NAME = 'Stand-in chat model (offline)';
 const EXAMPLE_SECRET = 'REPLACE-WITH-A-LONG-RANDOM-SECRET';
 const PACKAGE_NAME = 'n8n-nodes-cis-autocall';
 const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
 const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
 
 /** Which examples listen (and are activated by npm start). */
-const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08'];
+const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08', '09'];
 
 /** The simulator's accounts (its defaults). */
 const SIM_TOKEN = 'sim-token';
@@ -80,7 +83,7 @@ function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secr
 		}
 		if (node.credentials) {
 			for (const [type, ref] of Object.entries(node.credentials)) {
-				if (ref && ref.id === EXAMPLE_CREDENTIAL_ID && credentials[type]) node.credentials[type] = { ...credentials[type] };
+				if (ref && [EXAMPLE_CREDENTIAL_ID, EXAMPLE_MODEL_CREDENTIAL_ID].includes(ref.id) && credentials[type]) node.credentials[type] = { ...credentials[type] };
 			}
 		}
 		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.secret === EXAMPLE_SECRET && secret) {
@@ -184,14 +187,15 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
 
 /**
  * In a running n8n (client from setupOwner): creates the two credentials pointing at the
- * simulator, imports every example (prepared), activates the listening ones, and points the
+ * simulator (and, with `modelUrl`, one for example 9's chat model: the stand-in of ./standInModel.js),
+ * imports every example (prepared), activates the listening ones, and points the
  * simulator's default template at example 2 through the control API.
  * Returns { credentials, secret, workflows: { '01': {id, name, file, json, triggerUrl?, activated}}, template }.
  * log(line) reports each step.
- * @param {{ client: any, n8nUrl: string, simUrl: string, crmUrl: string, token?: string, user?: { email: string, password: string },
+ * @param {{ client: any, n8nUrl: string, simUrl: string, crmUrl: string, modelUrl?: string, token?: string, user?: { email: string, password: string },
  *   examples?: any[], activate?: string[], credentialType?: string, log?: (line: string) => void }} options
  */
-async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, credentialType = 'login', log = () => {} }) {
+async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, credentialType = 'login', log = () => {} }) {
 	const credToken = await client.createCredential({
 		name: EXAMPLE_CREDENTIAL_NAME,
 		type: 'cisAutoCallApi',
@@ -214,6 +218,12 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOK
 		cisAutoCallLoginApi: { id: String(credLogin.id), name: credLogin.name },
 		cisAutoCallWebhookSecretApi: { id: String(credSecret.id), name: credSecret.name },
 	};
+	// Example 9's chat model: the stand-in on 127.0.0.1 (no key, no internet).
+	if (modelUrl) {
+		const credModel = await client.createCredential({ name: EXAMPLE_MODEL_CREDENTIAL_NAME, type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: `${modelUrl}/v1`, header: false } });
+		credentials.openAiApi = { id: String(credModel.id), name: credModel.name };
+		log(`credential "${credModel.name}" → the stand-in chat model at ${modelUrl}`);
+	}
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
 		const json = prepareExample(ex.json, { crmUrl, credentials, secret, credentialType });
@@ -223,7 +233,8 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, token = SIM_TOK
 	log(`imported ${Object.keys(workflows).length} example workflows from examples/`);
 	for (const key of activate) {
 		const wf = workflows[key];
-		if (!wf) continue;
+		// Example 9 needs a chat model: without the stand-in it waits for the user's own credential.
+		if (!wf || (key === '09' && !modelUrl)) continue;
 		await client.activate(wf.id);
 		wf.activated = true;
 	}
@@ -246,6 +257,7 @@ module.exports = {
 	EXAMPLE_CRM_URL,
 	EXAMPLE_CREDENTIAL_ID,
 	EXAMPLE_CREDENTIAL_NAME,
+	EXAMPLE_MODEL_CREDENTIAL_ID,
 	EXAMPLE_SECRET,
 	ACTIVATED_EXAMPLES,
 	TRIGGER_TYPE,

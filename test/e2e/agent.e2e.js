@@ -1,14 +1,15 @@
 'use strict';
 /**
  * Example 6 (an AI Agent with CIS Auto-Call → Create and Run as its tool) in a real n8n, with
- * n8n's own AI Agent and OpenAI Chat Model nodes. The model is a small OpenAI-compatible server on
- * 127.0.0.1 (`startScriptedChatModel`) that behaves like a model following the user: it calls the
- * tool once per phone number in the user's message, one after another, then answers with what the
- * tool returned. It records every request, so the checks see what n8n gives the model: the tool's
- * description and arguments, and the text the tool returned for each call.
+ * n8n's own AI Agent and OpenAI Chat Model nodes. The model is the stand-in of
+ * scripts/lib/standInModel.js (OpenAI-compatible, on 127.0.0.1): it calls the tool once per phone
+ * number in the user's message, one after another, then answers with what the tool returned. It
+ * records every request, so the checks see what n8n gives the model: the tool's description and
+ * arguments, and the text the tool returned for each call.
  *
  * A user message `SCRIPT [{"tool": "<tool name>", "args": {...}}, ...]` makes the model make exactly
- * those tool calls instead, one after another (issue 18: a 40-number phone, two tools, Start).
+ * those tool calls instead, one per turn (issue 18: a 40-number phone, two tools, Start); a step
+ * that is an array of calls is made in one turn (parallel tool calls).
  *
  * Shows in real n8n (1.x and 2.x): the node detects that it runs as a tool (the AI Agent v3 runs
  * tools as ordinary nodes), Allowed Numbers refuses with 0 requests, the agent default of Max Calls
@@ -16,110 +17,12 @@
  * number per call, no task started by the agent, and what the model reads back.
  */
 const assert = require('assert');
-const http = require('http');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { loadExamples, prepareExample } = require('../../scripts/lib/playground');
 const { apiRequestsSince } = require('./harness');
+const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
-
-/**
- * An OpenAI-compatible chat completions endpoint (POST /v1/chat/completions, JSON or SSE when
- * `stream` is set) scripted as described above.
- */
-async function startScriptedChatModel() {
-	const requests = [];
-	let callCounter = 0;
-	const server = http.createServer((req, res) => {
-		let raw = '';
-		req.on('data', (chunk) => (raw += chunk));
-		req.on('end', () => {
-			let body = {};
-			try {
-				body = JSON.parse(raw || '{}');
-			} catch {
-				body = {};
-			}
-			requests.push({ method: req.method, path: req.url, body });
-			if (req.method !== 'POST' || !/\/chat\/completions$/.test(req.url.split('?')[0])) {
-				res.writeHead(404, { 'content-type': 'application/json' });
-				res.end(JSON.stringify({ error: { message: `not scripted: ${req.method} ${req.url}` } }));
-				return;
-			}
-			const messages = Array.isArray(body.messages) ? body.messages : [];
-			const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-			const userText = lastUser >= 0 ? contentText(messages[lastUser].content) : '';
-			const scripted = /^SCRIPT /.test(userText) ? JSON.parse(userText.slice('SCRIPT '.length)) : undefined;
-			const numbers = userText.match(/\+?\d[\d ()-]{5,}\d/g) || [];
-			const toolResults = messages.slice(lastUser + 1).filter((m) => m.role === 'tool');
-			const tools = (body.tools || []).map((t) => t.function);
-			const toolNamed = (name) => tools.find((t) => t.name === name) || tools.find((t) => t.name.toLowerCase().includes(String(name).toLowerCase()));
-			const next = scripted
-				? scripted[toolResults.length] && { tool: toolNamed(scripted[toolResults.length].tool), args: scripted[toolResults.length].args }
-				: tools[0] && toolResults.length < numbers.length && { tool: tools[0], args: { phone: numbers[toolResults.length], name: '' } };
-			let message;
-			if (next && next.tool) {
-				callCounter += 1;
-				message = {
-					role: 'assistant',
-					content: null,
-					tool_calls: [
-						{
-							id: `call_${callCounter}`,
-							type: 'function',
-							function: { name: next.tool.name, arguments: JSON.stringify(next.args) },
-						},
-					],
-				};
-			} else {
-				message = { role: 'assistant', content: toolResults.map((m) => contentText(m.content)).join('\n') || 'Nothing to do.' };
-			}
-			const finish = message.tool_calls ? 'tool_calls' : 'stop';
-			const id = `chatcmpl-${requests.length}`;
-			const created = Math.floor(Date.now() / 1000);
-			if (body.stream) {
-				res.writeHead(200, { 'content-type': 'text/event-stream' });
-				const delta = message.tool_calls
-					? { role: 'assistant', tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) }
-					: { role: 'assistant', content: message.content };
-				const chunk = (choice) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [choice] })}\n\n`;
-				res.write(chunk({ index: 0, delta, finish_reason: null }));
-				res.write(chunk({ index: 0, delta: {}, finish_reason: finish }));
-				res.end('data: [DONE]\n\n');
-				return;
-			}
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(
-				JSON.stringify({
-					id,
-					object: 'chat.completion',
-					created,
-					model: body.model,
-					choices: [{ index: 0, message, finish_reason: finish }],
-					usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-				}),
-			);
-		});
-	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-	return {
-		url: `http://127.0.0.1:${/** @type {import('net').AddressInfo} */ (server.address()).port}`,
-		requests,
-		/** The texts the tool returned to the model, in order, from the requests since `mark`. */
-		toolResultsSince(mark) {
-			const chats = requests.slice(mark).filter((r) => Array.isArray(r.body.messages));
-			const last = chats[chats.length - 1];
-			return last ? last.body.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content)) : [];
-		},
-		close: () => new Promise((resolve) => server.close(resolve)),
-	};
-}
-
-function contentText(content) {
-	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part.text || '')).join('');
-	return content == null ? '' : JSON.stringify(content);
-}
 
 /** The JSON the tool returned for one call (n8n gives the model the output items as a JSON array). */
 function toolAnswer(text) {
@@ -288,4 +191,3 @@ async function capsChecks(ctx, { client, sim, checks, example, openAi, model, cr
 	});
 }
 
-module.exports.startScriptedChatModel = startScriptedChatModel;

@@ -2,21 +2,32 @@
 /**
  * The example workflows (examples/*.json), set up exactly as `npm start` sets them up
  * (scripts/lib/playground.js setupPlayground), run as they are against the simulator and the CRM stub.
- * Examples 1-4, 7 and 8 here; the campaign (5a/5b/5c) in campaign.e2e.js.
+ * Examples 1-4, 7, 8 and 9 (with the stand-in chat model of scripts/lib/standInModel.js) here; the campaign (5a/5b/5c) in campaign.e2e.js.
  */
 const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES, SIM_TOKEN } = require('../../scripts/lib/playground');
-const { apiRequestsSince, shapeOf, outputOf, assertSuccess, crmResults, postLead, leadCallRequest } = require('./harness');
+const { apiRequestsSince, shapeOf, outputOf, assertSuccess, crmResults, postLead, leadCallRequest, waitFor } = require('./harness');
+const { startScriptedChatModel, crmNote } = require('../../scripts/lib/standInModel');
 
 const P = '/cis/api/v1';
 
 module.exports = async function exampleChecks(ctx) {
-	const { client, sim, crm, checks } = ctx;
 	const examples = loadExamples();
 
-	const ready = await checks.check('examples import and activate as npm start sets them up (credentials, CRM URL, secret, default template → example 2)', async () => {
-		const setup = await setupPlayground({ client, n8nUrl: ctx.n8n.url, simUrl: sim.url, crmUrl: crm.url, examples });
+	// Example 9's chat model, as npm start runs it.
+	const model = await startScriptedChatModel({ finalAnswer: crmNote });
+	try {
+		return await exampleChecksWithModel(ctx, examples, model);
+	} finally {
+		await model.close();
+	}
+};
+
+async function exampleChecksWithModel(ctx, examples, model) {
+	const { client, sim, crm, checks } = ctx;
+	const ready = await checks.check('examples import and activate as npm start sets them up (credentials, CRM URL, secret, default template → example 2, the stand-in chat model → example 9)', async () => {
+		const setup = await setupPlayground({ client, n8nUrl: ctx.n8n.url, simUrl: sim.url, crmUrl: crm.url, modelUrl: model.url, examples });
 		ctx.playground = setup;
 		const keys = Object.keys(setup.workflows);
 		assert.deepStrictEqual(keys, examples.map((e) => e.key));
@@ -108,6 +119,22 @@ module.exports = async function exampleChecks(ctx) {
 		return `CRM got POST /leads/${lead.crmId}/call-results {status: ${written.body.status}} from execution ${run.id}`;
 	});
 
+	await checks.check('example 9: a lead POSTed → the AI Agent (stand-in model) calls it, waits for the answer, and the CRM gets a note written from what the person said', async () => {
+		const lead = { name: 'Ann Agent', phone: '79990005599', crmId: 'CRM-99' };
+		sim.setOutcome(lead.phone, { attempts: ['ANSWERED'], result: { interested: 'yes' } });
+		const mark = model.requests.length;
+		const res = await httpRequest('POST', `${ctx.n8n.url}/webhook/cis-lead-agent`, { body: lead });
+		assert.strictEqual(res.status, 200, `example 9 answered ${res.status} ${res.text}`);
+		const note = await waitFor(`the CRM note of ${lead.crmId}`, () => crm.requests.find((r) => r.method === 'POST' && r.path === `/leads/${lead.crmId}/notes` && r.body && r.body.event === 'AGENT_NOTE'), 60000);
+		assert.match(note.body.note, /^CRM note: reached by phone \(call [^)]+\)\. They said - interested: yes\.$/, JSON.stringify(note.body));
+		const toolMessages = model.requests.slice(mark).flatMap((r) => (r.body.messages || []).filter((m) => m.role === 'tool'));
+		assert.ok(toolMessages.some((m) => /"outcome":"answered"/.test(String(m.content))), 'the model did not read the answered result');
+		assert.strictEqual(sim.createdByPhone()[lead.phone], 1, 'candidates created for the lead');
+		const [run] = await client.waitForExecutions(wfs['09'].id, 1, 20000);
+		assertSuccess(run);
+		return `CRM got POST /leads/${lead.crmId}/notes "${note.body.note}" from execution ${run.id}`;
+	});
+
 	await checks.check('the examples with the access-token credential: all import, example 3 runs with it', async () => {
 		const setup = await setupPlayground({ client, n8nUrl: ctx.n8n.url, simUrl: sim.url, crmUrl: crm.url, examples, activate: [], credentialType: 'token' });
 		assert.deepStrictEqual(Object.keys(setup.workflows), examples.map((e) => e.key));
@@ -144,4 +171,4 @@ module.exports = async function exampleChecks(ctx) {
 		});
 	}
 	return true;
-};
+}

@@ -10,8 +10,8 @@
  *   options: --rounds N (rounds of the re-publish race, default 3), --simultaneous N (how often the
  *   figure "same delivery to both webhook processes at once" is measured, default 5), --wait-rounds N
  *   (rounds of "a call's last two events at once on both webhook processes" for Create and Run and
- *   Wait for Result, default 5), --fault-rounds N (rounds of ./faults.js, default 3), --only faults (that case
- *   alone), --keep (keep the temp folder
+ *   Wait for Result, default 5), --fault-rounds N (rounds of ./faults.js, default 3), --only faults|agent (that
+ *   case alone: ./faults.js, or ./agent.js, an AI Agent's wait across workers), --keep (keep the temp folder
  *   with every process's user folder and log), --echo (mirror n8n's output), --no-build
  *
  * Prints each check, figures, and ends with exactly one line `N passed, N failed`; exit code 1
@@ -28,6 +28,7 @@ const { Checks, chain, manualTrigger } = require('../e2e/harness');
 const { startCluster, executionsByWorker } = require('./cluster');
 const queueChecks = require('./checks');
 const faultChecks = require('./faults');
+const agentChecks = require('./agent');
 
 const { out, secs } = suite;
 const VERSION = DEFAULT_VERSION;
@@ -39,7 +40,7 @@ function parseArgs(argv) {
 		'--simultaneous': (o, value) => (o.simultaneous = Math.max(0, Number(value()) || 0)),
 		'--wait-rounds': (o, value) => (o.waitRounds = Math.max(1, Number(value()) || 5)),
 		'--fault-rounds': (o, value) => (o.faultRounds = Math.max(1, Number(value()) || 3)),
-		'--only': (o, value) => (o.only = String(value())), // `faults`: ./faults.js alone
+		'--only': (o, value) => (o.only = String(value())), // `faults` (./faults.js) or `agent` (./agent.js) alone
 	});
 }
 
@@ -98,8 +99,9 @@ async function main() {
 				},
 			};
 			try {
-				if (opts.only !== 'faults') await queueChecks(ctx);
-				await faultChecks(ctx);
+				if (!opts.only) await queueChecks(ctx);
+				if (!opts.only || opts.only === 'faults') await faultChecks(ctx);
+				if (!opts.only || opts.only === 'agent') await agentChecks(ctx);
 			} catch (err) {
 				checks.skip('queue-mode checks', `crashed: ${err && err.stack ? err.stack : err}`);
 			}

@@ -204,7 +204,7 @@ describe('in the panel', () => {
 	const shownFor = (property: INodeProperties) =>
 		`${String(property.displayOptions?.show?.resource)}.${String(property.displayOptions?.show?.operation)}`;
 	const dialling = ['candidate.addManyToTask', 'candidate.addToTask', 'candidate.createAndRun', 'candidate.createBatch'];
-	// The "… and Wait for Result" operations dial too, but are never tools (they refuse as one): no tool notice.
+	// The "… and Wait for Result" operations dial too, and are tools too (issue 40).
 	const diallingInPanel = [...dialling, 'candidate.addToTaskAndWait', 'candidate.createAndRunAndWait'].sort();
 
 	test('Allowed Numbers and Max Calls per Run are options of exactly the operations that start calls, not open to expressions', () => {
@@ -222,7 +222,7 @@ describe('in the panel', () => {
 
 	test('the tool variant (and only it) shows that a default cap applies', () => {
 		const notices = properties.filter((property) => property.name === 'agentToolNotice');
-		expect(notices.map(shownFor).sort()).toEqual(dialling);
+		expect(notices.map(shownFor).sort()).toEqual(diallingInPanel);
 		for (const notice of notices) {
 			expect(notice.displayOptions?.show?.['@tool']).toEqual([true]);
 			expect(notice.displayName).toContain(

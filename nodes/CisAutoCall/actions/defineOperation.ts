@@ -53,7 +53,8 @@ export function defineOperation(declaration: ItemDeclaration | BatchDeclaration)
 	const waits = 'waits' in declaration ? declaration.waits : undefined;
 	const traits = traitsOf(declaration as Operation);
 	const panel: INodeProperties[] = [
-		...(traits.dials ? [dialsNotice, waits?.notice ?? agentToolNotice] : []),
+		// The tool notice shows only in the tool variant: a waiting operation is a tool too (actions/agent/waiting.ts).
+		...(traits.dials ? [dialsNotice, ...(waits ? [waits.notice] : []), agentToolNotice] : []),
 		...notices,
 		...(traits.startsTask && !traits.dials ? [agentStartNotice] : []),
 		...fields,

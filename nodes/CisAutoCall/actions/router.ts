@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../shared/transport';
-import { NotSentError } from './itemErrors';
 import type { ItemOperation, Operation } from './operation';
 import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
@@ -11,7 +10,8 @@ import { runWaiting } from './waiting/start';
 
 /**
  * The node's execute(): finds the operation, reads the run once and hands both to the pipeline
- * (pipeline/); a "… and Wait for Result" operation runs inside its wait (waiting.ts).
+ * (pipeline/); a "… and Wait for Result" operation runs inside its wait (waiting/), also as an AI
+ * Agent's tool.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	if (!runsAsAgentTool(this)) return await runItems.call(this, false);
@@ -29,13 +29,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<INodeExecutionData[][]> {
 	const operation = operationToRun(this);
 	const waits = operation.kind === 'item' && operation.waitsForResult === true;
-	if (waits && asAgentTool) {
-		// An AI Agent's tool answers at once: n8n cannot pause an agent's tool.
-		throw new NotSentError(
-			this.getNode(),
-			'Not sent: an operation that waits for the result cannot be used by an AI Agent. Use "Create and Run" or "Add to Task" as the tool instead',
-		);
-	}
 	const run = await readRun(this, operation, asAgentTool);
 	// A run that sends nothing waits for nothing (and makes no key).
 	if (!waits || !run.sends) return [await runPipeline(run, operation)];

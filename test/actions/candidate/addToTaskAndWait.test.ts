@@ -82,8 +82,8 @@ test('a task that is not running and Start the Task Too off: nobody is called an
 	expect(execution.resumes).toBe(0);
 });
 
-test('as an AI Agent\'s tool it adds no one and says which operation to use', async () => {
-	const result = await runTool(sim, { ...addParameters('1', true), phone: "={{ $fromAI('phone', 'phone number', 'string') }}" }, [{ phone: '79991110105' }]);
-	expect(JSON.stringify(result.observations)).toMatch(/Add to Task/);
+test('as the tool of an agent that cannot pause a tool it adds no one and says why (an AI Agent v3 waits: test/e2e/agentWait.e2e.js)', async () => {
+	const result = await runTool(sim, { ...addParameters('1', true), phone: "={{ $fromAI('phone', 'phone number', 'string') }}" }, [{ phone: '79991110105' }], { via: 'supplyData' });
+	expect(JSON.stringify(result.observations)).toMatch(/Not sent: this AI Agent cannot wait for a tool/);
 	expect(sim.requests.filter((r) => r.path.startsWith('/cis/'))).toHaveLength(0);
 });

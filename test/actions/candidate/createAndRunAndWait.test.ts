@@ -153,8 +153,13 @@ test('Dry Run sends nothing and does not wait', async () => {
 	expectNoKeyIn(execution.waitingItems);
 });
 
-test('as an AI Agent\'s tool it dials no one and says to use Create and Run', async () => {
-	const result = await runTool(sim, { ...waitParameters, phone: "={{ $fromAI('phone', 'phone number', 'string') }}" }, [{ phone: '79991110012' }]);
-	expect(JSON.stringify(result.observations)).toMatch(/Create and Run/);
-	expect(sim.requests.filter((r) => r.path.startsWith('/cis/'))).toHaveLength(0);
+test('as an AI Agent v3 tool it calls the person and the execution waits (the model reads the result after the resume: test/e2e/agentWait.e2e.js); an agent that cannot pause a tool dials no one', async () => {
+	const parameters = { ...waitParameters, phone: "={{ $fromAI('phone', 'phone number', 'string') }}" };
+	const sent = (phone: string) => sim.requests.filter((r) => r.path.startsWith('/cis/') && JSON.stringify(r.body ?? {}).includes(phone));
+	const waited = await runTool(sim, parameters, [{ phone: '79991110012' }]);
+	expect(waited.run.waitTill).toBeInstanceOf(Date);
+	expect(sent('79991110012')).toHaveLength(1);
+	const refused = await runTool(sim, parameters, [{ phone: '79991110013' }], { via: 'supplyData' });
+	expect(JSON.stringify(refused.observations)).toMatch(/Not sent: this AI Agent cannot wait for a tool/);
+	expect(sent('79991110013')).toHaveLength(0);
 });

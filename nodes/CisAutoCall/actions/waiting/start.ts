@@ -9,6 +9,8 @@ import { WAIT_MARKER_FIELD } from '../../../shared/waitForResult';
 import { NotSentError } from '../itemErrors';
 import type { ItemOperation } from '../operation';
 import { keepWait } from './storedWait';
+import { limitInWords, prepareAgentWait, refuseAgentWait, runsAsAgentTool } from '../agent';
+import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from './n8nInternals';
 
 /**
  * The start of a wait of the "… and Wait for Result" operations. Before any call: a new key for
@@ -51,11 +53,18 @@ function resumeAddressOf(context: IExecuteFunctions, execution: string): { token
  */
 const keysOfRuns = processMemory<{ key: string; until: number }>('waitKeysOfNodeRuns');
 
+function waitAmount(context: IExecuteFunctions): number {
+	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
+	return Math.max(1, Number.isFinite(amount) ? amount : 1);
+}
+
+function waitUnitOf(context: IExecuteFunctions): string {
+	return String(context.getNodeParameter('waitUnit', 0, 'days'));
+}
+
 /** Wait at Most, in milliseconds. */
 function waitTimeMs(context: IExecuteFunctions): number {
-	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
-	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
-	return Math.max(1, Number.isFinite(amount) ? amount : 1) * (UNIT_MS[unit] ?? UNIT_MS.days);
+	return waitAmount(context) * (UNIT_MS[waitUnitOf(context)] ?? UNIT_MS.days);
 }
 
 /**
@@ -126,6 +135,8 @@ export async function runWaiting(
 	operation: ItemOperation<ApiRequest>,
 	run: (marked: ItemOperation<ApiRequest>) => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
+	// An AI Agent's tool: refused before anything is sent where the agent could not read the result.
+	if (runsAsAgentTool(context)) refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: chatTriggerRan(context) });
 	await refuseBlockedWait(context);
 	const wait = startWait(context);
 	let output: INodeExecutionData[];
@@ -165,6 +176,7 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 	const clean = output.map((item) => ({ ...item, json: scrub(item.json, wait.key) }));
 	if (items.length === 0) return clean;
 	keepWait(context, wait.key, items);
+	if (runsAsAgentTool(context)) prepareAgentWait(context, limitInWords(waitAmount(context), waitUnitOf(context)), queuedRunsOfThisNode(context));
 	await context.putExecutionToWait(new Date(Date.now() + waitTimeMs(context)));
 	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));
 }

@@ -1,3 +1,5 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import type { Operation, Run } from '../../operation';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
@@ -9,6 +11,23 @@ import { checkAllowedNumbers, checkDiallable, checkOneNumber, checkTaskStart, ty
 export interface Booking {
 	key: string | undefined;
 	numbersByItem: Map<number, number>;
+	context: IExecuteFunctions;
+	asAgentTool: boolean;
+}
+
+/**
+ * The count also travels with the execution (its context, which n8n saves with a waiting execution), so that a run
+ * resumed in another process (after a restart, on another worker in queue mode) still counts the calls started before.
+ */
+const SAVED_COUNT_KEY = 'cisAutoCallCallsStarted';
+
+function savedCallCount(context: IExecuteFunctions, asAgentTool: boolean): number {
+	const saved = Number(context.getContext(asAgentTool ? 'flow' : 'node')[SAVED_COUNT_KEY]);
+	return Number.isInteger(saved) && saved > 0 ? saved : 0;
+}
+
+function saveCallCount(context: IExecuteFunctions, asAgentTool: boolean, count: number): void {
+	context.getContext(asAgentTool ? 'flow' : 'node')[SAVED_COUNT_KEY] = count;
 }
 
 /**
@@ -29,7 +48,12 @@ export function applyGuardrails(
 	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
 	const key = ledgerKeyOf(run.context, guardrails.asAgentTool);
 	const count = [...numbersByItem.values()].reduce((sum, numbers) => sum + numbers, 0);
-	if (callLedger.book(key, count, guardrails.maxCalls)) return { key, numbersByItem };
+	const saved = savedCallCount(run.context, guardrails.asAgentTool);
+	if (key !== undefined && saved > callLedger.used(key)) callLedger.book(key, saved - callLedger.used(key), undefined);
+	if (callLedger.book(key, count, guardrails.maxCalls)) {
+		saveCallCount(run.context, guardrails.asAgentTool, callLedger.used(key));
+		return { key, numbersByItem, context: run.context, asAgentTool: guardrails.asAgentTool };
+	}
 	const refusal = capRefusal(guardrails, callLedger.used(key), count);
 	for (const itemIndex of prepared.keys()) outcomes.fail(itemIndex, refusal);
 	prepared.clear();
@@ -70,6 +94,7 @@ export function releaseUnstarted(booking: Booking, outcomes: ItemResults): void 
 		if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted += numbers;
 	}
 	callLedger.release(booking.key, unstarted);
+	if (unstarted > 0) saveCallCount(booking.context, booking.asAgentTool, callLedger.used(booking.key));
 }
 
 /**
