@@ -15,15 +15,13 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { chain, noOp, outputOf, errorOf, waitFor, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, nextExecution, apiRequestsSince } = require('./harness');
+const { leadWebhook, chain, noOp, outputOf, errorOf, waitFor, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, nextExecution, apiRequestsSince } = require('./harness');
 const { ACTION_TYPE, webhookTarget } = require('../../scripts/lib/playground');
 
 const SECRET = 'e2e-agent-wait-secret-0123456789ab';
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
-const TOOL = 'Call and wait';
-const TOOL_NAME = 'Call_and_wait';
-const AGENT = 'AI Agent';
-const NOTE = 'CRM note';
+/** The workflow's node names, and the tool's name as the model sees it. */
+const [TOOL, TOOL_NAME, AGENT, NOTE] = ['Call and wait', 'Call_and_wait', 'AI Agent', 'CRM note'];
 const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 
 /** The tool node: Candidate → Create and Run and Wait for Result, the phone from the model. */
@@ -52,15 +50,7 @@ function waitingTool(credential, { waitAtMost = 10, waitUnit = 'minutes', option
 
 /** Lead (Webhook, `{ text }`) → AI Agent (the model, `tools`) → CRM note. */
 function agentWorkflow(name, { leadPath, openAi, tools, executionOrder = 'v1' }) {
-	const lead = {
-		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
-		id: crypto.randomUUID(),
-		name: 'New lead',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: crypto.randomUUID(),
-	};
+	const lead = leadWebhook(leadPath);
 	const agent = {
 		parameters: { promptType: 'define', text: '={{ $json.body.text }}', options: { systemMessage: 'You qualify leads by phone.' } },
 		id: crypto.randomUUID(),

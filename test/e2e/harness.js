@@ -298,15 +298,9 @@ function waitForResultParameters({ from = '$json', botSettingsId = 'bot-wait', w
 	};
 }
 
-/**
- * The workflow "New lead (Webhook) → Call and wait → CRM update": a production webhook at
- * `leadPath` whose body is `{ phone, crmId }`, Candidate → Create and Run and Wait for Result
- * (bot settings `bot-wait`, Callback Data `{ crmId }`), then `crm` (a No Op named CRM update unless
- * given). With `leads: true` the body is `{ leads: [{ phone, crmId }, ...] }` and a Code node
- * "Leads" makes one item per lead, so that one execution waits for several people.
- */
-function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false, botSettingsId = 'bot-wait', addToTask = null }) {
-	const lead = {
+/** The lead's way in: n8n's Webhook node "New lead", POST at `leadPath`, answering at once. */
+function leadWebhook(leadPath) {
+	return {
 		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
 		id: nodeId(),
 		name: 'New lead',
@@ -315,6 +309,17 @@ function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit,
 		position: [0, 0],
 		webhookId: crypto.randomUUID(),
 	};
+}
+
+/**
+ * The workflow "New lead (Webhook) → Call and wait → CRM update": a production webhook at
+ * `leadPath` whose body is `{ phone, crmId }`, Candidate → Create and Run and Wait for Result
+ * (bot settings `bot-wait`, Callback Data `{ crmId }`), then `crm` (a No Op named CRM update unless
+ * given). With `leads: true` the body is `{ leads: [{ phone, crmId }, ...] }` and a Code node
+ * "Leads" makes one item per lead, so that one execution waits for several people.
+ */
+function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false, botSettingsId = 'bot-wait', addToTask = null }) {
+	const lead = leadWebhook(leadPath);
 	const split = {
 		parameters: { jsCode: 'return $input.first().json.body.leads.map((lead) => ({ json: lead }));' },
 		id: nodeId(),
@@ -424,6 +429,7 @@ async function feedCampaign({ client, sim, workflowId, campaign, taskId }) {
 }
 
 module.exports = {
+	leadWebhook,
 	waitForResultParameters,
 	API,
 	crmResults,

@@ -31,21 +31,10 @@ const { Checks, chain, manualTrigger } = require('./harness');
 const { out, secs } = suite;
 const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s
 
-/** @type {[string, (ctx: any) => Promise<unknown>][]} */
+/** The modules, in the order they run: each is ./<name>.e2e.js. @type {[string, (ctx: any) => Promise<unknown>][]} */
 const MODULES = [
-	['credentials', require('./credentials.e2e')],
-	['actions', require('./actions.e2e')],
-	['retry', require('./retry.e2e')],
-	['trigger', require('./trigger.e2e')],
-	['publishLocal', require('./publishLocal.e2e')],
-	['examples', require('./examples.e2e')],
-	['campaign', require('./campaign.e2e')],
-	['agent', require('./agent.e2e')],
-	['wait', require('./wait.e2e')],
-	['agentWait', require('./agentWait.e2e')],
-	['ssrf', require('./ssrf.e2e')],
-	['upgrade', require('./upgrade.e2e')],
-];
+	'credentials', 'actions', 'retry', 'trigger', 'publishLocal', 'examples', 'campaign', 'agent', 'wait', 'agentWait', 'ssrf', 'upgrade',
+].map((name) => [name, require(`./${name}.e2e`)]);
 
 function parseArgs(argv) {
 	const list = (value) => String(value()).split(',').filter(Boolean);

@@ -32,6 +32,7 @@ const http = require('http');
 const { createSimulator } = require('../../simulator');
 const { SIM_TOKEN, SIM_USER, startCrmStub, webhookTarget } = require('../../scripts/lib/playground');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
+const { forward, listenOnLoopback } = require('./services');
 const { callAndWaitWorkflow, chain, noOp, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, sleep, waitFor } = require('../e2e/harness');
 
 const TIME_SCALE = 0.05;
@@ -77,30 +78,11 @@ async function startFront(webhooks) {
 			const target = new URL(req.url, webhooks[backend].url);
 			const entry = { at: Date.now(), backend, event: body && body.event, crmId: body && body.callbackData && body.callbackData.crmId, status: null, answer: '' };
 			state.log.push(entry);
-			const upstream = http.request(
-				{ method: req.method, hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: req.headers, agent: false },
-				(answer) => {
-					entry.status = answer.statusCode;
-					answer.on('data', (c) => {
-						if (entry.answer.length < 200) entry.answer += c.toString('utf8').slice(0, 200 - entry.answer.length);
-					});
-					res.writeHead(answer.statusCode, answer.headers);
-					answer.pipe(res);
-				},
-			);
-			upstream.on('error', (e) => {
-				entry.status = 502;
-				entry.answer = `front: ${e.message}`;
-				if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-				res.end(`front: ${e.message}`);
-			});
-			upstream.end(raw);
+			forward(req, res, target, entry, { label: 'front', keep: 200, send: (upstream) => upstream.end(raw) });
 		});
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-	const { port } = /** @type {import('net').AddressInfo} */ (server.address());
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: `http://127.0.0.1:${await listenOnLoopback(server)}`,
 		state,
 		close: () => new Promise((resolve) => {
 			server.close(() => resolve(undefined));

@@ -247,6 +247,43 @@ async function startRedis(workDir) {
 
 /* ------------------------------------------------------------------ balancer */
 
+/** Listens on a free port of 127.0.0.1; the port. @param {import('http').Server} server */
+async function listenOnLoopback(server) {
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+	return /** @type {import('net').AddressInfo} */ (server.address()).port;
+}
+
+/**
+ * Forwards `req` to `target` and its answer back to `res`, noting in `entry` the status and the first
+ * `keep` characters of the answer; an upstream that cannot be reached is answered 502 by `label`.
+ * `send(upstream)` writes the request's body (piped, or a body already read).
+ * @param {import('http').IncomingMessage} req
+ * @param {import('http').ServerResponse} res
+ * @param {URL} target
+ * @param {{ status: number | null, answer: string }} entry
+ * @param {{ label: string, keep: number, send: (upstream: import('http').ClientRequest) => void }} how
+ */
+function forward(req, res, target, entry, { label, keep, send }) {
+	const upstream = http.request(
+		{ method: req.method, hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: req.headers, agent: false },
+		(answer) => {
+			entry.status = answer.statusCode ?? null;
+			answer.on('data', (chunk) => {
+				if (entry.answer.length < keep) entry.answer += chunk.toString('utf8').slice(0, keep - entry.answer.length);
+			});
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		},
+	);
+	upstream.on('error', (e) => {
+		entry.status = 502;
+		entry.answer = `${label}: ${e.message}`;
+		if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+		res.end(`${label}: ${e.message}`);
+	});
+	send(upstream);
+}
+
 /**
  * A round-robin HTTP balancer on 127.0.0.1 in front of `backends` (URLs), like the proxy a
  * queue-mode setup puts before its webhook processes. `forwarded[i]` counts requests sent to
@@ -268,27 +305,9 @@ async function startBalancer(backends = []) {
 		const entry = { at: Date.now(), backend: index, method: req.method, path: target.pathname, status: null, answer: '' };
 		state.log.push(entry);
 		if (state.log.length > 5000) state.log.splice(0, state.log.length - 5000);
-		const upstream = http.request(
-			{ method: req.method, hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: req.headers, agent: false },
-			(answer) => {
-				entry.status = answer.statusCode;
-				answer.on('data', (chunk) => {
-					if (entry.answer.length < 300) entry.answer += chunk.toString('utf8').slice(0, 300 - entry.answer.length);
-				});
-				res.writeHead(answer.statusCode, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', (e) => {
-			entry.status = 502;
-			entry.answer = `balancer: ${e.message}`;
-			if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-			res.end(`balancer: ${e.message}`);
-		});
-		req.pipe(upstream);
+		forward(req, res, target, entry, { label: 'balancer', keep: 300, send: (upstream) => req.pipe(upstream) });
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-	const { port } = /** @type {import('net').AddressInfo} */ (server.address());
+	const port = await listenOnLoopback(server);
 	return {
 		url: `http://127.0.0.1:${port}`,
 		port,
@@ -311,4 +330,4 @@ async function startBalancer(backends = []) {
 	};
 }
 
-module.exports = { ensurePostgres, startPostgres, ensureRedis, startRedis, startBalancer, POSTGRES_PACKAGE, POSTGRES_VERSION };
+module.exports = { ensurePostgres, startPostgres, ensureRedis, startRedis, startBalancer, forward, listenOnLoopback, POSTGRES_PACKAGE, POSTGRES_VERSION };

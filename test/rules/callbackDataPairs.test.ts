@@ -7,17 +7,11 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
-import { apiRequests, byId, createTaskInState, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, byId, jsonOf, runAction, useSimulatorWithTask } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 
-let taskId: string;
-const sim = useActionSimulator({}, {
-	settle: true,
-	eachTest: (started) => {
-		taskId = createTaskInState(started, { name: 'Callback task' }).id;
-	},
-});
+const { sim, taskId } = useSimulatorWithTask('Callback task');
 
 const LEAD = { body: { name: 'Ann Lee', phone: '+7 999 000-55-55', crmId: 'CRM-42', score: 7 } };
 
@@ -25,8 +19,8 @@ const pairs = (...fields: [string, string][]) => ({ field: fields.map(([name, va
 
 const operations: Record<string, (candidateFields: INodeParameters) => INodeParameters> = {
 	'Create and Run': (candidateFields) => ({ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.body.phone }}', candidateFields }),
-	'Add to Task': (candidateFields) => ({ resource: 'candidate', operation: 'addToTask', autoCallId: byId(taskId), phone: '={{ $json.body.phone }}', candidateFields }),
-	'Add Many to Task': (candidateFields) => ({ resource: 'candidate', operation: 'addManyToTask', autoCallId: byId(taskId), phone: '={{ $json.body.phone }}', candidateFields }),
+	'Add to Task': (candidateFields) => ({ resource: 'candidate', operation: 'addToTask', autoCallId: byId(taskId()), phone: '={{ $json.body.phone }}', candidateFields }),
+	'Add Many to Task': (candidateFields) => ({ resource: 'candidate', operation: 'addManyToTask', autoCallId: byId(taskId()), phone: '={{ $json.body.phone }}', candidateFields }),
 	'Create Batch From Template': (candidateFields) => ({ resource: 'candidate', operation: 'createBatch', phone: '={{ $json.body.phone }}', candidateFields }),
 };
 

@@ -5,55 +5,20 @@
  * Short Numbers" is on. Refused by name, before any request: the simulator counts 0 API requests.
  * Through n8n-core's engine against the simulator.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { emergencyNumberIn } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
-import { apiRequests, byId, createAndRunTool, createTaskInState, jsonOf, runAction, runTool, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, createAndRunTool, diallingOperations, jsonOf, runAction, runTool, useSimulatorWithTask } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 
-let taskId: string;
-const sim = useActionSimulator({}, {
-	settle: true,
-	eachTest: (started) => {
-		taskId = createTaskInState(started, { name: 'Numbers task' }).id;
-	},
-});
+const { sim, taskId } = useSimulatorWithTask('Numbers task');
 
 const EMERGENCY = ['112', '911', '999', '000', '110', '101', '102', '103', '104', '119', '100'];
 /** Each emergency number as a CRM field may hold it: bare, and behind a country code. */
 const dialled = EMERGENCY.flatMap((number) => [number, `+1 ${number}`, `+44 ${number}`, `+7 ${number}`]);
 
-const operations: Record<string, (options?: IDataObject) => INodeParameters> = {
-	'Create and Run': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'createAndRun',
-		botSettingsId: 'bot-1',
-		phone: '={{ $json.phone }}',
-		options: options as INodeParameters,
-	}),
-	'Add to Task': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'addToTask',
-		autoCallId: byId(taskId),
-		phone: '={{ $json.phone }}',
-		options: options as INodeParameters,
-	}),
-	'Add Many to Task': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'addManyToTask',
-		inputMode: 'fromItems',
-		autoCallId: byId(taskId),
-		options: options as INodeParameters,
-	}),
-	'Create Batch From Template': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'createBatch',
-		inputMode: 'fromItems',
-		phoneField: 'phone',
-		options: options as INodeParameters,
-	}),
-};
+const operations = diallingOperations(taskId);
 
 describe('emergency numbers are recognised bare and behind a code, never in a person\'s phone', () => {
 	test.each(dialled)('%s is an emergency number', (number) => {

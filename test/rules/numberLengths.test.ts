@@ -8,20 +8,14 @@
  */
 import { execFileSync } from 'child_process';
 import * as path from 'path';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { describeLengths, wrongLength } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
-import { apiRequests, byId, createAndRunTool, createTaskInState, jsonOf, runAction, runTool, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, createAndRunTool, diallingOperations, jsonOf, runAction, runTool, useSimulatorWithTask } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 
-let taskId: string;
-const sim = useActionSimulator({}, {
-	settle: true,
-	eachTest: (started) => {
-		taskId = createTaskInState(started, { name: 'Numbers task' }).id;
-	},
-});
+const { sim, taskId } = useSimulatorWithTask('Numbers task');
 
 /** The numbers missing a digit or with digits too many, and what the refusal says of each. */
 export const WRONG_LENGTH: [string, string][] = [
@@ -44,36 +38,7 @@ export const WHOLE: [string, string][] = [
 	['+44 20 7946 0000', '442079460000'],
 ];
 
-const operations: Record<string, (options?: IDataObject) => INodeParameters> = {
-	'Create and Run': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'createAndRun',
-		botSettingsId: 'bot-1',
-		phone: '={{ $json.phone }}',
-		options: options as INodeParameters,
-	}),
-	'Add to Task': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'addToTask',
-		autoCallId: byId(taskId),
-		phone: '={{ $json.phone }}',
-		options: options as INodeParameters,
-	}),
-	'Add Many to Task': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'addManyToTask',
-		inputMode: 'fromItems',
-		autoCallId: byId(taskId),
-		options: options as INodeParameters,
-	}),
-	'Create Batch From Template': (options = {}) => ({
-		resource: 'candidate',
-		operation: 'createBatch',
-		inputMode: 'fromItems',
-		phoneField: 'phone',
-		options: options as INodeParameters,
-	}),
-};
+const operations = diallingOperations(taskId);
 
 function phonesSent(): string[] {
 	return apiRequests(sim).flatMap((request) => {

@@ -78,16 +78,27 @@ test('the answered Call Ended at one process and the Person Done at the other at
 	expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([['Answered', 'call-q3']]);
 });
 
-test('never reached, the last call seen by the other process: the Person Done is held back until its re-send reaches that process', async () => {
+/**
+ * Two webhook processes and one lead waited for whose only call was not answered: its Call Ended
+ * reaches the first process and its Person Done the second. A call that was not answered is kept by
+ * the service (503) while the execution still waits for this person; the Person Done is held back
+ * (503) where its last call is not known; nothing resumes yet.
+ */
+async function oneLeadNotReachedOnTwoProcesses(phone: string, crmId: string, callId: string, status: string) {
 	const { waiting, first, second } = await startTwoWebhookProcesses();
 	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
-	const execution = await runWaiting(waiting, [{ phone: '79991110204', crmId: 'Q-4' }]);
-	const { callEnded, personDone } = eventsOf('79991110204', 'Q-4', 'call-q4', 'NOANSWER');
-
-	// A call that was not answered is kept by the service (503) while the execution still waits for this person.
+	const execution = await runWaiting(waiting, [{ phone, crmId }]);
+	const { callEnded, personDone } = eventsOf(phone, crmId, callId, status);
 	expect((await post(first, callEnded)).status).toBe(503);
 	expect((await post(second, personDone)).status).toBe(503);
 	expect(execution.resumes).toBe(0);
+	return { first, second, execution, callEnded, personDone };
+}
+
+test('never reached, the last call seen by the other process: the Person Done is held back until its re-send reaches that process', async () => {
+	const { first, second, execution, callEnded, personDone } = await oneLeadNotReachedOnTwoProcesses('79991110204', 'Q-4', 'call-q4', 'NOANSWER');
+
+	// The Person Done's re-send reaches the process that knows the last call.
 	expect((await post(first, personDone)).status).toBe(200);
 	await finishedWithin(execution);
 	// The re-send of the Call Ended finds the wait over.
@@ -97,15 +108,8 @@ test('never reached, the last call seen by the other process: the Person Done is
 });
 
 test('the process that got the last (unanswered) Call Ended dies: the service\'s re-send of that Call Ended brings the last call\'s status to another process, without the 10-minute grace', async () => {
-	const { waiting, first, second } = await startTwoWebhookProcesses();
-	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
-	const execution = await runWaiting(waiting, [{ phone: '79991110205', crmId: 'Q-5' }]);
-	const { callEnded, personDone } = eventsOf('79991110205', 'Q-5', 'call-q5', 'BUSY');
-
-	expect((await post(first, callEnded)).status).toBe(503);
-	// The first process dies here: what it remembered is gone, and it gets nothing more.
-	expect((await post(second, personDone)).status).toBe(503);
-	expect(execution.resumes).toBe(0);
+	// The first process dies after the Call Ended: what it remembered is gone, and it gets nothing more.
+	const { second, execution, callEnded, personDone } = await oneLeadNotReachedOnTwoProcesses('79991110205', 'Q-5', 'call-q5', 'BUSY');
 	// The service re-sends what it did not get a 200 for: the Call Ended reaches the second process.
 	expect((await post(second, callEnded)).status).toBe(200);
 	await finishedWithin(execution);

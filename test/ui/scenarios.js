@@ -19,7 +19,7 @@ const {
 	selectOption,
 	shownParameterTexts,
 } = require('./editor');
-const { apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL } = require('../e2e/harness');
+const { leadWebhook, apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL } = require('../e2e/harness');
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
 const { findBanned } = require('../lib/editorWords');
 const { noticeProblems, wordCount, MAX_NOTICE_WORDS, MAX_NOTICE_SENTENCES } = require('../lib/noticeLength');
@@ -772,15 +772,7 @@ async function waitExecution(ctx) {
 	trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } };
 	const triggerWf = await client.createWorkflow(chain('UI: call results (CIS Auto-Call Trigger)', [trigger, noOp()]));
 	const leadPath = `ui-wait-lead-${crypto.randomUUID()}`;
-	const lead = {
-		parameters: { httpMethod: 'POST', path: leadPath, responseMode: 'onReceived', options: {} },
-		id: crypto.randomUUID(),
-		name: 'New lead',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: crypto.randomUUID(),
-	};
+	const lead = leadWebhook(leadPath);
 	const wait = cisNode(
 		'Call and wait',
 		{

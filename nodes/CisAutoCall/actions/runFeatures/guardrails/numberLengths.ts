@@ -5,7 +5,7 @@ import { MIN_PERSON_PHONE_DIGITS, Refusal } from './numbers';
 // international form, country code first (79990005555), or the Russian form with 8 first
 // (89990005555), which the service's RU normalisation and Russian networks read as +7, or a Russian
 // mobile number without its 7 (9990005555), which RU normalisation completes. The lengths of each
-// country code come from libphonenumber's metadata (countryCodes.ts says which version).
+// country code come from libphonenumber's metadata (countryCodes.json says which version).
 
 /** How a number reads: its country code and the lengths (all digits) a number of that code has. */
 export interface NumberReading {
