@@ -31,7 +31,8 @@ function saveCallCount(context: IExecuteFunctions, asAgentTool: boolean, count: 
 }
 
 /**
- * Each item first: an emergency number, one too short for a person or of another length than its country code has, a task start an AI Agent may not make, several numbers where an AI Agent may
+ * Each item first: an emergency number, one too short for a person or of another length than its
+ * country code has, a task start an AI Agent may not make, several numbers where an AI Agent may
  * give one, a number outside Allowed Numbers: the item is refused. Then the numbers of the run
  * (every number of every candidate: each can be dialled) are booked against Max Calls per Run, all
  * or none: a run that would go beyond it is refused whole. Nothing is sent for a refused item.
