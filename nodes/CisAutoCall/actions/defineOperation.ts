@@ -62,6 +62,8 @@ export function defineOperation(declaration: ItemDeclaration | BatchDeclaration)
 		runOptionsField(traits),
 	];
 	if (!waits) return { ...operation, fields: panel } as Operation;
-	const { waits: _waits, ...item } = operation as ItemDeclaration;
-	return { ...item, fields: panel, waitsForResult: true };
+	// The wait's declaration becomes a flag and the wait's fields in the panel.
+	const item: Partial<ItemDeclaration> = { ...(operation as ItemDeclaration) };
+	delete item.waits;
+	return { ...(item as ItemDeclaration), fields: panel, waitsForResult: true };
 }
