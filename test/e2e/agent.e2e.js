@@ -155,7 +155,7 @@ async function capsChecks(ctx, { client, sim, checks, example, openAi, model, cr
 	const numbersOf = (api) => api.filter((r) => r.path === CREATE_AND_RUN).flatMap((r) => r.body.phone);
 
 	await checks.check('issue 18: a phone with 40 numbers in one tool call is refused, 0 requests; the model reads why', async () => {
-		const forty = Array.from({ length: 40 }, (_, i) => `799900${String(8001 + i)}`).join(',');
+		const forty = Array.from({ length: 40 }, (_, i) => `7999000${String(8001 + i)}`).join(',');
 		const { toolResults, api } = await script([{ tool: 'Call_a_person', args: { phone: forty, name: '' } }]);
 		assert.strictEqual(api.length, 0, `requests: ${api.map((r) => r.path).join(', ')}`);
 		const [item] = toolResults[0];
