@@ -62,7 +62,7 @@ export async function answerDelivery(context: IWebhookFunctions): Promise<IWebho
 	let notHandedOver: string | undefined;
 	if (verdict.kind === 'waitingCall') {
 		// Create and Run and Wait for Result: the event continues the execution waiting for it.
-		const handed = await handOver(context, verdict.event, verdict.payload);
+		const handed = await handOver(context, verdict.event, verdict.payload, verdict.passedOn);
 		const decision = handOverDecision(context, handed, verdict.event, deliveryId, verdict.forget);
 		if (decision.kind === 'answer') return decision.response;
 		notHandedOver = decision.notHandedOver;

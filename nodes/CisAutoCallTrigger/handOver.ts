@@ -13,6 +13,7 @@ import {
 import { isPlainObject } from '../shared/validation';
 import { blockedHandOverWords } from './handOverAddress';
 import { normalizeCallbackData } from './output';
+import { passOn } from './passOn';
 import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
 
 /**
@@ -62,7 +63,7 @@ export type HandOver =
 	/** Done (resumed, or n8n says the wait needs nothing more): answer 200. */
 	| { kind: 'done'; resumed: boolean }
 	/** Not taken by n8n now: answer so that the service sends it again; `reason` goes to n8n's log. */
-	| { kind: 'later'; reason: string }
+	| { kind: 'later'; reason: string; lastCallMissing?: true }
 	/**
 	 * The result can never reach its waiting execution: n8n's SSRF protection blocks this n8n's own
 	 * waiting address, or n8n says the execution no longer waits (it does not exist, it ended with an
@@ -154,7 +155,7 @@ function goneWords(how: Gone['how'], execution: string): string {
  * that person: it decides between "Answered" and "Not reached", and a re-send brings it to another
  * process when the one that first got it dies.
  */
-export async function handOver(context: IWebhookFunctions, event: string, payload: IDataObject): Promise<HandOver> {
+export async function handOver(context: IWebhookFunctions, event: string, payload: IDataObject, passedOn = false): Promise<HandOver> {
 	const { callbackData } = normalizeCallbackData(payload.callbackData);
 	const marker = waitMarkerOf(callbackData);
 	if (!marker || (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')) return { kind: 'done', resumed: false };
@@ -163,7 +164,12 @@ export async function handOver(context: IWebhookFunctions, event: string, payloa
 	waits.set(waitId, state);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
-	const turn = state.turns.then(async () => await handOverInTurn(context, event, payload, callbackData, marker, state));
+	const turn = state.turns.then(async () => {
+		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
+		// A Person Done whose last call another process got: passed on once, so that it reaches that process now.
+		if (handed.kind === 'later' && handed.lastCallMissing && !passedOn && (await passOn(context, payload))) return { kind: 'done', resumed: false } as const;
+		return handed;
+	});
 	state.turns = turn.catch(() => undefined);
 	return await turn;
 }
@@ -242,13 +248,14 @@ async function handOverInTurn(
 				return { kind: 'notHandedOver', words, log: words };
 			}
 			// A Person Done whose last call is not known here: its result is decided once it is (or after the grace).
-			if (state.personsDone[item]) return { kind: 'later', reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})` };
+			if (state.personsDone[item]) return { kind: 'later', reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})`, lastCallMissing: true };
 			return { kind: 'done', resumed: false };
 		}
 		case 'waiting':
 			return {
 				kind: 'later',
 				reason: `${holdsResult ? 'the execution waits for the results of other people, not known here yet' : "the execution still waits for this person's result"} (execution ${marker.execution})`,
+				...(!holdsResult && event === 'CANDIDATE_CHANGED' && state.personsDone[item] ? { lastCallMissing: true as const } : {}),
 			};
 		default:
 			return { kind: 'later', reason: `${answer.reason} (execution ${marker.execution})` };

@@ -4,6 +4,7 @@ import { isAddressAllowed, parseAddressList } from './addresses';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { normalizeCallbackData } from './output';
+import { CAME_BACK, cameBackHere, passedOnBy } from './passOn';
 import { deliveryHasSecret } from './secret';
 import { parametersOf } from './parameterReader';
 import { readEvents, readOptions } from './settings';
@@ -28,7 +29,7 @@ export type Verdict =
 	| { kind: 'ignored'; deliveryId: string; reason: string }
 	| { kind: 'accepted'; deliveryId: string; payload: IDataObject; event: string }
 	/** An event of a call a waiting execution gets (its Callback Data carries the wait's marker). */
-	| { kind: 'waitingCall'; deliveryId: string; payload: IDataObject; event: string; forget: () => void };
+	| { kind: 'waitingCall'; deliveryId: string; payload: IDataObject; event: string; forget: () => void; passedOn: boolean };
 
 /** What n8n leaves in the body when it did not parse one. */
 function isEmptyBody(body: unknown): boolean {
@@ -67,6 +68,9 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	// 3b. An event of a call that a waiting execution gets: handed over whatever the event filter
 	// (the waiting execution needs both events), and never twice (repeats are always ignored).
 	if (waitMarkerOf(normalizeCallbackData(parsed.payload.callbackData).callbackData) !== undefined) {
+		const passer = passedOnBy(context);
+		// Passed on by this very process (passOn.ts): the balancer brought it back; it tries again.
+		if (cameBackHere(passer)) return { kind: 'ignored', deliveryId, reason: CAME_BACK };
 		const subject = `${scope}:${subjectOf(parsed.event, parsed.payload)}`;
 		if (deliveries.isRepeat(subject, deliveryId)) return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		return {
@@ -75,6 +79,7 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 			payload: parsed.payload,
 			event: parsed.event,
 			forget: () => deliveries.forget(subject, deliveryId),
+			passedOn: passer !== undefined,
 		};
 	}
 

@@ -1,3 +1,5 @@
+import { randomUUID } from 'crypto';
+
 import { ExpiringMap } from './expiringMap';
 
 /**
@@ -120,3 +122,9 @@ export function processMemory<Value>(name: MemoryName): ExpiringMap<Value> {
 	}
 	return memory as ExpiringMap<Value>;
 }
+
+/**
+ * This process's own name, new at each start: a webhook process that passes an event on through
+ * n8n's public address (CisAutoCallTrigger/passOn.ts) tells an event that came back to itself apart.
+ */
+export const THIS_PROCESS = randomUUID();

@@ -56,6 +56,11 @@ export interface WebhookServerOptions {
 	 * host's `/webhook-waiting/...`, as one n8n serves both). JSON bodies are parsed into `req.body`.
 	 */
 	otherRoutes?: (req: HarnessRequest, res: HarnessResponse) => Promise<void>;
+	/**
+	 * n8n's public webhook address (N8N_WEBHOOK_URL + /webhook), read at each request: a balancer in
+	 * front of several webhook processes. Default: this server's own `baseUrl`.
+	 */
+	publicBaseUrl?: () => string | undefined;
 }
 
 export interface WebhookCall {
@@ -364,9 +369,10 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
 			return;
 		}
 
+		const publicBase = opts.publicBaseUrl?.() ?? baseUrl;
 		const additionalData = buildAdditionalData(store, {
-			webhookBaseUrl: baseUrl,
-			webhookTestBaseUrl: baseUrl.replace(/\/webhook$/, '/webhook-test'),
+			webhookBaseUrl: publicBase,
+			webhookTestBaseUrl: publicBase.replace(/\/webhook$/, '/webhook-test'),
 		});
 		additionalData.httpRequest = req as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
 		additionalData.httpResponse = res as unknown as IWorkflowExecuteAdditionalData['httpResponse'];

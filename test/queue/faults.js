@@ -239,6 +239,7 @@ module.exports = async function faultChecks(ctx) {
 				handOversToRestarting: answersText(handOversToVictim),
 				serviceAnswers: answersText(front.state.log.slice(frontMark)),
 				resumeAnswers: answersText(resumes),
+				passOnAnswers: answersText(cluster.balancer.log.slice(balancerMark).filter((e) => e.passedOn)),
 				executions: statuses,
 				bridgeRuns,
 			};
@@ -247,6 +248,7 @@ module.exports = async function faultChecks(ctx) {
 				`hand-overs the restarting webhook-1 answered: ${figure.handOversToRestarting}`;
 			checks.note(`round ${round}: service deliveries answered ${figure.serviceAnswers}`);
 			checks.note(`round ${round}: n8n's answers to the hand-overs (balancer) ${figure.resumeAnswers}`);
+			checks.note(`round ${round}: Person Done events passed on by a webhook process (balancer) ${figure.passOnAnswers || 'none'}`);
 			checks.note(`round ${round}: attempts per event ${figure.attempts.join(',')}; trigger workflow runs ${bridgeRuns}`);
 
 			assert.ok(kill, 'the kill never happened (no Person Done of a not-reached lead after a Call Ended at webhook-1)');

@@ -302,7 +302,7 @@ async function startBalancer(backends = []) {
 		state.forwarded[index] = (state.forwarded[index] || 0) + 1;
 		const target = new URL(req.url, state.backends[index]);
 		// what was forwarded where, and the start of the answer (the query, which may carry a secret or token, is left out)
-		const entry = { at: Date.now(), backend: index, method: req.method, path: target.pathname, status: null, answer: '' };
+		const entry = { at: Date.now(), backend: index, method: req.method, path: target.pathname, passedOn: Boolean(req.headers['x-cis-autocall-passed-on-by']), status: null, answer: '' };
 		state.log.push(entry);
 		if (state.log.length > 5000) state.log.splice(0, state.log.length - 5000);
 		forward(req, res, target, entry, { label: 'balancer', keep: 300, send: (upstream) => req.pipe(upstream) });
@@ -311,7 +311,7 @@ async function startBalancer(backends = []) {
 	return {
 		url: `http://127.0.0.1:${port}`,
 		port,
-		/** Every forwarded request: { at, backend (index), method, path, status, answer (first 300 characters) }. */
+		/** Every forwarded request: { at, backend (index), method, path, passedOn (an event a webhook process passed on), status, answer (first 300 characters) }. */
 		get log() {
 			return state.log;
 		},

@@ -8,22 +8,39 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { WaitingExecutions } from '../engine/harness';
 import { finishedWithin, noRedials, TRIGGER_SECRET, useWaitingN8n } from '../actions/fixtures';
+import { type Balancer, startAlternatingBalancer } from '../actions/fixtures/tinyServer';
+import { PASSED_ON_HEADER } from '../../nodes/CisAutoCallTrigger/passOn';
 
 const { sim, startTrigger, runWaiting, markerSent, post } = useWaitingN8n();
 
-/** Two webhook processes: two copies of the trigger's module (each with its own memory), one n8n. */
-async function startTwoWebhookProcesses() {
+/**
+ * Two webhook processes: two copies of the trigger's module (each with its own memory), one n8n.
+ * `behindBalancer`: n8n's public address (N8N_WEBHOOK_URL) is a balancer that alternates strictly
+ * between the two; the hand-overs and the events passed on go through it.
+ */
+async function startTwoWebhookProcesses({ behindBalancer = false } = {}) {
 	const waiting = new WaitingExecutions({ checksToken: true });
 	let OtherProcessTrigger: typeof CisAutoCallTrigger | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		OtherProcessTrigger = require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node').CisAutoCallTrigger;
 	});
-	const first = await startTrigger(waiting, new CisAutoCallTrigger());
-	const second = await startTrigger(waiting, new OtherProcessTrigger!());
+	let balancer: Balancer | undefined;
+	const publicBaseUrl = () => (balancer ? `${balancer.url}/webhook` : undefined);
+	const first = await startTrigger(waiting, new CisAutoCallTrigger(), {}, publicBaseUrl);
+	const second = await startTrigger(waiting, new OtherProcessTrigger!(), {}, publicBaseUrl);
+	if (behindBalancer) {
+		balancer = await startAlternatingBalancer(() => [new URL(first.url).origin, new URL(second.url).origin]);
+		balancers.push(balancer);
+	}
 	waiting.waitingBaseUrl = `${first.baseUrl}-waiting`;
-	return { waiting, first: `${first.url}?secret=${TRIGGER_SECRET}`, second: `${second.url}?secret=${TRIGGER_SECRET}` };
+	return { waiting, balancer, first: `${first.url}?secret=${TRIGGER_SECRET}`, second: `${second.url}?secret=${TRIGGER_SECRET}` };
 }
+
+const balancers: Balancer[] = [];
+afterEach(async () => {
+	for (const balancer of balancers.splice(0)) await balancer.close();
+});
 
 function eventsOf(phone: string, crmId: string, callId: string, status = 'ANSWERED') {
 	const callbackData = { crmId, [WAIT_MARKER_FIELD]: markerSent(phone) };
@@ -118,4 +135,51 @@ test('the process that got the last (unanswered) Call Ended dies: the service\'s
 	expect(execution.items!.map((i) => [i.json.status, i.json.outcome, i.json.callStatus, i.json.callId, i.json.callbackData])).toEqual([
 		['Not reached (last call: Busy)', 'notReached', 'BUSY', 'call-q5', { crmId: 'Q-5' }],
 	]);
+});
+
+describe('behind a balancer that alternates strictly: the Person Done whose last call the other process got is passed on through n8n\'s public address', () => {
+	/** What went through the balancer, each as `<target> POST <first part of the path>`. */
+	const routes = (balancer: Balancer, from: number) => balancer.routed.slice(from).map((line) => line.split('/').slice(0, 2).join('/'));
+
+	for (const passOnsFirstTarget of ['the other process', 'the same process']) {
+		test(`the unanswered Call Ended at one process, the Person Done at the other: the result is handed over at the Person Done's first delivery, "Not reached" with the last call's status (the pass-on's first target: ${passOnsFirstTarget})`, async () => {
+			const { waiting, balancer, first, second } = await startTwoWebhookProcesses({ behindBalancer: true });
+			sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+			const execution = await runWaiting(waiting, [{ phone: '79991110206', crmId: 'Q-6' }]);
+			const { callEnded, personDone } = eventsOf('79991110206', 'Q-6', 'call-q6', 'NOANSWER');
+			expect((await post(first, callEnded)).status).toBe(503);
+			// The first process's hand-over went through the balancer (to process 0); one more request puts process 0 next.
+			expect(routes(balancer!, 0)).toEqual(['0 POST /webhook-waiting']);
+			if (passOnsFirstTarget === 'the same process') await post(`${balancer!.url}/elsewhere`, {});
+			const routedBefore = balancer!.routed.length;
+
+			// Without passing it on, this is 503 at every re-send that the balancer brings here (the lockstep).
+			expect((await post(second, personDone)).status).toBe(200);
+			await finishedWithin(execution);
+			// The second process's hand-over (the execution still waits), its pass-on (brought back to it
+			// once, then tried again), the pass-on at the first process, and that one's resume.
+			expect(routes(balancer!, routedBefore)).toEqual(
+				passOnsFirstTarget === 'the same process'
+					? ['0 POST /webhook-waiting', '1 POST /webhook', '0 POST /webhook', '1 POST /webhook-waiting']
+					: ['1 POST /webhook-waiting', '0 POST /webhook', '1 POST /webhook-waiting'],
+			);
+			expect((await post(first, callEnded)).status).toBe(200);
+			expect(execution.resumes).toBe(1);
+			expect(execution.items!.map((i) => [i.json.status, i.json.outcome, i.json.callStatus, i.json.callId, i.json.callbackData])).toEqual([
+				['Not reached (last call: No answer)', 'notReached', 'NOANSWER', 'call-q6', { crmId: 'Q-6' }],
+			]);
+		});
+	}
+
+	test('an event that was passed on is not passed on again: it waits for the service\'s re-send (503)', async () => {
+		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({ behindBalancer: true });
+		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+		const execution = await runWaiting(waiting, [{ phone: '79991110207', crmId: 'Q-7' }]);
+		const { callEnded, personDone } = eventsOf('79991110207', 'Q-7', 'call-q7', 'BUSY');
+		expect((await post(first, callEnded)).status).toBe(503);
+		const routedBefore = balancer!.routed.length;
+		expect((await post(second, personDone, { [PASSED_ON_HEADER]: 'another-process' })).status).toBe(503);
+		expect(routes(balancer!, routedBefore)).toEqual(['1 POST /webhook-waiting']);
+		expect(execution.resumes).toBe(0);
+	});
 });
