@@ -21,7 +21,7 @@ export const PASSED_ON_HEADER = 'x-cis-autocall-passed-on-by';
 export const CAME_BACK = 'passed on to the process that passed it on';
 
 /** Tries while the balancer brings the event back to this process. */
-const MAX_TRIES = 3;
+const MAX_TRIES = 2;
 
 /** Whether the request is an event another process (or this one) passed on; such an event is never passed on again. */
 export function passedOnBy(context: IWebhookFunctions): string | undefined {
