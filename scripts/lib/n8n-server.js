@@ -92,7 +92,7 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
  * readyLine (the log line that means ready; by default the one `command` prints), label (echo prefix).
  *
  * Returns a handle { url, port, version, userFolder, process, logs, logFile,
- *   stop(), kill(), restart(), startedInMs, waitForLog(re, timeoutMs) }.
+ *   stop(), kill(), restart({ env }?), startedInMs, waitForLog(re, timeoutMs) }.
  * logs is an array of n8n's output lines (last 5000) and is kept across restarts.
  */
 async function startN8n(opts = {}) {
@@ -215,7 +215,9 @@ async function startN8n(opts = {}) {
 		if (exitPromise) await exitPromise;
 		handle.process = null;
 	};
-	handle.restart = async () => {
+	/** Stops and starts the process again; `env` (optional) changes its environment from this start on (a null value removes one). */
+	handle.restart = async ({ env } = {}) => {
+		if (env) opts.env = { ...opts.env, ...env };
 		await stopProcess();
 		await launch();
 		return handle;
