@@ -17,6 +17,7 @@
  *   with the execution; one person phoned.
  * - n8n's default recovery: the result is not lost: it starts the trigger's own workflow marked
  *   notHandedOver; one person phoned; the model never reads it.
+ * - a workflow that waits without an agent (n8n's default recovery): resumes after the restart.
  *
  * The stand-in chat model and the workflow are the e2e suite's (test/e2e/agentWait.e2e.js).
  */
@@ -25,15 +26,15 @@ const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { webhookTarget } = require('../../scripts/lib/playground');
 const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
-const { chain, noOp, waitBridgeTrigger, nextExecution, waitFor, errorOf, outputOf, NO_REDIAL } = require('../e2e/harness');
+const { chain, noOp, waitBridgeTrigger, callAndWaitWorkflow, nextExecution, waitFor, errorOf, outputOf, NO_REDIAL, WAIT_NODE } = require('../e2e/harness');
 const { agentWorkflow, waitingTool, toolObjects, TOOL_NAME } = require('../e2e/agentWait.e2e');
 const { workerRunsByExecution } = require('./cluster');
 
 const SECRET = 'queue-agent-wait-secret-0123456789';
 const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 const RECOVERY_MODE = 'N8N_EVENTBUS_RECOVERY_MODE';
-/** A call of 600 s (30 s at the simulator's time scale): it ends after the restarted worker is up again. */
-const CALL_SECONDS = 600;
+/** A call of 900 s (45 s at the simulator's time scale): it ends after the restarted worker is up again (measured: up in 10–23 s). */
+const CALL_SECONDS = 900;
 /** What a worker's start-up recovery says about the executions in its event log. */
 const RECOVERY_LINE = /\[Recovery\]|Found unfinished executions|Marked executions as `crashed`|Skipped recovery/;
 
@@ -54,16 +55,21 @@ module.exports = async function agentWaitQueueChecks({ cluster, client, sim, cre
 		 * restarted with `env` while the call goes on. Resolves what happened, once the agent's execution
 		 * finished or (`until`) the trigger's workflow got the result.
 		 */
-		async function waitAcrossRestart(name, { phoneA, phoneB, result, env, until }) {
+		async function waitAcrossRestart(name, { phoneA, phoneB, result, env, until, plain = false }) {
 			const leadPath = `queue-agent-wait-${crypto.randomUUID()}`;
-			const wf = await client.createWorkflow(agentWorkflow(`queue agent waits (${name})`, { leadPath, openAi, tools: [waitingTool(cred, { options: { maxCallsPerRun: 1 } })] }));
+			const wf = await client.createWorkflow(
+				plain
+					? callAndWaitWorkflow(`queue wait without an agent (${name})`, { leadPath, credential: cred, waitAtMost: 10, waitUnit: 'minutes' })
+					: agentWorkflow(`queue agent waits (${name})`, { leadPath, openAi, tools: [waitingTool(cred, { options: { maxCallsPerRun: 1 } })] }),
+			);
 			await client.activate(wf.id, { timeoutMs: 60000 });
 			sim.setOutcome(phoneA, { attempts: [{ status: 'ANSWERED', durationSec: CALL_SECONDS }], result });
 			const bridgeRuns = new Set((await client.listExecutions(bridgeWf.id)).map((e) => String(e.id)));
 			const mark = model.requests.length;
 			const balancerMark = cluster.balancer.log.length;
 			const script = [{ tool: TOOL_NAME, args: { phone: phoneA } }, { tool: TOOL_NAME, args: { phone: phoneB } }];
-			const res = await httpRequest('POST', `${cluster.balancer.url}/webhook/${leadPath}`, { body: { text: `SCRIPT ${JSON.stringify(script)}` } });
+			const body = plain ? { phone: phoneA, crmId: `QA-${name}` } : { text: `SCRIPT ${JSON.stringify(script)}` };
+			const res = await httpRequest('POST', `${cluster.balancer.url}/webhook/${leadPath}`, { body });
 			assert.strictEqual(res.status, 200, `the lead webhook answered ${res.status} ${res.text}`);
 			const waiting = await nextExecution(client, wf.id, new Set(), ['waiting'], 60000);
 			const firstRuns = await waitFor('the worker run before the wait', () => (workerRunsByExecution(cluster)[String(waiting.id)] || []).filter((r) => r.finished).length >= 1 && workerRunsByExecution(cluster)[String(waiting.id)], 15000);
@@ -136,6 +142,17 @@ module.exports = async function agentWaitQueueChecks({ cluster, client, sim, cre
 			assert.deepStrictEqual(created, [phoneA]);
 			assert.ok(!results.flat().some((r) => r && r.outcome === 'answered'), `the model read ${JSON.stringify(results)}`);
 			return `execution ${figure.execution}: waited on ${figure.waitedOn} (restarted in ${(figure.restartMs / 1000).toFixed(1)} s; its recovery: ${figure.recovery.join(' | ')}); hand-overs answered ${figure.handOvers.join(', ')}; the agent's execution is ${agentEx.status} (${JSON.stringify(errorOf(agentEx)).slice(0, 120)}); the trigger's workflow got ${JSON.stringify(triggerItem).slice(0, 200)}`;
+		});
+		await checks.check(`wait without an agent, n8n's default recovery (${RECOVERY_MODE} unset): Lead → Create and Run and Wait for Result waits on a worker; that worker is restarted (the call ends after it is up again); the call's result resumes it on a worker: Answered, one person phoned`, async () => {
+			const phone = '79990004405';
+			const { agentEx, created, figure } = await waitAcrossRestart('plain, default recovery', { phoneA: phone, phoneB: phone, result: { plain: 'yes' }, env: { [RECOVERY_MODE]: null }, plain: true });
+			assert.strictEqual(agentEx.status, 'success', `execution ${agentEx.id} ended ${agentEx.status}: ${JSON.stringify(errorOf(agentEx))}`);
+			const out = outputOf(agentEx, WAIT_NODE);
+			assert.strictEqual(out.length, 1, JSON.stringify(out));
+			assert.strictEqual(out[0].status, 'Answered', JSON.stringify(out[0]));
+			assert.deepStrictEqual(out[0].result, { plain: 'yes' });
+			assert.deepStrictEqual(created, [phone]);
+			return `execution ${figure.execution}: waited on ${figure.waitedOn} (restarted in ${(figure.restartMs / 1000).toFixed(1)} s; its recovery: ${figure.recovery.join(' | ') || 'none'}); hand-overs answered ${figure.handOvers.join(', ')}; resumed on ${figure.resumedOn.join(', ') || '?'}; ${WAIT_NODE}: ${out[0].status}`;
 		});
 		await client.deactivate(bridgeWf.id).catch(() => {});
 	} finally {
