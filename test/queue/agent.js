@@ -16,7 +16,8 @@
  *   and the model reads the answered result; its next call is refused by the cap, which travelled
  *   with the execution; one person phoned.
  * - n8n's default recovery: the result is not lost: it starts the trigger's own workflow marked
- *   notHandedOver; one person phoned; the model never reads it.
+ *   notHandedOver; one person phoned; the model never reads it. At Wait at Most (2 minutes here) n8n
+ *   resumes the agent's execution, which ends (measured: error; the model read noResult first).
  * - a workflow that waits without an agent (n8n's default recovery): resumes after the restart.
  *
  * The stand-in chat model and the workflow are the e2e suite's (test/e2e/agentWait.e2e.js).
@@ -55,12 +56,12 @@ module.exports = async function agentWaitQueueChecks({ cluster, client, sim, cre
 		 * restarted with `env` while the call goes on. Resolves what happened, once the agent's execution
 		 * finished or (`until`) the trigger's workflow got the result.
 		 */
-		async function waitAcrossRestart(name, { phoneA, phoneB, result, env, until, plain = false }) {
+		async function waitAcrossRestart(name, { phoneA, phoneB, result, env, until, plain = false, waitAtMost = 10 }) {
 			const leadPath = `queue-agent-wait-${crypto.randomUUID()}`;
 			const wf = await client.createWorkflow(
 				plain
 					? callAndWaitWorkflow(`queue wait without an agent (${name})`, { leadPath, credential: cred, waitAtMost: 10, waitUnit: 'minutes' })
-					: agentWorkflow(`queue agent waits (${name})`, { leadPath, openAi, tools: [waitingTool(cred, { options: { maxCallsPerRun: 1 } })] }),
+					: agentWorkflow(`queue agent waits (${name})`, { leadPath, openAi, tools: [waitingTool(cred, { waitAtMost, options: { maxCallsPerRun: 1 } })] }),
 			);
 			await client.activate(wf.id, { timeoutMs: 60000 });
 			sim.setOutcome(phoneA, { attempts: [{ status: 'ANSWERED', durationSec: CALL_SECONDS }], result });
@@ -117,7 +118,7 @@ module.exports = async function agentWaitQueueChecks({ cluster, client, sim, cre
 				firstResultAfterUpMs: deliveries().length ? deliveries()[0].at - upAt : null,
 			};
 			summary.agent.push(figure);
-			return { ...outcome, created: created(), results, figure };
+			return { ...outcome, created: created(), results, figure, mark };
 		}
 
 		await checks.check(`agent wait, workers with ${RECOVERY_MODE}=simple: an AI Agent's tool waits on a worker; that worker is restarted while it waits (the call ends after it is up again); the call's result resumes the agent on a worker and the model reads it; Max Calls per Run (1) still holds after the resume: the next call is refused, one person phoned`, async () => {
@@ -132,16 +133,29 @@ module.exports = async function agentWaitQueueChecks({ cluster, client, sim, cre
 			return `execution ${figure.execution}: waited on ${figure.waitedOn} (restarted in ${(figure.restartMs / 1000).toFixed(1)} s; its recovery: ${figure.recovery.join(' | ') || 'none'}), the result reached n8n ${(figure.firstResultAfterUpMs / 1000).toFixed(1)} s after; hand-overs answered ${figure.handOvers.join(', ')}; resumed on ${figure.resumedOn.join(', ') || '?'}; the model read ${JSON.stringify(results)}`;
 		});
 
-		await checks.check(`agent wait, n8n's default recovery (${RECOVERY_MODE} unset: extensive): the worker the agent waited on is restarted; its start-up recovery ends the waiting execution with an error, n8n answers the result 409, and the result is not lost: it starts the trigger's own workflow marked notHandedOver; one person phoned; the model never reads it`, async () => {
+		await checks.check(`agent wait, n8n's default recovery (${RECOVERY_MODE} unset: extensive): the worker the agent waited on is restarted; its start-up recovery ends the waiting execution with an error, n8n answers the result 409, and the result is not lost: it starts the trigger's own workflow marked notHandedOver; one person phoned; the model never reads it; at Wait at Most n8n resumes the agent's execution and it ends`, async () => {
 			const [phoneA, phoneB] = ['79990004403', '79990004404'];
-			const { agentEx, triggerItem, created, results, figure } = await waitAcrossRestart('default recovery', { phoneA, phoneB, result: { queueDefault: 'yes' }, env: { [RECOVERY_MODE]: null }, until: 'trigger' });
+			// Wait at Most 2 minutes: what the agent's execution does at its time limit, after the recovery wrote the crash into it.
+			const { agentEx, triggerItem, created, results, figure, mark } = await waitAcrossRestart('default recovery', { phoneA, phoneB, result: { queueDefault: 'yes' }, env: { [RECOVERY_MODE]: null }, until: 'trigger', waitAtMost: 2 });
 			assert.ok(triggerItem, `the agent's execution ${agentEx.id} ended ${agentEx.status} (${JSON.stringify(errorOf(agentEx)).slice(0, 200)}) and the trigger's workflow got nothing; the model read ${JSON.stringify(results)}`);
 			assert.ok(JSON.stringify(triggerItem).includes('notHandedOver'), `not marked: ${JSON.stringify(triggerItem).slice(0, 300)}`);
 			assert.ok(figure.recovery.some((l) => /amended execution|Found unfinished executions/.test(l)), `the restarted worker's recovery said ${JSON.stringify(figure.recovery)}`);
 			assert.ok(figure.handOvers.includes(409), `hand-overs answered ${figure.handOvers.join(', ')}`);
 			assert.deepStrictEqual(created, [phoneA]);
 			assert.ok(!results.flat().some((r) => r && r.outcome === 'answered'), `the model read ${JSON.stringify(results)}`);
-			return `execution ${figure.execution}: waited on ${figure.waitedOn} (restarted in ${(figure.restartMs / 1000).toFixed(1)} s; its recovery: ${figure.recovery.join(' | ')}); hand-overs answered ${figure.handOvers.join(', ')}; the agent's execution is ${agentEx.status} (${JSON.stringify(errorOf(agentEx)).slice(0, 120)}); the trigger's workflow got ${JSON.stringify(triggerItem).slice(0, 200)}`;
+			// At Wait at Most n8n resumes the agent's execution.
+			const waitedFrom = Date.now();
+			const later = await waitFor('the agent\'s execution after its Wait at Most', async () => {
+				const ex = await client.getExecution(agentEx.id);
+				return FINISHED.includes(ex.status) ? ex : undefined;
+			}, 240000, 2000).catch(async () => client.getExecution(agentEx.id));
+			const chats = model.requests.slice(mark).filter((r) => Array.isArray(r.body.messages));
+			const read = chats.length ? chats[chats.length - 1].body.messages.filter((m) => m.role === 'tool').map((m) => toolObjects(String(m.content))) : [];
+			summary.agent[summary.agent.length - 1].atTimeLimit = `${later.status} after ${((Date.now() - waitedFrom) / 1000).toFixed(0)} s more; the model read ${JSON.stringify(read).slice(0, 300)}`;
+			assert.ok(FINISHED.includes(later.status), `the agent's execution ${agentEx.id} is still ${later.status} ${((Date.now() - waitedFrom) / 1000).toFixed(0)} s after the result, its Wait at Most 2 minutes`);
+			assert.deepStrictEqual(created, [phoneA], 'one person phoned, also after the time limit');
+			assert.ok(!read.flat().some((r) => r && r.outcome === 'answered'), `the model read ${JSON.stringify(read)}`);
+			return `execution ${figure.execution}: waited on ${figure.waitedOn} (restarted in ${(figure.restartMs / 1000).toFixed(1)} s; its recovery: ${figure.recovery.join(' | ')}); hand-overs answered ${figure.handOvers.join(', ')}; the agent's execution was ${agentEx.status} (${JSON.stringify(errorOf(agentEx)).slice(0, 120)}); the trigger's workflow got ${JSON.stringify(triggerItem).slice(0, 200)}; at its Wait at Most (2 min) the agent's execution: ${summary.agent[summary.agent.length - 1].atTimeLimit}; ${later.status !== 'waiting' ? JSON.stringify(errorOf(later)).slice(0, 160) : ''}`;
 		});
 		await checks.check(`wait without an agent, n8n's default recovery (${RECOVERY_MODE} unset): Lead → Create and Run and Wait for Result waits on a worker; that worker is restarted (the call ends after it is up again); the call's result resumes it on a worker: Answered, one person phoned`, async () => {
 			const phone = '79990004405';

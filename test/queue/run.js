@@ -147,7 +147,7 @@ async function main() {
 	for (const f of summary.faults || []) out(`fault case, round ${f.round}: ${f.text}`);
 	for (const a of summary.agent || []) {
 		const after = a.firstResultAfterUpMs === null ? 'no result' : `the result ${secs(a.firstResultAfterUpMs)} after it was up`;
-		out(`agent wait (${a.name}): execution ${a.execution} waited on ${a.waitedOn}, restarted in ${secs(a.restartMs)}, ${after}; hand-overs answered ${a.handOvers.join(', ') || '-'}; resumed on ${a.resumedOn.join(', ') || '-'}; recovery: ${a.recovery.join(' | ') || '-'}`);
+		out(`agent wait (${a.name}): execution ${a.execution} waited on ${a.waitedOn}, restarted in ${secs(a.restartMs)}, ${after}; hand-overs answered ${a.handOvers.join(', ') || '-'}; resumed on ${a.resumedOn.join(', ') || '-'}; recovery: ${a.recovery.join(' | ') || '-'}${a.atTimeLimit ? `; at its Wait at Most: ${a.atTimeLimit}` : ''}`);
 	}
 	for (const f of checks.results.filter((x) => !x.ok)) out(`failed: ${f.name}`);
 	out(`total ${secs(Date.now() - t0)}`);
