@@ -215,7 +215,10 @@ async function startN8n(opts = {}) {
 		if (exitPromise) await exitPromise;
 		handle.process = null;
 	};
-	/** Stops and starts the process again; `env` (optional) changes its environment from this start on (a null value removes one). */
+	/**
+	 * Stops and starts the process again; `env` (optional) changes its environment from this start on (a null value removes one).
+	 * @param {{ env?: Record<string, string | null> }} [change]
+	 */
 	handle.restart = async ({ env } = {}) => {
 		if (env) opts.env = { ...opts.env, ...env };
 		await stopProcess();

@@ -56,7 +56,7 @@ module.exports = async function agentWaitQueueChecks({ cluster, client, sim, cre
 		 * restarted with `env` while the call goes on. Resolves what happened, once the agent's execution
 		 * finished or (`until`) the trigger's workflow got the result.
 		 */
-		async function waitAcrossRestart(name, { phoneA, phoneB, result, env, until, plain = false, waitAtMost = 10 }) {
+		async function waitAcrossRestart(name, { phoneA, phoneB, result, env, until = '', plain = false, waitAtMost = 10 }) {
 			const leadPath = `queue-agent-wait-${crypto.randomUUID()}`;
 			const wf = await client.createWorkflow(
 				plain
