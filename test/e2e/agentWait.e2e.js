@@ -238,12 +238,16 @@ module.exports = async function agentWaitChecks(ctx) {
 			return answers;
 		};
 		await publish('restart', { tools: [waitingTool(creds.token, { options: { maxCallsPerRun: 1 } })] });
-		await checks.check('agent wait: n8n restarts while the agent waits → the call\'s result is not lost: it resumes the agent in the new process (and Max Calls per Run 1 still holds there: the next call is refused), or, where n8n\'s start-up recovery ended the agent\'s execution, it reaches the trigger\'s own workflow marked as not handed over', async () => {
-			const [phoneA, phoneB] = ['79990004041', '79990004042'];
-			sim.setOutcome(phoneA, { attempts: [{ status: 'ANSWERED', durationSec: 300 }], result: { afterRestart: true } });
+		/**
+		 * n8n restarts while the agent waits; `recoveryMode` is the new process's N8N_EVENTBUS_RECOVERY_MODE (null:
+		 * n8n's default, extensive). Resolves the outcome: { agentEx } when the agent went on, { triggerItem, agentEx }
+		 * when the result reached the trigger's workflow.
+		 */
+		const restartWhileWaiting = async ([phoneA, phoneB], recoveryMode, marker) => {
+			sim.setOutcome(phoneA, { attempts: [{ status: 'ANSWERED', durationSec: 300 }], result: { [marker]: true } });
 			const triggerRuns = new Set((await client.listExecutions(triggerWf.id)).map((e) => String(e.id)));
 			const { ex, mark, simMark } = await lead('restart', [{ tool: TOOL_NAME, args: { phone: phoneA } }, { tool: TOOL_NAME, args: { phone: phoneB } }], ['waiting'], 30000);
-			await n8n.restart();
+			await n8n.restart({ env: { N8N_EVENTBUS_RECOVERY_MODE: recoveryMode } });
 			await waitFor('the call ended', () => sim.webhookDeliveries.some((d) => d.body && d.body.callTo === phoneA && d.event === 'CALL_ENDED'), 60000);
 			const answers = await deliverAgain(phoneA);
 			const said = `events sent again after the restart: ${answers.join('; ')}`;
@@ -251,21 +255,39 @@ module.exports = async function agentWaitChecks(ctx) {
 				const agentEx = await client.getExecution(ex.id);
 				if (FINISHED.includes(agentEx.status) && resultsByPhoneSince(mark)[phoneA]) return { agentEx };
 				const all = await client.listExecutions(triggerWf.id, { includeData: true });
-				const fresh = all.filter((e) => !triggerRuns.has(String(e.id))).flatMap((e) => outputOf(e, 'CIS Trigger')).find((i) => JSON.stringify(i).includes('afterRestart'));
+				const fresh = all.filter((e) => !triggerRuns.has(String(e.id))).flatMap((e) => outputOf(e, 'CIS Trigger')).find((i) => JSON.stringify(i).includes(marker));
 				return fresh ? { triggerItem: fresh, agentEx } : undefined;
 			}, 60000).catch(async (error) => {
 				const agentEx = await client.getExecution(ex.id).catch(() => ({}));
 				assert.fail(`${error.message}; ${said}; the agent's execution ${ex.id} is ${agentEx.status} (${JSON.stringify(errorOf(agentEx)).slice(0, 200)})`);
 			});
 			assert.deepStrictEqual(createdSince(simMark).map((r) => r.body.phone[0]), [phoneA]);
-			if (outcome.triggerItem) {
-				assert.ok(JSON.stringify(outcome.triggerItem).includes('notHandedOver'), `${said}; not marked: ${JSON.stringify(outcome.triggerItem).slice(0, 300)}`);
-				return `n8n's recovery ended the agent's execution ${ex.id} (${outcome.agentEx.status}); ${said}; the trigger's workflow got ${JSON.stringify(outcome.triggerItem).slice(0, 300)}`;
-			}
+			return { ...outcome, ex, mark, said };
+		};
+		/** The model read the answered result of phoneA, and the cap refused phoneB. */
+		const assertWentOn = (mark, [phoneA, phoneB]) => {
 			const byPhone = resultsByPhoneSince(mark);
 			assert.strictEqual(byPhone[phoneA][0].outcome, 'answered', JSON.stringify(byPhone));
 			assert.strictEqual(byPhone[phoneB][0].outcome, 'refused', JSON.stringify(byPhone));
 			assert.match(byPhone[phoneB][0].message, /would go beyond 1 call per agent run .* 1 already started/);
+			return byPhone;
+		};
+		await checks.check('agent wait: n8n restarts while the agent waits, with N8N_EVENTBUS_RECOVERY_MODE=simple → the agent goes on in the new process: the model reads the answered result, and Max Calls per Run 1 still holds there (the next call is refused); one person phoned', async () => {
+			const phones = /** @type {[string, string]} */ (['79990004043', '79990004044']);
+			const { agentEx, triggerItem, ex, mark, said } = await restartWhileWaiting(phones, 'simple', 'afterSimpleRestart');
+			if (triggerItem) assert.fail(`the result reached the trigger's workflow instead (${JSON.stringify(triggerItem).slice(0, 200)}); the agent's execution ${ex.id} is ${agentEx.status}; ${said}`);
+			const byPhone = assertWentOn(mark, phones);
+			return `the agent's execution ${ex.id} resumed in the new process (${agentEx.status}); ${said}; the model read ${JSON.stringify(byPhone)}`;
+		});
+		// Last (n8n goes on with its default recovery for the modules after this one).
+		await checks.check('agent wait: n8n restarts while the agent waits (n8n\'s default recovery) → the call\'s result is not lost: it resumes the agent in the new process (and Max Calls per Run 1 still holds there: the next call is refused), or, where n8n\'s start-up recovery ended the agent\'s execution, it reaches the trigger\'s own workflow marked as not handed over', async () => {
+			const phones = /** @type {[string, string]} */ (['79990004041', '79990004042']);
+			const { agentEx, triggerItem, ex, mark, said } = await restartWhileWaiting(phones, null, 'afterRestart');
+			if (triggerItem) {
+				assert.ok(JSON.stringify(triggerItem).includes('notHandedOver'), `${said}; not marked: ${JSON.stringify(triggerItem).slice(0, 300)}`);
+				return `n8n's recovery ended the agent's execution ${ex.id} (${agentEx.status}); ${said}; the trigger's workflow got ${JSON.stringify(triggerItem).slice(0, 300)}`;
+			}
+			const byPhone = assertWentOn(mark, phones);
 			return `the agent's execution ${ex.id} resumed in the new process; ${said}; the model read ${JSON.stringify(byPhone)}`;
 		});
 	} finally {
