@@ -11,7 +11,7 @@ import {
 	withoutWaitMarker,
 } from '../shared/waitForResult';
 import { isPlainObject } from '../shared/validation';
-import { blockedHandOverWords } from './handOverAddress';
+import { blockedHandOverWords, postToThisN8n } from './handOverAddress';
 import { normalizeCallbackData } from './output';
 import { passOn } from './passOn';
 import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
@@ -212,16 +212,7 @@ async function handOverInTurn(
 
 	let answer: ResumeAnswer;
 	try {
-		const response = (await context.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body: { [RESUME_BODY_FIELD]: { key: marker.key, results: { ...state.results } } },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-			timeout: 30_000,
-		})) as { statusCode: number; body: unknown };
+		const response = await postToThisN8n(context, url, { [RESUME_BODY_FIELD]: { key: marker.key, results: { ...state.results } } });
 		answer = resumeAnswerOf(response.statusCode, response.body, marker.execution);
 	} catch (error) {
 		const block = ssrfBlockOf(error, url);

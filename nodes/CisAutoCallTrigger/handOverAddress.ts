@@ -1,4 +1,4 @@
-import type { IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { allowingSetting, blockedAddress, egressBlockOf, type SsrfBlock } from '../shared/ssrfBlock';
 
@@ -50,4 +50,27 @@ export async function warnIfHandOverBlocked(context: IHookFunctions): Promise<st
 		`${howToAllow(block)}.`;
 	context.logger.warn(warning);
 	return warning;
+}
+
+/**
+ * A POST of a webhook process to this n8n's own public address (a hand-over, an event passed on):
+ * JSON, any status returned as it is, no redirect followed (the secret or wait's key never goes elsewhere).
+ */
+export async function postToThisN8n(
+	context: IWebhookFunctions,
+	url: string,
+	body: IDataObject,
+	headers: Record<string, string> = {},
+): Promise<{ statusCode: number; body: unknown }> {
+	return (await context.helpers.httpRequest({
+		method: 'POST',
+		url,
+		body,
+		headers,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: 30_000,
+	})) as { statusCode: number; body: unknown };
 }

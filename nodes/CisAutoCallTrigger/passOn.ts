@@ -2,6 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { THIS_PROCESS } from '../shared/processMemory';
 import { isPlainObject } from '../shared/validation';
+import { postToThisN8n } from './handOverAddress';
 import { SECRET_PARAMETER } from './secret/hashing';
 
 /**
@@ -49,17 +50,7 @@ export async function passOn(context: IWebhookFunctions, payload: IDataObject): 
 	for (let tries = 0; tries < MAX_TRIES; tries++) {
 		let answer: { statusCode: number; body: unknown };
 		try {
-			answer = (await context.helpers.httpRequest({
-				method: 'POST',
-				url: url.toString(),
-				body: payload,
-				headers: { [PASSED_ON_HEADER]: THIS_PROCESS },
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
-				timeout: 30_000,
-			})) as { statusCode: number; body: unknown };
+			answer = await postToThisN8n(context, url.toString(), payload, { [PASSED_ON_HEADER]: THIS_PROCESS });
 		} catch {
 			return false;
 		}
