@@ -8,7 +8,7 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { WaitingExecutions } from '../engine/harness';
 import { finishedWithin, noRedials, TRIGGER_SECRET, useWaitingN8n } from '../actions/fixtures';
-import { type Balancer, startAlternatingBalancer } from '../actions/fixtures/tinyServer';
+import { type Balancer, sendJson, startAlternatingBalancer, startTinyServer } from '../actions/fixtures/tinyServer';
 import { PASSED_ON_HEADER } from '../../nodes/CisAutoCallTrigger/passOn';
 
 const { sim, startTrigger, runWaiting, markerSent, post } = useWaitingN8n();
@@ -180,6 +180,57 @@ describe('behind a balancer that alternates strictly: the Person Done whose last
 		const routedBefore = balancer!.routed.length;
 		expect((await post(second, personDone, { [PASSED_ON_HEADER]: 'another-process' })).status).toBe(503);
 		expect(routes(balancer!, routedBefore)).toEqual(['1 POST /webhook-waiting']);
+		expect(execution.resumes).toBe(0);
+	});
+});
+
+describe('no request of the trigger to its own n8n follows a redirect: the secret and the wait\'s key go nowhere else', () => {
+	/** n8n's public address answers `redirected` paths with 307 to another origin; the rest reaches the trigger's n8n. */
+	async function behindRedirectingFront(redirected: (path: string) => boolean) {
+		const elsewhere = await startTinyServer((_request, response) => sendJson(response, 200, { received: true }));
+		const waiting = new WaitingExecutions({ checksToken: true });
+		let n8nOrigin = '';
+		const front = await startTinyServer((request, response, raw) => {
+			if (redirected(request.path)) {
+				response.writeHead(307, { location: `${elsewhere.url}${raw.url ?? '/'}` });
+				response.end();
+				return;
+			}
+			void fetch(`${n8nOrigin}${raw.url ?? '/'}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.body }).then(async (answer) => {
+				response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+				response.end(await answer.text());
+			});
+		});
+		const trigger = await startTrigger(waiting, new CisAutoCallTrigger(), {}, () => `${front.url}/webhook`);
+		n8nOrigin = new URL(trigger.url).origin;
+		waiting.waitingBaseUrl = `${trigger.baseUrl}-waiting`;
+		closers.push(elsewhere, front);
+		return { waiting, elsewhere, front, eventUrl: `${trigger.url}?secret=${TRIGGER_SECRET}` };
+	}
+	const closers: Array<{ close(): Promise<void> }> = [];
+	afterEach(async () => {
+		for (const server of closers.splice(0)) await server.close();
+	});
+
+	test('the Person Done passed on: answered 307, not followed; the service gets 503', async () => {
+		const { waiting, elsewhere, front, eventUrl } = await behindRedirectingFront((path) => !path.startsWith('/webhook-waiting/'));
+		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+		const execution = await runWaiting(waiting, [{ phone: '79991110208', crmId: 'Q-8' }]);
+		const { personDone } = eventsOf('79991110208', 'Q-8', 'call-q8', 'NOANSWER');
+		expect((await post(eventUrl, personDone)).status).toBe(503);
+		expect(front.requests.map((r) => r.path.split('/').slice(0, 2).join('/'))).toEqual(['/webhook-waiting', '/webhook']);
+		expect(elsewhere.requests).toEqual([]);
+		expect(execution.resumes).toBe(0);
+	});
+
+	test('the hand-over: answered 307, not followed; the service gets 503', async () => {
+		const { waiting, elsewhere, front, eventUrl } = await behindRedirectingFront(() => true);
+		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+		const execution = await runWaiting(waiting, [{ phone: '79991110209', crmId: 'Q-9' }]);
+		const { callEnded } = eventsOf('79991110209', 'Q-9', 'call-q9', 'ANSWERED');
+		expect((await post(eventUrl, callEnded)).status).toBe(503);
+		expect(front.requests.map((r) => r.path.split('/').slice(0, 2).join('/'))).toEqual(['/webhook-waiting']);
+		expect(elsewhere.requests).toEqual([]);
 		expect(execution.resumes).toBe(0);
 	});
 });
