@@ -8,7 +8,7 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { WaitingExecutions } from '../engine/harness';
 import { finishedWithin, noRedials, TRIGGER_SECRET, useWaitingN8n } from '../actions/fixtures';
-import { type Balancer, sendJson, startAlternatingBalancer, startTinyServer } from '../actions/fixtures/tinyServer';
+import { type Balancer, forwardTo, sendJson, startAlternatingBalancer, startTinyServer } from '../actions/fixtures/tinyServer';
 import { PASSED_ON_HEADER } from '../../nodes/CisAutoCallTrigger/passOn';
 
 const { sim, startTrigger, runWaiting, markerSent, post } = useWaitingN8n();
@@ -196,10 +196,7 @@ describe('no request of the trigger to its own n8n follows a redirect: the secre
 				response.end();
 				return;
 			}
-			void fetch(`${n8nOrigin}${raw.url ?? '/'}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.body }).then(async (answer) => {
-				response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
-				response.end(await answer.text());
-			});
+			forwardTo(n8nOrigin, request, response, raw);
 		});
 		const trigger = await startTrigger(waiting, new CisAutoCallTrigger(), {}, () => `${front.url}/webhook`);
 		n8nOrigin = new URL(trigger.url).origin;
