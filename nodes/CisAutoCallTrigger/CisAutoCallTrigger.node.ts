@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { EVENTS } from '../shared/events';
 import { isRegistered, register, unregister } from './activation';
 import { triggerProperties } from './description';
-import { warnIfHandOverBlocked } from './handOverAddress';
+import { warnIfHandOverBlocked } from './handOver';
 import { answerDelivery } from './answerDelivery';
 import { testWebhookSecret } from './secret';
 import { parametersOf } from './parameterReader';
@@ -20,7 +20,7 @@ function eventsSubtitle(): string {
  * The trigger's lifecycle. Activation (webhookMethods) checks the settings; in New Call Task mode
  * it registers a call task that reports here (activation.ts), in Existing Task mode there is
  * nothing to register. Each delivery (webhook()) is answered by answerDelivery.ts: verified
- * (verify.ts), handed to a waiting execution (handOver.ts) or to the workflow as one item.
+ * (verify.ts), handed to a waiting execution (handOver/) or to the workflow as one item.
  */
 
 export class CisAutoCallTrigger implements INodeType {

@@ -30,13 +30,21 @@ export function normalizeCallbackData(value: unknown): NormalizedCallbackData {
 	return { callbackData: {}, raw: value };
 }
 
+/** A delivery that passed the trigger's checks: its payload as received, its event, and its Callback Data normalised once. */
+export interface Delivery {
+	deliveryId: string;
+	payload: IDataObject;
+	event: string;
+	callback: NormalizedCallbackData;
+}
+
 /**
  * One output item's JSON: the payload as received plus `event`, `receivedAt`, `deliveryId` and
  * `callbackData` as an object. What "Create and Run and Wait for Result" added to Callback Data
  * (with the wait's key) is left out: the user sees their own Callback Data only.
  */
-export function buildOutput(payload: IDataObject, event: string, receivedAt: string, deliveryId: string): IDataObject {
-	const { callbackData, raw } = normalizeCallbackData(payload.callbackData);
+export function buildOutput({ payload, event, deliveryId, callback }: Delivery, receivedAt: string): IDataObject {
+	const { callbackData, raw } = callback;
 	const marked = WAIT_MARKER_FIELD in callbackData;
 	const output: IDataObject = { ...payload, event, receivedAt, deliveryId, callbackData: withoutWaitMarker(callbackData) as IDataObject };
 	if (raw !== undefined && !marked) output.callbackDataRaw = raw as IDataObject;

@@ -10,3 +10,8 @@ import { readerFor } from './layout';
 export function parametersOf(context: IHookFunctions | IWebhookFunctions): ReadParameter {
 	return readerFor((name, fallback) => context.getNodeParameter(name, fallback), context.getNode().typeVersion);
 }
+
+/** The words that name this trigger node in n8n's log. */
+export function whereInLog(context: IHookFunctions | IWebhookFunctions): string {
+	return `CIS Auto-Call Trigger "${context.getNode().name}" (workflow ${context.getWorkflow().id ?? ''})`;
+}

@@ -1,14 +1,14 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { isAddressAllowed, parseAddressList } from './addresses';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
-import { normalizeCallbackData } from './output';
-import { CAME_BACK, cameBackHere, passedOnBy } from './passOn';
+import { CAME_BACK, waitingCallOf } from './handOver';
+import { type Delivery, normalizeCallbackData } from './output';
 import { deliveryHasSecret } from './secret';
 import { parametersOf } from './parameterReader';
 import { readEvents, readOptions } from './settings';
-import { waitMarkerOf } from '../shared/waitForResult';
+import type { WaitMarker } from '../shared/waitForResult';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),
@@ -26,10 +26,11 @@ const deliveries = new DeliveryMemory();
 /** What webhook() does with a delivery. */
 export type Verdict =
 	| { kind: 'refused'; status: number; error: string }
-	| { kind: 'ignored'; deliveryId: string; reason: string }
-	| { kind: 'accepted'; deliveryId: string; payload: IDataObject; event: string }
-	/** An event of a call a waiting execution gets (its Callback Data carries the wait's marker). */
-	| { kind: 'waitingCall'; deliveryId: string; payload: IDataObject; event: string; forget: () => void; passedOn: boolean };
+	/** `cameBack`: an event this process passed on, brought back to it (handOver/passOn.ts reads it in the answer). */
+	| { kind: 'ignored'; deliveryId: string; reason: string; cameBack?: true }
+	| ({ kind: 'accepted' } & Delivery)
+	/** An event of a call a waiting execution gets: its Callback Data carries the wait's marker, parsed once, here. */
+	| ({ kind: 'waitingCall'; marker: WaitMarker; forget: () => void; passedOn: boolean } & Delivery);
 
 /** What n8n leaves in the body when it did not parse one. */
 function isEmptyBody(body: unknown): boolean {
@@ -63,23 +64,22 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	const parsed = parseEventBody(body, request.rawBody, contentType.startsWith('application/json'));
 	if (!parsed.ok) return refused(400, `Not an event: ${parsed.reason}`);
 	const deliveryId = deliveryIdOf(parsed.payload);
+	const delivery: Delivery = { deliveryId, payload: parsed.payload, event: parsed.event, callback: normalizeCallbackData(parsed.payload.callbackData) };
 	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
 
-	// 3b. An event of a call that a waiting execution gets: handed over whatever the event filter
-	// (the waiting execution needs both events), and never twice (repeats are always ignored).
-	if (waitMarkerOf(normalizeCallbackData(parsed.payload.callbackData).callbackData) !== undefined) {
-		const passer = passedOnBy(context);
-		// Passed on by this very process (passOn.ts): the balancer brought it back; it tries again.
-		if (cameBackHere(passer)) return { kind: 'ignored', deliveryId, reason: CAME_BACK };
+	// 3b. An event of a call that a waiting execution gets (handOver/): handed over whatever the
+	// event filter, and never twice (repeats are always ignored).
+	const waitingCall = waitingCallOf(context, delivery.callback.callbackData);
+	if (waitingCall !== undefined) {
+		if (waitingCall.cameBack) return { kind: 'ignored', deliveryId, reason: CAME_BACK, cameBack: true };
 		const subject = `${scope}:${subjectOf(parsed.event, parsed.payload)}`;
 		if (deliveries.isRepeat(subject, deliveryId)) return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		return {
 			kind: 'waitingCall',
-			deliveryId,
-			payload: parsed.payload,
-			event: parsed.event,
+			...delivery,
+			marker: waitingCall.marker,
 			forget: () => deliveries.forget(subject, deliveryId),
-			passedOn: passer !== undefined,
+			passedOn: waitingCall.passedOn,
 		};
 	}
 
@@ -94,5 +94,5 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 		}
 	}
 
-	return { kind: 'accepted', deliveryId, payload: parsed.payload, event: parsed.event };
+	return { kind: 'accepted', ...delivery };
 }

@@ -125,6 +125,6 @@ export function processMemory<Value>(name: MemoryName): ExpiringMap<Value> {
 
 /**
  * This process's own name, new at each start: a webhook process that passes an event on through
- * n8n's public address (CisAutoCallTrigger/passOn.ts) tells an event that came back to itself apart.
+ * n8n's public address (CisAutoCallTrigger/handOver/passOn.ts) tells an event that came back to itself apart.
  */
 export const THIS_PROCESS = randomUUID();

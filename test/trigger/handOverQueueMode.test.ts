@@ -9,7 +9,7 @@ import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { WaitingExecutions } from '../engine/harness';
 import { finishedWithin, noRedials, TRIGGER_SECRET, useWaitingN8n } from '../actions/fixtures';
 import { type Balancer, forwardTo, sendJson, startAlternatingBalancer, startTinyServer } from '../actions/fixtures/tinyServer';
-import { PASSED_ON_HEADER } from '../../nodes/CisAutoCallTrigger/passOn';
+import { PASSED_ON_HEADER } from '../../nodes/CisAutoCallTrigger/handOver';
 
 const { sim, startTrigger, runWaiting, markerSent, post } = useWaitingN8n();
 

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { isAddressAllowed, parseAddressList, parseIp } from '../../nodes/CisAutoCallTrigger/addresses';
 import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/body';
 import { nestsDeeperThan } from '../../nodes/shared/validation';
@@ -178,14 +180,15 @@ describe('callbackData and output', () => {
 	});
 
 	test('buildOutput keeps unknown fields and adds event, receivedAt, deliveryId, callbackData', () => {
-		expect(buildOutput({ event: 'RECALL_SCHEDULED', surprise: { x: 1 } }, 'RECALL_SCHEDULED', '2026-11-01T00:00:00.000Z', 'd1')).toEqual({
+		const delivery = (payload: IDataObject, deliveryId: string) => ({ payload, event: String(payload.event), deliveryId, callback: normalizeCallbackData(payload.callbackData) });
+		expect(buildOutput(delivery({ event: 'RECALL_SCHEDULED', surprise: { x: 1 } }, 'd1'), '2026-11-01T00:00:00.000Z')).toEqual({
 			event: 'RECALL_SCHEDULED',
 			surprise: { x: 1 },
 			receivedAt: '2026-11-01T00:00:00.000Z',
 			deliveryId: 'd1',
 			callbackData: {},
 		});
-		expect(buildOutput({ event: 'CALL_ENDED', callbackData: '{"a":1}' }, 'CALL_ENDED', 't', 'd2')).toEqual({
+		expect(buildOutput(delivery({ event: 'CALL_ENDED', callbackData: '{"a":1}' }, 'd2'), 't')).toEqual({
 			event: 'CALL_ENDED',
 			receivedAt: 't',
 			deliveryId: 'd2',

@@ -1,8 +1,8 @@
 /**
  * The import graph of nodes/ (read from the sources): no circle, no arrow that climbs from a
  * lower layer to a higher one, the webhook secret checked only in secret/ (never through the panel
- * layout), a wait's start and resume apart, and the trigger's class delegating. CONTRIBUTING.md
- * describes these layers.
+ * layout), a wait's start and resume apart, the trigger's hand-over in handOver/, and the
+ * trigger's class delegating. CONTRIBUTING.md describes these layers.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -40,8 +40,10 @@ const graph = importGraph();
 const arrows = [...graph].flatMap(([from, targets]) => targets.map((to) => ({ from, to })));
 const arrowsFrom = (matches: (file: string) => boolean) => arrows.filter(({ from }) => matches(from));
 const show = (list: { from: string; to: string }[]) => list.map(({ from, to }) => `${from} → ${to}`);
-/** The run features: one room per feature, and the list (index.ts) beside them. */
+/** The run features: one folder per feature, and the list (index.ts) beside them. */
 const FEATURES = 'CisAutoCall/actions/runFeatures/';
+/** The trigger's half of "… and Wait for Result". */
+const HAND_OVER = 'CisAutoCallTrigger/handOver/';
 
 describe('the import graph of nodes/', () => {
 	it('is read from the sources (a broken reader would make every rule below pass)', () => {
@@ -101,16 +103,16 @@ describe('the import graph of nodes/', () => {
 		expect(show(climbing)).toEqual([]);
 	});
 
-	it('each run feature keeps to its room: no room uses another, the outside uses a room only through its index, the list names every room', () => {
-		const roomOf = (file: string) => (file.startsWith(FEATURES) ? /^[^/]+\//.exec(file.slice(FEATURES.length))?.[0] : undefined);
-		const rooms = [...new Set([...graph.keys()].map(roomOf).filter((room): room is string => !!room))].sort();
-		expect(rooms).toEqual(expect.arrayContaining(['dryRun/', 'guardrails/', 'repeatProtection/']));
-		const intoRooms = arrows.filter(({ from, to }) => roomOf(to) && roomOf(from) !== roomOf(to));
-		const notThroughIndex = intoRooms.filter(({ to }) => to !== `${FEATURES}${roomOf(to)}index.ts`);
+	it('each run feature keeps to its folder: no feature uses another, the outside uses a feature only through its index, the list names every feature', () => {
+		const folderOf = (file: string) => (file.startsWith(FEATURES) ? /^[^/]+\//.exec(file.slice(FEATURES.length))?.[0] : undefined);
+		const folders = [...new Set([...graph.keys()].map(folderOf).filter((folder): folder is string => !!folder))].sort();
+		expect(folders).toEqual(expect.arrayContaining(['dryRun/', 'guardrails/', 'repeatProtection/']));
+		const intoFolders = arrows.filter(({ from, to }) => folderOf(to) && folderOf(from) !== folderOf(to));
+		const notThroughIndex = intoFolders.filter(({ to }) => to !== `${FEATURES}${folderOf(to)}index.ts`);
 		expect(show(notThroughIndex)).toEqual([]);
-		expect(show(intoRooms.filter(({ from }) => roomOf(from)))).toEqual([]);
+		expect(show(intoFolders.filter(({ from }) => folderOf(from)))).toEqual([]);
 		const list = graph.get(`${FEATURES}index.ts`) ?? [];
-		expect(rooms.filter((room) => !list.includes(`${FEATURES}${room}index.ts`))).toEqual([]);
+		expect(folders.filter((folder) => !list.includes(`${FEATURES}${folder}index.ts`))).toEqual([]);
 	});
 
 	it('AI-agent mode keeps to actions/agent/: it uses only itself, the item errors and shared/; the rest of the node uses it through its index', () => {
@@ -153,7 +155,7 @@ describe('the import graph of nodes/', () => {
 		const allowed = ['CisAutoCallTrigger/registration.ts', 'shared/processMemory.ts', 'shared/expiringMap.ts'];
 		const outside = fromSecret.filter(({ to }) => !to.startsWith('CisAutoCallTrigger/secret/') && !allowed.includes(to));
 		expect(show(outside)).toEqual([]);
-		// webhook() asks the room through verify.ts; the panel layout never touches the secret.
+		// webhook() asks the secret folder through verify.ts; the panel layout never touches the secret.
 		expect(graph.get('CisAutoCallTrigger/verify.ts')).toContain('CisAutoCallTrigger/secret/index.ts');
 		const layoutSide = ['CisAutoCallTrigger/layout.ts', 'CisAutoCallTrigger/parameterReader.ts', 'shared/callTaskLayout.ts'];
 		for (const file of layoutSide) expect((graph.get(file) ?? []).filter((to) => to.includes('secret'))).toEqual([]);
@@ -184,8 +186,25 @@ describe('the import graph of nodes/', () => {
 	it("the trigger's class delegates: webhook() to answerDelivery.ts, which alone verifies and hands over", () => {
 		const nodeClass = graph.get('CisAutoCallTrigger/CisAutoCallTrigger.node.ts') ?? [];
 		expect(nodeClass).toContain('CisAutoCallTrigger/answerDelivery.ts');
-		for (const step of ['verify.ts', 'handOver.ts', 'output.ts']) expect(nodeClass).not.toContain(`CisAutoCallTrigger/${step}`);
-		expect(arrows.filter(({ to }) => to === 'CisAutoCallTrigger/handOver.ts').map(({ from }) => from)).toEqual(['CisAutoCallTrigger/answerDelivery.ts']);
+		for (const step of ['verify.ts', 'output.ts']) expect(nodeClass).not.toContain(`CisAutoCallTrigger/${step}`);
+		// The class asks the hand-over only for the warning at publishing; deliveries reach it through answerDelivery.ts.
+		expect(fs.readFileSync(path.join(NODES, 'CisAutoCallTrigger/CisAutoCallTrigger.node.ts'), 'utf8')).toMatch(/import \{ warnIfHandOverBlocked \} from '\.\/handOver';/);
+	});
+
+	it("the trigger's hand-over keeps to handOver/: it uses only itself, shared/, the settings and the secret's index; the rest uses it through its index", () => {
+		const fromHandOver = arrowsFrom((file) => file.startsWith(HAND_OVER));
+		expect(fromHandOver.length).toBeGreaterThan(5);
+		const allowed = ['CisAutoCallTrigger/settings.ts', 'CisAutoCallTrigger/parameterReader.ts', 'CisAutoCallTrigger/secret/index.ts'];
+		const outside = fromHandOver.filter(({ to }) => !to.startsWith(HAND_OVER) && !to.startsWith('shared/') && !allowed.includes(to));
+		expect(show(outside)).toEqual([]);
+		const intoHandOver = arrows.filter(({ from, to }) => to.startsWith(HAND_OVER) && !from.startsWith(HAND_OVER));
+		expect(show(intoHandOver.filter(({ to }) => to !== `${HAND_OVER}index.ts`))).toEqual([]);
+		expect([...new Set(intoHandOver.map(({ from }) => from))].sort()).toEqual(
+			['CisAutoCallTrigger/CisAutoCallTrigger.node.ts', 'CisAutoCallTrigger/answerDelivery.ts', 'CisAutoCallTrigger/verify.ts'].sort(),
+		);
+		// The wait's state and its memory are the hand-over's alone.
+		const memoryUsers = [...graph.keys()].filter((file) => file.endsWith('.ts') && fs.readFileSync(path.join(NODES, file), 'utf8').includes("'waitsHandedOver'"));
+		expect(memoryUsers.filter((file) => file !== 'shared/processMemory.ts')).toEqual([`${HAND_OVER}waitState.ts`]);
 	});
 
 	it('the process memory uses only the bounded memory', () => {

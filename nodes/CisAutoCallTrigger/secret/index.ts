@@ -20,7 +20,7 @@ import { RecentSecrets } from './recentSecrets';
  * Parameters are read here directly (top-level in every version), not through the panel layout.
  */
 
-export { hashSecret, withoutSecret, withSecret } from './hashing';
+export { hashSecret, SECRET_PARAMETER, withoutSecret, withSecret } from './hashing';
 
 const MIN_SECRET_LENGTH = 16;
 const WEBHOOK_SECRET_CREDENTIAL = 'cisAutoCallWebhookSecretApi';

@@ -5,7 +5,7 @@ import { createAndRunDeclaration } from './createAndRun.operation';
 /**
  * Create and Run and Wait for Result: the request of Create and Run, then the execution waits
  * (n8n's own waiting, as its send-and-wait operations do) until the CIS Auto-Call Trigger hands
- * it the call's result (actions/waiting.ts; the trigger's side: CisAutoCallTrigger/handOver.ts).
+ * it the call's result (actions/waiting/; the trigger's side: CisAutoCallTrigger/handOver/).
  */
 export const createAndRunAndWait = defineOperation({
 	...createAndRunDeclaration,

@@ -7,7 +7,7 @@ import { agentWaitResult } from '../agent';
 
 /**
  * The resume of a wait: the waiting node's webhook(), called by n8n for each request to its
- * waiting address (the trigger hands the results over there: CisAutoCallTrigger/handOver.ts).
+ * waiting address (the trigger hands the results over there: CisAutoCallTrigger/handOver/).
  * Only a request with the wait's key, carrying a result for every candidate waited for, continues
  * the execution. Anything else leaves the execution waiting, unharmed.
  */

@@ -1,8 +1,13 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { allowingSetting, blockedAddress, egressBlockOf, type SsrfBlock } from '../shared/ssrfBlock';
+import { allowingSetting, blockedAddress, egressBlockOf, type SsrfBlock } from '../../shared/ssrfBlock';
+import type { WaitMarker } from '../../shared/waitForResult';
+import { whereInLog } from '../parameterReader';
 
 /**
+ * This n8n's own addresses, as the hand-over uses them: the waiting address it resumes at
+ * (`resumeUrlOf`), the public address it posts to (`postToThisN8n`), and n8n's SSRF protection on them.
+ *
  * The trigger hands the events of waiting calls to n8n's own waiting address (handOver.ts), a
  * request through n8n's HTTP helper like any other. With n8n's SSRF protection on and n8n's own
  * address in a blocked range (any n8n on a LAN, in Docker with an internal name, or on localhost),
@@ -45,7 +50,7 @@ export async function warnIfHandOverBlocked(context: IHookFunctions): Promise<st
 	const block = await egressBlockOf(context.helpers, `${origin}/`);
 	if (!block) return undefined;
 	const warning =
-		`CIS Auto-Call Trigger "${context.getNode().name}" (workflow ${context.getWorkflow().id ?? ''}): ` +
+		`${whereInLog(context)}: ` +
 		`n8n's SSRF protection blocks this trigger's own address ${blockedAddress(block)}, so waiting workflows could never get their results ("… and Wait for Result" calls nobody until then). ` +
 		`${howToAllow(block)}.`;
 	context.logger.warn(warning);
@@ -73,4 +78,30 @@ export async function postToThisN8n(
 		disableFollowRedirect: true,
 		timeout: 30_000,
 	})) as { statusCode: number; body: unknown };
+}
+
+/**
+ * This n8n's waiting-webhook address for the marker: the trigger's own origin (never one from the
+ * event) with the waiting path the execution reported (its `$execution.resumeUrl`). A marker
+ * without a path: n8n's default, the trigger's own production URL `<base>/<endpoint>/<webhookId>/webhook`
+ * gives `<base>/<endpoint>-waiting/`.
+ */
+export function resumeUrlOf(context: IWebhookFunctions, marker: WaitMarker): string | undefined {
+	const own = context.getNodeWebhookUrl('default');
+	const webhookId = context.getNode().webhookId;
+	if (!own || !webhookId) return undefined;
+	let waitingBase: string;
+	if (marker.path) {
+		waitingBase = `${new URL(own).origin}${marker.path}`;
+	} else {
+		const suffix = `/${webhookId}/webhook`;
+		if (!own.endsWith(suffix)) return undefined;
+		const endpointUrl = own.slice(0, -suffix.length);
+		const cut = endpointUrl.lastIndexOf('/');
+		waitingBase = `${endpointUrl.slice(0, cut)}/${endpointUrl.slice(cut + 1)}-waiting`;
+	}
+	const url = new URL(`${waitingBase}/${encodeURIComponent(marker.execution)}/${encodeURIComponent(marker.node)}`);
+	if (url.origin !== new URL(own).origin) return undefined;
+	if (marker.token) url.searchParams.set('signature', marker.token);
+	return url.toString();
 }

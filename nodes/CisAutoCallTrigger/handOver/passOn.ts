@@ -1,9 +1,9 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { THIS_PROCESS } from '../shared/processMemory';
-import { isPlainObject } from '../shared/validation';
-import { postToThisN8n } from './handOverAddress';
-import { SECRET_PARAMETER } from './secret/hashing';
+import { THIS_PROCESS } from '../../shared/processMemory';
+import { isPlainObject } from '../../shared/validation';
+import { postToThisN8n } from './ownAddress';
+import { SECRET_PARAMETER } from '../secret';
 
 /**
  * Queue mode, several webhook processes: a Person Done (CANDIDATE_CHANGED) whose last call this
@@ -18,8 +18,11 @@ import { SECRET_PARAMETER } from './secret/hashing';
 /** The header that marks an event passed on, naming the process that passed it on. */
 export const PASSED_ON_HEADER = 'x-cis-autocall-passed-on-by';
 
-/** The `ignored` reason of an event passed on that came back to its own process. */
+/** The `ignored` reason of an event passed on that came back to its own process, in words for n8n's log. */
 export const CAME_BACK = 'passed on to the process that passed it on';
+
+/** The field of the trigger's answer that says an event passed on came back to its own process. */
+export const CAME_BACK_FIELD = 'cameBack';
 
 /** Tries while the balancer brings the event back to this process. */
 const MAX_TRIES = 2;
@@ -57,7 +60,7 @@ export async function passOn(context: IWebhookFunctions, payload: IDataObject): 
 		const body = isPlainObject(answer.body) ? answer.body : {};
 		if (answer.statusCode !== 200 || body.received !== true) return false;
 		if (body.ignored === undefined) return true;
-		if (body.ignored !== CAME_BACK) return false;
+		if (body[CAME_BACK_FIELD] !== true) return false;
 	}
 	return false;
 }

@@ -1,20 +1,11 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { processMemory } from '../shared/processMemory';
-import { ssrfBlockOf } from '../shared/ssrfBlock';
-import {
-	type CandidateResult,
-	hashWaitKey,
-	RESUME_BODY_FIELD,
-	type WaitMarker,
-	waitMarkerOf,
-	withoutWaitMarker,
-} from '../shared/waitForResult';
-import { isPlainObject } from '../shared/validation';
-import { blockedHandOverWords, postToThisN8n } from './handOverAddress';
-import { normalizeCallbackData } from './output';
+import { ssrfBlockOf } from '../../shared/ssrfBlock';
+import { RESUME_BODY_FIELD, type WaitMarker } from '../../shared/waitForResult';
+import { blockedHandOverWords, postToThisN8n, resumeUrlOf } from './ownAddress';
 import { passOn } from './passOn';
 import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
+import { learn, type WaitState, waitStateOf } from './waitState';
 
 /**
  * The bridge of the "… and Wait for Result" operations, after an event passed the trigger's checks
@@ -33,30 +24,16 @@ import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
  * waiting execution only when it resumes.
  */
 
-/** What this process knows of one wait. */
-interface WaitState {
-	/** Final results per input item. */
-	results: Record<string, CandidateResult>;
-	/** The last unanswered call per input item (for the words of "not reached"). */
-	lastCalls: Record<string, IDataObject>;
-	/** A Person Done held back per input item (its last call not seen here yet), and since when. */
-	personsDone: Record<string, { payload: IDataObject; receivedAt: string; since: number }>;
-	/** Input items whose result started the trigger's workflow instead (the execution no longer waited). */
-	notHandedOver: Record<string, true>;
-	resumed: boolean;
-	/** The hand-overs of this wait, one after the other: at most one resume request at a time. */
-	turns: Promise<unknown>;
+/** A verified event whose Callback Data carries a wait's marker, parsed once when the delivery was checked. */
+export interface EventOfAWait {
+	event: string;
+	payload: IDataObject;
+	/** Callback Data as an object, with the marker. */
+	callbackData: IDataObject;
+	marker: WaitMarker;
+	/** Another webhook process passed it on (passOn.ts): it is not passed on again. */
+	passedOn: boolean;
 }
-
-const waits = processMemory<WaitState>('waitsHandedOver');
-
-/**
- * How long a Person Done whose last call this process has not seen is answered "send again": the
- * Call Ended of that call may be on its way, or at another webhook process (queue mode), which
- * answers it 503 until the wait no longer needs it, so that the service's re-send brings it here.
- * It decides between "Answered" and "Not reached".
- */
-const LAST_CALL_GRACE_MS = 10 * 60 * 1000;
 
 /** What webhook() does after a hand-over. */
 export type HandOver =
@@ -71,62 +48,6 @@ export type HandOver =
 	 * event starts the trigger's workflow, marked with these words, so that the result is not lost.
 	 */
 	| { kind: 'notHandedOver'; words: string; log: string };
-
-const ANSWERED = 'ANSWERED';
-
-function text(value: unknown): string | null {
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
-}
-
-/**
- * This n8n's waiting-webhook address for the marker: the trigger's own origin (never one from the
- * event) with the waiting path the execution reported (its `$execution.resumeUrl`). A marker
- * without a path: n8n's default, the trigger's own production URL `<base>/<endpoint>/<webhookId>/webhook`
- * gives `<base>/<endpoint>-waiting/`.
- */
-export function resumeUrlOf(context: IWebhookFunctions, marker: WaitMarker): string | undefined {
-	const own = context.getNodeWebhookUrl('default');
-	const webhookId = context.getNode().webhookId;
-	if (!own || !webhookId) return undefined;
-	let waitingBase: string;
-	if (marker.path) {
-		waitingBase = `${new URL(own).origin}${marker.path}`;
-	} else {
-		const suffix = `/${webhookId}/webhook`;
-		if (!own.endsWith(suffix)) return undefined;
-		const endpointUrl = own.slice(0, -suffix.length);
-		const cut = endpointUrl.lastIndexOf('/');
-		waitingBase = `${endpointUrl.slice(0, cut)}/${endpointUrl.slice(cut + 1)}-waiting`;
-	}
-	const url = new URL(`${waitingBase}/${encodeURIComponent(marker.execution)}/${encodeURIComponent(marker.node)}`);
-	if (url.origin !== new URL(own).origin) return undefined;
-	if (marker.token) url.searchParams.set('signature', marker.token);
-	return url.toString();
-}
-
-function resultOf(event: string, payload: IDataObject, callbackData: IDataObject, receivedAt: string, lastCall?: IDataObject): CandidateResult {
-	const call = event === 'CALL_ENDED' ? payload : (lastCall ?? {});
-	// CANDIDATE_CHANGED after an answered call whose own event could not be handed over yet (the
-	// execution was not waiting then): the answered call is the result.
-	const answered = text(call.status) === ANSWERED;
-	return {
-		outcome: answered ? 'answered' : 'notReached',
-		callStatus: text(call.status),
-		callId: text(event === 'CALL_ENDED' ? payload.id : (call.id ?? payload.lastCallId)),
-		taskId: text(payload.taskId ?? payload.autoCallId ?? call.taskId),
-		result: isPlainObject(call.result) ? call.result : null,
-		variables: isPlainObject(call.variables) ? call.variables : null,
-		callbackData: withoutWaitMarker(callbackData) as IDataObject,
-		endedAt: text(call.endedAt) ?? (event === 'CALL_ENDED' ? receivedAt : text(call.receivedAt) ?? receivedAt),
-		endedBy: answered ? 'CALL_ENDED' : event,
-	};
-}
-
-/** Whether this process saw the person's last call (the Person Done names it; old payloads may not). */
-function sawLastCall(state: WaitState, item: string, payload: IDataObject): boolean {
-	const lastCallId = text(payload.lastCallId);
-	return lastCallId === null || text(state.lastCalls[item]?.id) === lastCallId;
-}
 
 /** Whether the wait's time limit (Wait at Most) has passed: n8n then went on without the results still missing. */
 function pastTimeLimit(marker: WaitMarker): boolean {
@@ -155,13 +76,10 @@ function goneWords(how: Gone['how'], execution: string): string {
  * that person: it decides between "Answered" and "Not reached", and a re-send brings it to another
  * process when the one that first got it dies.
  */
-export async function handOver(context: IWebhookFunctions, event: string, payload: IDataObject, passedOn = false): Promise<HandOver> {
-	const { callbackData } = normalizeCallbackData(payload.callbackData);
-	const marker = waitMarkerOf(callbackData);
-	if (!marker || (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')) return { kind: 'done', resumed: false };
-	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
-	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, notHandedOver: {}, resumed: false, turns: Promise.resolve() };
-	waits.set(waitId, state);
+export async function handOver(context: IWebhookFunctions, call: EventOfAWait): Promise<HandOver> {
+	const { event, payload, callbackData, marker, passedOn } = call;
+	if (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED') return { kind: 'done', resumed: false };
+	const state = waitStateOf(marker);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
 	const turn = state.turns.then(async () => {
@@ -172,28 +90,6 @@ export async function handOver(context: IWebhookFunctions, event: string, payloa
 	});
 	state.turns = turn.catch(() => undefined);
 	return await turn;
-}
-
-/** Takes what the event says of its candidate into `state`; returns whether it holds the candidate's result. */
-function learn(state: WaitState, item: string, event: string, payload: IDataObject, callbackData: IDataObject): boolean {
-	if (state.results[item]) return true;
-	const receivedAt = new Date().toISOString();
-	if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
-		// A redial may follow: the wait goes on, until CANDIDATE_CHANGED says the person is done.
-		state.lastCalls[item] = { ...payload, receivedAt };
-		const held = state.personsDone[item];
-		if (held && sawLastCall(state, item, held.payload)) {
-			state.results[item] = resultOf('CANDIDATE_CHANGED', held.payload, callbackData, held.receivedAt, state.lastCalls[item]);
-		}
-	} else if (event === 'CANDIDATE_CHANGED' && !sawLastCall(state, item, payload)) {
-		const held = (state.personsDone[item] ??= { payload, receivedAt, since: Date.now() });
-		if (Date.now() - held.since >= LAST_CALL_GRACE_MS) {
-			state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
-		}
-	} else {
-		state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
-	}
-	return state.results[item] !== undefined;
 }
 
 async function handOverInTurn(

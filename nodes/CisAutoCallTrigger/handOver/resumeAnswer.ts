@@ -1,4 +1,4 @@
-import { isPlainObject } from '../shared/validation';
+import { isPlainObject } from '../../shared/validation';
 
 /**
  * What n8n's answer to a hand-over (a POST to n8n's own waiting address) means. Only n8n's own
