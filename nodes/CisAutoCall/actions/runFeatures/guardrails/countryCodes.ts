@@ -14,3 +14,12 @@ export const COUNTRY_CODES_SOURCE: string = table.source;
 
 /** Every country code (E.164) with its regions and national number lengths. */
 export const COUNTRY_CODES: Readonly<Record<string, CountryCode>> = table.codes;
+
+/** A country's code and the trunk prefix its national numbers are written with (GB: 0, US: 1, RU: 8), if any. */
+export interface Country {
+	code: string;
+	trunkPrefix?: string;
+}
+
+/** Every country (ISO 3166 alpha-2) of the metadata. */
+export const COUNTRIES: Readonly<Record<string, Country>> = table.countries;
