@@ -38,22 +38,22 @@ describe('a CRM\'s phone list', () => {
 describe('Default Country', () => {
 	const read = (country: string, value: unknown) => toPhones('phone', value, completerFor(country));
 	test.each([
-		['US', '(212) 555-0147', '12125550147'],
-		['US', '1 (212) 555-0147', '12125550147'],
-		['US', '+1 212 555 0147', '12125550147'],
-		['GB', '020 7946 0958', '442079460958'],
-		['GB', '07946 095 800', '447946095800'],
-		['GB', '+44 20 7946 0958', '442079460958'],
-		['GB', '0044 20 7946 0958', '442079460958'],
-		['GB', '442079460958', '442079460958'],
-		['GB', '+7 999 000-55-55', '79990005555'],
-		['US', '+7 999 000-55-55', '79990005555'],
-		['US', '79990005555', '79990005555'],
-		['RU', '8 999 000-55-55', '79990005555'],
-		['RU', '999 000-55-55', '79990005555'],
-		['RU', '+7 999 000-55-55', '79990005555'],
-	])('%s: %s is called as %s', (country, written, digits) => {
-		expect(read(country, written)).toEqual([digits]);
+		{ country: 'US', written: '(212) 555-0147', called: '12125550147' },
+		{ country: 'US', written: '1 (212) 555-0147', called: '12125550147' },
+		{ country: 'US', written: '+1 212 555 0147', called: '12125550147' },
+		{ country: 'GB', written: '020 7946 0958', called: '442079460958' },
+		{ country: 'GB', written: '07946 095 800', called: '447946095800' },
+		{ country: 'GB', written: '+44 20 7946 0958', called: '442079460958' },
+		{ country: 'GB', written: '0044 20 7946 0958', called: '442079460958' },
+		{ country: 'GB', written: '442079460958', called: '442079460958' },
+		{ country: 'GB', written: '+7 999 000-55-55', called: '79990005555' },
+		{ country: 'US', written: '+7 999 000-55-55', called: '79990005555' },
+		{ country: 'US', written: '79990005555', called: '79990005555' },
+		{ country: 'RU', written: '8 999 000-55-55', called: '79990005555' },
+		{ country: 'RU', written: '999 000-55-55', called: '79990005555' },
+		{ country: 'RU', written: '+7 999 000-55-55', called: '79990005555' },
+	])('$country: $written is called as $called', ({ country, written, called }) => {
+		expect(read(country, written)).toEqual([called]);
 	});
 	test('a number written twice, nationally and internationally, is called once', () => {
 		expect(read('GB', ['020 7946 0958', '+44 20 7946 0958'])).toEqual(['442079460958']);
