@@ -2,7 +2,7 @@
 'use strict';
 /**
  * Writes nodes/CisAutoCall/actions/runFeatures/guardrails/countryCodes.json, the lengths of phone
- * numbers per country code, and each country's code and national trunk prefix (the 0 of 020 7946 0958,
+ * numbers per country code, and each country's code and national trunk prefixes (the 0 of 020 7946 0958,
  * for Default Country), from the metadata of libphonenumber-js (a dev dependency: Google's
  * libphonenumber metadata, maintained upstream). A number's lengths are those of landlines and mobiles. The nodes read the small committed table, so the
  * package keeps no runtime dependency.
@@ -62,18 +62,43 @@ function countryCodes({ json, metadata }) {
 }
 
 /**
- * country (ISO 3166 alpha-2) → its country code and the trunk prefix its national numbers are written
- * with (GB: 0, US: 1, RU: 8), when it has one.
+ * The texts a simple pattern of libphonenumber's metadata stands for: alternatives (`|`) of digits and
+ * `[digits]`, each maybe optional (`?`), as in Belarus's `0|80?` (0, 8 or 80). Undefined for any other pattern.
+ */
+function expandPattern(pattern) {
+  if (!/^[0-9|?[\]]+$/.test(pattern)) return undefined;
+  const texts = [];
+  for (const alternative of pattern.split('|')) {
+    const tokens = alternative.match(/(\d|\[\d+\])\??/g) ?? [];
+    if (tokens.join('') !== alternative) return undefined;
+    let partial = [''];
+    for (const token of tokens) {
+      const optional = token.endsWith('?');
+      const digits = token.replace(/[[\]?]/g, '').split('');
+      partial = partial.flatMap((text) => [...(optional ? [text] : []), ...digits.map((digit) => text + digit)]);
+    }
+    texts.push(...partial.filter((text) => text !== ''));
+  }
+  return texts;
+}
+
+/**
+ * country (ISO 3166 alpha-2) → its country code and the trunk prefixes its national numbers are written
+ * with (GB: 0, US: 1, RU: 8, BY: 80, 8 or 0), the one written today first, when it has any.
  */
 function regions({ json, metadata }) {
-  /** @type {Record<string, { code: string, trunkPrefix?: string }>} */
+  /** @type {Record<string, { code: string, trunkPrefixes?: string[] }>} */
   const table = {};
   for (const region of Object.keys(json.countries)) {
     if (!/^[A-Z]{2}$/.test(region)) continue;
     metadata.selectNumberingPlan(region);
     const plan = metadata.numberingPlan;
-    const trunkPrefix = plan.nationalPrefix();
-    table[region] = { code: String(plan.callingCode()), ...(trunkPrefix && /^\d+$/.test(trunkPrefix) ? { trunkPrefix } : {}) };
+    // The metadata gives 0 (a number) where a country has no prefix.
+    const written = plan.nationalPrefix();
+    const parsing = plan.nationalPrefixForParsing();
+    const prefixes = typeof written === 'string' && /^\d+$/.test(written) ? [written] : [];
+    for (const prefix of (typeof parsing === 'string' && expandPattern(parsing)) || []) if (!prefixes.includes(prefix)) prefixes.push(prefix);
+    table[region] = { code: String(plan.callingCode()), ...(prefixes.length > 0 ? { trunkPrefixes: prefixes } : {}) };
   }
   return table;
 }

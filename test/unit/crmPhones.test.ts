@@ -52,6 +52,9 @@ describe('Default Country', () => {
 		{ country: 'RU', written: '8 999 000-55-55', called: '79990005555' },
 		{ country: 'RU', written: '999 000-55-55', called: '79990005555' },
 		{ country: 'RU', written: '+7 999 000-55-55', called: '79990005555' },
+		{ country: 'BY', written: '8 029 123-45-67', called: '375291234567' },
+		{ country: 'BY', written: '029 123-45-67', called: '375291234567' },
+		{ country: 'IT', written: '06 1234 5678', called: '390612345678' },
 	])('$country: $written is called as $called', ({ country, written, called }) => {
 		expect(read(country, written)).toEqual([called]);
 	});

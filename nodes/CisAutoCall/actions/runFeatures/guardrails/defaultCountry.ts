@@ -28,15 +28,16 @@ export function nationalLengthsOf(country: string): readonly number[] {
  * if written, is dropped) gets the country's code; any other number is left as written, for the length check to judge.
  */
 export function completerFor(country: string): CompletePhone {
-	const { code, trunkPrefix } = COUNTRIES[country];
+	const { code, trunkPrefixes = [] } = COUNTRIES[country];
 	const lengths = nationalLengthsOf(country);
 	const isNational = (national: string) => lengths.includes(national.length);
+	// The longest first: Belarus's 8 0xx is read with its prefix 80.
+	const prefixes = [...trunkPrefixes].sort((a, b) => b.length - a.length);
 	return (digits, international) => {
 		if (international) return digits;
 		if (digits.startsWith('00')) return digits.slice(2);
-		if (trunkPrefix !== undefined && digits.startsWith(trunkPrefix) && isNational(digits.slice(trunkPrefix.length))) {
-			return code + digits.slice(trunkPrefix.length);
-		}
+		const prefix = prefixes.find((trunk) => digits.startsWith(trunk) && isNational(digits.slice(trunk.length)));
+		if (prefix !== undefined) return code + digits.slice(prefix.length);
 		// A number of a national length is national (as libphonenumber reads it); any other, such as one written with
 		// the country's code but without the + (442079460958 with GB), is left as written.
 		return isNational(digits) ? code + digits : digits;

@@ -57,7 +57,7 @@ export function describeLengths(lengths: readonly number[]): string {
 
 /** A national number of Default Country, in words: "a national number of GB (9 or 10 digits after the trunk 0)". */
 function nationalInWords(country: string): string {
-	const { trunkPrefix } = COUNTRIES[country];
+	const trunkPrefix = COUNTRIES[country].trunkPrefixes?.[0];
 	return `a national number of ${country} (${describeLengths(nationalLengthsOf(country))} digits${trunkPrefix ? ` after the trunk ${trunkPrefix}` : ''})`;
 }
 
