@@ -2,7 +2,8 @@
 'use strict';
 /**
  * Writes nodes/CisAutoCall/actions/runFeatures/guardrails/countryCodes.json, the lengths of phone
- * numbers per country code, from the metadata of libphonenumber-js (a dev dependency: Google's
+ * numbers per country code, and each country's code and national trunk prefixes (the 0 of 020 7946 0958,
+ * for Default Country), from the metadata of libphonenumber-js (a dev dependency: Google's
  * libphonenumber metadata, maintained upstream). A number's lengths are those of landlines and mobiles. The nodes read the small committed table, so the
  * package keeps no runtime dependency.
  *
@@ -60,15 +61,65 @@ function countryCodes({ json, metadata }) {
   return table;
 }
 
-function render(version, table) {
-  const codes = Object.keys(table).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  const rows = codes.map((code) => `    ${JSON.stringify(code)}: ${JSON.stringify(table[code]).replace(/,/g, ', ').replace(/:/g, ': ')}`);
+/**
+ * The texts a simple pattern of libphonenumber's metadata stands for: alternatives (`|`) of digits and
+ * `[digits]`, each maybe optional (`?`), as in Belarus's `0|80?` (0, 8 or 80). Undefined for any other pattern.
+ */
+function expandPattern(pattern) {
+  if (!/^[0-9|?[\]]+$/.test(pattern)) return undefined;
+  const texts = [];
+  for (const alternative of pattern.split('|')) {
+    const tokens = alternative.match(/(\d|\[\d+\])\??/g) ?? [];
+    if (tokens.join('') !== alternative) return undefined;
+    let partial = [''];
+    for (const token of tokens) {
+      const optional = token.endsWith('?');
+      const digits = token.replace(/[[\]?]/g, '').split('');
+      partial = partial.flatMap((text) => [...(optional ? [text] : []), ...digits.map((digit) => text + digit)]);
+    }
+    texts.push(...partial.filter((text) => text !== ''));
+  }
+  return texts;
+}
+
+/**
+ * country (ISO 3166 alpha-2) → its country code and the trunk prefixes its national numbers are written
+ * with (GB: 0, US: 1, RU: 8, BY: 80, 8 or 0), the one written today first, when it has any.
+ */
+function regions({ json, metadata }) {
+  /** @type {Record<string, { code: string, trunkPrefixes?: string[] }>} */
+  const table = {};
+  for (const region of Object.keys(json.countries)) {
+    if (!/^[A-Z]{2}$/.test(region)) continue;
+    metadata.selectNumberingPlan(region);
+    const plan = metadata.numberingPlan;
+    // The metadata gives 0 (a number) where a country has no prefix.
+    const written = plan.nationalPrefix();
+    const parsing = plan.nationalPrefixForParsing();
+    const prefixes = typeof written === 'string' && /^\d+$/.test(written) ? [written] : [];
+    for (const prefix of (typeof parsing === 'string' && expandPattern(parsing)) || []) if (!prefixes.includes(prefix)) prefixes.push(prefix);
+    table[region] = { code: String(plan.callingCode()), ...(prefixes.length > 0 ? { trunkPrefixes: prefixes } : {}) };
+  }
+  return table;
+}
+
+/** One JSON row per key, sorted by `order`. */
+function rowsOf(table, order) {
+  return Object.keys(table)
+    .sort(order)
+    .map((key) => `    ${JSON.stringify(key)}: ${JSON.stringify(table[key]).replace(/,/g, ', ').replace(/:/g, ': ')}`);
+}
+
+function render(version, table, countries) {
   return [
     '{',
     `  "generatedBy": "scripts/country-codes.js from libphonenumber-js ${version} (the metadata of Google's libphonenumber); do not edit: run node scripts/country-codes.js",`,
     `  "source": "libphonenumber-js ${version}",`,
     '  "codes": {',
-    rows.join(',\n'),
+    rowsOf(table, (a, b) => a.localeCompare(b, 'en', { numeric: true })).join(',\n'),
+    '  },',
+    '  "countries": {',
+    rowsOf(countries, (a, b) => a.localeCompare(b, 'en')).join(',\n'),
     '  }',
     '}',
     '',
@@ -77,7 +128,7 @@ function render(version, table) {
 
 function generate() {
   const metadata = readMetadata();
-  return render(metadata.version, countryCodes(metadata));
+  return render(metadata.version, countryCodes(metadata), regions(metadata));
 }
 
 if (require.main === module) {

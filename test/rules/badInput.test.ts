@@ -14,7 +14,7 @@ const good = { phone: '79990000001' };
 /** Each case: parameters, items, and what the message must name (field, value); the bad item is the last. */
 const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	['empty phone', createAndRunByExpression(), [good, good, good, { phone: '' }], /Invalid phone: "" .*\[item 3\]/],
-	['non-string phone', createAndRunByExpression(), [good, { phone: [{ number: 1 }] }], /Invalid phone: .*\{"number":1\}.* not a phone number \[item 1\]/],
+	['non-string phone', createAndRunByExpression(), [good, { phone: [{ number: 1 }] }], /Invalid phone: .*\{"number":1\}.* not a phone number; pick the field that holds the number, or a CRM.s phone list .*\[item 1\]/],
 	[
 		'timezone out of range',
 		createAndRunByExpression({ candidateFields: { timezone: 'custom', timezoneSeconds: '={{ $json.tz }}' } }),

@@ -19,12 +19,12 @@ const { sim, taskId } = useSimulatorWithTask('Numbers task');
 
 /** The issue's numbers missing a digit or with digits too many, and what the refusal says of each. */
 export const WRONG_LENGTH: [string, string][] = [
-	['+7 999 000-55', 'Refused: 799900055 has 9 digits; a number with country code 7 (RU, KZ) has 11, so nothing was called'],
-	['7999000555', 'Refused: 7999000555 has 10 digits; a number with country code 7 (RU, KZ) has 11, so nothing was called'],
-	['7999000555511', 'Refused: 7999000555511 has 13 digits; a number with country code 7 (RU, KZ) has 11, so nothing was called'],
-	['8 999 000 55', 'Refused: 899900055 has 9 digits; a Russian number written with 8 first has 11, so nothing was called'],
-	['+375 29 123-45', 'Refused: 3752912345 has 10 digits; a number with country code 375 (BY) has 12, so nothing was called'],
-	['0999 000 55 55', 'Refused: 09990005555 begins with no country code, so nothing was called; write the number country code first, e.g. +7 999 000-55-55'],
+	['+7 999 000-55', 'Refused: 799900055 has 9 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
+	['7999000555', 'Refused: 7999000555 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
+	['7999000555511', 'Refused: 7999000555511 has 13 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
+	['8 999 000 55', 'Refused: 899900055 has 9 digits, which fits no country code (a Russian number written with 8 first has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
+	['+375 29 123-45', 'Refused: 3752912345 has 10 digits, which fits no country code (a number beginning with 375 has 12), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
+	['0999 000 55 55', 'Refused: 09990005555 begins with no country code, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
 ];
 
 /** Whole numbers: Russian (international, with 8 first, and a mobile number without its 7, which RU normalisation completes), Belarusian, Uzbek, Kazakh, British; sent as their digits. */
@@ -57,7 +57,7 @@ describe('the lengths come from libphonenumber\'s metadata', () => {
 		['79990005555', undefined],
 		['89990005555', undefined],
 		['12025550100', undefined],
-		['1202555010', 'has 10 digits; a number with country code 1 (US, AG, AI …) has 11'],
+		['1202555010', 'has 10 digits, which fits no country code (a number beginning with 1 has 11)'],
 		['4930123456', undefined],
 	])('%s', (digits, reason) => {
 		if (reason === undefined) expect(wrongLength(digits)).toBeUndefined();

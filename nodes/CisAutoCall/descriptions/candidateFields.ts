@@ -134,7 +134,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. 79876543210',
 			displayOptions: defined,
-			description: 'Number(s) of the person to call, country code first (79876543210), separated by commas; an expression may also return an array. They are dialled for real: take them from your data or from the person, never make one up.',
+			description: 'Number(s) of the person to call, country code first (79876543210) or as set in Default Country (Options), separated by commas; an expression may also return a list, such as a CRM contact\'s phones (Pipedrive, Bitrix24, Kommo). They are dialled for real: take them from your data or from the person, never make one up.',
 		},
 		{
 			displayName: 'Additional Fields',
@@ -163,7 +163,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			displayOptions: byFieldName,
 			placeholder: 'e.g. phone',
 			description:
-				'Name of the field of each input item that holds the number(s), for example phone: the name itself, not an expression that gives the number. The field holds a text (commas between numbers) or an array.',
+				'Name of the field of each input item that holds the number(s), for example phone: the name itself, not an expression that gives the number. The field holds a text (commas between numbers), a list, or a CRM contact\'s phones as the CRM gives them (Pipedrive\'s phones, Bitrix24\'s PHONE, Kommo\'s custom_fields_values).',
 		},
 		{
 			displayName: 'Variables Fields',

@@ -6,6 +6,7 @@ import type { ReadItemParameter } from '../../shared/parameterReaders';
 import { readCallbackData } from './callbackData';
 import { fieldAt } from './itemPaths';
 import {
+	type CompletePhone,
 	describeValue,
 	InputError,
 	isPlainObject,
@@ -135,11 +136,15 @@ function readTimezone(value: unknown, custom: unknown): number | undefined {
 	return parseTimezone('timezone', value);
 }
 
-/** Returns a reader: item index → candidate. Throws InputError (the caller adds the item). */
+/**
+ * Returns a reader: item index → candidate. Throws InputError (the caller adds the item). `complete`:
+ * the run's Default Country, which completes numbers written without their country code.
+ */
 export function candidateReader(
 	parameter: ReadItemParameter,
 	items: INodeExecutionData[],
 	kind: CandidateKind,
+	complete?: CompletePhone,
 ): (itemIndex: number) => Candidate {
 	const mode = parameter('inputMode', 0, 'define') as string;
 	if (mode === 'fromItems') {
@@ -152,7 +157,7 @@ export function candidateReader(
 				json,
 			);
 			const phones = readRequiredField(json, 'phoneField', phoneField);
-			const candidate: Candidate = { phone: toPhones(`phone (field "${phoneField}")`, phones) };
+			const candidate: Candidate = { phone: toPhones(`phone (field "${phoneField}")`, phones, complete) };
 			if (variablesFields.length > 0) {
 				const variables: IDataObject = {};
 				for (const name of variablesFields) {
@@ -187,7 +192,7 @@ export function candidateReader(
 	}
 	return (itemIndex) => {
 		const extra = parameter('candidateFields', itemIndex, {}) as IDataObject;
-		const candidate: Candidate = { phone: toPhones('phone', parameter('phone', itemIndex)) };
+		const candidate: Candidate = { phone: toPhones('phone', parameter('phone', itemIndex), complete) };
 		const jsonVariables = toVariables('variablesJson', extra.variablesJson) ?? {};
 		const pairVariables = toVariables('variables', pairsToObject(extra.variables)) ?? {};
 		if (Object.keys(jsonVariables).length + Object.keys(pairVariables).length > 0) {

@@ -13,8 +13,8 @@ export const addManyToTask: BatchOperation = defineOperation({
 	kind: 'batch',
 	fields: addToTaskFields,
 	creates: true,
-	prepare({ parameter, items }) {
-		const readCandidate = candidateReader(parameter, items, 'addToTask');
+	prepare({ parameter, items, completePhone }) {
+		const readCandidate = candidateReader(parameter, items, 'addToTask', completePhone);
 		return (itemIndex) => ({
 			autoCallId: readTaskId(parameter, itemIndex),
 			...readCandidate(itemIndex),

@@ -32,8 +32,8 @@ export const addToTaskDeclaration: ItemDeclaration<ApiRequest> = {
 	kind: 'item',
 	fields: addToTaskFields,
 	creates: true,
-	prepare({ parameter, items }) {
-		const readCandidate = candidateReader(parameter, items, 'addToTask');
+	prepare({ parameter, items, completePhone }) {
+		const readCandidate = candidateReader(parameter, items, 'addToTask', completePhone);
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
 			const autoCallId = readTaskId(parameter, itemIndex);

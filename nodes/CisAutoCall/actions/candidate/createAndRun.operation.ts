@@ -21,8 +21,8 @@ export const createAndRunDeclaration: ItemDeclaration<ApiRequest> = {
 	kind: 'item',
 	fields: [botSettingsId, ...candidateFields('single')],
 	creates: true,
-	prepare({ parameter, items }) {
-		const readCandidate = candidateReader(parameter, items, 'single');
+	prepare({ parameter, items, completePhone }) {
+		const readCandidate = candidateReader(parameter, items, 'single', completePhone);
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
 			const body: IDataObject = {

@@ -99,8 +99,8 @@ export const createBatch: BatchOperation = defineOperation({
 	kind: 'batch',
 	fields,
 	creates: true,
-	prepare({ parameter, items }) {
-		const readCandidate = candidateReader(parameter, items, 'batch');
+	prepare({ parameter, items, completePhone }) {
+		const readCandidate = candidateReader(parameter, items, 'batch', completePhone);
 		return (itemIndex) => ({
 			...readCandidate(itemIndex),
 			...readTaskSettings(parameter('taskSettings', itemIndex, {}) as IDataObject),

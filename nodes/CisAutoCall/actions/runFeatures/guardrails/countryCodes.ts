@@ -14,3 +14,15 @@ export const COUNTRY_CODES_SOURCE: string = table.source;
 
 /** Every country code (E.164) with its regions and national number lengths. */
 export const COUNTRY_CODES: Readonly<Record<string, CountryCode>> = table.codes;
+
+/**
+ * A country's code and the trunk prefixes its national numbers are written with (GB: 0, US: 1, RU: 8;
+ * BY: 8, 0 or 80), the one written today first; none for a country without one (IT).
+ */
+export interface Country {
+	code: string;
+	trunkPrefixes?: readonly string[];
+}
+
+/** Every country (ISO 3166 alpha-2) of the metadata. */
+export const COUNTRIES: Readonly<Record<string, Country>> = table.countries;

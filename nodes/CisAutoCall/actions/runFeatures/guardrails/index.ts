@@ -5,6 +5,7 @@ import {
 	agentSeveralNumbersOption,
 	allowedNumbersOption,
 	allowShortNumbersOption,
+	defaultCountryOption,
 	maxCallsPerRunOption,
 } from './options';
 import { GuardrailsStep } from './step';
@@ -17,7 +18,7 @@ import { GuardrailsStep } from './step';
  */
 export const guardrails: RunFeature = {
 	options: ({ dials, startsTask }) => [
-		...(dials ? [allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption] : []),
+		...(dials ? [defaultCountryOption, allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption] : []),
 		...(startsTask ? [agentMayStartTaskOption] : []),
 	],
 	read: ({ asAgentTool, options, saved }) => new GuardrailsStep(readGuardrails(options, asAgentTool, saved)),
@@ -33,4 +34,5 @@ export {
 	Refusal,
 } from './numbers';
 export { describeLengths, wrongLength } from './numberLengths';
+export { completerFor, phoneCompleter, readDefaultCountry } from './defaultCountry';
 export { agentStartNotice, agentToolNotice, DEFAULT_AGENT_MAX_CALLS } from './options';

@@ -1,4 +1,5 @@
-import { COUNTRY_CODES } from './countryCodes';
+import { COUNTRIES, COUNTRY_CODES } from './countryCodes';
+import { nationalLengthsOf } from './defaultCountry';
 import { MIN_PERSON_PHONE_DIGITS, Refusal } from './numbers';
 
 // The service dials the digits it is given, so a number must be whole before it is sent: the
@@ -54,25 +55,37 @@ export function describeLengths(lengths: readonly number[]): string {
 	return `${sorted.slice(0, -1).join(', ')} or ${sorted[sorted.length - 1]}`;
 }
 
-/** Why a number of a person's length cannot be dialled as it is, or undefined when it can. */
-export function wrongLength(digits: string): string | undefined {
+/** A national number of Default Country, in words: "a national number of GB (9 or 10 digits after the trunk 0)". */
+function nationalInWords(country: string): string {
+	const trunkPrefix = COUNTRIES[country].trunkPrefixes?.[0];
+	return `a national number of ${country} (${describeLengths(nationalLengthsOf(country))} digits${trunkPrefix ? ` after the trunk ${trunkPrefix}` : ''})`;
+}
+
+/**
+ * Why a number of a person's length cannot be dialled as it is, or undefined when it can. The words
+ * name no country the number does not belong to: a number without its country code ((212) 555-0147)
+ * would begin with another country's code (212, Morocco), so the way out, Default Country, is named instead.
+ */
+export function wrongLength(digits: string, defaultCountry?: string): string | undefined {
 	const reading = readNumber(digits);
-	if (reading === undefined) {
-		return `${digits} begins with no country code, so nothing was called; write the number country code first, e.g. +7 999 000-55-55`;
-	}
-	if (reading.lengths.includes(digits.length)) return undefined;
-	return `${digits} has ${digits.length} digits; ${reading.code === '8' ? reading.described : `a number with ${reading.described}`} has ${describeLengths(reading.lengths)}, so nothing was called`;
+	if (reading !== undefined && reading.lengths.includes(digits.length)) return undefined;
+	const fitsNoCode =
+		reading === undefined
+			? `${digits} begins with no country code`
+			: `${digits} has ${digits.length} digits, which fits no country code (${reading.code === '8' ? reading.described : `a number beginning with ${reading.code}`} has ${describeLengths(reading.lengths)})`;
+	if (defaultCountry !== undefined) return `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}, so nothing was called`;
+	return `${fitsNoCode}, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it`;
 }
 
 /**
  * Refuses a number whose length does not fit its country code: a digit missing or one too many
  * reaches a stranger. Short numbers (fewer than 7 digits) are the short-number rule's, which
- * "Allow Short Numbers" relaxes; this rule applies to every other number.
+ * "Allow Short Numbers" relaxes; this rule applies to every other number. `defaultCountry` only words the refusal.
  */
-export function checkNumberLengths(phones: string[]): void {
+export function checkNumberLengths(phones: string[], defaultCountry?: string): void {
 	for (const digits of phones) {
 		if (digits.length < MIN_PERSON_PHONE_DIGITS) continue;
-		const reason = wrongLength(digits);
+		const reason = wrongLength(digits, defaultCountry);
 		if (reason !== undefined) throw new Refusal('phone', digits, reason);
 	}
 }

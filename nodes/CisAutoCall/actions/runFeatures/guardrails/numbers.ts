@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
+import { readDefaultCountry } from './defaultCountry';
 import { DEFAULT_AGENT_MAX_CALLS } from './options';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
@@ -29,6 +30,8 @@ export interface Guardrails {
 	mayStartTask: boolean;
 	/** Whether numbers shorter than a person's phone (internal lines) may be called; emergency numbers never. */
 	allowShortNumbers: boolean;
+	/** Default Country (the candidates' numbers were completed with it when read), for the refusals' words. */
+	defaultCountry?: string;
 }
 
 /**
@@ -38,11 +41,13 @@ export interface Guardrails {
  */
 export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved: IDataObject = {}): Guardrails {
 	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
+	const defaultCountry = readDefaultCountry(options.defaultCountry);
 	const agentRules = {
 		asAgentTool,
 		oneNumberPerCall: asAgentTool && saved.agentSeveralNumbers !== true,
 		mayStartTask: !asAgentTool || saved.agentMayStartTask === true,
 		allowShortNumbers: saved.allowShortNumbers === true,
+		...(defaultCountry === undefined ? {} : { defaultCountry }),
 	};
 	const setting = options.maxCallsPerRun;
 	if (setting === undefined || setting === null || setting === '') {

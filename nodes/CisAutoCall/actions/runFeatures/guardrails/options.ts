@@ -5,6 +5,21 @@ import type { INodeProperties } from 'n8n-workflow';
 /** The cap when an AI Agent runs the node as a tool and the user set no Max Calls per Run. */
 export const DEFAULT_AGENT_MAX_CALLS = 3;
 
+/**
+ * Numbers written without their country code, as a CRM of one country keeps them, get this country's
+ * code when read (defaultCountry.ts).
+ */
+export const defaultCountryOption: INodeProperties = {
+	displayName: 'Default Country',
+	name: 'defaultCountry',
+	type: 'string',
+	default: '',
+	noDataExpression: true,
+	placeholder: 'e.g. US',
+	description:
+		'The country of numbers written without their country code, as a two-letter code (US, GB, DE …). Such a number is called with that country\'s code: (212) 555-0147 with US as +1 212 555 0147, 020 7946 0958 with GB as +44 20 7946 0958. A number written with + or 00 keeps its own code. Empty: numbers must be written country code first.',
+};
+
 export const allowedNumbersOption: INodeProperties = {
 	displayName: 'Allowed Numbers',
 	name: 'allowedNumbers',

@@ -75,7 +75,7 @@ export function checkItems(operation: Operation, guardrails: Guardrails, prepare
 			checkTaskStart(startsTask(value), guardrails);
 			const phones = phonesOf(value);
 			checkDiallable(phones, guardrails.allowShortNumbers);
-			checkNumberLengths(phones);
+			checkNumberLengths(phones, guardrails.defaultCountry);
 			checkOneNumber(phones, guardrails);
 			checkAllowedNumbers(phones, guardrails.allowedNumbers);
 			numbersByItem.set(itemIndex, phones.length);
