@@ -1,12 +1,7 @@
 import type { RunFeature } from '../feature';
 import { readGuardrails } from './numbers';
-import {
-	agentMayStartTaskOption,
-	agentSeveralNumbersOption,
-	allowedNumbersOption,
-	allowShortNumbersOption,
-	maxCallsPerRunOption,
-} from './options';
+import { agentMayStartTaskOption, agentSeveralNumbersOption } from '../../agent';
+import { allowedNumbersOption, allowShortNumbersOption, maxCallsPerRunOption } from './options';
 import { GuardrailsStep } from './step';
 
 /**
@@ -33,4 +28,3 @@ export {
 	Refusal,
 } from './numbers';
 export { describeLengths, wrongLength } from './numberLengths';
-export { agentStartNotice, agentToolNotice, DEFAULT_AGENT_MAX_CALLS } from './options';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
-import { DEFAULT_AGENT_MAX_CALLS } from './options';
+import { DEFAULT_AGENT_MAX_CALLS } from '../../agent';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
 // refusal both raise.
