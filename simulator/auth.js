@@ -3,7 +3,7 @@
 
 /**
  * Tokens: one static Bearer token from the configuration, plus tokens issued by the login
- * endpoint (platform-facts.md "Getting a token"): JWT-shaped strings whose payload carries
+ * endpoint (docs/service.md "Authentication"): JWT-shaped strings whose payload carries
  * `exp`. Token lifetimes are real time (not scaled), because clients read `exp`.
  */
 

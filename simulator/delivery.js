@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * Webhook delivery as the platform does it (platform-facts.md "Webhooks"): one JSON POST per
+ * Webhook delivery as the platform does it (docs/service.md "Events (webhooks)"): one JSON POST per
  * event; anything but HTTP 200 is re-sent with growing intervals (1 s, 2 s, 4 s ... × timeScale)
  * up to `maxAttempts` attempts. First attempts to one URL go out in the order the events
  * happened; re-deliveries run on their own timers. Only loopback URLs are ever contacted.

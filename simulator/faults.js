@@ -73,9 +73,18 @@ function statusAction(kind, status, extra = {}) {
   return { kind, status, body: defaultErrorBody(status), headers, ...extra };
 }
 
+/**
+ * @typedef {object} FaultRule
+ * @property {(m: string) => boolean} matchesMethod
+ * @property {(p: string) => boolean} matchesPath
+ * @property {(rawBody: string) => boolean} matchesBody
+ * @property {number} remaining
+ * @property {FaultSpec} spec
+ */
+
 class FaultInjector {
   constructor() {
-    /** @type {Array<{matchesMethod: (m: string) => boolean, matchesPath: (p: string) => boolean, matchesBody: (rawBody: string) => boolean, remaining: number, spec: FaultSpec}>} */
+    /** @type {FaultRule[]} */
     this.rules = [];
     this.randomFaults = null;
   }

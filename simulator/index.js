@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * Simulator of the CIS Auto-Call service (TWIN voice-bot platform), written from
- * spec/cis-api.md and reference/platform-facts.md. See README.md in this folder.
+ * Simulator of the CIS Auto-Call service (TWIN voice-bot platform), written from what
+ * docs/service.md says of it. See README.md in this folder.
  *
  *   const { createSimulator } = require('./simulator');
  *   const sim = await createSimulator({ port: 0, timeScale: 0.01 });

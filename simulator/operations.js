@@ -50,9 +50,19 @@ function candidateInput(item) {
   };
 }
 
+/**
+ * @typedef {object} OperationsDeps
+ * @property {import('./state').SimState} state
+ * @property {import('./player').Player} player
+ * @property {import('./scheduler').Scheduler} scheduler
+ * @property {import('./auth').Auth} auth
+ * @property {number} [maxBatchSize]
+ * @property {'perCandidate' | 'perTask'} [batchAnswerShape]
+ */
+
 class Operations {
   /**
-   * @param {{ state: import('./state').SimState, player: import('./player').Player, scheduler: import('./scheduler').Scheduler, auth: import('./auth').Auth, maxBatchSize?: number, batchAnswerShape?: 'perCandidate' | 'perTask' }} deps
+   * @param {OperationsDeps} deps
    */
   constructor({ state, player, scheduler, auth, maxBatchSize = Infinity, batchAnswerShape = 'perCandidate' }) {
     this.state = state;
@@ -64,7 +74,7 @@ class Operations {
     this.batchAnswerShape = batchAnswerShape;
   }
 
-  // ----- login (platform-facts.md) ------------------------------------------------------
+  // ----- login (docs/service.md "Authentication") ------------------------------------
 
   login({ body }) {
     validate.validateLogin(body);
@@ -202,7 +212,7 @@ class Operations {
     else this.scheduler.after(waitMs * this.scheduler.timeScale, start, { tracked: false });
   }
 
-  // ----- task list and status moves (platform-facts.md) ------------------------------------
+  // ----- task list and status moves (docs/service.md "Call tasks") ------------------------
 
   listTasks({ query }) {
     const options = validate.parseListQuery(query);
@@ -242,7 +252,7 @@ class Operations {
     return { status: 200, body: this.state.serializeTask(task) };
   }
 
-  // ----- candidates of existing tasks (platform-facts.md) ----------------------------------
+  // ----- candidates of existing tasks (docs/service.md "Candidates") ----------------------
 
   /** The task an item names; 404 when unknown, 422 when halted. */
   taskForCandidate(autoCallId) {

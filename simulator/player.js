@@ -9,7 +9,7 @@
  * finish the candidate or, when the task's redial rules allow, schedule a redial after the
  * rule's `time`. All durations are multiplied by the time scale.
  *
- * Events (payload fields from platform-facts.md; the unknown ones are the simulator's choice):
+ * Events (payload fields from docs/service.md "Events (webhooks)"; the unknown ones are the simulator's choice):
  *   CALL_REDIRECTED    {event, id, redirectAdditional, redirectAnons, redirectDestination, redirectDestinationId, callbackData}
  *   CALL_ENDED         {event, type, botId, id, taskId, candidateId, status, callFrom, callTo, startedAt, variables, result, callbackData}
  *   EFFICIENCY_REACHED {event, id, taskId, candidateId, callbackData}

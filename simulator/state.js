@@ -316,7 +316,8 @@ class SimState {
   }
 
   /**
-   * @param {{limit: number, offset: number, keyword?: string, statuses?: string[], from?: number, to?: number, sort: {field: string, descending: boolean}}} options
+   * @param {{limit: number, offset: number, keyword?: string, statuses?: string[], from?: number, to?: number,
+   *   sort: {field: string, descending: boolean}}} options
    */
   listTasks({ limit, offset, keyword, statuses, from, to, sort }) {
     const needle = keyword ? keyword.toLowerCase() : undefined;

@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * Request validation, written from spec/cis-api.md (sections 2, 4, 6, 8) and, for the endpoints
- * beyond the spec, from reference/platform-facts.md.
+ * Request validation, written from the API contract and, for the endpoints beyond it, from the
+ * platform's public documentation (docs/service.md says which fact comes from where).
  *
  * Every check throws `validationError(fieldPath, message)` on the first problem; the message
  * starts with the field path (e.g. "additionalOptions.recTrimLeft is required when
@@ -144,7 +144,7 @@ function checkCandidateFields(item, prefix) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Webhook targets (2.4, 4.6 webhookUrls, and platform-facts' older plain-URL form).
+// Webhook targets (2.4, 4.6 webhookUrls, and the older plain-URL form of the platform's documentation).
 
 function checkWebhookTarget(target, path) {
   if (typeof target === 'string') {
@@ -368,7 +368,7 @@ function validateDepersonalization(body) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Endpoints beyond the spec (platform-facts.md).
+// Endpoints beyond the contract (the platform's documentation; docs/service.md).
 
 function checkExistingTaskCandidate(item, prefix) {
   requirePresent(item, 'autoCallId', join(prefix, 'autoCallId'));

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fingerprintOf } from '../shared/fingerprint';
-import { ExpiringMap } from '../shared/expiringMap';
+import type { ExpiringMap } from '../shared/expiringMap';
 import { PROCESS_MEMORIES } from '../shared/processMemory';
 
 /**
@@ -53,11 +53,8 @@ export function subjectOf(event: string, body: IDataObject): string {
  * which they expire, so forgetting is cheap.
  */
 export class DeliveryMemory {
-	private readonly latest: ExpiringMap<string>;
-
-	constructor(windowMs = REPEAT_WINDOW_MS, capacity = MAX_REMEMBERED_DELIVERIES, now: () => number = Date.now) {
-		this.latest = new ExpiringMap(windowMs, capacity, now);
-	}
+	/** `latest`: the process's `deliveriesSeen` (the window and capacity are its declaration's). */
+	constructor(private readonly latest: ExpiringMap<string>) {}
 
 	get size(): number {
 		return this.latest.size;

@@ -6,6 +6,7 @@ import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { CAME_BACK, waitingCallOf } from './handOver';
 import { type Delivery, normalizeCallbackData } from './output';
 import { deliveryHasSecret } from './secret';
+import { processMemory } from '../shared/processMemory';
 import { parametersOf } from './parameterReader';
 import { readEvents, readOptions } from './settings';
 import type { WaitMarker } from '../shared/waitForResult';
@@ -21,7 +22,7 @@ import type { WaitMarker } from '../shared/waitForResult';
  * static data written from webhook() would be saved whole by the webhook process and could
  * overwrite a newer registration written by the main process (queue mode).
  */
-const deliveries = new DeliveryMemory();
+const deliveries = new DeliveryMemory(processMemory('deliveriesSeen'));
 
 /** What webhook() does with a delivery. */
 export type Verdict =

@@ -105,19 +105,17 @@ export const PROCESS_MEMORIES = {
 
 export type MemoryName = keyof typeof PROCESS_MEMORIES;
 
-/** A new bounded memory with a declaration's cap and expiry (tests give their own clock). */
-export function boundedMemory<Value>(name: MemoryName, now: () => number = Date.now): ExpiringMap<Value> {
-	const { expiresMs, capacity } = PROCESS_MEMORIES[name];
-	return new ExpiringMap<Value>(expiresMs, capacity, now);
-}
-
 const memoriesOfThisProcess = new Map<MemoryName, ExpiringMap<unknown>>();
 
-/** The one memory of this process by that name. */
+/**
+ * The one memory of this process by that name, with its declaration's cap and expiry: the only way
+ * a file of nodes/ gets a memory (a class that keeps one is given it; test/unit/processMemory.test.ts checks).
+ */
 export function processMemory<Value>(name: MemoryName): ExpiringMap<Value> {
 	let memory = memoriesOfThisProcess.get(name);
 	if (!memory) {
-		memory = boundedMemory<unknown>(name);
+		const { expiresMs, capacity } = PROCESS_MEMORIES[name];
+		memory = new ExpiringMap<unknown>(expiresMs, capacity);
 		memoriesOfThisProcess.set(name, memory);
 	}
 	return memory as ExpiringMap<Value>;

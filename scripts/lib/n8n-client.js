@@ -28,6 +28,20 @@ function isFinished(ex) {
 }
 
 /**
+ * Whether a finished execution's data is saved as far as a check reads it: with `untilNode`, that
+ * node's output; otherwise its error (status error), or its stop time and its last node's output
+ * (success). Other ends (canceled, crashed) are taken as they are.
+ */
+function endSaved(ex, untilNode) {
+	const resultData = (ex.data && ex.data.resultData) || {};
+	const runData = resultData.runData || {};
+	if (untilNode) return Boolean(runData[untilNode]) || (ex.status === 'error' && Boolean(resultData.error));
+	if (ex.status === 'error') return Boolean(resultData.error);
+	if (ex.status !== 'success') return true;
+	return Boolean(ex.stoppedAt && resultData.lastNodeExecuted && runData[resultData.lastNodeExecuted]);
+}
+
+/**
  * A client for one n8n instance: `rest` uses the owner's cookie session (editor API,
  * /rest/...), `api` uses the public API key (/api/v1/...). Both throw HttpError
  * (with .status and .body) on a non-2xx answer; `raw*` variants never throw.
@@ -319,10 +333,15 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		 * (POST /rest/workflows/:id/run), starting at its trigger node (default: the first
 		 * Manual Trigger), waits for it and returns the execution (public API, with data).
 		 * Works on 1.123.x and 2.41.x (see test/e2e/lib/README.md for the body shapes).
+		 * It returns once what the check reads is saved: the output of `untilNode` when given, else the
+		 * execution's saved end (its error, or its stop time and its last node's output). n8n 1.x reports
+		 * the status a moment before it saves the data, on a busy machine seconds before; no fixed grace
+		 * is waited, the only bound is `timeoutMs` (after it the execution is returned as it is, so that
+		 * the check says what is missing).
 		 * @param {string} id
-		 * @param {{ triggerName?: string, timeoutMs?: number }} [options]
+		 * @param {{ triggerName?: string, timeoutMs?: number, untilNode?: string }} [options]
 		 */
-		async runWorkflowManually(id, { triggerName, timeoutMs = 60000 } = {}) {
+		async runWorkflowManually(id, { triggerName, timeoutMs = 60000, untilNode } = {}) {
 			const wf = await rest('GET', `/workflows/${id}`);
 			const trigger = triggerName
 				? wf.nodes.find((nd) => nd.name === triggerName)
@@ -347,20 +366,14 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			const execId = result.executionId;
 			if (!execId) throw new Error(`workflow ${id}: unexpected run answer ${JSON.stringify(result)}`);
 			const deadline = Date.now() + timeoutMs;
-			// n8n 1.x can report status "error" a moment before the error itself is saved, and on a
-			// busy machine "success" a moment before the last node's output is.
-			let errorWithoutDataUntil = 0;
 			for (;;) {
 				const r = await rawApi('GET', `/executions/${execId}?includeData=true`);
-				if (r.status === 200 && isFinished(r.body)) {
-					const resultData = (r.body.data && r.body.data.resultData) || {};
-					const lastOutputSaved = Boolean(resultData.lastNodeExecuted && resultData.runData && resultData.runData[resultData.lastNodeExecuted]);
-					const recorded = r.body.status === 'error' ? Boolean(resultData.error) : r.body.status !== 'success' || lastOutputSaved;
-					if (recorded) return r.body;
-					errorWithoutDataUntil ||= Date.now() + 3000;
-					if (Date.now() > errorWithoutDataUntil) return r.body;
+				const finished = r.status === 200 && isFinished(r.body);
+				if (finished && endSaved(r.body, untilNode)) return r.body;
+				if (Date.now() > deadline) {
+					if (finished) return r.body;
+					throw new Error(`execution ${execId} of workflow ${id} not finished within ${timeoutMs}ms (last: ${r.status} ${r.body && r.body.status})`);
 				}
-				if (Date.now() > deadline) throw new Error(`execution ${execId} of workflow ${id} not finished within ${timeoutMs}ms (last: ${r.status} ${r.body && r.body.status})`);
 				await sleep(250);
 			}
 		},

@@ -6,7 +6,7 @@
  *   const { packRepo } = require('./pack');
  *   const r = await packRepo();            // { ok, tarball, dir, files, missing, steps }
  *
- * CLI: node test/e2e/lib/pack.js [--no-build]   -> prints the result as JSON, exit 1 if not ok
+ * CLI: node scripts/lib/pack.js [--no-build]   -> prints the result as JSON, exit 1 if not ok
  *
  * Never throws for a failed build/pack: it reports { ok: false, error, steps[].output }.
  * Plain Node (CommonJS, built-ins only).

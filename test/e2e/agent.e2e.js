@@ -8,7 +8,7 @@
  * arguments, and the text the tool returned for each call.
  *
  * A user message `SCRIPT [{"tool": "<tool name>", "args": {...}}, ...]` makes the model make exactly
- * those tool calls instead, one per turn (issue 18: a 40-number phone, two tools, Start); a step
+ * those tool calls instead, one per turn (a 40-number phone, two tools, Start); a step
  * that is an array of calls is made in one turn (parallel tool calls).
  *
  * Shows in real n8n (1.x and 2.x): the node detects that it runs as a tool (the AI Agent v3 runs
@@ -107,7 +107,7 @@ module.exports = async function agentChecks(ctx) {
 };
 
 /**
- * Issue 18 point 1 in real n8n: example 6 with a second CIS tool (a copy of "Call a person") and a
+ * Caps that count people, in real n8n: example 6 with a second CIS tool (a copy of "Call a person") and a
  * "Start a task" tool (Call Task → Start), driven by SCRIPT messages.
  */
 async function capsChecks(ctx, { client, sim, checks, example, openAi, model, creds }) {
@@ -154,7 +154,7 @@ async function capsChecks(ctx, { client, sim, checks, example, openAi, model, cr
 	};
 	const numbersOf = (api) => api.filter((r) => r.path === CREATE_AND_RUN).flatMap((r) => r.body.phone);
 
-	await checks.check('issue 18: a phone with 40 numbers in one tool call is refused, 0 requests; the model reads why', async () => {
+	await checks.check('a phone with 40 numbers in one tool call is refused, 0 requests; the model reads why', async () => {
 		const forty = Array.from({ length: 40 }, (_, i) => `7999000${String(8001 + i)}`).join(',');
 		const { toolResults, api } = await script([{ tool: 'Call_a_person', args: { phone: forty, name: '' } }]);
 		assert.strictEqual(api.length, 0, `requests: ${api.map((r) => r.path).join(', ')}`);
@@ -164,7 +164,7 @@ async function capsChecks(ctx, { client, sim, checks, example, openAi, model, cr
 		return item.message;
 	});
 
-	await checks.check('issue 18: two CIS tools in one agent share the default cap of 3: calls through both, the 4th is refused, 3 numbers called', async () => {
+	await checks.check('two CIS tools in one agent share the default cap of 3: calls through both, the 4th is refused, 3 numbers called', async () => {
 		const { toolNames, toolResults, api } = await script([
 			{ tool: 'Call_a_person', args: { phone: '79990008101', name: '' } },
 			{ tool: 'Call_a_person_too', args: { phone: '79990008102', name: '' } },
@@ -178,7 +178,7 @@ async function capsChecks(ctx, { client, sim, checks, example, openAi, model, cr
 		return `${toolNames.join(', ')}; ${toolResults[3][0].message}`;
 	});
 
-	await checks.check('issue 18: Call Task → Start as a tool call is refused (the option is off): 0 requests, the task stays Ready', async () => {
+	await checks.check('Call Task → Start as a tool call is refused (the option is off): 0 requests, the task stays Ready', async () => {
 		const task = sim.state.createTask({ body: { name: 'e2e agent start' }, source: 'autoCall' });
 		task.status = 'READY';
 		const { toolResults, api } = await script([{ tool: 'Start_a_task', args: { task: task.id } }]);

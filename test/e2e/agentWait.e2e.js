@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Issue 40: an AI Agent phones a person and goes on with the answer, in a real n8n (1.x and 2.x).
+ * An AI Agent phones a person and goes on with the answer, in a real n8n (1.x and 2.x).
  * Workflow: a lead (Webhook) → n8n's AI Agent with the OpenAI Chat Model pointed at the scripted
  * stand-in model of agent.e2e.js (served over HTTP on 127.0.0.1) and CIS Auto-Call → Create and Run
  * and Wait for Result as its tool "Call and wait" → "CRM note" (No Op). The CIS Auto-Call Trigger

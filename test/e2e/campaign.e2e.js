@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The full campaign from n8n (issue 6), with examples 5a/5b/5c as npm start sets them up:
+ * The full campaign from n8n, with examples 5a/5b/5c as npm start sets them up:
  * the trigger (New Call Task) creates the task on activation → example 5b finds that task
  * (Call Task → Get Many by the campaign's name), adds the CRM list to it (Candidate → Add Many to
  * Task) and starts it (Call Task → Start) → the simulator plays the calls → executions of 5a
@@ -17,7 +17,7 @@ const TRIGGER = 'Spring campaign';
 module.exports = async function campaignChecks(ctx) {
 	const { client, sim, crm, checks } = ctx;
 	if (!ctx.playground) {
-		checks.skip('campaign (issue 6)', 'the examples could not be set up');
+		checks.skip('campaign', 'the examples could not be set up');
 		return;
 	}
 	const wfs = ctx.playground.workflows;

@@ -2,7 +2,7 @@
 /**
  * Credentials in a real n8n: the editor's credential test (POST /rest/credentials/test) of both
  * credential types against the simulator, and the login credential's token renewal in a run.
- * Issue 10: no redirect is followed, plain http:// only to loopback, one login per run after a
+ * No redirect is followed, plain http:// only to loopback, one login per run after a
  * rejected token.
  */
 const assert = require('assert');
@@ -97,7 +97,7 @@ module.exports = async function credentialChecks(ctx) {
 		return `run 1: logins ${l0} → ${l1}; expire-tokens; run 2: ${seq.join(' → ')}`;
 	});
 
-	// Issue 10, point 1: a redirect is never followed. The second server answers like the service
+	// A redirect is never followed. The second server answers like the service
 	// would; a leak would show up in second.seen.
 	const second = await startServer((_req, res) => {
 		res.setHeader('content-type', 'application/json');
@@ -149,7 +149,7 @@ module.exports = async function credentialChecks(ctx) {
 		await Promise.all([second.close(), redirector.close()]);
 	}
 
-	// Issue 10, point 2: plain http:// only for this machine. 0.0.0.0 is not loopback, yet reaches
+	// Plain http:// only for this machine. 0.0.0.0 is not loopback, yet reaches
 	// the simulator here, so a request that went out would show up in its log.
 	await checks.check('credential test, Base URL http:// to a non-loopback address: Error naming it, nothing sent', async () => {
 		const baseUrl = sim.url.replace('127.0.0.1', '0.0.0.0');
@@ -162,7 +162,7 @@ module.exports = async function credentialChecks(ctx) {
 		return `Error "${res.message}"`;
 	});
 
-	// Issue 10, point 14: when the fresh token is rejected too, one login, and the other items are not sent.
+	// When the fresh token is rejected too, one login, and the other items are not sent.
 	await checks.check('login credential, saved token and the fresh one rejected: 5 items → 1 login, 2 API requests', async () => {
 		const fresh = await client.createCredential({ name: 'e2e login (rejected)', type: 'cisAutoCallLoginApi', data: ctx.loginData });
 		const ref = { id: String(fresh.id), name: fresh.name };

@@ -282,7 +282,8 @@ function waitBridgeTrigger(name, webhookId, secretCredential) {
  * `{ taskId, forceStart }`, Add to Task and Wait for Result): the phone and the CRM id from `from`
  * (`$json`, or `$json.body` behind a Webhook node), Callback Data `{ crmId }`. Shared by the e2e,
  * queue and engine suites.
- * @param {{ from?: string, botSettingsId?: string, waitAtMost?: number, waitUnit?: string, addToTask?: { taskId: string, forceStart?: boolean } | null }} [options]
+ * @param {{ from?: string, botSettingsId?: string, waitAtMost?: number, waitUnit?: string,
+ *   addToTask?: { taskId: string, forceStart?: boolean } | null }} [options]
  */
 function waitForResultParameters({ from = '$json', botSettingsId = 'bot-wait', waitAtMost = 10, waitUnit = 'minutes', addToTask = null } = {}) {
 	return {

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Issue 18, point 2: n8n's own "Retry" of a failed execution (POST /rest/executions/:id/retry,
+ * n8n's own "Retry" of a failed execution (POST /rest/executions/:id/retry,
  * both choices: the workflow as it was saved in the execution, `loadWorkflow: false`, and the
  * current workflow, `loadWorkflow: true`) calls nobody twice. Create and Run with 5 rows, the
  * simulator creating row 3's candidate and answering 502: the failed run POSTs rows 0-3; the

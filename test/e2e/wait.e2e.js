@@ -149,7 +149,7 @@ module.exports = async function waitChecks(ctx) {
 		const wait = cisNode(WAIT, waitForResultParameters(), creds.token, { typeVersion: 2 });
 		const manualWf = await client.createWorkflow(chain(`e2e wait test run ${version}`, [manualTrigger(), codeNode('Lead', [{ phone: '79995550071', crmId: 'M-1' }]), wait, noOp(CRM)]));
 		sim.setOutcome('79995550071', { attempts: ['ANSWERED'], result: { manual: true } });
-		const ex = await client.runWorkflowManually(manualWf.id, { timeoutMs: 60000 });
+		const ex = await client.runWorkflowManually(manualWf.id, { timeoutMs: 60000, untilNode: CRM });
 		assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
 		assert.strictEqual(ex.mode, 'manual');
 		assert.deepStrictEqual(outputOf(ex, CRM).map((i) => [i.status, i.result, i.callbackData]), [['Answered', { manual: true }, { crmId: 'M-1' }]]);

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Issue 33, point 4: a notice says one thing, in at most 60 words and one or two sentences (the
+ * A notice says one thing, in at most 60 words and one or two sentences (the
  * rest belongs in the docs page of the node's Docs link). Used by the jest test over the node
  * descriptions (test/unit/noticeLength.test.ts) and by the browser suite over what n8n shows.
  */

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Queue mode, issue 40: an AI Agent whose tool is Create and Run and Wait for Result (Max Calls per
+ * Queue mode: an AI Agent whose tool is Create and Run and Wait for Result (Max Calls per
  * Run 1) waits on a worker; the worker that ran it is restarted while it waits (its memory gone),
  * and the call ends only after that worker is up again (its start-up recovery has run).
  *

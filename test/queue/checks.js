@@ -3,7 +3,7 @@
  * The queue-mode checks (see ./run.js): the action node on workers, n8n's Retry of a failed
  * execution on another worker, the trigger's registration
  * (once, and not again after restarting every process), deliveries through either webhook
- * process, wrong secrets, deactivation, the registration race of issue 13, and de-duplication
+ * process, wrong secrets, deactivation, the registration race (two processes registering one task), and de-duplication
  * across webhook processes with the trigger's deliveryId and n8n's Remove Duplicates node; and
  * Candidate → Create and Run and Wait for Result: a waiting execution resumed through a webhook
  * process and finished on a worker, a test run from the editor (manual execution) doing the same on
@@ -291,7 +291,7 @@ module.exports = async function queueChecks(ctx) {
 		return `answers ${answers.join(', ')}; requests to the service at deactivation: ${other.join(', ') || 'none'}; re-published unchanged: same task, 0 created`;
 	});
 
-	// ------------------------------------------------------------------ the race of issue 13
+	// ------------------------------------------------------------------ the registration race: two processes, one task
 	const rounds = ctx.raceRounds;
 	const raceResults = [];
 	await checks.check(`re-publishing with changed settings while repeated deliveries arrive keeps the new registration (${rounds} rounds, both webhook processes flooded with a repeated delivery)`, async () => {
@@ -577,7 +577,7 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 		]));
 		const mark = balancer.log.length;
 		// the editor's "Execute workflow": POST /rest/workflows/:id/run on main, then the execution is polled until it ends
-		const ex = await client.runWorkflowManually(manualWf.id, { timeoutMs: 90000 });
+		const ex = await client.runWorkflowManually(manualWf.id, { timeoutMs: 90000, untilNode: WAIT_NODE });
 		assertSuccess(ex);
 		assert.strictEqual(ex.mode, 'manual', `the execution's mode is ${ex.mode}`);
 		const out = outputOf(ex, WAIT_NODE);

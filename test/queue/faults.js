@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The queue suite's fault case (issue 39): a webhook process killed (`kill -9`) while the results of
+ * The queue suite's fault case: a webhook process killed (`kill -9`) while the results of
  * 20 waiting leads are being delivered, and started again at once while the round-robin balancer
  * of N8N_WEBHOOK_URL still sends it requests: refused while it is dead, then n8n's own answers while
  * it starts (`200 "n8n is starting up. Please wait"`, then 404 until its routes exist).

@@ -1,4 +1,4 @@
-// Issue 18 point 1: caps count people (numbers), not items; an AI Agent may not start a task unless
+// Caps count people (numbers), not items; an AI Agent may not start a task unless
 // allowed by an option no expression can set; the cap holds over all CIS Auto-Call tools of one
 // agent run. Through n8n-core's engine (test/engine/harness.ts `runAgentTool`) against the simulator.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';

@@ -1,10 +1,10 @@
-// Issue 12: the action node as an AI Agent's tool. Runs the node the way n8n runs a tool
+// The action node as an AI Agent's tool. Runs the node the way n8n runs a tool
 // (test/engine/harness.ts `runAgentTool`: n8n's tool variant of the node, parameters from
 // `$fromAI()` filled with the model's arguments, both ways n8n runs tools), and as a plain node,
 // against the simulator over HTTP.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
+import { DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/actions/agent';
 import { apiRequests, byId, candidate, createAndRunByExpression, createTaskInState, credentialsFor, jsonOf, runAction, runTool, TOKEN, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
 
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';

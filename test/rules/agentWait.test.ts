@@ -1,4 +1,4 @@
-// Issue 40: "… and Wait for Result" as an AI Agent's tool, through n8n-core's engine
+// "… and Wait for Result" as an AI Agent's tool, through n8n-core's engine
 // (test/engine/harness.ts `runAgentTool`) against the simulator. An agent that runs its tools
 // inside its own run (LangChain's tool wrapper: older AI Agent versions, `isToolExecution()` true
 // on n8n 2.x) cannot pause for a tool: refused before anything is sent. The wait itself (AI Agent v3)

@@ -20,6 +20,7 @@ import {
 } from '../../nodes/shared/answerShapes';
 import { mapBatchResponse } from '../../nodes/CisAutoCall/actions/candidate/batchResponse';
 import { RetryMemory } from '../../nodes/CisAutoCall/actions/pipeline/earlierTries';
+import { ExpiringMap } from '../../nodes/shared/expiringMap';
 import { mayHaveCreated, NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';
 
 const id = (identity: string) => ({ identity });
@@ -155,7 +156,7 @@ describe('RetryMemory and what counts as "may have created"', () => {
 
 	test('kept records come back for the same key, expire, and at most maxRuns are kept', () => {
 		let now = 0;
-		const memory = new RetryMemory(2, 1000, () => now);
+		const memory = new RetryMemory(new ExpiringMap(1000, 2, () => now));
 		const first = memory.recordFor('run-1');
 		first.items.set(0, { fingerprint: 'f', outcome: { ok: true, json: { autoCallCandidateId: 'c' } } });
 		memory.keep('run-1', first);

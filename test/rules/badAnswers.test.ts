@@ -1,13 +1,15 @@
 /**
- * Issue 10, point 9: a 2xx answer is a success only when it has the shape the API promises. A
- * server on 127.0.0.1 answers 200 with an HTML page (or `{error}`) to every operation: no item may
- * become a success; a creating request becomes "outcome unknown" and is sent once.
+ * A 2xx answer is a success only when it has the shape the API promises. A server on 127.0.0.1
+ * answers 200 with an HTML page (or `{error}`) to every operation: no item may become a success; a
+ * creating request becomes "outcome unknown" and is sent once.
  *
- * The checks are set per request here (`expect`, nodes/shared/answerShapes.ts); ApiClient.request
- * enforces them (engineer "transport"). Until that change is merged these tests fail.
+ * The checks are set per request (`expect`, nodes/shared/answerShapes.ts) and enforced by the
+ * transport. Whether an operation creates is read from its declaration (`creates`), and every
+ * operation of the node has a case here, so a new one cannot be left out.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { operations } from '../../nodes/CisAutoCall/actions/resources';
 import { byId, jsonOf, runAction, sendJson, startTinyServer, type TinyServer } from '../actions/fixtures';
 
 jest.setTimeout(60_000);
@@ -20,26 +22,39 @@ interface Case {
 	creates: boolean;
 }
 
-const CASES: Case[] = [
+/** The "… and Wait for Result" operations wait after their request: their bad answers are checked in test/actions/candidate/. */
+const WAITING = ['candidate.addToTaskAndWait', 'candidate.createAndRunAndWait'];
+
+const PARAMETERS: Array<{ name: string; parameters: INodeParameters }> = [
 	{
 		name: 'Call Task → Create',
-		creates: true,
 		parameters: { resource: 'callTask', operation: 'create', name: 'x', defaultExecData: 'bot-1', cpsMode: 'perSecond', callsPerSecond: 1, recordCall: false },
 	},
-	{ name: 'Call Task → Get', creates: false, parameters: { resource: 'callTask', operation: 'get', autoCallId: byId('task-1') } },
-	{ name: 'Call Task → Get Many', creates: false, parameters: { resource: 'callTask', operation: 'getMany', limit: 5 } },
-	{ name: 'Call Task → Start', creates: false, parameters: { resource: 'callTask', operation: 'start', autoCallId: byId('task-1') } },
-	{ name: 'Call Task → Pause', creates: false, parameters: { resource: 'callTask', operation: 'pause', autoCallId: byId('task-1') } },
-	{ name: 'Call Task → Stop', creates: false, parameters: { resource: 'callTask', operation: 'stop', autoCallId: byId('task-1') } },
-	{ name: 'Candidate → Create and Run', creates: true, parameters: { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990000001' } },
-	{ name: 'Candidate → Create Batch From Template', creates: true, parameters: { resource: 'candidate', operation: 'createBatch', phone: '79990000001' } },
-	{ name: 'Candidate → Add to Task', creates: true, parameters: { resource: 'candidate', operation: 'addToTask', autoCallId: byId('task-1'), phone: '79990000001' } },
-	{ name: 'Candidate → Add Many to Task', creates: true, parameters: { resource: 'candidate', operation: 'addManyToTask', autoCallId: byId('task-1'), phone: '79990000001' } },
-	{ name: 'Candidate → Cancel', creates: false, parameters: { resource: 'candidate', operation: 'cancel', autoCallId: byId('task-1'), phone: '79990000001' } },
-	{ name: 'Candidate → Depersonalize', creates: false, parameters: { resource: 'candidate', operation: 'depersonalize', autoCallCandidateId: 'cand-1' } },
-	{ name: 'Call → Depersonalize', creates: false, parameters: { resource: 'call', operation: 'depersonalize', callId: 'call-1' } },
-	{ name: 'Call → Delete Recording', creates: false, parameters: { resource: 'call', operation: 'deleteRecording', callId: 'call-1' } },
+	{ name: 'Call Task → Get', parameters: { resource: 'callTask', operation: 'get', autoCallId: byId('task-1') } },
+	{ name: 'Call Task → Get Many', parameters: { resource: 'callTask', operation: 'getMany', limit: 5 } },
+	{ name: 'Call Task → Start', parameters: { resource: 'callTask', operation: 'start', autoCallId: byId('task-1') } },
+	{ name: 'Call Task → Pause', parameters: { resource: 'callTask', operation: 'pause', autoCallId: byId('task-1') } },
+	{ name: 'Call Task → Stop', parameters: { resource: 'callTask', operation: 'stop', autoCallId: byId('task-1') } },
+	{ name: 'Candidate → Create and Run', parameters: { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990000001' } },
+	{ name: 'Candidate → Create Batch From Template', parameters: { resource: 'candidate', operation: 'createBatch', phone: '79990000001' } },
+	{ name: 'Candidate → Add to Task', parameters: { resource: 'candidate', operation: 'addToTask', autoCallId: byId('task-1'), phone: '79990000001' } },
+	{ name: 'Candidate → Add Many to Task', parameters: { resource: 'candidate', operation: 'addManyToTask', autoCallId: byId('task-1'), phone: '79990000001' } },
+	{ name: 'Candidate → Cancel', parameters: { resource: 'candidate', operation: 'cancel', autoCallId: byId('task-1'), phone: '79990000001' } },
+	{ name: 'Candidate → Depersonalize', parameters: { resource: 'candidate', operation: 'depersonalize', autoCallCandidateId: 'cand-1' } },
+	{ name: 'Call → Depersonalize', parameters: { resource: 'call', operation: 'depersonalize', callId: 'call-1' } },
+	{ name: 'Call → Delete Recording', parameters: { resource: 'call', operation: 'deleteRecording', callId: 'call-1' } },
 ];
+
+const operationOf = ({ resource, operation }: INodeParameters) => operations[String(resource)]?.[String(operation)];
+const CASES: Case[] = PARAMETERS.map((entry) => ({ ...entry, creates: operationOf(entry.parameters)?.creates === true }));
+
+test('every operation of the node has a case (or waits, and is checked with its wait)', () => {
+	const all = Object.entries(operations).flatMap(([resource, ofResource]) => Object.keys(ofResource).map((operation) => `${resource}.${operation}`));
+	const covered = PARAMETERS.map(({ parameters }) => `${String(parameters.resource)}.${String(parameters.operation)}`);
+	expect([...covered, ...WAITING].sort()).toEqual(all.sort());
+	// The declarations are read: the operations that create are found.
+	expect(CASES.filter((entry) => entry.creates).map((entry) => entry.name)).toEqual(expect.arrayContaining(['Call Task → Create', 'Candidate → Create and Run']));
+});
 
 let server: TinyServer;
 let answer: (response: Parameters<typeof sendJson>[0]) => void;

@@ -82,7 +82,7 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 		[{ mobile: '79990000001' }, { name: 'no phone' }],
 		/Invalid phoneField: "mobile" names no field of this item \(its fields: name\).*\[item 1\]/,
 	],
-	// Issue 10, point 13: dates that do not exist, offsets past 59 minutes, overnight windows, PARALLEL too slow.
+	// Dates that do not exist, offsets past 59 minutes, overnight windows, PARALLEL too slow.
 	[
 		'startMoment on a day that does not exist',
 		callTask({ startType: 'time', startMoment: '={{ $json.start }}' }),

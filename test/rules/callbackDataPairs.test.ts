@@ -1,5 +1,5 @@
 /**
- * Issue 38: Callback Data as name/value pairs (node version 3, the default), each value a plain text
+ * Callback Data as name/value pairs (node version 3, the default), each value a plain text
  * or an expression, on every candidate operation; the service receives one object. Callback Data
  * (JSON) stays, merged with the pairs (the pairs win). Through n8n-core's engine against the
  * simulator. Workflows saved with versions 1 and 2 (JSON only): test/upgrade/callbackDataJson.test.ts.

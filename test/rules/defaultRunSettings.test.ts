@@ -1,5 +1,5 @@
 /**
- * What a run does when Options are left alone (issue 21): one request per item adapts how many
+ * What a run does when Options are left alone: one request per item adapts how many
  * requests are in flight (from 5 up to DEFAULT_ADAPTIVE_CEILING), batch requests keep 5 at once.
  * The editor's defaults and what a run reads agree, and the defaults stay safe through n8n-core's
  * engine against the simulator: never above Max Requests per Second, back off on 429, and with
@@ -136,7 +136,7 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 		expect(adaptiveRefused * 3).toBeLessThan(fixedRefused);
 	});
 
-	// Issue 21 asks for no more 429s than a fixed 10; measured here 33 vs 30 (CI, 2026-11-23) and about
+	// The goal: no more 429s than a fixed 10; measured here 33 vs 30 (CI, 2026-11-23) and about
 	// equal in the bench (195 vs 197, 141 vs 121): not met strictly, so this bounds it at 1.25x (a
 	// regression to many more 429s still fails) and docs/performance.md reports the goal as missed.
 	test('a service limiting requests per second (429, Retry-After): the defaults get at most 1.25x the 429s of a fixed 10 at once, and every row through', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 25: numbers no bot may dial. Emergency numbers (bare, behind a country or trunk code, or an
+ * Numbers no bot may dial. Emergency numbers (bare, behind a country or trunk code, or an
  * international prefix) are refused on every node version and every operation that takes phones,
  * also as an AI Agent's tool; a number too short to be a person's phone is refused unless "Allow
  * Short Numbers" is on. Refused by name, before any request: the simulator counts 0 API requests.

@@ -1,5 +1,5 @@
 /**
- * Dry Run (issue 19 point 4): every item is checked as a real run checks it and gives the request
+ * Dry Run: every item is checked as a real run checks it and gives the request
  * it would send; nothing reaches the service and nothing counts against Max Calls per Run. Through
  * n8n-core's engine against the simulator.
  */

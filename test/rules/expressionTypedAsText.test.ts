@@ -1,5 +1,5 @@
 /**
- * An expression typed into a Fixed field (issue 33, item 3; nodes/shared/validation.ts
+ * An expression typed into a Fixed field (nodes/shared/validation.ts
  * refuseExpressionTypedAsText): n8n evaluates `{{ … }}` only in a field switched to Expression
  * (its saved value starts with `=`). A Fixed value holding `{{ … }}` is refused by name, with the
  * item, before any request, saying to switch the field to Expression, for every parameter the

@@ -5,7 +5,7 @@ import { apiRequests, candidateIdFor, createAndRunByExpression, createBatch, exp
 
 /**
  * "Use Fields of the Input Items": the candidate's fields are read from the item's fields NAMED in
- * the panel. Issue 11, point 5: a value dragged in ({{ $json.phone }}) used to give "Invalid phone
+ * the panel. A value dragged in ({{ $json.phone }}) used to give "Invalid phone
  * (field "79990000001"): nothing holds no phone number".
  */
 jest.setTimeout(60_000);

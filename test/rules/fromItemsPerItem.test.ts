@@ -1,5 +1,5 @@
 /**
- * Issue 14: in the "Use Fields of the Input Items" mode, a parameter holding an expression
+ * In the "Use Fields of the Input Items" mode, a parameter holding an expression
  * is resolved for every item, as in the other mode; before, item 0's value served every item
  * without a word (a candidate could go to another item's task or bot script).
  */

@@ -1,5 +1,5 @@
 /**
- * One rule for every id the user gives (issue 33, item 2; nodes/shared/validation.ts
+ * One rule for every id the user gives (nodes/shared/validation.ts
  * optionalIdText / requireId): an id is text or a whole number. A true/false, an object, a list or
  * a fraction from an item is refused by name with the item, before any request, on every
  * operation that takes an id, instead of going out as `GET …/autoCall/true`. Through n8n-core's

@@ -1,4 +1,4 @@
-// Issue 10, points 13 and 16: what reaches the service for inputs that are valid but written in
+// What reaches the service for inputs that are valid but written in
 // another form (phones with +, repeated numbers) and for webhook targets given in two places.
 // Runs the nodes through n8n-core's engine against the simulator over HTTP.
 import type { IDataObject } from 'n8n-workflow';

@@ -1,5 +1,5 @@
 /**
- * Issue 21: parameters whose expressions only copy fields of the item ({{ $json.phone }},
+ * Parameters whose expressions only copy fields of the item ({{ $json.phone }},
  * {{ { name: $json.name } }}) are read from each item's fields instead of n8n's expression engine
  * for every item (helpers/itemPaths.ts). Through n8n-core's engine with real HTTP: every item still
  * gets its own values, and the results are those of the same expressions evaluated by n8n.

@@ -1,5 +1,5 @@
 /**
- * Issue 38: a number is read the way the service dials it (country code first, or the Russian form
+ * A number is read the way the service dials it (country code first, or the Russian form
  * with 8 first), and one whose length does not fit its country code (+7: 11 digits) is refused by
  * name, before any request, on every operation that dials, on every node version, also as an AI
  * Agent's tool. Through n8n-core's engine against the simulator, which counts 0 API requests.
@@ -17,7 +17,7 @@ jest.setTimeout(120_000);
 
 const { sim, taskId } = useSimulatorWithTask('Numbers task');
 
-/** The issue's numbers missing a digit or with digits too many, and what the refusal says of each. */
+/** Numbers missing a digit or with digits too many, and what the refusal says of each. */
 export const WRONG_LENGTH: [string, string][] = [
 	['+7 999 000-55', 'Refused: 799900055 has 9 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
 	['7999000555', 'Refused: 7999000555 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
@@ -27,7 +27,10 @@ export const WRONG_LENGTH: [string, string][] = [
 	['0999 000 55 55', 'Refused: 09990005555 begins with no country code, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
 ];
 
-/** Whole numbers: Russian (international, with 8 first, and a mobile number without its 7, which RU normalisation completes), Belarusian, Uzbek, Kazakh, British; sent as their digits. */
+/**
+ * Whole numbers: Russian (international, with 8 first, and a mobile number without its 7, which RU
+ * normalisation completes), Belarusian, Uzbek, Kazakh, British; sent as their digits.
+ */
 export const WHOLE: [string, string][] = [
 	['+7 999 000-55-55', '79990005555'],
 	['8 999 000 55 55', '89990005555'],

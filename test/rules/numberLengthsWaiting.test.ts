@@ -1,5 +1,5 @@
 /**
- * Issue 38, the waiting operations (Create and Run and Wait for Result, Add to Task and Wait for
+ * Number lengths on the waiting operations (Create and Run and Wait for Result, Add to Task and Wait for
  * Result): a number of the wrong length for its country code is refused by name and item before any
  * request, and the execution does not wait for it; a whole number is called. Through n8n-core's
  * engine with n8n's waiting executions (useWaitingN8n), against the simulator.

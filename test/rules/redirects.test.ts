@@ -1,5 +1,5 @@
 /**
- * Issue 10, point 1: no request of the package follows a redirect. A server on 127.0.0.1 answers
+ * No request of the package follows a redirect. A server on 127.0.0.1 answers
  * every request with a redirect to a second server on 127.0.0.1 (another port); the second one
  * must receive nothing: from any action operation, from the credential test of both credential
  * types, from the login.

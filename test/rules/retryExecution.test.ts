@@ -1,5 +1,5 @@
 /**
- * Issue 18, point 2: n8n's "Retry" of a failed execution starts a new execution that runs the node
+ * n8n's "Retry" of a failed execution starts a new execution that runs the node
  * again with all its items. The node records each creating request before sending it through
  * n8n's de-duplication helpers (kept in n8n's database per workflow and node; here the harness's
  * in-memory stand-in, test/engine/deduplicator.ts), so the new execution sends nothing the failed

@@ -1,5 +1,5 @@
 /**
- * Issue 10, point 4: n8n's node-level "Retry On Fail" runs the whole node again. Each candidate
+ * n8n's node-level "Retry On Fail" runs the whole node again. Each candidate
  * (and task) must still be created exactly once: items created in an earlier try keep their
  * results, items whose outcome was unknown keep that error, and only the rest are sent. Through
  * n8n-core's own retry loop (WorkflowExecute) against the simulator; requests counted there.

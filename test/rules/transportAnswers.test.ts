@@ -1,5 +1,5 @@
 /**
- * Issue 10, points 9 (transport side) and 14: ApiClient judges every answer. A 2xx that fails
+ * ApiClient judges every answer. A 2xx that fails
  * the request's `expect` check (or is an HTML page) is not a success; for a creating request it
  * is "outcome unknown". With the login credential, requests in flight at once share one login.
  *

@@ -1,8 +1,8 @@
 /**
- * The webhook secret credential shows its rule under the field, before it is saved (issue 33,
- * item 5): n8n draws a property's `hint` below the input, while the test's message sits under
- * "More details" of the red "Couldn't connect". The hint and the check that n8n runs when the
- * credential is saved (the trigger's credential test) say the same length.
+ * The webhook secret credential shows its rule under the field, before it is saved: n8n draws a
+ * property's `hint` below the input, while the test's message sits under "More details" of the
+ * red "Couldn't connect". The hint and the check that n8n runs when the credential is saved (the
+ * trigger's credential test) say the same length.
  */
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';

@@ -1,4 +1,4 @@
-// The simulator against spec/cis-api.md and platform-facts.md: endpoints, shapes, auth, login,
+// The simulator against what docs/service.md says of the service: endpoints, shapes, auth, login,
 // 404s, task list, status moves, clientExternalId, counts.
 import { createSimulator } from '../../simulator';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
@@ -108,7 +108,7 @@ describe('authentication (section 5)', () => {
   });
 });
 
-describe('login, refresh and expiry (platform-facts.md)', () => {
+describe('login, refresh and expiry', () => {
   function decodePayload(token: string) {
     const parts = token.split('.');
     expect(parts).toHaveLength(3);
@@ -406,7 +406,7 @@ describe('4.1, 4.2, 4.3 depersonalization and recordings', () => {
   });
 });
 
-describe('task list and task (platform-facts.md)', () => {
+describe('task list and task', () => {
   async function createNamed(names: string[]) {
     const ids: string[] = [];
     for (const name of names) {
@@ -477,7 +477,7 @@ describe('task list and task (platform-facts.md)', () => {
   });
 });
 
-describe('candidates of existing tasks (platform-facts.md)', () => {
+describe('candidates of existing tasks', () => {
   it('adds a candidate ({id:{identity}}); a repeated clientExternalId is added once', async () => {
     const taskId = await createManualTask();
     const item = { autoCallId: taskId, phone: ['79990000001'], clientExternalId: 'ext-1' };

@@ -1,4 +1,4 @@
-// Each validation rule of spec/cis-api.md: a representative bad body gets 400 with the section-7
+// Each validation rule of the API contract (docs/service.md): a representative bad body gets 400 with the section-7
 // body naming the field, and nothing is created.
 import { createSimulator } from '../../simulator';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';

@@ -8,6 +8,12 @@ import {
 	REPEAT_WINDOW_MS,
 	subjectOf,
 } from '../../nodes/CisAutoCallTrigger/deliveries';
+import { ExpiringMap } from '../../nodes/shared/expiringMap';
+
+/** A delivery memory on its own clock (the trigger's is the process's `deliveriesSeen`). */
+function memoryOf(windowMs: number, capacity: number, now: () => number): DeliveryMemory {
+	return new DeliveryMemory(new ExpiringMap<string>(windowMs, capacity, now));
+}
 
 describe('deliveryIdOf: the same body, whatever its key order, and nothing else', () => {
 	test('key order and spacing do not matter; any other difference does', () => {
@@ -43,7 +49,7 @@ describe('deliveryIdOf: the same body, whatever its key order, and nothing else'
 describe('DeliveryMemory: 24 hours, bounded', () => {
 	test('a key is a repeat within the window and new again after it', () => {
 		let now = 1_000_000;
-		const memory = new DeliveryMemory(REPEAT_WINDOW_MS, 10, () => now);
+		const memory = memoryOf(REPEAT_WINDOW_MS, 10, () => now);
 		expect(memory.isRepeat('a', 'body')).toBe(false);
 		now += REPEAT_WINDOW_MS - 1;
 		expect(memory.isRepeat('a', 'body')).toBe(true);
@@ -54,7 +60,7 @@ describe('DeliveryMemory: 24 hours, bounded', () => {
 
 	test('seeing a repeat does not extend its window (the service re-sends for 24 hours from the first attempt)', () => {
 		let now = 0;
-		const memory = new DeliveryMemory(1000, 10, () => now);
+		const memory = memoryOf(1000, 10, () => now);
 		memory.isRepeat('a', 'body');
 		now = 900;
 		expect(memory.isRepeat('a', 'body')).toBe(true);
@@ -65,7 +71,7 @@ describe('DeliveryMemory: 24 hours, bounded', () => {
 	test('the default window is 24 hours, counted in time and not in deliveries', () => {
 		expect(REPEAT_WINDOW_MS).toBe(24 * 60 * 60 * 1000);
 		let now = 0;
-		const memory = new DeliveryMemory(undefined, undefined, () => now);
+		const memory = memoryOf(REPEAT_WINDOW_MS, MAX_REMEMBERED_DELIVERIES, () => now);
 		memory.isRepeat('first', 'body');
 		// 5,000 other deliveries (the old memory kept 1,000) an hour apart would not forget it
 		for (let i = 0; i < 5000; i++) {
@@ -77,7 +83,7 @@ describe('DeliveryMemory: 24 hours, bounded', () => {
 	});
 
 	test(`past the cap (${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} by default) the oldest are forgotten first`, () => {
-		const memory = new DeliveryMemory(REPEAT_WINDOW_MS, 3, () => 0);
+		const memory = memoryOf(REPEAT_WINDOW_MS, 3, () => 0);
 		for (const key of ['a', 'b', 'c', 'd']) expect(memory.isRepeat(key, 'body')).toBe(false);
 		expect(memory.size).toBe(3);
 		expect(memory.isRepeat('b', 'body')).toBe(true);
@@ -86,7 +92,7 @@ describe('DeliveryMemory: 24 hours, bounded', () => {
 
 	test('expired entries are dropped, so memory does not grow past the window', () => {
 		let now = 0;
-		const memory = new DeliveryMemory(100, 1_000_000, () => now);
+		const memory = memoryOf(100, 1_000_000, () => now);
 		for (let i = 0; i < 1000; i++) {
 			now += 1;
 			memory.isRepeat(`k${i}`, 'body');
@@ -97,7 +103,7 @@ describe('DeliveryMemory: 24 hours, bounded', () => {
 
 describe('the latest body per event and task / candidate / call', () => {
 	test('PROCESS → PAUSED → PROCESS is news three times; re-sending the latest is a repeat', () => {
-		const memory = new DeliveryMemory(REPEAT_WINDOW_MS, 10, () => 0);
+		const memory = memoryOf(REPEAT_WINDOW_MS, 10, () => 0);
 		const status = (status: string) => ({ event: 'AUTOCALL_STATUS_CHANGED', taskId: 't1', status });
 		const seen = (body: IDataObject & { event: string }) => memory.isRepeat(subjectOf(body.event, body), deliveryIdOf(body));
 		expect([status('PROCESS'), status('PAUSED'), status('PROCESS'), status('PROCESS')].map(seen)).toEqual([false, false, false, true]);
@@ -123,7 +129,7 @@ describe('the latest body per event and task / candidate / call', () => {
 
 	test('a subject keeps the window of its latest body only', () => {
 		let now = 0;
-		const memory = new DeliveryMemory(1000, 10, () => now);
+		const memory = memoryOf(1000, 10, () => now);
 		expect(memory.isRepeat('s', 'A')).toBe(false);
 		now = 500;
 		expect(memory.isRepeat('s', 'B')).toBe(false);

@@ -1,7 +1,7 @@
 /**
  * A hand-over counts only when n8n answers it: n8n's own answer to the resume (the waiting node's,
  * or n8n's "does not exist" / "has finished"), never a webhook process that is starting up, a route
- * that is not there yet, a 5xx or no answer (issue 39). An execution that no longer waits for the
+ * that is not there yet, a 5xx or no answer. An execution that no longer waits for the
  * result: the result starts the trigger's workflow, marked, as under SSRF protection. Through
  * n8n-core's engine and the simulator over HTTP (the set-up: useWaitingN8n).
  */

@@ -1,9 +1,9 @@
 /**
- * Publishing the trigger's default mode (New Call Task) on an n8n without a public URL (issue 33,
- * item 6): the "not public" refusal comes first and at once. n8n checks required fields before any
- * hook, so Name and Bot Script ID are checked by the trigger itself; and n8n 2.x tries a failing
- * activation 5 times over about 15 s unless the error is a WebhookPathTakenError, so the trigger's
- * refusals are one (settings.ts ActivationRefusal). The real n8n timing: test/e2e/publishLocal.e2e.js.
+ * Publishing the trigger's default mode (New Call Task) on an n8n without a public URL: the "not
+ * public" refusal comes first and at once. n8n checks required fields before any hook, so Name and
+ * Bot Script ID are checked by the trigger itself; and n8n 2.x tries a failing activation 5 times
+ * over about 15 s unless the error is a WebhookPathTakenError, so the trigger's refusals are one
+ * (settings.ts ActivationRefusal). The real n8n timing: test/e2e/publishLocal.e2e.js.
  */
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers, WebhookPathTakenError } from 'n8n-workflow';

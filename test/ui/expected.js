@@ -79,7 +79,7 @@ function operationsOf(description) {
 }
 
 /**
- * Issue 19, point 2 (short panels): how many fields each panel shows before any collection is
+ * Short panels: how many fields each panel shows before any collection is
  * opened (notices and the field n8n moves into the credential window not counted). A panel that
  * grows fails the browser suite; change a number here only with the panel it describes.
  */

@@ -73,7 +73,7 @@ function shownNotices(texts, description, values) {
 		.filter(Boolean);
 }
 
-/** Issue 33, point 4: every notice read from the editor is at most 60 words and two sentences. */
+/** Short notices: every notice read from the editor is at most 60 words and two sentences. */
 async function checkNoticeLengths(checks, label, seen) {
 	return checks.check(`${label}: every notice the editor shows is at most ${MAX_NOTICE_WORDS} words and ${MAX_NOTICE_SENTENCES} sentences`, async () => {
 		if (!seen.length) throw new Error('no notice was read from the editor');
@@ -124,7 +124,7 @@ function developerWordingIn(text) {
 	});
 }
 
-/* ------------------------------------------------------------------ node panel (issue 11, point 4) */
+/* ------------------------------------------------------------------ node panel */
 
 async function nodePanel(ctx) {
 	const { page, url, checks, types, images } = ctx;
@@ -485,7 +485,7 @@ async function fieldNames(ctx) {
 	});
 }
 
-/* ------------------------------------------------------------------ guards where money is spent (issue 19, points 3 and 4) */
+/* ------------------------------------------------------------------ guards where money is spent */
 
 /**
  * New Call Task on this n8n (127.0.0.1, no public URL): publishing from the editor is refused with
@@ -863,7 +863,7 @@ async function waitExecution(ctx) {
 	}
 }
 
-/* ------------------------------------------------------------------ the README's first workflow, by hand (issue 33) */
+/* ------------------------------------------------------------------ the README's first workflow, by hand */
 
 const README = path.resolve(__dirname, '../../README.md');
 

@@ -1,4 +1,4 @@
-// Issue 40: "… and Wait for Result" as an AI Agent's tool. What the node writes before it waits
+// "… and Wait for Result" as an AI Agent's tool. What the node writes before it waits
 // (what n8n hands the model when the time limit passes, and for a second call of the same tool in
 // one turn, which n8n skips), what the model reads on resume, the refusals where n8n cannot hand
 // the result to the agent, and Max Calls per Run kept with the execution (a resume in another

@@ -96,7 +96,8 @@ describe('the import graph of nodes/', () => {
 	it('the run features use nothing of actions/ but themselves and the operation contract', () => {
 		const fromFeatures = arrowsFrom((file) => file.startsWith(FEATURES));
 		expect(fromFeatures.length).toBeGreaterThan(0);
-		const contract = ['CisAutoCall/actions/operation.ts', 'CisAutoCall/actions/itemErrors.ts'];
+		// The AI Agent's options and its default cap come from the agent's folder; whether a run is an agent's comes from the run.
+		const contract = ['CisAutoCall/actions/operation.ts', 'CisAutoCall/actions/itemErrors.ts', 'CisAutoCall/actions/agent/index.ts'];
 		const climbing = fromFeatures.filter(
 			({ to }) => to.startsWith('CisAutoCall/actions/') && !to.startsWith(FEATURES) && !contract.includes(to),
 		);
@@ -124,8 +125,10 @@ describe('the import graph of nodes/', () => {
 		const intoAgent = arrows.filter(({ from, to }) => to.startsWith(AGENT) && !from.startsWith(AGENT));
 		expect(intoAgent.length).toBeGreaterThan(0);
 		expect(show(intoAgent.filter(({ to }) => to !== `${AGENT}index.ts`))).toEqual([]);
-		// The run features know whether a run is an agent's from the run (RunSource.asAgentTool), not from the agent's folder.
-		expect(show(intoAgent.filter(({ from }) => from.startsWith(FEATURES)))).toEqual([]);
+		// Whether a run is an agent's is decided once, in detection.ts, and used by the router and the resume only;
+		// the run features know it from the run (RunSource.asAgentTool).
+		const deciders = [...graph.keys()].filter((file) => file.endsWith('.ts') && /agentModeOf\(|isToolExecution|type\.endsWith\('Tool'\)/.test(fs.readFileSync(path.join(NODES, file), 'utf8')));
+		expect(deciders.sort()).toEqual(['CisAutoCall/actions/agent/detection.ts', 'CisAutoCall/actions/router.ts', 'CisAutoCall/actions/waiting/resume.ts']);
 	});
 
 	it('an operation is declared through defineOperation, which alone builds the Options collection', () => {

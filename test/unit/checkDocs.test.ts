@@ -8,7 +8,7 @@ const { checkLinks } = require('../../scripts/check-docs') as {
 };
 
 /**
- * Issue 33, point 7: the docs check (scripts/check-docs.js) catches a link to a section that does
+ * The docs check (scripts/check-docs.js) catches a link to a section that does
  * not exist, in examples/README.md as in any page: markdown links, reference definitions, HTML
  * links and images, and a section named in prose ("see the README, "Some Section"").
  */

@@ -1,22 +1,27 @@
-// Issue 12: the pure parts of the guardrails (Allowed Numbers, the call ledger behind Max Calls per
+// The pure parts of the guardrails (Allowed Numbers, the call ledger behind Max Calls per
 // Run, what an AI Agent reads back). The engine tests in test/rules/agentTool.test.ts run them in
 // the node as n8n runs a tool.
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
-import { agentFailure, agentSuccess } from '../../nodes/CisAutoCall/actions/agent';
+import { agentFailure, agentSuccess, DEFAULT_AGENT_MAX_CALLS } from '../../nodes/CisAutoCall/actions/agent';
 import { NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';
+import { operations } from '../../nodes/CisAutoCall/actions/resources';
+import { traitsOf } from '../../nodes/CisAutoCall/actions/runFeatures/feature';
 import {
 	CallLedger,
 	capRefusal,
 	checkAllowedNumbers,
-	DEFAULT_AGENT_MAX_CALLS,
 	firstDisallowed,
 	parseAllowedNumbers,
 	readGuardrails,
 } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
+import { ExpiringMap } from '../../nodes/shared/expiringMap';
+import { PROCESS_MEMORIES } from '../../nodes/shared/processMemory';
 import { InputError } from '../../nodes/shared/validation';
+
+const CALLS_STARTED = PROCESS_MEMORIES.callsStartedPerExecution;
 
 const node = { id: 'n', name: 'CIS Auto-Call', type: 'n8n-nodes-cis-autocall.cisAutoCallTool', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 
@@ -88,7 +93,7 @@ describe('Max Calls per Run', () => {
 	});
 
 	test('the ledger books all or none, per key, and gives back what did not start', () => {
-		const ledger = new CallLedger();
+		const ledger = new CallLedger(new ExpiringMap<number>(CALLS_STARTED.expiresMs, CALLS_STARTED.capacity));
 		expect(ledger.book('a', 3, 5)).toBe(true);
 		expect(ledger.book('a', 3, 5)).toBe(false);
 		expect(ledger.used('a')).toBe(3);
@@ -104,7 +109,7 @@ describe('Max Calls per Run', () => {
 	});
 
 	test('the ledger keeps the newest executions only', () => {
-		const ledger = new CallLedger(2);
+		const ledger = new CallLedger(new ExpiringMap<number>(CALLS_STARTED.expiresMs, 2));
 		ledger.book('a', 1, 5);
 		ledger.book('b', 1, 5);
 		ledger.book('c', 1, 5);
@@ -203,9 +208,17 @@ describe('in the panel', () => {
 	const properties = new CisAutoCall().description.properties;
 	const shownFor = (property: INodeProperties) =>
 		`${String(property.displayOptions?.show?.resource)}.${String(property.displayOptions?.show?.operation)}`;
-	const dialling = ['candidate.addManyToTask', 'candidate.addToTask', 'candidate.createAndRun', 'candidate.createBatch'];
-	// The "… and Wait for Result" operations dial too, and are tools too (issue 40).
-	const diallingInPanel = [...dialling, 'candidate.addToTaskAndWait', 'candidate.createAndRunAndWait'].sort();
+	// The operations that dial, read from their declarations (the "… and Wait for Result" ones dial too, and are tools too).
+	const declared = Object.entries(operations).flatMap(([resource, ofResource]) =>
+		Object.entries(ofResource).map(([name, operation]) => ({ id: `${resource}.${name}`, name, traits: traitsOf(operation) })),
+	);
+	const diallingInPanel = declared.filter(({ traits }) => traits.dials).map(({ id }) => id).sort();
+	const startingTasks = declared.filter(({ traits }) => traits.startsTask).map(({ name }) => name);
+
+	test('the operations that dial are found from their declarations', () => {
+		expect(diallingInPanel).toEqual(expect.arrayContaining(['candidate.createAndRun', 'candidate.createAndRunAndWait']));
+		expect(diallingInPanel).not.toContain('callTask.get');
+	});
 
 	test('Allowed Numbers and Max Calls per Run are options of exactly the operations that start calls, not open to expressions', () => {
 		const withGuardrails = properties
@@ -234,11 +247,12 @@ describe('in the panel', () => {
 	test('the permissions of an AI Agent are options no expression can set, on the operations that need them', () => {
 		const optionNames = (operation: string) =>
 			(properties.find((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes(operation))?.options ?? []) as INodeProperties[];
-		for (const operation of ['createAndRun', 'createBatch', 'addToTask', 'addManyToTask']) {
+		for (const operation of diallingInPanel.map((id) => id.split('.')[1])) {
 			const several = optionNames(operation).find((option) => option.name === 'agentSeveralNumbers');
 			expect(several).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
 		}
-		for (const operation of ['addToTask', 'addManyToTask', 'start']) {
+		expect(startingTasks).toEqual(expect.arrayContaining(['addToTask', 'start']));
+		for (const operation of startingTasks) {
 			const start = optionNames(operation).find((option) => option.name === 'agentMayStartTask');
 			expect(start).toMatchObject({ type: 'boolean', default: false, noDataExpression: true });
 		}

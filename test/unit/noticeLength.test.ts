@@ -17,7 +17,7 @@ const { noticeProblems, wordCount, sentenceCount, noticeVariants, MAX_NOTICE_WOR
 };
 
 /**
- * Issue 33, point 4: a notice is read before the first field, so it says one thing in at most 60
+ * A notice is read before the first field, so it says one thing in at most 60
  * words and one or two sentences; the rest is in the docs page the node's Docs link opens.
  * Every notice is checked as it is in the description: each displayOptions variant (the same
  * name may appear once per operation with its own text), nested ones in collections, the

@@ -1,17 +1,20 @@
 /**
  * What a process remembers: every memory is declared in nodes/shared/processMemory.ts (cap and
- * expiry), CONTRIBUTING.md's table names each with the same cap and expiry, no other file of
- * nodes/ keeps per-process state of its own, and the bounded memory keeps its cap and expiry.
+ * expiry), CONTRIBUTING.md's table names each with the same cap and expiry, every memory of nodes/
+ * is built by processMemory(name) from its declaration and no file keeps state of its own, and the
+ * bounded memory keeps its cap and expiry.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { boundedMemory, type MemoryName, PROCESS_MEMORIES, processMemory } from '../../nodes/shared/processMemory';
+import { ExpiringMap } from '../../nodes/shared/expiringMap';
+import { type MemoryName, PROCESS_MEMORIES, processMemory } from '../../nodes/shared/processMemory';
 import { MAX_KEPT_REQUESTS } from '../../nodes/CisAutoCall/actions/runFeatures/repeatProtection/step';
 
 const ROOT = path.join(__dirname, '..', '..');
 const NODES = path.join(ROOT, 'nodes');
 const MEMORY_MODULE = path.join(NODES, 'shared', 'processMemory.ts');
+const BOUNDED_MEMORY = path.join(NODES, 'shared', 'expiringMap.ts');
 const names = Object.keys(PROCESS_MEMORIES) as MemoryName[];
 
 function sourceFiles(dir: string): string[] {
@@ -82,28 +85,57 @@ describe('what a process remembers', () => {
 		}
 	});
 
-	it('no other file of nodes/ keeps per-process state of its own: module-level memories take their declaration from the module', () => {
-		const ownState: string[] = [];
-		const undeclared: string[] = [];
-		for (const file of sourceFiles(NODES).filter((file) => file !== MEMORY_MODULE)) {
-			const relative = path.relative(NODES, file);
-			const lines = fs.readFileSync(file, 'utf8').split('\n');
-			lines.forEach((line, index) => {
-				// Module level: not indented. An empty Map, Set or ExpiringMap is state; one built from a literal is a lookup table.
-				if (/^(export )?(const|let) \w+(: [^=]+)? = new (Map|Set|ExpiringMap)\b(<[^(]*>)?\(\s*\)/.test(line)) ownState.push(`${relative}:${index + 1}`);
-				if (/^(export )?(const|let) \w+(: [^=]+)? = new (ExpiringMap)\b/.test(line)) ownState.push(`${relative}:${index + 1}`);
+	/**
+	 * What keeps state across runs in a file of nodes/: a module-level Map, Set or bounded memory, or a
+	 * module-level instance of a class (a memory's keeper, such as the call ledger). `findings` lists each
+	 * one not built by processMemory(name): the keeper must be given processMemory('…') and keep no Map
+	 * or Set of its own.
+	 */
+	function memoriesNotFromTheirDeclaration(files: Array<{ file: string; text: string }>): string[] {
+		const findings: string[] = [];
+		const classText = (name: string) => files.map(({ text }) => new RegExp(`\\bclass ${name}\\b[^]*?\\n}`).exec(text)?.[0]).find(Boolean) ?? '';
+		for (const { file, text } of files) {
+			text.split('\n').forEach((line, index) => {
+				const where = `${file}:${index + 1}`;
+				if (/\bnew ExpiringMap\b/.test(line)) findings.push(`${where} builds a bounded memory itself`);
+				// Module level (not indented). A Map or Set built from a literal list is a lookup table, not state.
+				if (/^(export )?(const|let) \w+(: [^=]+)? = new (Map|Set|WeakMap)\b(<[^(]*>)?\(\s*\)/.test(line)) findings.push(`${where} keeps a ${line.trim()}`);
+				const instance = /^(export )?(const|let) \w+(: [^=]+)? = new (\w+)\b/.exec(line);
+				if (!instance || ['Map', 'Set', 'WeakMap', 'RegExp'].includes(instance[4])) return;
+				if (!/= new \w+\(processMemory(<[^>]*>)?\('\w+'\)\)/.test(line)) findings.push(`${where} keeps a ${instance[4]} not given processMemory('…')`);
+				else if (/=\s*new (Map|Set)\b/.test(classText(instance[4]))) findings.push(`${where}: ${instance[4]} keeps a Map or Set of its own beside the memory it is given`);
 			});
-			// A module-level instance of a memory class (RetryMemory, CallLedger, DeliveryMemory, RecentSecrets, …) or a
-			// processMemory() must be declared: its file, or the file of its class, reads the declarations.
-			const instances = lines.filter((line) => /^(export )?const \w+ = (new \w*(Memory|Ledger|Secrets)\(|processMemory)/.test(line));
-			for (const line of instances) {
-				const className = /new (\w+)\(/.exec(line)?.[1];
-				const declaringFiles = [file, ...(className ? sourceFiles(NODES).filter((other) => fs.readFileSync(other, 'utf8').includes(`class ${className} `)) : [])];
-				if (!declaringFiles.some((other) => /PROCESS_MEMORIES|processMemory[<(]|boundedMemory[<(]/.test(fs.readFileSync(other, 'utf8')))) undeclared.push(`${relative}: ${line}`);
-			}
 		}
-		expect(ownState).toEqual([]);
-		expect(undeclared).toEqual([]);
+		return findings;
+	}
+
+	const nodeFiles = () =>
+		sourceFiles(NODES)
+			.filter((file) => file !== MEMORY_MODULE && file !== BOUNDED_MEMORY)
+			.map((file) => ({ file: path.relative(NODES, file), text: fs.readFileSync(file, 'utf8') }));
+
+	it('every memory of nodes/ is built by processMemory(name), from its declaration; no file keeps state of its own', () => {
+		const files = nodeFiles();
+		expect(memoriesNotFromTheirDeclaration(files)).toEqual([]);
+		// The keepers of memories are found (a broken reader would make the rule above pass).
+		const keepers = files.flatMap(({ text }) => [...text.matchAll(/^(?:export )?const \w+ = new (\w+)\(processMemory\('(\w+)'\)\)/gm)].map((m) => `${m[1]}: ${m[2]}`));
+		expect(keepers.sort()).toEqual(
+			['CallLedger: callsStartedPerExecution', 'DeliveryMemory: deliveriesSeen', 'RecentSecrets: webhookSecretReads', 'RetryMemory: earlierTries'].sort(),
+		);
+	});
+
+	it('the guard fails on a memory that does not come from its declaration', () => {
+		const files = nodeFiles();
+		const ledger = files.find(({ file }) => file.endsWith('guardrails/ledger.ts'))!;
+		const planted = (text: string) => files.map((entry) => (entry === ledger ? { ...entry, text } : entry));
+		// A keeper that goes back to a Map of its own (the call ledger before it read its declaration).
+		const ownMap = ledger.text.replace('export class CallLedger {', 'export class CallLedger {\n\tprivate readonly counts = new Map<string, number>();');
+		expect(memoriesNotFromTheirDeclaration(planted(ownMap))).toEqual([expect.stringContaining('CallLedger keeps a Map or Set of its own')]);
+		// A module-level Map, a bounded memory built by hand, a keeper given something else.
+		expect(memoriesNotFromTheirDeclaration(planted(`${ledger.text}\nconst seen = new Map<string, number>();\n`))).toHaveLength(1);
+		expect(memoriesNotFromTheirDeclaration(planted(`${ledger.text}\nconst seen = new ExpiringMap<number>(1000, 10);\n`))).toHaveLength(2);
+		const handMade = ledger.text.replace("new CallLedger(processMemory('callsStartedPerExecution'))", 'new CallLedger(new ExpiringMap(60_000, 1000))');
+		expect(memoriesNotFromTheirDeclaration(planted(handMade))).toHaveLength(2);
 	});
 
 	it('the record of Repeat Protection holds a key per part of the window for every request it keeps', () => {
@@ -117,7 +149,8 @@ describe('what a process remembers', () => {
 
 	it('a bounded memory forgets an entry at its expiry and the oldest entry beyond its cap', () => {
 		let now = 0;
-		const secrets = boundedMemory<string>('webhookSecretReads', () => now);
+		const { expiresMs, capacity: cap } = PROCESS_MEMORIES.webhookSecretReads;
+		const secrets = new ExpiringMap<string>(expiresMs, cap, () => now);
 		secrets.set('a', '1');
 		now = PROCESS_MEMORIES.webhookSecretReads.expiresMs - 1;
 		expect(secrets.get('a')).toBe('1');
@@ -133,7 +166,8 @@ describe('what a process remembers', () => {
 
 	it('a memory without expiry keeps an entry until its cap pushes it out', () => {
 		let now = 0;
-		const ledger = boundedMemory<number>('callsStartedPerExecution', () => now);
+		const { expiresMs, capacity } = PROCESS_MEMORIES.callsStartedPerExecution;
+		const ledger = new ExpiringMap<number>(expiresMs, capacity, () => now);
 		ledger.set('execution', 3);
 		now = 10 * 365 * 86_400_000;
 		expect(ledger.get('execution')).toBe(3);

@@ -1,5 +1,12 @@
 import { RecentSecrets, SECRET_FRESH_MS } from '../../nodes/CisAutoCallTrigger/secret/recentSecrets';
 import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
+import { ExpiringMap } from '../../nodes/shared/expiringMap';
+import { PROCESS_MEMORIES } from '../../nodes/shared/processMemory';
+
+/** The secrets as the trigger keeps them (the process's `webhookSecretReads`), on a clock of the test's. */
+function secretsOn(now: () => number): RecentSecrets {
+	return new RecentSecrets(new ExpiringMap(SECRET_FRESH_MS, PROCESS_MEMORIES.webhookSecretReads.capacity, now), now);
+}
 
 function clock(start = 1_000_000) {
 	let now = start;
@@ -9,7 +16,7 @@ function clock(start = 1_000_000) {
 describe('RecentSecrets: a credential\'s secret read at most once per second per trigger node', () => {
 	test('within the second the last read serves; after it the credential is read again and a new secret counts', async () => {
 		const time = clock();
-		const secrets = new RecentSecrets(SECRET_FRESH_MS, time.now);
+		const secrets = secretsOn(time.now);
 		let stored = 'first-secret-of-16-chars';
 		let reads = 0;
 		const read = async () => {
@@ -27,7 +34,7 @@ describe('RecentSecrets: a credential\'s secret read at most once per second per
 	});
 
 	test('deliveries that arrive during a read wait for it instead of reading too', async () => {
-		const secrets = new RecentSecrets(SECRET_FRESH_MS, clock().now);
+		const secrets = secretsOn(clock().now);
 		let reads = 0;
 		let finish: (secret: string) => void = () => {};
 		const read = async () => {
@@ -41,7 +48,7 @@ describe('RecentSecrets: a credential\'s secret read at most once per second per
 	});
 
 	test('each workflow and node reads for itself (n8n decides per workflow whether it may use a credential)', async () => {
-		const secrets = new RecentSecrets(SECRET_FRESH_MS, clock().now);
+		const secrets = secretsOn(clock().now);
 		const keysRead: string[] = [];
 		const readFor = (key: string) => async () => {
 			keysRead.push(key);
@@ -53,7 +60,7 @@ describe('RecentSecrets: a credential\'s secret read at most once per second per
 	});
 
 	test('a failed read is not kept: the next delivery reads again', async () => {
-		const secrets = new RecentSecrets(SECRET_FRESH_MS, clock().now);
+		const secrets = secretsOn(clock().now);
 		let reads = 0;
 		const failing = async (): Promise<string> => {
 			reads++;

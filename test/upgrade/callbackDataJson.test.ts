@@ -1,5 +1,5 @@
 /**
- * Issue 38: node version 3 takes Callback Data as name/value pairs; a workflow saved with version 1
+ * Node version 3 takes Callback Data as name/value pairs; a workflow saved with version 1
  * or 2 keeps its Callback Data (JSON) and sends it unchanged: as a fixed JSON text, as the README's
  * earlier expression inside the JSON, and as 0.1.0's example wrote it. Through n8n-core's engine
  * against the simulator. The same in a real n8n: test/e2e/upgrade.e2e.js (0.1.0's workflows).

@@ -1,5 +1,5 @@
 /**
- * Issue 25: a workflow saved with 0.1.0 gives the same output items, field for field, with this
+ * A workflow saved with 0.1.0 gives the same output items, field for field, with this
  * release as with 0.1.0 itself, except the rows of CHANGELOG.md's table "What changes for
  * workflows saved with 0.1.0".
  *

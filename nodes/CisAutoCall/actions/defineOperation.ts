@@ -5,7 +5,7 @@ import type { WaitForResultFields } from '../descriptions/waitFields';
 import type { BatchOperation, ItemOperation, Operation } from './operation';
 import { runFeatureOptions } from './runFeatures';
 import { type OperationTraits, traitsOf } from './runFeatures/feature';
-import { agentStartNotice, agentToolNotice } from './runFeatures/guardrails';
+import { agentStartNotice, agentToolNotice } from './agent';
 import { sendingOptions } from './sending';
 
 /** What an operation declares of its panel: its own notices and fields; the rest follows from its traits. */

@@ -60,7 +60,7 @@ export interface ItemOperation<Prepared = unknown> {
 	startsTask?(prepared: Prepared): boolean;
 	/**
 	 * Set by the "… and Wait for Result" operations: each candidate's Callback Data gets a marker and
-	 * the execution waits for the results the CIS Auto-Call Trigger hands over (actions/waiting.ts).
+	 * the execution waits for the results the CIS Auto-Call Trigger hands over (actions/waiting/).
 	 */
 	waitsForResult?: true;
 }

@@ -5,7 +5,7 @@ import type { ApiRequest } from '../../shared/transport';
 import type { ItemOperation, Operation } from './operation';
 import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
-import { agentFailure, failureKindOf, runsAsAgentTool } from './agent';
+import { type AgentMode, agentFailure, agentModeOf, failureKindOf } from './agent';
 import { runWaiting } from './waiting/start';
 
 /**
@@ -14,11 +14,12 @@ import { runWaiting } from './waiting/start';
  * Agent's tool.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	if (!runsAsAgentTool(this)) return await runItems.call(this, false);
+	const agentMode = agentModeOf(this);
+	if (agentMode === 'none') return await runItems.call(this, agentMode);
 	// As an AI Agent's tool the node never throws: the model reads short text for every item, and
 	// nothing makes n8n run it again (its Retry On Fail re-runs a node that threw).
 	try {
-		return await runItems.call(this, true);
+		return await runItems.call(this, agentMode);
 	} catch (error) {
 		// Nothing of a run that threw was sent or may have been created: it was refused, or it failed.
 		const kind = failureKindOf(error as Error, false);
@@ -26,13 +27,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 }
 
-async function runItems(this: IExecuteFunctions, asAgentTool: boolean): Promise<INodeExecutionData[][]> {
+async function runItems(this: IExecuteFunctions, agentMode: AgentMode): Promise<INodeExecutionData[][]> {
 	const operation = operationToRun(this);
 	const waits = operation.kind === 'item' && operation.waitsForResult === true;
-	const run = await readRun(this, operation, asAgentTool);
+	const run = await readRun(this, operation, agentMode !== 'none');
 	// A run that sends nothing waits for nothing (and makes no key).
 	if (!waits || !run.sends) return [await runPipeline(run, operation)];
-	return [await runWaiting(this, operation as ItemOperation<ApiRequest>, async (marked) => await runPipeline(run, marked))];
+	return [await runWaiting(this, operation as ItemOperation<ApiRequest>, agentMode, async (marked) => await runPipeline(run, marked))];
 }
 
 function operationToRun(context: IExecuteFunctions): Operation {

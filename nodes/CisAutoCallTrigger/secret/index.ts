@@ -11,6 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { storedRegistration } from '../registration';
 import { SECRET_PARAMETER, secretMatches, secretMatchesHash } from './hashing';
 import { RecentSecrets } from './recentSecrets';
+import { processMemory } from '../../shared/processMemory';
 
 /**
  * Everything about the webhook secret: the one question webhook() asks (does this delivery carry the right
@@ -26,7 +27,7 @@ const MIN_SECRET_LENGTH = 16;
 const WEBHOOK_SECRET_CREDENTIAL = 'cisAutoCallWebhookSecretApi';
 
 /** Secrets of the webhook secret credentials, read at most once a second per trigger node. */
-const recentSecrets = new RecentSecrets();
+const recentSecrets = new RecentSecrets(processMemory('webhookSecretReads'));
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 

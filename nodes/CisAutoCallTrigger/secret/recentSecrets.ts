@@ -1,4 +1,4 @@
-import { ExpiringMap } from '../../shared/expiringMap';
+import type { ExpiringMap } from '../../shared/expiringMap';
 import { PROCESS_MEMORIES } from '../../shared/processMemory';
 import { hashSecret } from './hashing';
 
@@ -22,28 +22,25 @@ interface Entry {
  * may use a credential, so one workflow's read must never serve another.
  */
 export class RecentSecrets {
-	private readonly entries: ExpiringMap<Entry>;
-
+	/** `entries`: the process's `webhookSecretReads` (its expiry is SECRET_FRESH_MS); `now`: the same clock as theirs. */
 	constructor(
-		private readonly freshMs = SECRET_FRESH_MS,
+		private readonly entries: ExpiringMap<Entry>,
 		private readonly now: () => number = Date.now,
-	) {
-		this.entries = new ExpiringMap<Entry>(freshMs, PROCESS_MEMORIES.webhookSecretReads.capacity, now);
-	}
+	) {}
 
 	get size(): number {
 		return this.entries.size;
 	}
 
 	/**
-	 * The hash of the secret for `key`: read with `read` unless it was read less than `freshMs`
+	 * The hash of the secret for `key`: read with `read` unless it was read less than SECRET_FRESH_MS
 	 * ago. Deliveries that arrive while a read is under way wait for that read. A failed read is
 	 * not kept (the next delivery reads again).
 	 */
 	hashOf(key: string, read: () => Promise<string | undefined>): Promise<string | undefined> {
 		const now = this.now();
 		const entry = this.entries.get(key);
-		if (entry && now - entry.readAt < this.freshMs) return entry.hash;
+		if (entry && now - entry.readAt < SECRET_FRESH_MS) return entry.hash;
 		const hash = read().then((secret) => (secret === undefined ? undefined : hashSecret(secret)));
 		this.entries.set(key, { readAt: now, hash });
 		hash.catch(() => {

@@ -3,7 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { apiRequests, callTaskCreate, runAction, useActionSimulator } from '../fixtures';
 
 /**
- * Issue 11, points 7 and 8: the call window is one visible choice (hours and time zone shown when
+ * The call window is one visible choice (hours and time zone shown when
  * chosen, defaults visible), the call limits are one number each (0 = no limit). Workflows saved
  * with 0.1.0 (window and limits under Additional Fields) keep sending what they sent.
  */

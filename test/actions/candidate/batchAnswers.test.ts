@@ -1,5 +1,5 @@
 /**
- * Issue 18 point 4: a batch answer lands on the right person, or the item says it cannot.
+ * A batch answer lands on the right person, or the item says it cannot.
  * Add Many to Task and Create Batch through n8n-core's engine against the simulator (its two answer
  * shapes, and injected answers with other counts), and as an AI Agent's tool.
  */

@@ -1,5 +1,5 @@
 /**
- * Candidate → Cancel stops every person the item names (issue 33, item 1): one cancel request per
+ * Candidate → Cancel stops every person the item names: one cancel request per
  * number (the service takes one number per request), one output item per number paired to its
  * input item, the same reading of phones as the operations that dial (commas, new lines of any
  * kind, lists), bad numbers refused by name before any request, and a partial failure that says

@@ -6,7 +6,7 @@
  */
 import { finishedWithin, noRedials, runTool, target, useWaitingN8n, waitParameters } from '../fixtures';
 
-const { sim, startN8n, runWaiting, resumedOnce, expectNoKeyIn } = useWaitingN8n();
+const { sim, startN8n, runWaiting, resumedOnce, expectNoKeyIn, markerSent } = useWaitingN8n();
 
 test('answered on the first attempt: the execution continues once with the result, the user\'s Callback Data and no key', async () => {
 	const { waiting, server, eventUrl } = await startN8n();
@@ -81,23 +81,21 @@ test('never reached: the wait ends when the person is done (CANDIDATE_CHANGED), 
 	]);
 });
 
+/** Runs two people with Retry On Fail; the second person's first request is refused (nothing created): the node fails, n8n tries again. */
+function runRefusedOnce(waiting: Parameters<typeof runWaiting>[0], leads: Array<{ phone: string; crmId: string }>) {
+	sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single', bodyIncludes: leads[1].phone, status: 400, body: { error: 'busy, try later' }, times: 1 });
+	return runWaiting(waiting, leads, waitParameters, { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
+}
+
 test('Retry On Fail: the second try does not call the first person again, and the wait gets both results', async () => {
 	const { waiting, eventUrl } = await startN8n();
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
 	sim.setOutcome('79991110016', { attempts: ['ANSWERED'], result: { first: true } });
 	sim.setOutcome('79991110017', { attempts: ['ANSWERED'], result: { second: true } });
-	// The second person's first request is refused (nothing created): the node fails, n8n tries again.
-	sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single', bodyIncludes: '79991110017', status: 400, body: { error: 'busy, try later' }, times: 1 });
-
-	const execution = await runWaiting(
-		waiting,
-		[
-			{ phone: '79991110016', crmId: 'T-1' },
-			{ phone: '79991110017', crmId: 'T-2' },
-		],
-		waitParameters,
-		{ retryOnFail: { maxTries: 2, waitBetweenTries: 0 } },
-	);
+	const execution = await runRefusedOnce(waiting, [
+		{ phone: '79991110016', crmId: 'T-1' },
+		{ phone: '79991110017', crmId: 'T-2' },
+	]);
 	expect(execution.run.data.resultData.error).toBeUndefined();
 	await finishedWithin(execution);
 	await sim.idle();
@@ -108,6 +106,19 @@ test('Retry On Fail: the second try does not call the first person again, and th
 		['Answered', { first: true }, { crmId: 'T-1' }],
 		['Answered', { second: true }, { crmId: 'T-2' }],
 	]);
+});
+
+test('Retry On Fail: the time limit the markers carry (which the trigger reads) is the wait\'s own, for the candidates of every try', async () => {
+	const { waiting } = await startN8n();
+	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+	const execution = await runRefusedOnce(waiting, [
+		{ phone: '79991110018', crmId: 'U-1' },
+		{ phone: '79991110019', crmId: 'U-2' },
+	]);
+	expect(execution.status).toBe('waiting');
+	expect(sim.createdByPhone()['79991110018']).toBe(1);
+	const limits = ['79991110018', '79991110019'].map((phone) => (markerSent(phone).until as number) * 1000);
+	expect(limits).toEqual([execution.waitTill!.getTime(), execution.waitTill!.getTime()]);
 });
 
 test('two leads waiting at once each get their own result', async () => {

@@ -1,7 +1,7 @@
 /**
  * Candidate → Create Batch From Template (nodes/CisAutoCall/actions/candidate/createBatch.operation.ts).
  *
- * Issue 10, points 5 and 10: Create Batch From Template makes ONE call task per run (the first
+ * Create Batch From Template makes ONE call task per run (the first
  * batch creates it through 4.5, the others join it through autoCallCandidate/batch); a task per
  * batch only when chosen. Batch answers are mapped to items for both readings of "an array of
  * arrays", and run data stays linear. Through n8n-core's engine against the simulator.

@@ -1,6 +1,6 @@
 /**
  * Candidate → Create Batch, One Task for the Whole Run: the batches that join the run's task
- * (POST telephony/autoCallCandidate/batch) send only that endpoint's fields (platform-facts.md);
+ * (POST telephony/autoCallCandidate/batch) send only that endpoint's fields (docs/service.md);
  * Check Phones goes with the creating batch (spec 4.5) only, as its description says.
  */
 import type { IDataObject } from 'n8n-workflow';

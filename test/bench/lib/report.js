@@ -1,5 +1,5 @@
 'use strict';
-/** The bench's report: markdown tables per scenario, the issue's targets, the smoke checks. */
+/** The bench's report: markdown tables per scenario, the speed goals, the smoke checks. */
 const { table, sec, mb, ratio } = require('./table');
 const { LIMIT, FAULTS } = require('./scenarios');
 
@@ -259,7 +259,7 @@ function evaluateTargets(report) {
 		for (const id of ['remote-car-define-defaults', 'remote-car-items-defaults', 'remote-car-adaptive', 'remote-car-define-adaptive', 'remote-car-items-c50', 'remote-car-items-c10']) {
 			const car = get6(id);
 			if (!car) continue;
-			// issue 21: with defaults untouched ≥ 2× the HTTP Request node; the tuned settings: ≥ 1.5× (issue 13)
+			// The goals: with defaults untouched ≥ 2× the HTTP Request node; with the tuned settings ≥ 1.5×
 			const factor = /-defaults$/.test(id) ? 2 : 1.5;
 			if (http) push(`remote service: Create and Run (${car.settings}) ≥ ${factor}× faster than the HTTP Request node`, `${sec(http.nodeMs)} s / ${sec(car.nodeMs)} s = ${(http.nodeMs / car.nodeMs).toFixed(2)}×`, http.nodeMs >= factor * car.nodeMs);
 			const floor = get6(car.floorId);

@@ -56,10 +56,12 @@ export function prepareAgentWait(context: IExecuteFunctions, limit: string, queu
 	}
 }
 
-/** What the wait's start knows of the execution, from n8n (waiting/n8nInternals.ts). */
+/** What the wait's start knows of the execution, from n8n (waiting/n8nInternals.ts) and from how the agent runs the tool (detection.ts). */
 export interface AgentWaitSetting {
 	legacyOrder: boolean;
 	startedByChat: boolean;
+	/** The agent runs its tools inside its own run (older AI Agent versions). */
+	insideAgentRun: boolean;
 }
 
 /**
@@ -67,7 +69,7 @@ export interface AgentWaitSetting {
  * the legacy execution order (the agent goes on before its tools have run), a Chat Trigger started
  * the execution (n8n answers the chat with an error as soon as the workflow waits; the model reads
  * the refusal and tells the chat user), or the agent runs its tools inside its own run (older AI
- * Agent versions, `isToolExecution()`), where a tool cannot pause.
+ * Agent versions, detection.ts), where a tool cannot pause.
  */
 export function refuseAgentWait(context: IExecuteFunctions, setting: AgentWaitSetting): void {
 	if (setting.legacyOrder) {
@@ -82,8 +84,7 @@ export function refuseAgentWait(context: IExecuteFunctions, setting: AgentWaitSe
 			'Not sent: in a chat this tool cannot wait for the result of a call (n8n would answer the chat with an error while the workflow waits), so nobody was called. Whoever built this workflow can use "Create and Run" as the chat\'s tool',
 		);
 	}
-	const toolExecution = (context as { isToolExecution?: () => boolean }).isToolExecution;
-	if ((typeof toolExecution === 'function' && toolExecution.call(context) === true) || typeof context.putExecutionToWait !== 'function') {
+	if (setting.insideAgentRun || typeof context.putExecutionToWait !== 'function') {
 		throw new NotSentError(
 			context.getNode(),
 			'Not sent: this AI Agent cannot wait for a tool, so nobody was called. Whoever built this workflow can use the AI Agent node version 3 or newer, or "Create and Run" as the tool',

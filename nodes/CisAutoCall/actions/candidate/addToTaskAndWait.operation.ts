@@ -4,7 +4,7 @@ import { addToTaskDeclaration } from './addToTask.operation';
 
 /**
  * Add to Task and Wait for Result: the request of Add to Task, then the execution waits until the
- * CIS Auto-Call Trigger hands it the call's result (actions/waiting.ts). The person is called when
+ * CIS Auto-Call Trigger hands it the call's result (actions/waiting/). The person is called when
  * the task runs: a task that is not running (and Start the Task Too off) ends at Wait at Most.
  */
 export const addToTaskAndWait = defineOperation({

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ExpiringMap } from '../../../shared/expiringMap';
+import type { ExpiringMap } from '../../../shared/expiringMap';
 import { fingerprintOf } from '../../../shared/fingerprint';
-import { PROCESS_MEMORIES } from '../../../shared/processMemory';
+import { processMemory } from '../../../shared/processMemory';
 import type { GroupTask, GroupTasks, Operation } from '../operation';
 import { mayHaveCreated } from '../itemErrors';
 import type { ItemResults, Outcome, Step } from '../runFeatures/feature';
@@ -16,8 +16,6 @@ export interface RunRecord {
 	tasks: Map<string, GroupTask>;
 }
 
-const { capacity: MAX_RUNS, expiresMs: EXPIRES_MS } = PROCESS_MEMORIES.earlierTries;
-
 /**
  * n8n's "Retry On Fail" runs a failed node again with the same input, and only after a failure.
  * The pipeline records here, per node run, each item that was created or whose outcome is unknown,
@@ -29,15 +27,11 @@ const { capacity: MAX_RUNS, expiresMs: EXPIRES_MS } = PROCESS_MEMORIES.earlierTr
  * execution id, the node and its run index (a node in a loop runs several times in one execution);
  * each item also keeps the fingerprint of its request, so a request that changed between tries is
  * never taken for the one sent before. Only nodes with Retry On Fail keep records, and only after a
- * failed try; the record of a run that failed for good stays behind, so records expire ten minutes
- * after their last try and at most MAX_RUNS are kept.
+ * failed try; the record of a run that failed for good stays behind, so records expire and their
+ * number is capped (`earlierTries`: the declaration says how long and how many).
  */
 export class RetryMemory {
-	private readonly runs: ExpiringMap<RunRecord>;
-
-	constructor(maxRuns = MAX_RUNS, expiresMs = EXPIRES_MS, now: () => number = Date.now) {
-		this.runs = new ExpiringMap(expiresMs, maxRuns, now);
-	}
+	constructor(private readonly runs: ExpiringMap<RunRecord>) {}
 
 	/** The record of an earlier try of this node run, or a new one (without a key it is never kept). */
 	recordFor(key: string | undefined): RunRecord {
@@ -45,7 +39,7 @@ export class RetryMemory {
 		return kept ?? { items: new Map(), tasks: new Map() };
 	}
 
-	/** Keeps the record for the next try; the oldest records go beyond maxRuns. */
+	/** Keeps the record for the next try; the oldest records go beyond the cap. */
 	keep(key: string | undefined, record: RunRecord): void {
 		if (key !== undefined) this.runs.set(key, record);
 	}
@@ -59,7 +53,7 @@ export class RetryMemory {
 	}
 }
 
-export const retryMemory = new RetryMemory();
+export const retryMemory = new RetryMemory(processMemory('earlierTries'));
 
 /** Execution id + node + run index; undefined when n8n gives no execution id (nothing is then kept). */
 export function runKeyOf(context: IExecuteFunctions): string | undefined {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { isPlainObject } from '../../../shared/validation';
 import { type CandidateResult, RESUME_BODY_FIELD, statusInWords, waitKeyMatches, withoutWaitMarker } from '../../../shared/waitForResult';
 import { keptWait, type StoredWait } from './storedWait';
-import { agentWaitResult } from '../agent';
+import { agentModeOf, agentWaitResult } from '../agent';
 
 /**
  * The resume of a wait: the waiting node's webhook(), called by n8n for each request to its
@@ -80,9 +80,9 @@ export async function resumeWithResults(context: IWebhookFunctions): Promise<IWe
 		case 'waitingForOthers':
 			return refuse(202, { waitingFor: resume.missing });
 		case 'complete':
-			// An AI Agent's tool (its node type ends in "Tool"): the model reads one small object per item.
+			// An AI Agent's tool: the model reads one small object per item.
 			return {
-				workflowData: [context.getNode().type.endsWith('Tool') ? resume.output.map((item) => ({ ...item, json: agentWaitResult(item.json) })) : resume.output],
+				workflowData: [agentModeOf(context) !== 'none' ? resume.output.map((item) => ({ ...item, json: agentWaitResult(item.json) })) : resume.output],
 				webhookResponse: { resumed: true },
 			};
 	}

@@ -9,7 +9,7 @@ import { WAIT_MARKER_FIELD } from '../../../shared/waitForResult';
 import { NotSentError } from '../itemErrors';
 import type { ItemOperation } from '../operation';
 import { keepWait } from './storedWait';
-import { limitInWords, prepareAgentWait, refuseAgentWait, runsAsAgentTool } from '../agent';
+import { type AgentMode, limitInWords, prepareAgentWait, refuseAgentWait } from '../agent';
 import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from './n8nInternals';
 
 /**
@@ -22,6 +22,10 @@ import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from './n8nIn
 /** One wait of one node run. */
 export interface Wait {
 	key: string;
+	/** When the wait's time limit (Wait at Most) passes, in seconds since 1970: the markers carry it, and the execution waits until then. */
+	until: number;
+	/** Wait at Most in words ("2 hours"), for an AI Agent's model. */
+	limitInWords: string;
 	/** The marker of the candidate of an input item. */
 	markerOf(itemIndex: number): IDataObject;
 }
@@ -53,18 +57,12 @@ function resumeAddressOf(context: IExecuteFunctions, execution: string): { token
  */
 const keysOfRuns = processMemory<{ key: string; until: number }>('waitKeysOfNodeRuns');
 
-function waitAmount(context: IExecuteFunctions): number {
-	const amount = Number(context.getNodeParameter('waitAtMost', 0, 1));
-	return Math.max(1, Number.isFinite(amount) ? amount : 1);
-}
-
-function waitUnitOf(context: IExecuteFunctions): string {
-	return String(context.getNodeParameter('waitUnit', 0, 'days'));
-}
-
-/** Wait at Most, in milliseconds. */
-function waitTimeMs(context: IExecuteFunctions): number {
-	return waitAmount(context) * (UNIT_MS[waitUnitOf(context)] ?? UNIT_MS.days);
+/** Wait at Most, read once per try: in milliseconds, and in words. */
+function readWaitAtMost(context: IExecuteFunctions): { ms: number; words: string } {
+	const given = Number(context.getNodeParameter('waitAtMost', 0, 1));
+	const amount = Math.max(1, Number.isFinite(given) ? given : 1);
+	const unit = String(context.getNodeParameter('waitUnit', 0, 'days'));
+	return { ms: amount * (UNIT_MS[unit] ?? UNIT_MS.days), words: limitInWords(amount, unit) };
 }
 
 /**
@@ -93,17 +91,21 @@ export async function refuseBlockedWait(context: IExecuteFunctions): Promise<voi
 	);
 }
 
-/** Starts a wait before anything is sent: refuses when the execution cannot keep the wait's key. */
+/**
+ * Starts a wait before anything is sent: its key and its time limit, computed once per node run. The
+ * time limit goes into the markers and is the wait's own end: a result that finds the execution
+ * finished after it came late, and starts the trigger's workflow instead. A later try of Retry On
+ * Fail keeps both, so that the candidates an earlier try created still match the wait.
+ */
 export function startWait(context: IExecuteFunctions): Wait {
 	const execution = context.getExecutionId();
 	const node = context.getNode().id;
 	const run = `${execution}:${node}`;
-	// The time limit goes into the markers: a result that finds the execution finished after it came
-	// late, and starts the trigger's workflow instead (the wait itself ends a moment later).
-	const { key, until } = keysOfRuns.get(run) ?? { key: randomBytes(32).toString('hex'), until: Math.floor((Date.now() + waitTimeMs(context)) / 1000) };
+	const waitAtMost = readWaitAtMost(context);
+	const { key, until } = keysOfRuns.get(run) ?? { key: randomBytes(32).toString('hex'), until: Math.floor((Date.now() + waitAtMost.ms) / 1000) };
 	keysOfRuns.set(run, { key, until });
 	const address = resumeAddressOf(context, execution);
-	return { key, markerOf: (item) => ({ execution, ...address, node, item, key, until }) };
+	return { key, until, limitInWords: waitAtMost.words, markerOf: (item) => ({ execution, ...address, node, item, key, until }) };
 }
 
 /**
@@ -133,10 +135,13 @@ export function markedForWait(operation: ItemOperation<ApiRequest>, wait: Wait):
 export async function runWaiting(
 	context: IExecuteFunctions,
 	operation: ItemOperation<ApiRequest>,
+	agentMode: AgentMode,
 	run: (marked: ItemOperation<ApiRequest>) => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
 	// An AI Agent's tool: refused before anything is sent where the agent could not read the result.
-	if (runsAsAgentTool(context)) refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: chatTriggerRan(context) });
+	if (agentMode !== 'none') {
+		refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: chatTriggerRan(context), insideAgentRun: agentMode === 'toolInsideAgentRun' });
+	}
 	await refuseBlockedWait(context);
 	const wait = startWait(context);
 	let output: INodeExecutionData[];
@@ -149,7 +154,7 @@ export async function runWaiting(
 		if (typeof failure.description === 'string') failure.description = scrub(failure.description, wait.key);
 		throw failure;
 	}
-	return await waitForCandidates(context, wait, output);
+	return await waitForCandidates(context, wait, output, agentMode);
 }
 
 /** Removes the wait's key from whatever the node outputs or throws (an error may quote the request). */
@@ -168,7 +173,7 @@ export function scrub<T>(value: T, key: string): T {
  * After the calls were placed: waits for the candidates that were created. When none was, the
  * node goes on at once with its output (error items say why).
  */
-export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, output: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, output: INodeExecutionData[], agentMode: AgentMode): Promise<INodeExecutionData[]> {
 	const created = output
 		.filter((item) => typeof item.json.autoCallCandidateId === 'string' || typeof item.json.autoCallCandidateId === 'number')
 		.map((item) => (item.pairedItem as { item: number }).item);
@@ -176,7 +181,7 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 	const clean = output.map((item) => ({ ...item, json: scrub(item.json, wait.key) }));
 	if (items.length === 0) return clean;
 	keepWait(context, wait.key, items);
-	if (runsAsAgentTool(context)) prepareAgentWait(context, limitInWords(waitAmount(context), waitUnitOf(context)), queuedRunsOfThisNode(context));
-	await context.putExecutionToWait(new Date(Date.now() + waitTimeMs(context)));
+	if (agentMode !== 'none') prepareAgentWait(context, wait.limitInWords, queuedRunsOfThisNode(context));
+	await context.putExecutionToWait(new Date(wait.until * 1000));
 	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));
 }

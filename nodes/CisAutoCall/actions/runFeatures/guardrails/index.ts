@@ -1,13 +1,7 @@
 import type { RunFeature } from '../feature';
 import { readGuardrails } from './numbers';
-import {
-	agentMayStartTaskOption,
-	agentSeveralNumbersOption,
-	allowedNumbersOption,
-	allowShortNumbersOption,
-	defaultCountryOption,
-	maxCallsPerRunOption,
-} from './options';
+import { agentMayStartTaskOption, agentSeveralNumbersOption } from '../../agent';
+import { allowedNumbersOption, allowShortNumbersOption, defaultCountryOption, maxCallsPerRunOption } from './options';
 import { GuardrailsStep } from './step';
 
 /**
@@ -35,4 +29,3 @@ export {
 } from './numbers';
 export { describeLengths, wrongLength } from './numberLengths';
 export { completerFor, phoneCompleter, readDefaultCountry } from './defaultCountry';
-export { agentStartNotice, agentToolNotice, DEFAULT_AGENT_MAX_CALLS } from './options';

@@ -1,20 +1,18 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { PROCESS_MEMORIES } from '../../../../shared/processMemory';
+import type { ExpiringMap } from '../../../../shared/expiringMap';
+import { processMemory } from '../../../../shared/processMemory';
 import { type Guardrails, Refusal } from './numbers';
-
-const MAX_EXECUTIONS = PROCESS_MEMORIES.callsStartedPerExecution.capacity;
 
 /**
  * Calls (numbers) started per workflow execution and node, or for an AI Agent's tools per execution
  * (ledgerKeyOf), so that Max Calls per Run holds over every run in one execution: an agent calls its
- * tools once per tool call, a loop runs the node once per pass. An execution runs in one process (in queue mode, on one worker), so process memory holds
- * it; the oldest executions are dropped beyond MAX_EXECUTIONS.
+ * tools once per tool call, a loop runs the node once per pass. An execution runs in one process (in
+ * queue mode, on one worker), so process memory holds it (`callsStartedPerExecution`: its cap and
+ * expiry are the declaration's).
  */
 export class CallLedger {
-	private readonly started = new Map<string, number>();
-
-	constructor(private readonly maxExecutions = MAX_EXECUTIONS) {}
+	constructor(private readonly started: ExpiringMap<number>) {}
 
 	used(key: string | undefined): number {
 		return key === undefined ? 0 : (this.started.get(key) ?? 0);
@@ -25,9 +23,7 @@ export class CallLedger {
 		const used = this.used(key);
 		if (max !== undefined && used + count > max) return false;
 		if (key !== undefined && count > 0) {
-			this.started.delete(key);
 			this.started.set(key, used + count);
-			while (this.started.size > this.maxExecutions) this.started.delete(this.started.keys().next().value as string);
 		}
 		return true;
 	}
@@ -41,7 +37,7 @@ export class CallLedger {
 	}
 }
 
-export const callLedger = new CallLedger();
+export const callLedger = new CallLedger(processMemory('callsStartedPerExecution'));
 
 /**
  * The count a run books against: an AI Agent's tools share one per workflow execution (n8n runs

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
+import { DEFAULT_AGENT_MAX_CALLS } from '../../agent';
 import { readDefaultCountry } from './defaultCountry';
-import { DEFAULT_AGENT_MAX_CALLS } from './options';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
 // refusal both raise.
