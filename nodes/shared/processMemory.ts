@@ -68,7 +68,8 @@ export const PROCESS_MEMORIES = {
 		notSeenElsewhere: 'A left-out item after a restart or on another worker says it was left out, without the earlier ids.',
 	},
 	waitKeysOfNodeRuns: {
-		holds: "per execution and node: the key and time limit of the node's wait (… and Wait for Result), so that Retry On Fail marks its candidates the same way",
+		holds:
+			"per node run (execution, node, run index): the key and time limit of the run's wait (… and Wait for Result), so that Retry On Fail marks its candidates the same way; each run of the node (an AI Agent's next call of the tool, a loop's next pass) waits with a key of its own",
 		capacity: 10_000,
 		expiresMs: HOUR_MS,
 		keptBy: 'execution process',

@@ -30,6 +30,7 @@ import type {
 import { createRunExecutionData, type Workflow } from 'n8n-workflow';
 
 import { buildAdditionalData, buildNode, buildStore, defaultBaseUrls } from './additionalData';
+import { agentResultOf, agentRunData, buildAgentWorkflow, type AgentToolOptions, type AgentToolResult, type AgentWorkflow } from './agentRunner';
 import type { CredentialStore } from './credentials';
 import { HarnessNodeTypes, type AnyNodeType } from './nodeTypes';
 import { HARNESS_WORKFLOW_ID, harnessWorkflow, setupEngine } from './setup';
@@ -58,6 +59,10 @@ export interface Execution {
 	items?: INodeExecutionData[];
 	/** How many times the rest of the workflow ran. */
 	resumes: number;
+	/** How many times the execution waited (an AI Agent's tool may wait once per call). */
+	waits: number;
+	/** `runAgent`: what the model read, once the execution finished. */
+	agent?: AgentToolResult;
 	/** Every request to its waiting address: status and body answered. */
 	requests: Array<{ status: number; body: unknown }>;
 	waitTill?: Date;
@@ -75,6 +80,8 @@ interface Saved {
 	data: IRunExecutionData;
 	workflowData: IWorkflowBase;
 	resolveFinished: () => void;
+	/** `runAgent`: the agent's workflow. */
+	agent?: AgentWorkflow;
 }
 
 let lastNumber = 0;
@@ -132,6 +139,7 @@ export class WaitingExecutions {
 			run: undefined as unknown as IRun,
 			waitingItems: [],
 			resumes: 0,
+			waits: 0,
 			requests: [],
 			finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
 		};
@@ -139,17 +147,68 @@ export class WaitingExecutions {
 		const saved: Saved = { execution, workflow, node: nodeUnderTest, nodeType: opts.node, store, mode, data, workflowData, resolveFinished };
 		this.saved.set(id, saved);
 		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-		execution.run = run;
 		execution.waitingItems = run.data.resultData.runData[nodeUnderTest.name]?.at(-1)?.data?.main?.[0] ?? [];
+		this.ranUntil(saved, run);
+		return execution;
+	}
+
+	/**
+	 * Runs Harness Start → Harness Agent with the node as the agent's tool (`runAgentTool`'s workflow, AI Agent
+	 * v3's engine requests) until it waits or ends; each resume runs the agent on until the tool waits again or
+	 * the agent is done (`finished`, then `agent` holds what the model read).
+	 */
+	async runAgent(opts: AgentToolOptions): Promise<Execution> {
+		const built = buildAgentWorkflow(opts);
+		const mode: WorkflowExecuteMode = 'webhook';
+		const additionalData = buildAdditionalData(built.store, defaultBaseUrls);
+		const id = built.executionId;
+		additionalData.executionId = id;
+		additionalData.hooks = new ExecutionLifecycleHooks(mode, id, built.workflowData);
+		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
+		const data = agentRunData(built);
+		let resolveFinished = () => {};
+		const execution: Execution = {
+			id,
+			status: 'running',
+			run: undefined as unknown as IRun,
+			waitingItems: [],
+			resumes: 0,
+			waits: 0,
+			requests: [],
+			finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
+		};
+		const saved: Saved = {
+			execution,
+			workflow: built.workflow,
+			node: built.toolNode,
+			nodeType: built.toolType,
+			store: built.store,
+			mode,
+			data,
+			workflowData: built.workflowData,
+			resolveFinished,
+			agent: built,
+		};
+		this.saved.set(id, saved);
+		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(built.workflow);
+		this.ranUntil(saved, run);
+		return execution;
+	}
+
+	/** After a run of the execution: saved as waiting (as n8n saves it), or finished. */
+	private ranUntil(saved: Saved, run: IRun): void {
+		const { execution } = saved;
+		execution.run = run;
 		if (run.waitTill) {
 			execution.waitTill = run.waitTill;
+			execution.waits++;
 			saved.data = structuredClone(run.data);
 			execution.status = 'waiting';
-		} else {
-			execution.status = 'finished';
-			resolveFinished();
+			return;
 		}
-		return execution;
+		execution.status = 'finished';
+		if (saved.agent) execution.agent = agentResultOf(saved.agent, run);
+		saved.resolveFinished();
 	}
 
 	/** The route `POST /webhook-waiting/<id>/<suffix>` (give it to startWebhookServer's `otherRoutes`). */
@@ -225,9 +284,7 @@ export class WaitingExecutions {
 		data.executionData!.nodeExecutionStack[0].data.main = result.workflowData;
 		execution.resumes++;
 		const run = await new WorkflowExecute(additionalData, saved.mode, data).processRunExecutionData(saved.workflow);
-		execution.run = run;
 		execution.items = run.data.resultData.runData[saved.node.name]?.at(-1)?.data?.main?.[0] ?? [];
-		execution.status = 'finished';
-		saved.resolveFinished();
+		this.ranUntil(saved, run);
 	};
 }
