@@ -195,6 +195,22 @@ export class WaitingExecutions {
 		return execution;
 	}
 
+	/**
+	 * The wait's time limit passes (n8n's wait tracker): the execution goes on from where it waited, the waiting
+	 * node disabled, so that its input items are its output (n8n-core's `handleWaitingState`).
+	 */
+	async passTimeLimit(id: string): Promise<void> {
+		const saved = this.saved.get(id);
+		if (!saved || saved.execution.status !== 'waiting') throw new Error(`execution ${id} does not wait`);
+		saved.execution.status = 'running';
+		const additionalData = buildAdditionalData(saved.store, defaultBaseUrls);
+		additionalData.executionId = id;
+		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
+		additionalData.hooks = new ExecutionLifecycleHooks(saved.mode, id, saved.workflowData);
+		const run = await new WorkflowExecute(additionalData, saved.mode, structuredClone(saved.data)).processRunExecutionData(saved.workflow);
+		this.ranUntil(saved, run);
+	}
+
 	/** After a run of the execution: saved as waiting (as n8n saves it), or finished. */
 	private ranUntil(saved: Saved, run: IRun): void {
 		const { execution } = saved;

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { finishedWithin, noRedials, target, toolAnswerOf, useWaitingN8n } from '../actions/fixtures';
 
-const { sim, startN8n, runAgentWaiting, expectNoKeyIn } = useWaitingN8n();
+const { sim, startN8n, runAgentWaiting, expectNoKeyIn, post } = useWaitingN8n();
 
 const callAndWaitTool = (options: INodeParameters = {}): INodeParameters => ({
 	resource: 'candidate',
@@ -86,4 +86,37 @@ test('the same person twice with Max Calls per Run 1: the first call is read, th
 	expect(answers[1].outcome).toBe('refused');
 	expect(String(answers[1].message)).toMatch(/would go beyond 1 call per agent run .* 1 already started/);
 	expect(sim.createdByPhone()['79992220021']).toBe(1);
+});
+
+test('the result of an earlier wait that went on at its time limit, while the agent waits for its next call: it starts the trigger\'s workflow marked notHandedOver, and the next call\'s result still reaches the model', async () => {
+	const { waiting, server, eventUrl } = await startN8n();
+	// The first call's events reach nobody (its result comes late); the second call's come in time.
+	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+	sim.setOutcome('79992220031', { attempts: ['ANSWERED'], result: { lead: 'late' } });
+	sim.setOutcome('79992220032', { attempts: [{ status: 'ANSWERED', durationSec: 60 }], result: { lead: 'next' } });
+	const execution = await runAgentWaiting(waiting, [{ phone: '79992220031' }, { phone: '79992220032' }], callAndWaitTool());
+	expect(execution.waits).toBe(1);
+	await sim.idle();
+	const [first] = sim.events.filter((e) => e.event === 'CALL_ENDED');
+	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
+	await waiting.passTimeLimit(execution.id);
+	expect(execution.waits).toBe(2);
+	const [firstMarker, nextMarker] = markersSent();
+	expect(firstMarker.key).not.toBe(nextMarker.key);
+
+	// The first call's Call Ended arrives now, its time limit past.
+	const late = { ...(first.payload as IDataObject), callbackData: { [WAIT_MARKER_FIELD]: { ...firstMarker, until: Math.floor(Date.now() / 1000) - 60 } } };
+	const answer = await post(eventUrl, late);
+	expect(answer.status).toBe(200);
+	expect(JSON.parse(answer.body)).toMatchObject({ received: true, handedOver: false });
+	expect(server.started).toHaveLength(1);
+	expect(server.started[0][0][0].json).toMatchObject({ event: 'CALL_ENDED', result: { lead: 'late' }, notHandedOver: expect.stringContaining(execution.id) });
+
+	await finishedWithin(execution);
+	const answers = execution.agent!.observations.map(toolAnswerOf);
+	expect(answers[0]).toMatchObject({ outcome: 'noResult' });
+	expect(answers[1]).toMatchObject({ outcome: 'answered', result: { lead: 'next' } });
+	expect(server.started).toHaveLength(1);
+	expect(sim.createdByPhone()['79992220031']).toBe(1);
+	expect(sim.createdByPhone()['79992220032']).toBe(1);
 });

@@ -124,6 +124,13 @@ async function handOverInTurn(
 			state.resumed = true;
 			return { kind: 'done', resumed: true };
 		case 'notThisWait':
+			// Another wait of the same node waits now (an AI Agent's next call of the tool): this one was
+			// handed over by another event or process, or went on at its time limit without this result.
+			if (holdsResult && pastTimeLimit(marker)) {
+				state.notHandedOver[item] = true;
+				const words = goneWords('finished', marker.execution);
+				return { kind: 'notHandedOver', words, log: words };
+			}
 			return { kind: 'done', resumed: false };
 		case 'gone': {
 			// "Finished" before the time limit: another event or process handed this wait over.
