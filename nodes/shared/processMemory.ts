@@ -92,7 +92,7 @@ export const PROCESS_MEMORIES = {
 		expiresMs: 31 * DAY_MS,
 		keptBy: 'webhook process',
 		notSeenElsewhere:
-			"Nothing is lost: an event is answered 200 only once n8n says the wait needs it no more, so the service's re-sends bring what a process that died or restarted knew to a process that lives.",
+			"No result is lost: an event that holds one is answered 200 only once n8n says the wait needs it no more, so the service's re-sends bring it to a process that lives. An unanswered Call Ended is taken after at most 3 re-sends: a death after that loses its status words (the result says Not reached without them, after a 2-minute grace).",
 	},
 	webhookSecretReads: {
 		holds: "per workflow, trigger node and credential: the hash of the webhook secret credential's secret as last read",
