@@ -86,6 +86,31 @@ interface Saved {
 
 let lastNumber = 0;
 
+/** A new execution, running; `resolveFinished` settles its `finished`. */
+function newExecution(id: string): { execution: Execution; resolveFinished: () => void } {
+	let resolveFinished = () => {};
+	const execution: Execution = {
+		id,
+		status: 'running',
+		run: undefined as unknown as IRun,
+		waitingItems: [],
+		resumes: 0,
+		waits: 0,
+		requests: [],
+		finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
+	};
+	return { execution, resolveFinished };
+}
+
+/** What n8n gives a run of the execution: its id, hooks and this n8n's waiting address. */
+function additionalDataOf(store: CredentialStore, mode: WorkflowExecuteMode, id: string, workflowData: IWorkflowBase, waitingBaseUrl: string): IWorkflowExecuteAdditionalData {
+	const additionalData = buildAdditionalData(store, defaultBaseUrls);
+	additionalData.executionId = id;
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, id, workflowData);
+	additionalData.webhookWaitingBaseUrl = waitingBaseUrl;
+	return additionalData;
+}
+
 export class WaitingExecutions {
 	private readonly saved = new Map<string, Saved>();
 
@@ -132,17 +157,7 @@ export class WaitingExecutions {
 				nodeExecutionStack: [{ node: startNode, data: { main: [(opts.items ?? [{}]).map((json) => ({ json }))] }, source: null }],
 			},
 		});
-		let resolveFinished = () => {};
-		const execution: Execution = {
-			id,
-			status: 'running',
-			run: undefined as unknown as IRun,
-			waitingItems: [],
-			resumes: 0,
-			waits: 0,
-			requests: [],
-			finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
-		};
+		const { execution, resolveFinished } = newExecution(id);
 		// n8n saves the execution (status running) before it runs.
 		const saved: Saved = { execution, workflow, node: nodeUnderTest, nodeType: opts.node, store, mode, data, workflowData, resolveFinished };
 		this.saved.set(id, saved);
@@ -160,23 +175,10 @@ export class WaitingExecutions {
 	async runAgent(opts: AgentToolOptions): Promise<Execution> {
 		const built = buildAgentWorkflow(opts);
 		const mode: WorkflowExecuteMode = 'webhook';
-		const additionalData = buildAdditionalData(built.store, defaultBaseUrls);
 		const id = built.executionId;
-		additionalData.executionId = id;
-		additionalData.hooks = new ExecutionLifecycleHooks(mode, id, built.workflowData);
-		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
+		const additionalData = additionalDataOf(built.store, mode, id, built.workflowData, this.waitingBaseUrl);
 		const data = agentRunData(built);
-		let resolveFinished = () => {};
-		const execution: Execution = {
-			id,
-			status: 'running',
-			run: undefined as unknown as IRun,
-			waitingItems: [],
-			resumes: 0,
-			waits: 0,
-			requests: [],
-			finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
-		};
+		const { execution, resolveFinished } = newExecution(id);
 		const saved: Saved = {
 			execution,
 			workflow: built.workflow,
@@ -203,10 +205,7 @@ export class WaitingExecutions {
 		const saved = this.saved.get(id);
 		if (!saved || saved.execution.status !== 'waiting') throw new Error(`execution ${id} does not wait`);
 		saved.execution.status = 'running';
-		const additionalData = buildAdditionalData(saved.store, defaultBaseUrls);
-		additionalData.executionId = id;
-		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
-		additionalData.hooks = new ExecutionLifecycleHooks(saved.mode, id, saved.workflowData);
+		const additionalData = additionalDataOf(saved.store, saved.mode, id, saved.workflowData, this.waitingBaseUrl);
 		const run = await new WorkflowExecute(additionalData, saved.mode, structuredClone(saved.data)).processRunExecutionData(saved.workflow);
 		this.ranUntil(saved, run);
 	}
@@ -265,10 +264,7 @@ export class WaitingExecutions {
 		data.waitTill = undefined;
 		data.resultData.runData[data.resultData.lastNodeExecuted as string].pop();
 
-		const additionalData = buildAdditionalData(saved.store, defaultBaseUrls);
-		additionalData.executionId = id;
-		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
-		additionalData.hooks = new ExecutionLifecycleHooks(saved.mode, id, saved.workflowData);
+		const additionalData = additionalDataOf(saved.store, saved.mode, id, saved.workflowData, this.waitingBaseUrl);
 		additionalData.httpRequest = req as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
 		additionalData.httpResponse = res as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
 		const description = (saved.nodeType.description as { webhooks?: IWebhookData['webhookDescription'][] }).webhooks?.find((w) => w.restartWebhook);

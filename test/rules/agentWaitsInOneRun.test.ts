@@ -6,19 +6,10 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
-import { finishedWithin, noRedials, target, toolAnswerOf, useWaitingN8n } from '../actions/fixtures';
+import { callAndWaitToolParameters, finishedWithin, noRedials, target, toolAnswerOf, useWaitingN8n } from '../actions/fixtures';
 
 const { sim, startN8n, runAgentWaiting, expectNoKeyIn, post } = useWaitingN8n();
 
-const callAndWaitTool = (options: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'createAndRunAndWait',
-	botSettingsId: 'bot-1',
-	phone: "={{ $fromAI('phone', 'Number of the person to call, as the user gave it', 'string') }}",
-	waitAtMost: 10,
-	waitUnit: 'minutes',
-	options,
-});
 
 /** The markers the service received, in the order the candidates were created. */
 function markersSent(): IDataObject[] {
@@ -34,7 +25,7 @@ async function agentCalls(phones: string[], options: INodeParameters = {}) {
 	const execution = await runAgentWaiting(
 		waiting,
 		phones.map((phone) => ({ phone })),
-		callAndWaitTool(options),
+		callAndWaitToolParameters(options),
 	);
 	await finishedWithin(execution);
 	await sim.idle();
@@ -94,7 +85,7 @@ test('the result of an earlier wait that went on at its time limit, while the ag
 	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 	sim.setOutcome('79992220031', { attempts: ['ANSWERED'], result: { lead: 'late' } });
 	sim.setOutcome('79992220032', { attempts: [{ status: 'ANSWERED', durationSec: 60 }], result: { lead: 'next' } });
-	const execution = await runAgentWaiting(waiting, [{ phone: '79992220031' }, { phone: '79992220032' }], callAndWaitTool());
+	const execution = await runAgentWaiting(waiting, [{ phone: '79992220031' }, { phone: '79992220032' }], callAndWaitToolParameters());
 	expect(execution.waits).toBe(1);
 	await sim.idle();
 	const [first] = sim.events.filter((e) => e.event === 'CALL_ENDED');

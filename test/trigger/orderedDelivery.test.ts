@@ -8,22 +8,31 @@ import { finishedWithin, noRedials, target, useWaitingN8n } from '../actions/fix
 
 const { sim, startN8n, runWaiting } = useWaitingN8n({ webhookOrder: 'perCandidate' });
 
-test('people not reached and answered, in one run: each unanswered Call Ended is taken within 4 attempts, each Person Done follows, and each result is right', async () => {
+interface Lead {
+	phone: string;
+	crmId: string;
+	status: 'NOANSWER' | 'ANSWERED' | 'BUSY' | 'REJECTED';
+}
+
+/** Each lead's only call ends with its status, all leads in one run; resolves once the run finished and the service has nothing left to send. */
+async function oneRun(leads: Lead[]) {
 	const { waiting, eventUrl } = await startN8n();
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
-	const leads = [
+	for (const lead of leads) sim.setOutcome(lead.phone, { attempts: [lead.status] });
+	const execution = await runWaiting(waiting, leads.map(({ phone, crmId }) => ({ phone, crmId })));
+	await finishedWithin(execution);
+	await sim.idle();
+	return execution;
+}
+
+test('people not reached and answered, in one run: each unanswered Call Ended is taken within 4 attempts, each Person Done follows, and each result is right', async () => {
+	const leads: Array<Lead & { words: string }> = [
 		{ phone: '79991110401', crmId: 'O-1', status: 'NOANSWER', words: 'Not reached (last call: No answer)' },
 		{ phone: '79991110402', crmId: 'O-2', status: 'ANSWERED', words: 'Answered' },
 		{ phone: '79991110403', crmId: 'O-3', status: 'BUSY', words: 'Not reached (last call: Busy)' },
 	];
-	for (const lead of leads) sim.setOutcome(lead.phone, { attempts: [lead.status as 'NOANSWER'] });
 
-	const execution = await runWaiting(
-		waiting,
-		leads.map(({ phone, crmId }) => ({ phone, crmId })),
-	);
-	await finishedWithin(execution);
-	await sim.idle();
+	const execution = await oneRun(leads);
 
 	expect(execution.resumes).toBe(1);
 	expect(execution.items!.map((item) => [item.json.status, item.json.callbackData])).toEqual(leads.map((lead) => [lead.words, { crmId: lead.crmId }]));
@@ -40,13 +49,7 @@ test('people not reached and answered, in one run: each unanswered Call Ended is
 });
 
 test('one person not reached: the Call Ended is answered "send again" 3 times by the process, then taken, and the Person Done brings the result with the last call\'s status', async () => {
-	const { waiting, eventUrl } = await startN8n();
-	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
-	sim.setOutcome('79991110411', { attempts: ['REJECTED'] });
-
-	const execution = await runWaiting(waiting, [{ phone: '79991110411', crmId: 'O-11' }]);
-	await finishedWithin(execution);
-	await sim.idle();
+	const execution = await oneRun([{ phone: '79991110411', crmId: 'O-11', status: 'REJECTED' }]);
 
 	expect(sim.webhookDeliveries.map((d) => `${d.event} ${d.status}`)).toEqual(['CALL_ENDED 503', 'CALL_ENDED 503', 'CALL_ENDED 503', 'CALL_ENDED 200', 'CANDIDATE_CHANGED 200']);
 	expect(execution.items!.map((item) => [item.json.status, item.json.callStatus])).toEqual([['Not reached (last call: Rejected)', 'REJECTED']]);
