@@ -21,9 +21,9 @@ import { heldOftenEnough, learn, type WaitState, waitStateOf } from './waitState
  * so until then the service keeps it and re-sends it, to this process or, when this one died, to
  * another (docs/queue-mode.md). An unanswered Call Ended (only the words of "not reached") is kept so
  * a few times at most, so that a service that holds a person's later events meanwhile is not held
- * back; a death after that costs those words. Neither n8n's database nor the waiting execution can hold it: a webhook
- * process writes a workflow's static data whole, as read when its request began, and n8n saves a
- * waiting execution only when it resumes.
+ * back; a death after that costs those words. Neither n8n's database nor the waiting execution can
+ * hold it: a webhook process writes a workflow's static data whole, as read when its request began,
+ * and n8n saves a waiting execution only when it resumes.
  */
 
 /** A verified event whose Callback Data carries a wait's marker, parsed once when the delivery was checked. */
