@@ -6,6 +6,12 @@
  * event; anything but HTTP 200 is re-sent with growing intervals (1 s, 2 s, 4 s ... × timeScale)
  * up to `maxAttempts` attempts. First attempts to one URL go out in the order the events
  * happened; re-deliveries run on their own timers. Only loopback URLs are ever contacted.
+ *
+ * `order` says what the platform does not document (docs/service.md): `independent` (default), each
+ * event re-sent on its own schedule; `perCandidate`, a candidate's event goes out to a URL only after
+ * that candidate's earlier events to the same URL were taken (200) or given up, the way a service
+ * that sends a person's Person Done only after their Call Ended was taken behaves. Other
+ * candidates' events are not held back.
  */
 
 const http = require('http');
@@ -15,9 +21,13 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 class WebhookDelivery {
   /**
-   * @param {{ scheduler: import('./scheduler').Scheduler, maxAttempts?: number, firstRetrySeconds?: number, timeoutMs?: number }} options
+   * @param {{ scheduler: import('./scheduler').Scheduler, maxAttempts?: number, firstRetrySeconds?: number, timeoutMs?: number, order?: 'independent' | 'perCandidate' }} options
    */
-  constructor({ scheduler, maxAttempts = 8, firstRetrySeconds = 1, timeoutMs = 5000 }) {
+  constructor({ scheduler, maxAttempts = 8, firstRetrySeconds = 1, timeoutMs = 5000, order = 'independent' }) {
+    if (order !== 'independent' && order !== 'perCandidate') throw new Error(`webhook order must be "independent" or "perCandidate", got ${JSON.stringify(order)}`);
+    this.order = order;
+    /** perCandidate: the last event's settling per URL and candidate. @type {Map<string, Promise<void>>} */
+    this.lastOfCandidate = new Map();
     this.scheduler = scheduler;
     this.maxAttempts = maxAttempts;
     this.firstRetrySeconds = firstRetrySeconds;
@@ -45,7 +55,22 @@ class WebhookDelivery {
       attempt: 0,
       generation: this.generation,
       endWork: this.scheduler.beginWork(),
+      /** @type {Promise<void> | null} perCandidate: settles when the candidate's earlier event to this URL was taken or given up */
+      after: null,
     };
+    const candidate = body && body.candidateId;
+    if (this.order === 'perCandidate' && candidate !== undefined && candidate !== null) {
+      const subject = `${url} ${candidate}`;
+      item.after = this.lastOfCandidate.get(subject) || null;
+      const endWork = item.endWork;
+      const settled = new Promise((resolve) => {
+        item.endWork = () => {
+          endWork();
+          resolve(undefined);
+        };
+      });
+      this.lastOfCandidate.set(subject, settled);
+    }
     let queue = this.queues.get(url);
     if (!queue) {
       queue = { items: [], running: false };
@@ -65,7 +90,9 @@ class WebhookDelivery {
         const wait = item.dueAt - Date.now();
         if (wait > 0) await this.scheduler.sleep(wait);
         if (this.stopped || this.queues.get(item.url) !== queue) break;
-        await this.attempt(item);
+        // perCandidate: the candidate's earlier event is not taken yet; this one goes out once it is, the URL's other events go on.
+        if (item.after) void item.after.then(() => this.attempt(item));
+        else await this.attempt(item);
       }
     } finally {
       queue.running = false;
@@ -139,6 +166,7 @@ class WebhookDelivery {
   clear() {
     for (const queue of this.queues.values()) queue.items = [];
     this.queues = new Map();
+    this.lastOfCandidate = new Map();
     this.log.length = 0;
     this.generation += 1;
   }

@@ -28,6 +28,8 @@ export interface SimulatorOptions {
   webhookMaxAttempts?: number;
   /** how long a webhook receiver may take to answer, ms (default 5000) */
   webhookTimeoutMs?: number;
+  /** `independent` (default): each event re-sent on its own schedule; `perCandidate`: a candidate's event waits until its earlier ones to the same URL were taken or given up. */
+  webhookOrder?: 'independent' | 'perCandidate';
   /** 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false) */
   strictHeaders?: boolean;
   /** answer of the batch endpoints: one inner array per candidate `[[A], [B]]` (default) or per task `[[A, B]]` */

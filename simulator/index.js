@@ -36,6 +36,7 @@ const HOST = '127.0.0.1';
  * @property {number} [maxBatchSize] largest batch accepted by the batch endpoints (default unlimited)
  * @property {number} [webhookMaxAttempts] delivery attempts per event (default 8)
  * @property {number} [webhookTimeoutMs] how long a webhook receiver may take to answer (default 5000)
+ * @property {'independent' | 'perCandidate'} [webhookOrder] `independent` (default): each event re-sent on its own schedule; `perCandidate`: a candidate's event is sent only after its earlier events to the same URL were taken (200) or given up (delivery.js)
  * @property {boolean} [strictHeaders] 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false)
  * @property {'perCandidate' | 'perTask'} [batchAnswerShape] answer of the batch endpoints: `[[A], [B]]` (default) or one inner array per task `[[A, B]]`
  * @property {string} [host] the loopback address to listen on (default 127.0.0.1; e.g. 127.0.0.2 for a test that allows only that address)
@@ -76,6 +77,7 @@ async function createSimulator(options = {}) {
     scheduler,
     maxAttempts: options.webhookMaxAttempts ?? 8,
     timeoutMs: options.webhookTimeoutMs ?? 5000,
+    order: options.webhookOrder ?? 'independent',
   });
   const player = new Player({ state, scheduler, delivery });
   const operations = new Operations({

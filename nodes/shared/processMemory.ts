@@ -68,7 +68,8 @@ export const PROCESS_MEMORIES = {
 		notSeenElsewhere: 'A left-out item after a restart or on another worker says it was left out, without the earlier ids.',
 	},
 	waitKeysOfNodeRuns: {
-		holds: "per execution and node: the key and time limit of the node's wait (… and Wait for Result), so that Retry On Fail marks its candidates the same way",
+		holds:
+			"per node run (execution, node, run index): the key and time limit of the run's wait (… and Wait for Result), so that Retry On Fail marks its candidates the same way; each run of the node (an AI Agent's next call of the tool, a loop's next pass) waits with a key of its own",
 		capacity: 10_000,
 		expiresMs: HOUR_MS,
 		keptBy: 'execution process',
@@ -91,7 +92,7 @@ export const PROCESS_MEMORIES = {
 		expiresMs: 31 * DAY_MS,
 		keptBy: 'webhook process',
 		notSeenElsewhere:
-			"Nothing is lost: an event is answered 200 only once n8n says the wait needs it no more, so the service's re-sends bring what a process that died or restarted knew to a process that lives.",
+			"No result is lost: an event that holds one is answered 200 only once n8n says the wait needs it no more, so the service's re-sends bring it to a process that lives. An unanswered Call Ended is taken after at most 3 re-sends: a death after that loses its status words (the result says Not reached without them, after a 2-minute grace).",
 	},
 	webhookSecretReads: {
 		holds: "per workflow, trigger node and credential: the hash of the webhook secret credential's secret as last read",

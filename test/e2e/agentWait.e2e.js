@@ -7,6 +7,9 @@
  * (Existing Task or Template, its URL in the simulator's default template) hands the call's result
  * to the waiting execution, as in wait.e2e.js.
  *
+ * Several calls one after another in one agent run are each a wait of their own; the same person twice is
+ * decided by Max Calls per Run (called twice under the default, refused beyond 1 in the restart checks).
+ *
  * The model is driven by `SCRIPT [...]` messages (one tool call per turn, or an array for calls
  * made together in one turn); its requests are recorded, so the checks read exactly what n8n gave
  * the model as each tool call's result.
@@ -174,6 +177,41 @@ module.exports = async function agentWaitChecks(ctx) {
 			assert.match(byPhone[other][0].message, /Call one person at a time/);
 			assert.ok(!JSON.stringify(byPhone[other]).includes(other), 'the model read the refused call\'s input');
 			return `called ${called[0]} (call ${phones.indexOf(called[0]) + 1} of the turn); the model read ${JSON.stringify(byPhone)}`;
+		});
+
+		/**
+		 * The model calls the tool once per turn, each call after it read the last result. Returns the tool results
+		 * it read, in order, the execution, and the trigger workflow's new runs.
+		 */
+		const callsOneAfterAnother = async (phones) => {
+			const triggerRuns = new Set((await client.listExecutions(triggerWf.id)).map((e) => String(e.id)));
+			const { ex, mark, simMark } = await lead('main', phones.map((phone) => ({ tool: TOOL_NAME, args: { phone } })), FINISHED, 90000);
+			assert.strictEqual(ex.status, 'success', `execution ${ex.id} ended ${ex.status}: ${JSON.stringify(errorOf(ex))}`);
+			const results = toolResultsSince(mark).map(([item]) => item);
+			const created = createdSince(simMark);
+			const newTriggerRuns = (await client.listExecutions(triggerWf.id)).filter((e) => !triggerRuns.has(String(e.id)));
+			return { ex, results, created, newTriggerRuns };
+		};
+		for (const count of [2, 3]) {
+			await checks.check(`agent wait: ${count} calls one after another in one agent run (default Max Calls per Run, 3) → each is a wait of its own: each person is called once and the model reads each result; nothing goes to the trigger's workflow`, async () => {
+				const phones = Array.from({ length: count }, (_, i) => `799900041${count}${i}`);
+				phones.forEach((phone, i) => sim.setOutcome(phone, { attempts: ['ANSWERED'], result: { lead: `L${i + 1}` } }));
+				const { ex, results, created, newTriggerRuns } = await callsOneAfterAnother(phones);
+				assert.deepStrictEqual(created.map((r) => r.body.phone[0]), phones);
+				assert.strictEqual(new Set(created.map((r) => r.body.callbackData.n8nCisAutoCallWait.key)).size, count, 'one wait key per call');
+				assert.deepStrictEqual(results.map((item) => [item.outcome, item.result && item.result.lead]), phones.map((_, i) => ['answered', `L${i + 1}`]), JSON.stringify(results));
+				assert.strictEqual(newTriggerRuns.length, 0, `the trigger's workflow ran ${newTriggerRuns.length} time(s)`);
+				return `execution ${ex.id}; the model read ${JSON.stringify(results)}`;
+			});
+		}
+		await checks.check('agent wait: the same person twice in one agent run → the cap decides: called twice under the default Max Calls per Run (3), and the model reads both results', async () => {
+			const phone = '79990004109';
+			sim.setOutcome(phone, { attempts: ['ANSWERED'], result: { lead: 'same' } });
+			const { ex, results, created } = await callsOneAfterAnother([phone, phone]);
+			assert.deepStrictEqual(created.map((r) => r.body.phone[0]), [phone, phone]);
+			assert.deepStrictEqual(results.map((item) => item.outcome), ['answered', 'answered'], JSON.stringify(results));
+			assert.notStrictEqual(results[0].callId, results[1].callId);
+			return `execution ${ex.id}; the model read ${JSON.stringify(results)}`;
 		});
 
 		await publish('legacy', { tools: [waitingTool(creds.token)], executionOrder: 'v0' });

@@ -12,8 +12,9 @@
  * Per version: one n8n start (one restart, for the trigger's restart check), checks in this order:
  *   credentials.e2e.js  actions.e2e.js  retry.e2e.js  trigger.e2e.js  publishLocal.e2e.js  examples.e2e.js  campaign.e2e.js  agent.e2e.js
  *   wait.e2e.js (Create and Run and Wait for Result with the trigger as its bridge)
- *   agentWait.e2e.js (the same as an AI Agent's tool: the agent waits and reads the result; two restarts of n8n
- *     while it waits, with N8N_EVENTBUS_RECOVERY_MODE=simple, then with the default)
+ *   agentWait.e2e.js (the same as an AI Agent's tool: the agent waits and reads the result; two, then three calls one
+ *     after another in one run and the same person twice, each a wait of its own; two restarts of n8n while it waits,
+ *     with N8N_EVENTBUS_RECOVERY_MODE=simple, then with the default)
  *   ssrf.e2e.js (n8n's SSRF protection on, in an n8n of its own: one more start; 2.x only)
  *   upgrade.e2e.js (workflows saved with 0.1.0, from fixtures/0.1.0; last: it takes over the examples' webhook paths)
  * It prints each check, a summary per version, and ends with exactly one line

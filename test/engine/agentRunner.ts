@@ -200,7 +200,8 @@ class AgentToolNodeTypes extends HarnessNodeTypes {
 
 	private readonly toolTypeName: string;
 
-	private readonly tool: INodeType;
+	/** The tool variant as n8n runs it (its runs recorded in `invocations`). */
+	readonly tool: INodeType;
 
 	constructor(node: INodeType, script: AgentScript, sink: ErrorSink, invocations: ToolInvocation[]) {
 		super([node], sink);
@@ -278,11 +279,23 @@ export interface AgentToolResult {
 	toolNodeName: string;
 }
 
-/**
- * Runs Harness Start → Harness Agent, with the node under test connected to the agent as its
- * tool (`ai_tool` connection), in one execution of n8n-core's WorkflowExecute.
- */
-export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolResult> {
+/** The agent's workflow, built once per execution; `runAgentTool` runs it, `WaitingExecutions.runAgent` runs it until it waits. */
+export interface AgentWorkflow {
+	workflow: Workflow;
+	workflowData: IWorkflowBase;
+	startNode: INode;
+	agentNode: INode;
+	toolNode: INode;
+	/** The tool variant the tool node runs as (with its `webhook()` for a resume). */
+	toolType: INodeType;
+	store: CredentialStore;
+	sink: ErrorSink;
+	invocations: ToolInvocation[];
+	executionId: string;
+}
+
+/** Harness Start → Harness Agent, with the node under test connected to the agent as its tool (`ai_tool` connection). */
+export function buildAgentWorkflow(opts: AgentToolOptions): AgentWorkflow {
 	setupEngine();
 	const store = buildStore(opts.credentialTypes, opts.credentials);
 	const sink: ErrorSink = {};
@@ -290,9 +303,10 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 	const script: AgentScript = { toolCalls: opts.toolCalls, via: opts.via ?? 'engineRequest' };
 	const nodeTypes = new AgentToolNodeTypes(opts.node, script, sink, invocations);
 	const toolType = toolVariantOf(opts.node);
+	const executionNumber = ++agentExecutions;
 	const toolNode = buildNode(toolType, opts.parameters, store, {
 		// A node of its own per run: n8n's de-duplication entries are per node (see nodeRunner's nodeId).
-		id: `harness-tool-${agentExecutions + 1}`,
+		id: `harness-tool-${executionNumber}`,
 		name: opts.nodeName ?? nodeNameFor(opts.node),
 		...(opts.retryOnFail !== undefined ? { retryOnFail: opts.retryOnFail } : {}),
 		...(opts.maxTries !== undefined ? { maxTries: opts.maxTries } : {}),
@@ -300,7 +314,7 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 		...(opts.onError ? { onError: opts.onError } : {}),
 	});
 	const moreToolNodes = (opts.moreTools ?? []).map((extra, index) =>
-		buildNode(toolType, extra.parameters, store, { id: `harness-tool-${agentExecutions + 1}-${index + 2}`, name: extra.nodeName }),
+		buildNode(toolType, extra.parameters, store, { id: `harness-tool-${executionNumber}-${index + 2}`, name: extra.nodeName }),
 	);
 	const startNode: INode = { id: 'harness-start', name: 'Harness Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const agentNode: INode = {
@@ -340,28 +354,46 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
-	const mode: WorkflowExecuteMode = 'manual';
-	const hooks = new ExecutionLifecycleHooks(mode, '1', workflowData);
-	const additionalData = buildAdditionalData(store, defaultBaseUrls, hooks);
 	// Every execution has its own id in n8n; nodes may keep per-execution memory by it.
-	additionalData.executionId = `agent-${++agentExecutions}`;
-	const runExecutionData: IRunExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }] },
+	return { workflow, workflowData, startNode, agentNode, toolNode, toolType: nodeTypes.tool, store, sink, invocations, executionId: `agent-${executionNumber}` };
+}
+
+/** The execution's first stack entry: Harness Start with one empty item. */
+export function agentRunData(built: AgentWorkflow): IRunExecutionData {
+	return createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: built.startNode, data: { main: [[{ json: {} }]] }, source: null }] },
 	});
-	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+}
+
+/** What the model read and the tool as it saw it, from a finished run. */
+export function agentResultOf(built: AgentWorkflow, run: IRun): AgentToolResult {
 	const runData = run.data.resultData.runData;
-	const agentOutput = runData[agentNode.name]?.[0]?.data?.main?.[0]?.[0]?.json as
+	const agentOutput = runData[built.agentNode.name]?.[0]?.data?.main?.[0]?.[0]?.json as
 		| { observations: string[]; tool: ToolSeen }
 		| undefined;
 	const recordedError = run.data.resultData.error;
 	return {
 		observations: agentOutput?.observations ?? [],
 		tool: agentOutput?.tool,
-		invocations,
-		error: recordedError ? ((sink.thrown as Error | undefined) ?? recordedError) : undefined,
+		invocations: built.invocations,
+		error: recordedError ? ((built.sink.thrown as Error | undefined) ?? recordedError) : undefined,
 		runData,
-		credentialStore: store,
+		credentialStore: built.store,
 		run,
-		toolNodeName: toolNode.name,
+		toolNodeName: built.toolNode.name,
 	};
+}
+
+/**
+ * Runs Harness Start → Harness Agent, with the node under test connected to the agent as its
+ * tool (`ai_tool` connection), in one execution of n8n-core's WorkflowExecute.
+ */
+export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolResult> {
+	const built = buildAgentWorkflow(opts);
+	const mode: WorkflowExecuteMode = 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, '1', built.workflowData);
+	const additionalData = buildAdditionalData(built.store, defaultBaseUrls, hooks);
+	additionalData.executionId = built.executionId;
+	const run = await new WorkflowExecute(additionalData, mode, agentRunData(built)).processRunExecutionData(built.workflow);
+	return agentResultOf(built, run);
 }

@@ -30,6 +30,7 @@ import type {
 import { createRunExecutionData, type Workflow } from 'n8n-workflow';
 
 import { buildAdditionalData, buildNode, buildStore, defaultBaseUrls } from './additionalData';
+import { agentResultOf, agentRunData, buildAgentWorkflow, type AgentToolOptions, type AgentToolResult, type AgentWorkflow } from './agentRunner';
 import type { CredentialStore } from './credentials';
 import { HarnessNodeTypes, type AnyNodeType } from './nodeTypes';
 import { HARNESS_WORKFLOW_ID, harnessWorkflow, setupEngine } from './setup';
@@ -58,6 +59,10 @@ export interface Execution {
 	items?: INodeExecutionData[];
 	/** How many times the rest of the workflow ran. */
 	resumes: number;
+	/** How many times the execution waited (an AI Agent's tool may wait once per call). */
+	waits: number;
+	/** `runAgent`: what the model read, once the execution finished. */
+	agent?: AgentToolResult;
 	/** Every request to its waiting address: status and body answered. */
 	requests: Array<{ status: number; body: unknown }>;
 	waitTill?: Date;
@@ -75,9 +80,36 @@ interface Saved {
 	data: IRunExecutionData;
 	workflowData: IWorkflowBase;
 	resolveFinished: () => void;
+	/** `runAgent`: the agent's workflow. */
+	agent?: AgentWorkflow;
 }
 
 let lastNumber = 0;
+
+/** A new execution, running; `resolveFinished` settles its `finished`. */
+function newExecution(id: string): { execution: Execution; resolveFinished: () => void } {
+	let resolveFinished = () => {};
+	const execution: Execution = {
+		id,
+		status: 'running',
+		run: undefined as unknown as IRun,
+		waitingItems: [],
+		resumes: 0,
+		waits: 0,
+		requests: [],
+		finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
+	};
+	return { execution, resolveFinished };
+}
+
+/** What n8n gives a run of the execution: its id, hooks and this n8n's waiting address. */
+function additionalDataOf(store: CredentialStore, mode: WorkflowExecuteMode, id: string, workflowData: IWorkflowBase, waitingBaseUrl: string): IWorkflowExecuteAdditionalData {
+	const additionalData = buildAdditionalData(store, defaultBaseUrls);
+	additionalData.executionId = id;
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, id, workflowData);
+	additionalData.webhookWaitingBaseUrl = waitingBaseUrl;
+	return additionalData;
+}
 
 export class WaitingExecutions {
 	private readonly saved = new Map<string, Saved>();
@@ -125,31 +157,73 @@ export class WaitingExecutions {
 				nodeExecutionStack: [{ node: startNode, data: { main: [(opts.items ?? [{}]).map((json) => ({ json }))] }, source: null }],
 			},
 		});
-		let resolveFinished = () => {};
-		const execution: Execution = {
-			id,
-			status: 'running',
-			run: undefined as unknown as IRun,
-			waitingItems: [],
-			resumes: 0,
-			requests: [],
-			finished: new Promise<void>((resolve) => (resolveFinished = resolve)),
-		};
+		const { execution, resolveFinished } = newExecution(id);
 		// n8n saves the execution (status running) before it runs.
 		const saved: Saved = { execution, workflow, node: nodeUnderTest, nodeType: opts.node, store, mode, data, workflowData, resolveFinished };
 		this.saved.set(id, saved);
 		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-		execution.run = run;
 		execution.waitingItems = run.data.resultData.runData[nodeUnderTest.name]?.at(-1)?.data?.main?.[0] ?? [];
+		this.ranUntil(saved, run);
+		return execution;
+	}
+
+	/**
+	 * Runs Harness Start → Harness Agent with the node as the agent's tool (`runAgentTool`'s workflow, AI Agent
+	 * v3's engine requests) until it waits or ends; each resume runs the agent on until the tool waits again or
+	 * the agent is done (`finished`, then `agent` holds what the model read).
+	 */
+	async runAgent(opts: AgentToolOptions): Promise<Execution> {
+		const built = buildAgentWorkflow(opts);
+		const mode: WorkflowExecuteMode = 'webhook';
+		const id = built.executionId;
+		const additionalData = additionalDataOf(built.store, mode, id, built.workflowData, this.waitingBaseUrl);
+		const data = agentRunData(built);
+		const { execution, resolveFinished } = newExecution(id);
+		const saved: Saved = {
+			execution,
+			workflow: built.workflow,
+			node: built.toolNode,
+			nodeType: built.toolType,
+			store: built.store,
+			mode,
+			data,
+			workflowData: built.workflowData,
+			resolveFinished,
+			agent: built,
+		};
+		this.saved.set(id, saved);
+		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(built.workflow);
+		this.ranUntil(saved, run);
+		return execution;
+	}
+
+	/**
+	 * The wait's time limit passes (n8n's wait tracker): the execution goes on from where it waited, the waiting
+	 * node disabled, so that its input items are its output (n8n-core's `handleWaitingState`).
+	 */
+	async passTimeLimit(id: string): Promise<void> {
+		const saved = this.saved.get(id);
+		if (!saved || saved.execution.status !== 'waiting') throw new Error(`execution ${id} does not wait`);
+		saved.execution.status = 'running';
+		const additionalData = additionalDataOf(saved.store, saved.mode, id, saved.workflowData, this.waitingBaseUrl);
+		const run = await new WorkflowExecute(additionalData, saved.mode, structuredClone(saved.data)).processRunExecutionData(saved.workflow);
+		this.ranUntil(saved, run);
+	}
+
+	/** After a run of the execution: saved as waiting (as n8n saves it), or finished. */
+	private ranUntil(saved: Saved, run: IRun): void {
+		const { execution } = saved;
+		execution.run = run;
 		if (run.waitTill) {
 			execution.waitTill = run.waitTill;
+			execution.waits++;
 			saved.data = structuredClone(run.data);
 			execution.status = 'waiting';
-		} else {
-			execution.status = 'finished';
-			resolveFinished();
+			return;
 		}
-		return execution;
+		execution.status = 'finished';
+		if (saved.agent) execution.agent = agentResultOf(saved.agent, run);
+		saved.resolveFinished();
 	}
 
 	/** The route `POST /webhook-waiting/<id>/<suffix>` (give it to startWebhookServer's `otherRoutes`). */
@@ -190,10 +264,7 @@ export class WaitingExecutions {
 		data.waitTill = undefined;
 		data.resultData.runData[data.resultData.lastNodeExecuted as string].pop();
 
-		const additionalData = buildAdditionalData(saved.store, defaultBaseUrls);
-		additionalData.executionId = id;
-		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
-		additionalData.hooks = new ExecutionLifecycleHooks(saved.mode, id, saved.workflowData);
+		const additionalData = additionalDataOf(saved.store, saved.mode, id, saved.workflowData, this.waitingBaseUrl);
 		additionalData.httpRequest = req as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
 		additionalData.httpResponse = res as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
 		const description = (saved.nodeType.description as { webhooks?: IWebhookData['webhookDescription'][] }).webhooks?.find((w) => w.restartWebhook);
@@ -225,9 +296,7 @@ export class WaitingExecutions {
 		data.executionData!.nodeExecutionStack[0].data.main = result.workflowData;
 		execution.resumes++;
 		const run = await new WorkflowExecute(additionalData, saved.mode, data).processRunExecutionData(saved.workflow);
-		execution.run = run;
 		execution.items = run.data.resultData.runData[saved.node.name]?.at(-1)?.data?.main?.[0] ?? [];
-		execution.status = 'finished';
-		saved.resolveFinished();
+		this.ranUntil(saved, run);
 	};
 }

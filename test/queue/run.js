@@ -10,7 +10,10 @@
  *   options: --rounds N (rounds of the re-publish race, default 3), --simultaneous N (how often the
  *   figure "same delivery to both webhook processes at once" is measured, default 5), --wait-rounds N
  *   (rounds of "a call's last two events at once on both webhook processes" for Create and Run and
- *   Wait for Result, default 5), --fault-rounds N (rounds of ./faults.js, default 3), --only faults|agent (that
+ *   Wait for Result, default 5), --fault-rounds N (rounds of ./faults.js per delivery model, default 3), --delivery
+ *   independent|ordered|both (./faults.js's delivery models: each event re-sent on its own schedule, or a lead's
+ *   Person Done sent only after its Call Ended was taken; default both, the ordered one --ordered-rounds N rounds,
+ *   default 1), --only faults|agent (that
  *   case alone: ./faults.js, run only this way, or ./agent.js, an AI Agent's wait across a worker restart), --keep (keep the temp folder
  *   with every process's user folder and log), --echo (mirror n8n's output), --no-build
  *
@@ -35,11 +38,16 @@ const VERSION = DEFAULT_VERSION;
 const TIME_SCALE = 0.05;
 
 function parseArgs(argv) {
-	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5, faultRounds: 3, only: '' }, {
+	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5, faultRounds: 3, delivery: 'both', orderedRounds: 1, only: '' }, {
 		'--rounds': (o, value) => (o.rounds = Math.max(1, Number(value()) || 3)),
 		'--simultaneous': (o, value) => (o.simultaneous = Math.max(0, Number(value()) || 0)),
 		'--wait-rounds': (o, value) => (o.waitRounds = Math.max(1, Number(value()) || 5)),
 		'--fault-rounds': (o, value) => (o.faultRounds = Math.max(1, Number(value()) || 3)),
+		'--delivery': (o, value) => {
+			o.delivery = String(value());
+			if (!['independent', 'ordered', 'both'].includes(o.delivery)) throw new Error(`--delivery must be independent, ordered or both, got ${o.delivery}`);
+		},
+		'--ordered-rounds': (o, value) => (o.orderedRounds = Math.max(1, Number(value()) || 1)),
 		'--only': (o, value) => (o.only = String(value())), // `faults` (./faults.js) or `agent` (./agent.js) alone
 	});
 }
@@ -92,7 +100,11 @@ async function main() {
 				raceRounds: opts.rounds,
 				simultaneousTrials: opts.simultaneous,
 				waitRounds: opts.waitRounds,
-				faultRounds: opts.faultRounds,
+				// The fault case's delivery models (./faults.js), each with its rounds.
+				deliveryModels: [
+					...(opts.delivery !== 'ordered' ? [{ model: 'independent', rounds: opts.faultRounds }] : []),
+					...(opts.delivery !== 'independent' ? [{ model: 'ordered', rounds: opts.delivery === 'both' ? opts.orderedRounds : opts.faultRounds }] : []),
+				],
 				async run(name, nodes) {
 					const wf = await client.createWorkflow(chain(name, [manualTrigger(), ...nodes]));
 					return client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
@@ -144,7 +156,7 @@ async function main() {
 		if (w.twoLeads) parts.push(`two leads on different webhook processes: completed with both results ${w.twoLeads.completed ? 'yes' : 'NO'} (${w.twoLeads.ending})`);
 		if (parts.length) out(`Create and Run and Wait for Result: ${parts.join('; ')}`);
 	}
-	for (const f of summary.faults || []) out(`fault case, round ${f.round}: ${f.text}`);
+	for (const f of summary.faults || []) out(`fault case, ${f.model} delivery, round ${f.round}: ${f.text}`);
 	for (const a of summary.agent || []) {
 		const after = a.firstResultAfterUpMs === null ? 'no result' : `the result ${secs(a.firstResultAfterUpMs)} after it was up`;
 		out(`agent wait (${a.name}): execution ${a.execution} waited on ${a.waitedOn}, restarted in ${secs(a.restartMs)}, ${after}; hand-overs answered ${a.handOvers.join(', ') || '-'}; resumed on ${a.resumedOn.join(', ') || '-'}; recovery: ${a.recovery.join(' | ') || '-'}${a.atTimeLimit ? `; at its Wait at Most: ${a.atTimeLimit}` : ''}`);

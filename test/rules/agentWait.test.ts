@@ -3,21 +3,11 @@
 // inside its own run (LangChain's tool wrapper: older AI Agent versions, `isToolExecution()` true
 // on n8n 2.x) cannot pause for a tool: refused before anything is sent. The wait itself (AI Agent v3)
 // runs in real n8n: test/e2e/agentWait.e2e.js, test/queue/agent.js.
-import type { INodeParameters } from 'n8n-workflow';
-
-import { apiRequests, runTool, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
+import { apiRequests, callAndWaitToolParameters, runTool, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
 
 const sim = useActionSimulator({}, { settle: true });
 
-const callAndWaitTool: INodeParameters = {
-	resource: 'candidate',
-	operation: 'createAndRunAndWait',
-	botSettingsId: 'bot-1',
-	phone: "={{ $fromAI('phone', 'Number of the person to call, as the user gave it', 'string') }}",
-	waitAtMost: 10,
-	waitUnit: 'minutes',
-	options: {},
-};
+const callAndWaitTool = callAndWaitToolParameters();
 
 test('an agent that cannot pause a tool (its tools run inside its own run): refused, nobody called, the model reads why', async () => {
 	const result = await runTool(sim, callAndWaitTool, [{ phone: '79990000001' }], { via: 'supplyData' });

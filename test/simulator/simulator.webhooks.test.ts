@@ -403,3 +403,49 @@ describe('task status and calling', () => {
     ]);
   });
 });
+
+describe('webhookOrder: whether a candidate\'s later event waits for the earlier one to be taken', () => {
+  const orderedSim = useSimulator(() => createSimulator({ timeScale: TIME_SCALE, webhookOrder: 'perCandidate' }), { settle: true, emptyAfter: true });
+  const orderedCall = createClient(() => orderedSim.url).call;
+  const events = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
+
+  /** One candidate per phone in a task that reports `events` to the receiver; every Call Ended answered 503 `refusals` times. */
+  async function play(simulator: typeof sim, callApi: typeof call, phones: string[], refusals: number) {
+    const refused = new Map<string, number>();
+    receiver.answerWith((_index, body) => {
+      if (body.event !== 'CALL_ENDED') return 200;
+      const seen = refused.get(body.candidateId) ?? 0;
+      refused.set(body.candidateId, seen + 1);
+      return seen < refusals ? 503 : 200;
+    });
+    for (const phone of phones) simulator.setOutcome(phone, { attempts: ['NOANSWER'] });
+    const created = await callApi('POST', `${CIS}/telephony/autoCall`, { body: validTaskBody({ webhookUrls: [target(receiver.url, events)] }) });
+    const taskId = created.body.id.identity;
+    for (const phone of phones) await callApi('POST', `${CIS}/telephony/autoCallCandidate`, { body: { autoCallId: taskId, phone: [phone] } });
+    await callApi('POST', `${CIS}/telephony/autoCall/${taskId}/play`);
+    await simulator.idle();
+    return simulator.webhookDeliveries.map((d) => ({ event: d.event, candidate: d.body.candidateId, status: d.status }));
+  }
+
+  it('independent (default): the Person Done goes out while the Call Ended is still re-sent', async () => {
+    const log = await play(sim, call, ['79990000301'], 2);
+    expect(log.map((d) => `${d.event} ${d.status}`)).toEqual(['CALL_ENDED 503', 'CANDIDATE_CHANGED 200', 'CALL_ENDED 503', 'CALL_ENDED 200']);
+  });
+
+  it('perCandidate: a candidate\'s Person Done goes out only after its Call Ended was taken; another candidate is not held back', async () => {
+    const log = await play(orderedSim, orderedCall, ['79990000302', '79990000303'], 2);
+    for (const candidate of new Set(log.map((d) => d.candidate))) {
+      const own = log.filter((d) => d.candidate === candidate).map((d) => `${d.event} ${d.status}`);
+      expect(own).toEqual(['CALL_ENDED 503', 'CALL_ENDED 503', 'CALL_ENDED 200', 'CANDIDATE_CHANGED 200']);
+    }
+    // The second candidate's first Call Ended went out before the first candidate's Call Ended was taken.
+    const [first, second] = [...new Set(log.map((d) => d.candidate))];
+    const secondStarted = log.findIndex((d) => d.candidate === second);
+    const firstTaken = log.findIndex((d) => d.candidate === first && d.status === 200);
+    expect(secondStarted).toBeLessThan(firstTaken);
+  });
+
+  it('refuses an unknown order', async () => {
+    await expect(createSimulator({ webhookOrder: 'perUrl' as never })).rejects.toThrow(/webhook order must be/);
+  });
+});

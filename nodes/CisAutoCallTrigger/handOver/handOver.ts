@@ -5,7 +5,7 @@ import { RESUME_BODY_FIELD, type WaitMarker } from '../../shared/waitForResult';
 import { blockedHandOverWords, postToThisN8n, resumeUrlOf } from './ownAddress';
 import { passOn } from './passOn';
 import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
-import { learn, type WaitState, waitStateOf } from './waitState';
+import { heldOftenEnough, learn, type WaitState, waitStateOf } from './waitState';
 
 /**
  * The bridge of the "… and Wait for Result" operations, after an event passed the trigger's checks
@@ -17,11 +17,13 @@ import { learn, type WaitState, waitStateOf } from './waitState';
  * "not reached". The events of one wait take turns in this process, and once it resumed the
  * execution it sends nothing more; the waiting node resumes only with a result for every candidate,
  * and n8n 2.x lets only one resume through across processes. This process's memory is only a cache:
- * an event is answered 200 only when n8n's answer says the wait needs it no more, so until then the
- * service keeps it and re-sends it, to this process or, when this one died, to another
- * (docs/queue-mode.md). Neither n8n's database nor the waiting execution can hold it: a webhook
- * process writes a workflow's static data whole, as read when its request began, and n8n saves a
- * waiting execution only when it resumes.
+ * an event that holds a result is answered 200 only when n8n's answer says the wait needs it no more,
+ * so until then the service keeps it and re-sends it, to this process or, when this one died, to
+ * another (docs/queue-mode.md). An unanswered Call Ended (only the words of "not reached") is kept so
+ * a few times at most, so that a service that holds a person's later events meanwhile is not held
+ * back; a death after that costs those words. Neither n8n's database nor the waiting execution can
+ * hold it: a webhook process writes a workflow's static data whole, as read when its request began,
+ * and n8n saves a waiting execution only when it resumes.
  */
 
 /** A verified event whose Callback Data carries a wait's marker, parsed once when the delivery was checked. */
@@ -73,8 +75,8 @@ function goneWords(how: Gone['how'], execution: string): string {
  * starting up, a route not there yet, n8n busy, the execution not saved as waiting yet), when
  * another candidate's result reached another webhook process, or when the person's last call is not
  * known here yet. A call that was not answered is kept this way too, while the execution waits for
- * that person: it decides between "Answered" and "Not reached", and a re-send brings it to another
- * process when the one that first got it dies.
+ * that person, a few times at most in this process (waitState.ts): it gives "Not reached" its words,
+ * and a re-send brings it to another process when the one that first got it dies meanwhile.
  */
 export async function handOver(context: IWebhookFunctions, call: EventOfAWait): Promise<HandOver> {
 	const { event, payload, callbackData, marker, passedOn } = call;
@@ -84,6 +86,8 @@ export async function handOver(context: IWebhookFunctions, call: EventOfAWait): 
 	// take turns: the first resumes, the others then find it resumed.
 	const turn = state.turns.then(async () => {
 		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
+		// An unanswered Call Ended this process held a few times already: taken now, what it says kept (waitState.ts).
+		if (handed.kind === 'later' && heldOftenEnough(state, String(marker.item), event, payload)) return { kind: 'done', resumed: false } as const;
 		// A Person Done whose last call another process got: passed on once, so that it reaches that process now.
 		if (handed.kind === 'later' && handed.lastCallMissing && !passedOn && (await passOn(context, payload))) return { kind: 'done', resumed: false } as const;
 		return handed;
@@ -124,6 +128,13 @@ async function handOverInTurn(
 			state.resumed = true;
 			return { kind: 'done', resumed: true };
 		case 'notThisWait':
+			// Another wait of the same node waits now (an AI Agent's next call of the tool): this one was
+			// handed over by another event or process, or went on at its time limit without this result.
+			if (holdsResult && pastTimeLimit(marker)) {
+				state.notHandedOver[item] = true;
+				const words = goneWords('finished', marker.execution);
+				return { kind: 'notHandedOver', words, log: words };
+			}
 			return { kind: 'done', resumed: false };
 		case 'gone': {
 			// "Finished" before the time limit: another event or process handed this wait over.

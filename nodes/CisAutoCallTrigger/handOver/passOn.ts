@@ -12,7 +12,7 @@ import { SECRET_PARAMETER } from '../secret';
  * service would re-send it. The process that got that last call's Call Ended then holds both and
  * hands the result over at once. Without it, a balancer that alternates strictly between two
  * processes can bring the Call Ended to one and the Person Done to the other at every re-send,
- * until the 10-minute grace ends (docs/queue-mode.md).
+ * until the grace ends (docs/queue-mode.md).
  */
 
 /** The header that marks an event passed on, naming the process that passed it on. */

@@ -7,7 +7,8 @@ import { isPlainObject } from '../../shared/validation';
 /**
  * What this process knows of each wait it handed events over to: the results so far, the last
  * unanswered calls, the Person Done held back, and whether it resumed the execution. Only a cache:
- * the service keeps every event until n8n's answer says the wait needs it no more (handOver.ts).
+ * the service keeps every event that holds a result until n8n's answer says the wait needs it no more
+ * (handOver.ts); an unanswered Call Ended only a few times (UNANSWERED_CALL_HOLDS).
  */
 
 /** What this process knows of one wait. */
@@ -18,6 +19,8 @@ export interface WaitState {
 	lastCalls: Record<string, IDataObject>;
 	/** A Person Done held back per input item (its last call not seen here yet), and since when. */
 	personsDone: Record<string, { payload: IDataObject; receivedAt: string; since: number }>;
+	/** Per input item, the unanswered Call Ended this process answered "send again", and how many times. */
+	heldCalls: Record<string, { callId: string | null; times: number }>;
 	/** Input items whose result started the trigger's workflow instead (the execution no longer waited). */
 	notHandedOver: Record<string, true>;
 	resumed: boolean;
@@ -30,15 +33,24 @@ const waits = processMemory<WaitState>('waitsHandedOver');
 /**
  * How long a Person Done whose last call this process has not seen is answered "send again": the
  * Call Ended of that call may be on its way, or at another webhook process (queue mode), which
- * answers it 503 until the wait no longer needs it, so that the service's re-send brings it here.
- * It decides between "Answered" and "Not reached".
+ * holds it for a few re-sends (UNANSWERED_CALL_HOLDS), so that the service's re-send brings it
+ * here. It decides between "Answered" and "Not reached"; after this, the result is "Not reached"
+ * without the last call's status.
  */
-const LAST_CALL_GRACE_MS = 10 * 60 * 1000;
+const LAST_CALL_GRACE_MS = 2 * 60 * 1000;
+
+/**
+ * How many times a process answers "send again" to a waiting person's Call Ended that was not
+ * answered (not a result: it only gives "Not reached" its last call's status). Then it takes it (200)
+ * and keeps what it says, so that a service that sends a person's later events only after an earlier
+ * one was taken is never held back; a process that dies after that loses only those status words.
+ */
+const UNANSWERED_CALL_HOLDS = 3;
 
 /** This process's state of the wait `marker` names (a new one when it has none yet). */
 export function waitStateOf(marker: WaitMarker): WaitState {
 	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
-	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, notHandedOver: {}, resumed: false, turns: Promise.resolve() };
+	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, heldCalls: {}, notHandedOver: {}, resumed: false, turns: Promise.resolve() };
 	waits.set(waitId, state);
 	return state;
 }
@@ -71,6 +83,20 @@ function resultOf(event: string, payload: IDataObject, callbackData: IDataObject
 function sawLastCall(state: WaitState, item: string, payload: IDataObject): boolean {
 	const lastCallId = text(payload.lastCallId);
 	return lastCallId === null || text(state.lastCalls[item]?.id) === lastCallId;
+}
+
+/**
+ * Whether an unanswered Call Ended that the hand-over would answer "send again" was held often enough
+ * in this process (UNANSWERED_CALL_HOLDS) and is taken now; counts this hold otherwise. What it says
+ * stays in `state.lastCalls`. Never an event that holds a result.
+ */
+export function heldOftenEnough(state: WaitState, item: string, event: string, payload: IDataObject): boolean {
+	if (event !== 'CALL_ENDED' || text(payload.status) === ANSWERED || state.results[item]) return false;
+	const callId = text(payload.id);
+	const held = state.heldCalls[item]?.callId === callId ? state.heldCalls[item] : (state.heldCalls[item] = { callId, times: 0 });
+	if (held.times >= UNANSWERED_CALL_HOLDS) return true;
+	held.times++;
+	return false;
 }
 
 /** Takes what the event says of its candidate into `state`; returns whether it holds the candidate's result. */

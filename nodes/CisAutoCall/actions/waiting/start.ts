@@ -51,11 +51,19 @@ function resumeAddressOf(context: IExecuteFunctions, execution: string): { token
 }
 
 /**
- * The key (and time limit) of each execution's waiting node in this process, so that n8n's Retry On
- * Fail (a new try of the same node run) marks the candidates it sends the same way as the candidates
- * an earlier try created (which it does not send again).
+ * The key (and time limit) of each node run's wait in this process, so that n8n's Retry On Fail (a
+ * new try of the same node run) marks the candidates it sends the same way as the candidates an
+ * earlier try created (which it does not send again). Each run of the node is a wait of its own: an
+ * AI Agent calls its waiting tool again in the same execution once it has read the first result,
+ * and a loop runs the node once per pass.
  */
 const keysOfRuns = processMemory<{ key: string; until: number }>('waitKeysOfNodeRuns');
+
+/** Execution, node and run index: the same for every try of Retry On Fail, another for the node's next run. */
+function nodeRunOf(context: IExecuteFunctions, execution: string): string {
+	const runIndex = context.getWorkflowDataProxy(0).$runIndex;
+	return JSON.stringify([execution, context.getNode().id, typeof runIndex === 'number' ? runIndex : 0]);
+}
 
 /** Wait at Most, read once per try: in milliseconds, and in words. */
 function readWaitAtMost(context: IExecuteFunctions): { ms: number; words: string } {
@@ -100,7 +108,7 @@ export async function refuseBlockedWait(context: IExecuteFunctions): Promise<voi
 export function startWait(context: IExecuteFunctions): Wait {
 	const execution = context.getExecutionId();
 	const node = context.getNode().id;
-	const run = `${execution}:${node}`;
+	const run = nodeRunOf(context, execution);
 	const waitAtMost = readWaitAtMost(context);
 	const { key, until } = keysOfRuns.get(run) ?? { key: randomBytes(32).toString('hex'), until: Math.floor((Date.now() + waitAtMost.ms) / 1000) };
 	keysOfRuns.set(run, { key, until });
