@@ -10,7 +10,7 @@ import { NotSentError } from '../itemErrors';
 import type { ItemOperation } from '../operation';
 import { keepWait } from './storedWait';
 import { limitInWords, prepareAgentWait, refuseAgentWait, runsAsAgentTool } from '../agent';
-import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from './n8nInternals';
+import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder, servedByMcpTrigger } from './n8nInternals';
 
 /**
  * The start of a wait of the "… and Wait for Result" operations. Before any call: a new key for
@@ -136,7 +136,9 @@ export async function runWaiting(
 	run: (marked: ItemOperation<ApiRequest>) => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
 	// An AI Agent's tool: refused before anything is sent where the agent could not read the result.
-	if (runsAsAgentTool(context)) refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: chatTriggerRan(context) });
+	if (runsAsAgentTool(context)) {
+		refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: chatTriggerRan(context), servedOverMcp: servedByMcpTrigger(context) });
+	}
 	await refuseBlockedWait(context);
 	const wait = startWait(context);
 	let output: INodeExecutionData[];
