@@ -73,9 +73,12 @@ function mapStrings(value, fn) {
  * An example ready to import: the CRM URL, the credential and the trigger secret replaced.
  * options: { crmUrl, credentials: { cisAutoCallApi: {id, name}, cisAutoCallLoginApi?: {id, name} }, secret }
  * @param {any} json
- * @param {{ crmUrl?: string, credentials?: Record<string, { id: string, name: string }>, secret?: string, credentialType?: string }} [options]
+ * `dataTables` ({ <table name>: <id> }): Data Table nodes that name a table (By Name, n8n 2.x) refer to it by ID instead,
+ * which n8n 1.123 needs (its Data Table node has no By Name).
+ * @param {{ crmUrl?: string, credentials?: Record<string, { id: string, name: string }>, secret?: string, credentialType?: string,
+ *   dataTables?: Record<string, string> }} [options]
  */
-function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret, credentialType = 'login' } = {}) {
+function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret, credentialType = 'login', dataTables = {} } = {}) {
 	const crm = crmUrl.replace(/\/+$/, '');
 	const wf = mapStrings(JSON.parse(JSON.stringify(json)), (s) => s.split(EXAMPLE_CRM_URL).join(crm));
 	for (const node of wf.nodes) {
@@ -92,6 +95,10 @@ function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secr
 					node.credentials[type] = { ...credentials[type] };
 				}
 			}
+		}
+		const table = node.parameters && node.parameters.dataTableId;
+		if (table && table.mode === 'name' && dataTables[table.value]) {
+			node.parameters.dataTableId = { __rl: true, mode: 'id', value: dataTables[table.value], cachedResultName: table.value };
 		}
 		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.secret === EXAMPLE_SECRET && secret) {
 			node.parameters.secret = secret;
@@ -245,7 +252,7 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 	}
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
-		const json = prepareExample(ex.json, { crmUrl, credentials, secret, credentialType });
+		const json = prepareExample(ex.json, { crmUrl, credentials, secret, credentialType, dataTables: resultsTable ? { [RESULTS_TABLE]: resultsTable.id } : {} });
 		const wf = await client.createWorkflow(json);
 		workflows[ex.key] = { id: String(wf.id), name: json.name, file: ex.file, json, triggerUrl: triggerUrlOf(n8nUrl, json), activated: false };
 	}

@@ -9,7 +9,7 @@
  */
 const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
+const { startScriptedChatModel, contentText } = require('../../scripts/lib/standInModel');
 const { SIM_TOKEN } = require('../../scripts/lib/playground');
 const { apiRequestsSince } = require('./harness');
 const { resultsSetup, resultsTeardown } = require('./lib/resultsTable');
@@ -25,6 +25,15 @@ function toolAnswer(text) {
 		return text;
 	}
 }
+
+/** The messages of the last user message's turn (the conversation before it comes from the chat's memory). */
+function messagesOfTurn(requests) {
+	const last = requests[requests.length - 1];
+	const messages = (last && last.body.messages) || [];
+	return messages.slice(messages.map((m) => m.role).lastIndexOf('user') + 1);
+}
+const toolCallsOfTurn = (requests) => messagesOfTurn(requests).filter((m) => m.role === 'assistant' && m.tool_calls).flatMap((m) => m.tool_calls);
+const toolMessagesOfTurn = (requests) => messagesOfTurn(requests).filter((m) => m.role === 'tool');
 
 module.exports = async function chatChecks(ctx) {
 	const { client, sim, checks, n8n } = ctx;
@@ -57,9 +66,9 @@ module.exports = async function chatChecks(ctx) {
 			const answer = typeof res.body === 'object' && res.body ? String(res.body.output ?? res.body.text ?? JSON.stringify(res.body)) : String(res.text);
 			return {
 				answer,
-				toolResults: model.toolResultsSince(mark).map(toolAnswer),
+				toolResults: toolMessagesOfTurn(model.requests.slice(mark)).map((m) => toolAnswer(contentText(m.content))),
 				created: apiRequestsSince(sim, simMark).filter((r) => r.path === CREATE_AND_RUN),
-				toolCalls: model.requests.slice(mark).flatMap((r) => (r.body.messages || []).filter((m) => m.role === 'assistant' && m.tool_calls).flatMap((m) => m.tool_calls)),
+				toolCalls: toolCallsOfTurn(model.requests.slice(mark)),
 			};
 		};
 
@@ -117,14 +126,15 @@ module.exports = async function chatChecks(ctx) {
 			return answer;
 		});
 
-		await checks.check('chat: the service sends Ann\'s Call Ended again: the same body is ignored, the same event reaching n8n anew updates the row; exactly one row', async () => {
+		await checks.check('chat: the service sends Ann\'s Call Ended again: the trigger ignores the repeat it remembers; one it does not remember runs 10a again and updates the row; exactly one row', async () => {
 			const sent = results.deliveryOf(ANN);
 			assert.ok(sent, 'no delivery of Ann\'s Call Ended');
 			const before = (await client.listExecutions(results.workflowId)).length;
 			const same = await results.sendAgain(sent.body);
 			assert.strictEqual(same.status, 200, same.text);
-			// The same event as another webhook process or a restarted n8n gets it (the trigger's memory of repeats does not know it).
-			const anew = await results.sendAgain(JSON.stringify(sent.body, null, 1));
+			// A re-send the trigger's memory of repeats does not hold (after a restart, or on another webhook process):
+			// here the same event with one more field, so that its fingerprint is new.
+			const anew = await results.sendAgain({ ...sent.body, resent: true });
 			assert.strictEqual(anew.status, 200, anew.text);
 			await client.waitForExecutions(results.workflowId, before + 1, 20000, { includeData: false });
 			const rows = await results.rowsOf(ANN);

@@ -10,15 +10,15 @@ const { loadExamples, prepareExample, triggerUrlOf, webhookTarget, RESULTS_TABLE
 const { NO_REDIAL, waitFor } = require('../harness');
 
 const SECRET = 'e2e-results-table-secret-0123456789';
-const MODEL_TOKEN_SENTINELS = [SECRET];
 
 /** The example as imported: the e2e access-token credential and this module's secret credential. */
-function exampleJson(ctx, key, credentials) {
+function exampleJson(ctx, key, credentials, table) {
 	const example = loadExamples().find((e) => e.key === key);
 	return prepareExample(example.json, {
 		credentialType: 'token',
 		credentials: { cisAutoCallApi: { id: String(ctx.creds.token.id), name: ctx.creds.token.name }, ...credentials },
 		secret: SECRET,
+		dataTables: { [table.name]: table.id },
 	});
 }
 
@@ -37,7 +37,7 @@ async function resultsSetup(ctx) {
 	}
 	const table = await client.ensureDataTable(RESULTS_TABLE, RESULTS_TABLE_COLUMNS);
 	const secretCred = await client.createCredential({ name: 'e2e results secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: SECRET } });
-	const json = exampleJson(ctx, '10a', { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } });
+	const json = exampleJson(ctx, '10a', { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } }, table);
 	const wf = await client.createWorkflow(json);
 	await client.activate(wf.id);
 	const triggerUrl = `${triggerUrlOf(n8n.url, json)}?secret=${SECRET}`;
@@ -55,7 +55,7 @@ async function resultsSetup(ctx) {
 		deliveryOf: (phone) => sim.webhookDeliveries.find((d) => d.url === triggerUrl && d.event === 'CALL_ENDED' && d.body && d.body.callTo === phone),
 		/** POSTs an event body (object or text) to example 10a's trigger as the service would send it again. */
 		sendAgain: (body) => httpRequest('POST', triggerUrl, { headers: { 'content-type': 'application/json' }, body }),
-		exampleJson: (key, credentials) => exampleJson(ctx, key, credentials),
+		exampleJson: (key, credentials) => exampleJson(ctx, key, credentials, table),
 	};
 	return ctx.resultsSetup;
 }
@@ -65,4 +65,4 @@ function resultsTeardown(ctx) {
 	ctx.sim.setDefaultTemplate({ webhookUrls: [] });
 }
 
-module.exports = { resultsSetup, resultsTeardown, MODEL_TOKEN_SENTINELS };
+module.exports = { resultsSetup, resultsTeardown };
