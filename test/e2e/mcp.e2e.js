@@ -12,7 +12,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { SIM_TOKEN } = require('../../scripts/lib/playground');
-const { apiRequestsSince } = require('./harness');
+const { apiRequestsSince, waitingTool } = require('./harness');
 const { resultsSetup, resultsTeardown } = require('./lib/resultsTable');
 
 const API = '/cis/api/v1/';
@@ -40,30 +40,6 @@ function answerOf(result) {
 	return { text, json };
 }
 
-/** Create and Run and Wait for Result, for the refusal in an MCP server. */
-function waitingTool(credential) {
-	return {
-		id: crypto.randomUUID(),
-		name: 'Call and wait',
-		type: 'n8n-nodes-cis-autocall.cisAutoCallTool',
-		typeVersion: 2,
-		position: [600, 240],
-		credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
-		parameters: {
-			authentication: 'accessToken',
-			descriptionType: 'manual',
-			toolDescription: 'Phones a real person now and waits until the call ended.',
-			resource: 'candidate',
-			operation: 'createAndRunAndWait',
-			botSettingsId: 'bot-mcp-wait',
-			phone: "={{ $fromAI('phone', 'Phone number of the person to call', 'string') }}",
-			waitAtMost: 10,
-			waitUnit: 'minutes',
-			options: { allowedNumbers: '7999' },
-		},
-	};
-}
-
 module.exports = async function mcpChecks(ctx) {
 	const { client, sim, checks, n8n, creds } = ctx;
 	let results;
@@ -85,7 +61,7 @@ module.exports = async function mcpChecks(ctx) {
 			const json = results.exampleJson('11', { httpBearerAuth: { id: String(bearer.id), name: bearer.name } });
 			const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 			assert.strictEqual(trigger.parameters.authentication, 'bearerAuth');
-			const waiting = waitingTool(creds.token);
+			const waiting = { ...waitingTool(creds.token), position: [600, 240] };
 			json.nodes.push(waiting);
 			json.connections[waiting.name] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
 			const wf = await client.createWorkflow(json);
