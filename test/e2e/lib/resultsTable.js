@@ -3,7 +3,8 @@
  * The call results an agent reads later, shared by chat.e2e.js and mcp.e2e.js: the Data Table
  * `cis_call_results` (created through n8n's REST API, as the editor does) and example 10a (CIS
  * Auto-Call Trigger → Edit Fields → Data Table upsert by call id) published, its URL in the
- * simulator's default template. Set up once per n8n (kept in ctx.resultsSetup).
+ * simulator's default template. Set up once per n8n (kept in ctx.resultsSetup); each module points the default
+ * template at it again (resultsTeardown empties it).
  */
 const { httpRequest } = require('../../../scripts/lib/n8n-instance');
 const { loadExamples, prepareExample, triggerUrlOf, webhookTarget, RESULTS_TABLE, RESULTS_TABLE_COLUMNS } = require('../../../scripts/lib/playground');
@@ -27,8 +28,11 @@ function exampleJson(ctx, key, credentials, table) {
  * The examples module (earlier, same n8n) published the same examples: they are unpublished first.
  */
 async function resultsSetup(ctx) {
-	if (ctx.resultsSetup) return ctx.resultsSetup;
 	const { client, sim, n8n } = ctx;
+	if (ctx.resultsSetup) {
+		sim.setDefaultTemplate({ webhookUrls: [webhookTarget(ctx.resultsSetup.triggerUrl, ['CALL_ENDED'])], redialStrategyOptions: NO_REDIAL });
+		return ctx.resultsSetup;
+	}
 	if (ctx.playground) {
 		for (const key of ['10a', '10b', '11']) {
 			const wf = ctx.playground.workflows[key];
