@@ -26,9 +26,9 @@ const EXAMPLE_CREDENTIAL_NAME = 'CIS Auto-Call account';
 const EXAMPLE_MODEL_CREDENTIAL_ID = 'cis-example-model-credential';
 const EXAMPLE_MODEL_CREDENTIAL_NAME = 'Stand-in chat model (offline)';
 const EXAMPLE_SECRET = 'REPLACE-WITH-A-LONG-RANDOM-SECRET';
-/** Example 11's MCP Server Trigger credential (Bearer Auth): npm start makes one with a random token. */
+/** Example 10c's MCP Server Trigger credential (Bearer Auth): npm start makes one with a random token. */
 const EXAMPLE_MCP_CREDENTIAL_ID = 'cis-example-mcp-credential';
-/** The Data Table that example 10a fills and the agents of 10b and 11 read (by name). */
+/** The Data Table that example 10a fills and the agents of 10b and 10c read (by name). */
 const RESULTS_TABLE = 'cis_call_results';
 const RESULTS_TABLE_COLUMNS = ['phone', 'callId', 'candidateId', 'outcome', 'status', 'result', 'endedAt'].map((name) => ({ name, type: 'string' }));
 const PACKAGE_NAME = 'n8n-nodes-cis-autocall';
@@ -36,7 +36,7 @@ const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
 const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
 
 /** Which examples listen (and are activated by npm start). */
-const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08', '09', '10a', '10b', '11'];
+const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08', '09', '10a', '10b', '10c'];
 
 /** The simulator's accounts (its defaults). */
 const SIM_TOKEN = 'sim-token';
@@ -238,17 +238,17 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 		credentials.openAiApi = { id: String(credModel.id), name: credModel.name };
 		log(`credential "${credModel.name}" → the stand-in chat model at ${modelUrl}`);
 	}
-	// Example 11's MCP Server Trigger: Bearer Auth with a random token (a server that phones people is never open).
+	// Example 10c's MCP Server Trigger: Bearer Auth with a random token (a server that phones people is never open).
 	const mcpToken = crypto.randomBytes(24).toString('hex');
 	const credMcp = await client.createCredential({ name: "MCP clients' bearer token", type: 'httpBearerAuth', data: { token: mcpToken } });
 	credentials.httpBearerAuth = { id: String(credMcp.id), name: credMcp.name };
-	// Examples 10a, 10b and 11: the Data Table of call results (n8n's REST API, as the editor creates it).
+	// Examples 10a, 10b and 10c: the Data Table of call results (n8n's REST API, as the editor creates it).
 	let resultsTable = null;
 	try {
 		resultsTable = await client.ensureDataTable(RESULTS_TABLE, RESULTS_TABLE_COLUMNS);
-		log(`Data Table "${RESULTS_TABLE}" (examples 10a, 10b, 11)`);
+		log(`Data Table "${RESULTS_TABLE}" (examples 10a, 10b, 10c)`);
 	} catch (error) {
-		log(`no Data Table "${RESULTS_TABLE}" (${error instanceof Error ? error.message : error}): examples 10a, 10b and 11 stay inactive`);
+		log(`no Data Table "${RESULTS_TABLE}" (${error instanceof Error ? error.message : error}): examples 10a, 10b and 10c stay inactive`);
 	}
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
@@ -260,7 +260,7 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 	for (const key of activate) {
 		const wf = workflows[key];
 		// Example 9 needs a chat model: without the stand-in it waits for the user's own credential.
-		if (!wf || (['09', '10b'].includes(key) && !modelUrl) || (['10a', '10b', '11'].includes(key) && !resultsTable)) continue;
+		if (!wf || (['09', '10b'].includes(key) && !modelUrl) || (['10a', '10b', '10c'].includes(key) && !resultsTable)) continue;
 		await client.activate(wf.id);
 		wf.activated = true;
 	}

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Example 11 in a real n8n: n8n's MCP Server Trigger (Bearer Auth) with CIS Auto-Call → Create and
+ * Example 10c in a real n8n: n8n's MCP Server Trigger (Bearer Auth) with CIS Auto-Call → Create and
  * Run ("Call a person") and n8n's Data Table tool ("Look up call results") as its tools, plus, for
  * the refusal, Create and Run and Wait for Result ("Call and wait"). Driven by a real MCP client: the
  * official TypeScript SDK (`@modelcontextprotocol/sdk`, streamable HTTP), as Claude Desktop or Cursor
@@ -55,10 +55,10 @@ module.exports = async function mcpChecks(ctx) {
 		return { ...answer, isError: result.isError, api: apiRequestsSince(sim, simMark) };
 	};
 	try {
-		const ready = await checks.check('mcp: example 11 (MCP Server Trigger with Bearer Auth; Call a person, Look up call results) and a waiting tool publish; the results table is filled by example 10a', async () => {
+		const ready = await checks.check('mcp: example 10c (MCP Server Trigger with Bearer Auth; Call a person, Look up call results) and a waiting tool publish; the results table is filled by example 10a', async () => {
 			results = await resultsSetup(ctx);
 			const bearer = await client.createCredential({ name: 'e2e MCP bearer', type: 'httpBearerAuth', data: { token: MCP_TOKEN } });
-			const json = results.exampleJson('11', { httpBearerAuth: { id: String(bearer.id), name: bearer.name } });
+			const json = results.exampleJson('10c', { httpBearerAuth: { id: String(bearer.id), name: bearer.name } });
 			const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 			assert.strictEqual(trigger.parameters.authentication, 'bearerAuth');
 			const waiting = { ...waitingTool(creds.token), position: [600, 240] };

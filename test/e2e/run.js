@@ -14,7 +14,7 @@
  *   wait.e2e.js (Create and Run and Wait for Result with the trigger as its bridge)
  *   agentWait.e2e.js (the same as an AI Agent's tool: the agent waits and reads the result; two restarts of n8n while it waits, with N8N_EVENTBUS_RECOVERY_MODE=simple, then with the default)
  *   chat.e2e.js (example 10b: a chat agent calls with Create and Run and reads the result from the Data Table example 10a fills)
- *   mcp.e2e.js (example 11: an MCP client, the official SDK, lists and calls the tools of an MCP Server Trigger with Bearer Auth)
+ *   mcp.e2e.js (example 10c: an MCP client, the official SDK, lists and calls the tools of an MCP Server Trigger with Bearer Auth)
  *   ssrf.e2e.js (n8n's SSRF protection on, in an n8n of its own: one more start; 2.x only)
  *   upgrade.e2e.js (workflows saved with 0.1.0, from fixtures/0.1.0; last: it takes over the examples' webhook paths)
  * It prints each check, a summary per version, and ends with exactly one line

@@ -34,7 +34,7 @@ async function resultsSetup(ctx) {
 		return ctx.resultsSetup;
 	}
 	if (ctx.playground) {
-		for (const key of ['10a', '10b', '11']) {
+		for (const key of ['10a', '10b', '10c']) {
 			const wf = ctx.playground.workflows[key];
 			if (wf && wf.activated) await client.deactivate(wf.id);
 		}
