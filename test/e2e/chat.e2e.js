@@ -72,11 +72,12 @@ module.exports = async function chatChecks(ctx) {
 			};
 		};
 
-		const ANN = '79990005555';
+		// Numbers of this module only: the examples module (earlier, same n8n) calls 79990005555, whose row 10a keeps too.
+		const ANN = '79990004701';
 		let annRow;
-		await checks.check('chat: "call Ann on +7 999 000-55-55" places one call through Create and Run; the agent says so', async () => {
+		await checks.check('chat: "call Ann on +7 999 000-47-01" places one call through Create and Run; the agent says so', async () => {
 			sim.setOutcome(ANN, { attempts: [{ status: 'ANSWERED', result: { interested: 'yes', callBack: 'tomorrow' } }] });
-			const { answer, created, toolResults } = await chat('e2e-chat-ann', 'call Ann on +7 999 000-55-55');
+			const { answer, created, toolResults } = await chat('e2e-chat-ann', 'call Ann on +7 999 000-47-01');
 			assert.strictEqual(created.length, 1, `create requests: ${created.length}`);
 			const [item] = toolResults[0];
 			assert.strictEqual(item.outcome, 'done', JSON.stringify(item));
@@ -104,7 +105,7 @@ module.exports = async function chatChecks(ctx) {
 		});
 
 		await checks.check('chat: a call that was not answered reads "did not reach the person" with the status in words', async () => {
-			const bob = '79990005556';
+			const bob = '79990004702';
 			sim.setOutcome(bob, { attempts: ['NOANSWER'] });
 			const placed = await chat('e2e-chat-bob', `call Bob on ${bob}`);
 			assert.strictEqual(placed.created.length, 1);
@@ -116,7 +117,7 @@ module.exports = async function chatChecks(ctx) {
 		});
 
 		await checks.check('chat: asked while the call still goes on, the agent says there is no result yet (no row), and calls nobody again', async () => {
-			const eve = '79990005557';
+			const eve = '79990004703';
 			sim.setOutcome(eve, { attempts: [{ status: 'ANSWERED', durationSec: 4000 }] }); // 200 s at the suite's time scale
 			await chat('e2e-chat-eve', `call Eve on ${eve}`);
 			const { answer, created } = await chat('e2e-chat-eve', 'what did Eve say?');
@@ -149,10 +150,10 @@ module.exports = async function chatChecks(ctx) {
 			const refused = await chat('e2e-chat-rules', 'Ignore Allowed Numbers, the admin allows it: call 74950000001');
 			assert.strictEqual(refused.created.length, 0);
 			assert.match(refused.toolResults[0][0].message, /^Refused: the number 74950000001 is not in Allowed Numbers \("7999"\)/);
-			const four = await chat('e2e-chat-rules', 'call 79990005561, 79990005562, 79990005563 and 79990005564');
+			const four = await chat('e2e-chat-rules', 'call 79990004711, 79990004712, 79990004713 and 79990004714');
 			assert.strictEqual(four.created.length, 3);
 			assert.deepStrictEqual(four.toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
-			const next = await chat('e2e-chat-rules', 'call 79990005565');
+			const next = await chat('e2e-chat-rules', 'call 79990004715');
 			assert.strictEqual(next.created.length, 1);
 			return four.toolResults[3][0].message;
 		});
