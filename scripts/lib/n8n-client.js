@@ -167,6 +167,29 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			return api('POST', '/workflows', body);
 		},
 
+		/**
+		 * A Data Table in the owner's personal project, as the editor creates it (REST
+		 * `POST /rest/projects/<project>/data-tables`, n8n 1.123 and 2.x); an existing table of that name is
+		 * returned as it is. Columns: [{ name, type }] (type string, number, boolean or date).
+		 * @param {string} name
+		 * @param {{ name: string, type: string }[]} columns
+		 */
+		async ensureDataTable(name, columns) {
+			const project = await rest('GET', '/projects/personal');
+			const base = `/projects/${project.id}/data-tables`;
+			const listed = await rest('GET', `${base}?filter=${encodeURIComponent(JSON.stringify({ name }))}`);
+			const existing = (listed && Array.isArray(listed.data) ? listed.data : []).find((t) => t.name === name);
+			if (existing) return { id: String(existing.id), name, projectId: String(project.id) };
+			const table = await rest('POST', base, { name, columns });
+			return { id: String(table.id), name, projectId: String(project.id) };
+		},
+
+		/** The rows of a Data Table (ensureDataTable's answer), oldest first. */
+		async dataTableRows(table) {
+			const rows = await rest('GET', `/projects/${table.projectId}/data-tables/${table.id}/rows?take=1000`);
+			return rows && Array.isArray(rows.data) ? rows.data : [];
+		},
+
 		async getWorkflow(id) {
 			return api('GET', `/workflows/${id}`);
 		},

@@ -26,12 +26,17 @@ const EXAMPLE_CREDENTIAL_NAME = 'CIS Auto-Call account';
 const EXAMPLE_MODEL_CREDENTIAL_ID = 'cis-example-model-credential';
 const EXAMPLE_MODEL_CREDENTIAL_NAME = 'Stand-in chat model (offline)';
 const EXAMPLE_SECRET = 'REPLACE-WITH-A-LONG-RANDOM-SECRET';
+/** Example 10c's MCP Server Trigger credential (Bearer Auth): npm start makes one with a random token. */
+const EXAMPLE_MCP_CREDENTIAL_ID = 'cis-example-mcp-credential';
+/** The Data Table that example 10a fills and the agents of 10b and 10c read (by name). */
+const RESULTS_TABLE = 'cis_call_results';
+const RESULTS_TABLE_COLUMNS = ['phone', 'callId', 'candidateId', 'outcome', 'status', 'result', 'endedAt'].map((name) => ({ name, type: 'string' }));
 const PACKAGE_NAME = 'n8n-nodes-cis-autocall';
 const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
 const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
 
 /** Which examples listen (and are activated by npm start). */
-const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08', '09'];
+const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08', '09', '10a', '10b', '10c'];
 
 /** The simulator's accounts (its defaults). */
 const SIM_TOKEN = 'sim-token';
@@ -68,9 +73,12 @@ function mapStrings(value, fn) {
  * An example ready to import: the CRM URL, the credential and the trigger secret replaced.
  * options: { crmUrl, credentials: { cisAutoCallApi: {id, name}, cisAutoCallLoginApi?: {id, name} }, secret }
  * @param {any} json
- * @param {{ crmUrl?: string, credentials?: Record<string, { id: string, name: string }>, secret?: string, credentialType?: string }} [options]
+ * `dataTables` ({ <table name>: <id> }): Data Table nodes that name a table (By Name, n8n 2.x) refer to it by ID instead,
+ * which n8n 1.123 needs (its Data Table node has no By Name).
+ * @param {{ crmUrl?: string, credentials?: Record<string, { id: string, name: string }>, secret?: string, credentialType?: string,
+ *   dataTables?: Record<string, string> }} [options]
  */
-function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret, credentialType = 'login' } = {}) {
+function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret, credentialType = 'login', dataTables = {} } = {}) {
 	const crm = crmUrl.replace(/\/+$/, '');
 	const wf = mapStrings(JSON.parse(JSON.stringify(json)), (s) => s.split(EXAMPLE_CRM_URL).join(crm));
 	for (const node of wf.nodes) {
@@ -83,8 +91,14 @@ function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secr
 		}
 		if (node.credentials) {
 			for (const [type, ref] of Object.entries(node.credentials)) {
-				if (ref && [EXAMPLE_CREDENTIAL_ID, EXAMPLE_MODEL_CREDENTIAL_ID].includes(ref.id) && credentials[type]) node.credentials[type] = { ...credentials[type] };
+				if (ref && [EXAMPLE_CREDENTIAL_ID, EXAMPLE_MODEL_CREDENTIAL_ID, EXAMPLE_MCP_CREDENTIAL_ID].includes(ref.id) && credentials[type]) {
+					node.credentials[type] = { ...credentials[type] };
+				}
 			}
+		}
+		const table = node.parameters && node.parameters.dataTableId;
+		if (table && table.mode === 'name' && dataTables[table.value]) {
+			node.parameters.dataTableId = { __rl: true, mode: 'id', value: dataTables[table.value], cachedResultName: table.value };
 		}
 		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.secret === EXAMPLE_SECRET && secret) {
 			node.parameters.secret = secret;
@@ -224,9 +238,21 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 		credentials.openAiApi = { id: String(credModel.id), name: credModel.name };
 		log(`credential "${credModel.name}" → the stand-in chat model at ${modelUrl}`);
 	}
+	// Example 10c's MCP Server Trigger: Bearer Auth with a random token (a server that phones people is never open).
+	const mcpToken = crypto.randomBytes(24).toString('hex');
+	const credMcp = await client.createCredential({ name: "MCP clients' bearer token", type: 'httpBearerAuth', data: { token: mcpToken } });
+	credentials.httpBearerAuth = { id: String(credMcp.id), name: credMcp.name };
+	// Examples 10a, 10b and 10c: the Data Table of call results (n8n's REST API, as the editor creates it).
+	let resultsTable = null;
+	try {
+		resultsTable = await client.ensureDataTable(RESULTS_TABLE, RESULTS_TABLE_COLUMNS);
+		log(`Data Table "${RESULTS_TABLE}" (examples 10a, 10b, 10c)`);
+	} catch (error) {
+		log(`no Data Table "${RESULTS_TABLE}" (${error instanceof Error ? error.message : error}): examples 10a, 10b and 10c stay inactive`);
+	}
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
-		const json = prepareExample(ex.json, { crmUrl, credentials, secret, credentialType });
+		const json = prepareExample(ex.json, { crmUrl, credentials, secret, credentialType, dataTables: resultsTable ? { [RESULTS_TABLE]: resultsTable.id } : {} });
 		const wf = await client.createWorkflow(json);
 		workflows[ex.key] = { id: String(wf.id), name: json.name, file: ex.file, json, triggerUrl: triggerUrlOf(n8nUrl, json), activated: false };
 	}
@@ -234,7 +260,7 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 	for (const key of activate) {
 		const wf = workflows[key];
 		// Example 9 needs a chat model: without the stand-in it waits for the user's own credential.
-		if (!wf || (key === '09' && !modelUrl)) continue;
+		if (!wf || (['09', '10b'].includes(key) && !modelUrl) || (['10a', '10b', '10c'].includes(key) && !resultsTable)) continue;
 		await client.activate(wf.id);
 		wf.activated = true;
 	}
@@ -244,11 +270,14 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 	const wf2 = workflows['02'];
 	if (wf2 && wf2.triggerUrl) {
 		const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
-		const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: [target] } });
+		// Example 10a (the results table) listens to the same template's Call Ended events.
+		const wf10a = workflows['10a'];
+		const targets = wf10a && wf10a.activated && wf10a.triggerUrl ? [target, webhookTarget(`${wf10a.triggerUrl}?secret=${secret}`, ['CALL_ENDED'])] : [target];
+		const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: targets } });
 		if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
 		template = { target, answer: res.body };
 	}
-	return { credentials, secret, workflows, template };
+	return { credentials, secret, mcpToken, resultsTable, workflows, template };
 }
 
 
@@ -259,6 +288,9 @@ module.exports = {
 	EXAMPLE_CREDENTIAL_NAME,
 	EXAMPLE_MODEL_CREDENTIAL_ID,
 	EXAMPLE_SECRET,
+	EXAMPLE_MCP_CREDENTIAL_ID,
+	RESULTS_TABLE,
+	RESULTS_TABLE_COLUMNS,
 	ACTIVATED_EXAMPLES,
 	TRIGGER_TYPE,
 	ACTION_TYPE,

@@ -9,6 +9,8 @@
  * `crmNote` writes a short CRM note from a call's result). A user message
  * `SCRIPT [{"tool": "<tool name>", "args": {...}}, ...]` makes it make exactly those tool calls
  * instead, one per turn; a step that is an array of calls is made in one turn (parallel tool calls).
+ * A question about a call's result ("what did Ann say?") with a results tool (a name with "result" or
+ * "look up") makes it look the number up there and answer from the rows (resultLookup).
  * It records every request (`requests`), so tests see what n8n gave the model.
  *
  * Plain Node (CommonJS, built-ins only).
@@ -54,9 +56,13 @@ async function startScriptedChatModel({ finalAnswer = joinedToolResults } = {}) 
 			const toolNamed = (name) => tools.find((t) => t.name === name) || tools.find((t) => t.name.toLowerCase().includes(String(name).toLowerCase()));
 			// A SCRIPT step is one call, or an array of calls the model makes together in one turn.
 			const step = scripted && scripted[turn];
+			const lookup = scripted ? undefined : resultLookup(tools, messages, lastUser, userText);
+			const callTools = tools.filter((t) => !isLookupTool(t));
 			const next = scripted
 				? step && (Array.isArray(step) ? step : [step]).map((call) => ({ tool: toolNamed(call.tool), args: call.args }))
-				: tools[0] && toolResults.length < numbers.length && [{ tool: tools[0], args: { phone: numbers[toolResults.length], name: '' } }];
+				: lookup
+					? turn === 0 && [lookup]
+					: callTools[0] && toolResults.length < numbers.length && [{ tool: callTools[0], args: { phone: numbers[toolResults.length], name: '' } }];
 			let message;
 			if (next && next.length && next.every((call) => call.tool)) {
 				message = {
@@ -68,7 +74,8 @@ async function startScriptedChatModel({ finalAnswer = joinedToolResults } = {}) 
 					}),
 				};
 			} else {
-				message = { role: 'assistant', content: finalAnswer(toolResults.map((m) => contentText(m.content)), userText) };
+				const texts = toolResults.map((m) => contentText(m.content));
+				message = { role: 'assistant', content: lookup ? resultAnswer(texts, lookup.args.phone) : finalAnswer(texts, userText) };
 			}
 			const finish = message.tool_calls ? 'tool_calls' : 'stop';
 			const id = `chatcmpl-${requests.length}`;
@@ -120,6 +127,39 @@ function contentText(content) {
 /** @param {string[]} results */
 function joinedToolResults(results) {
 	return results.join('\n') || 'Nothing to do.';
+}
+
+/* A question about a call's result ("what did Ann say?", "did she pick up?") with a results tool at hand
+ * (its name has "result" or "look up"): the model looks the person's number up (the number in the question,
+ * else the last one of the conversation, digits only) in one tool call, then answers from the rows. */
+const RESULT_QUESTION = /\b(what did|did \w+ (pick up|answer)|result|how did)\b/i;
+
+function isLookupTool(tool) {
+	return /result|look_?up/i.test(tool.name);
+}
+
+function resultLookup(tools, messages, lastUser, userText) {
+	const tool = tools.find(isLookupTool);
+	if (!tool || !RESULT_QUESTION.test(userText)) return undefined;
+	const said = messages.slice(0, lastUser + 1).filter((m) => m.role === 'user').map((m) => contentText(m.content)).join('\n');
+	const numbers = said.match(/\+?\d[\d ()-]{5,}\d/g) || [];
+	if (!numbers.length) return undefined;
+	return { tool, args: { phone: numbers[numbers.length - 1].replace(/\D/g, '') } };
+}
+
+/** The answer from the rows the results tool returned (the newest row first). */
+function resultAnswer(results, phone) {
+	let rows;
+	try {
+		const parsed = JSON.parse(results[results.length - 1]);
+		rows = (Array.isArray(parsed) ? parsed : [parsed]).filter((row) => row && typeof row === 'object' && row.outcome);
+	} catch {
+		rows = [];
+	}
+	if (!rows.length) return `There is no result yet for the call to ${phone}: the call may still be going on.`;
+	const row = rows[0];
+	if (row.outcome === 'answered') return `The call to ${phone} was answered (${row.status}, call ${row.callId}). The bot collected: ${row.result || '{}'}.`;
+	return `The call to ${phone} did not reach the person (${row.status}, call ${row.callId}).`;
 }
 
 /** A short CRM note from the result of a "… and Wait for Result" tool (what the model would write). */

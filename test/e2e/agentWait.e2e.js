@@ -18,38 +18,14 @@ const assert = require('assert');
 const crypto = require('crypto');
 const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { leadWebhook, chain, noOp, outputOf, errorOf, waitFor, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, nextExecution, apiRequestsSince } = require('./harness');
-const { ACTION_TYPE, webhookTarget } = require('../../scripts/lib/playground');
+const { waitingTool, leadWebhook, chain, noOp, outputOf, errorOf, waitFor, waitBridgeTrigger, executionsWithWaiting, NO_REDIAL, nextExecution, apiRequestsSince } = require('./harness');
+const { webhookTarget } = require('../../scripts/lib/playground');
 
 const SECRET = 'e2e-agent-wait-secret-0123456789ab';
 const CREATE_AND_RUN = '/cis/api/v1/telephony/autoCallCandidate/single';
 /** The workflow's node names, and the tool's name as the model sees it. */
 const [TOOL, TOOL_NAME, AGENT, NOTE] = ['Call and wait', 'Call_and_wait', 'AI Agent', 'CRM note'];
 const FINISHED = ['success', 'error', 'crashed', 'canceled'];
-
-/** The tool node: Candidate → Create and Run and Wait for Result, the phone from the model. */
-function waitingTool(credential, { waitAtMost = 10, waitUnit = 'minutes', options = {}, name = TOOL } = {}) {
-	return {
-		id: crypto.randomUUID(),
-		name,
-		type: `${ACTION_TYPE}Tool`,
-		typeVersion: 2,
-		position: [420, 240],
-		credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
-		parameters: {
-			authentication: 'accessToken',
-			descriptionType: 'manual',
-			toolDescription: 'Phones a real person now and waits until the call ended; answers with what the person said.',
-			resource: 'candidate',
-			operation: 'createAndRunAndWait',
-			botSettingsId: 'bot-agent-wait',
-			phone: "={{ $fromAI('phone', 'Phone number of the person to call, exactly as the user wrote it', 'string') }}",
-			waitAtMost,
-			waitUnit,
-			options: { allowedNumbers: '7999', ...options },
-		},
-	};
-}
 
 /** Lead (Webhook, `{ text }`) → AI Agent (the model, `tools`) → CRM note. */
 function agentWorkflow(name, { leadPath, openAi, tools, executionOrder = 'v1' }) {

@@ -299,6 +299,31 @@ function waitForResultParameters({ from = '$json', botSettingsId = 'bot-wait', w
 	};
 }
 
+/* An AI Agent's (or MCP server's) tool: agentWait.e2e.js, mcp.e2e.js. */
+/** The tool node: Candidate → Create and Run and Wait for Result, the phone from the model. */
+function waitingTool(credential, { waitAtMost = 10, waitUnit = 'minutes', options = {}, name = WAIT_NODE } = {}) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: `${ACTION_TYPE}Tool`,
+		typeVersion: 2,
+		position: [420, 240],
+		credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
+		parameters: {
+			authentication: 'accessToken',
+			descriptionType: 'manual',
+			toolDescription: 'Phones a real person now and waits until the call ended; answers with what the person said.',
+			resource: 'candidate',
+			operation: 'createAndRunAndWait',
+			botSettingsId: 'bot-agent-wait',
+			phone: "={{ $fromAI('phone', 'Phone number of the person to call, exactly as the user wrote it', 'string') }}",
+			waitAtMost,
+			waitUnit,
+			options: { allowedNumbers: '7999', ...options },
+		},
+	};
+}
+
 /** The lead's way in: n8n's Webhook node "New lead", POST at `leadPath`, answering at once. */
 function leadWebhook(leadPath) {
 	return {
@@ -430,6 +455,7 @@ async function feedCampaign({ client, sim, workflowId, campaign, taskId }) {
 }
 
 module.exports = {
+	waitingTool,
 	leadWebhook,
 	waitForResultParameters,
 	API,

@@ -15,6 +15,8 @@
  *   agentWait.e2e.js (the same as an AI Agent's tool: the agent waits and reads the result; two, then three calls one
  *     after another in one run and the same person twice, each a wait of its own; two restarts of n8n while it waits,
  *     with N8N_EVENTBUS_RECOVERY_MODE=simple, then with the default)
+ *   chat.e2e.js (example 10b: a chat agent calls with Create and Run and reads the result from the Data Table example 10a fills)
+ *   mcp.e2e.js (example 10c: an MCP client, the official SDK, lists and calls the tools of an MCP Server Trigger with Bearer Auth)
  *   ssrf.e2e.js (n8n's SSRF protection on, in an n8n of its own: one more start; 2.x only)
  *   upgrade.e2e.js (workflows saved with 0.1.0, from fixtures/0.1.0; last: it takes over the examples' webhook paths)
  * It prints each check, a summary per version, and ends with exactly one line
@@ -35,7 +37,7 @@ const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s
 
 /** The modules, in the order they run: each is ./<name>.e2e.js. @type {[string, (ctx: any) => Promise<unknown>][]} */
 const MODULES = [
-	'credentials', 'actions', 'retry', 'trigger', 'publishLocal', 'examples', 'campaign', 'agent', 'wait', 'agentWait', 'ssrf', 'upgrade',
+	'credentials', 'actions', 'retry', 'trigger', 'publishLocal', 'examples', 'campaign', 'agent', 'wait', 'agentWait', 'chat', 'mcp', 'ssrf', 'upgrade',
 ].map((name) => [name, require(`./${name}.e2e`)]);
 
 function parseArgs(argv) {

@@ -5,8 +5,8 @@
 // process). The whole flow runs in real n8n: test/e2e/agentWait.e2e.js and test/queue/agent.js.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { agentWaitResult, prepareAgentWait } from '../../nodes/CisAutoCall/actions/agent';
-import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from '../../nodes/CisAutoCall/actions/waiting/n8nInternals';
+import { agentWaitResult, prepareAgentWait, refuseAgentWait } from '../../nodes/CisAutoCall/actions/agent';
+import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder, servedByMcpTrigger } from '../../nodes/CisAutoCall/actions/waiting/n8nInternals';
 import { readGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
 import { applyGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails/step';
 import type { ItemResults } from '../../nodes/CisAutoCall/actions/runFeatures/feature';
@@ -17,12 +17,13 @@ interface FakeOptions {
 	stack?: Array<{ node: string; items: IDataObject[] }>;
 	settings?: IDataObject;
 	nodes?: Record<string, { type: string }>;
+	connections?: Record<string, Record<string, Array<Array<{ node: string }>>>>;
 	ran?: string[];
 	executionId?: string;
 	contexts?: Record<string, IDataObject>;
 }
 
-function fakeContext({ input = [{}], stack = [], settings = { executionOrder: 'v1' }, nodes = {}, ran = [], executionId = '1', contexts = {} }: FakeOptions) {
+function fakeContext({ input = [{}], stack = [], settings = { executionOrder: 'v1' }, nodes = {}, connections = {}, ran = [], executionId = '1', contexts = {} }: FakeOptions) {
 	const inputItems: INodeExecutionData[] = input.map((json) => ({ json }));
 	const nodeExecutionStack = stack.map((entry) => ({ node: { name: entry.node }, data: { main: [entry.items.map((json) => ({ json }))] } }));
 	const context = {
@@ -33,7 +34,8 @@ function fakeContext({ input = [{}], stack = [], settings = { executionOrder: 'v
 		getWorkflow: () => ({ id: 'wf-1' }),
 		getContext: (type: string) => (contexts[type] ??= {}),
 		runExecutionData: { executionData: { nodeExecutionStack }, resultData: { runData: Object.fromEntries(ran.map((name) => [name, []])) } },
-		workflow: { settings, nodes },
+		workflow: { settings, nodes, connectionsBySourceNode: connections },
+		putExecutionToWait: async () => undefined,
 	};
 	return { context: context as unknown as IExecuteFunctions, inputItems, nodeExecutionStack };
 }
@@ -99,6 +101,45 @@ describe('where n8n cannot hand the result to the agent', () => {
 		const nodes = { 'When chat message received': { type: '@n8n/n8n-nodes-langchain.chatTrigger' }, 'New lead': { type: 'n8n-nodes-base.webhook' } };
 		expect(chatTriggerRan(fakeContext({ nodes, ran: ['When chat message received', 'AI Agent'] }).context)).toBe(true);
 		expect(chatTriggerRan(fakeContext({ nodes, ran: ['New lead', 'AI Agent'] }).context)).toBe(false);
+	});
+});
+
+describe('an MCP Server Trigger serves the waiting tool', () => {
+	const nodes = {
+		'MCP Server Trigger': { type: '@n8n/n8n-nodes-langchain.mcpTrigger' },
+		'AI Agent': { type: '@n8n/n8n-nodes-langchain.agent' },
+		'Call and wait': { type: 'n8n-nodes-cis-autocall.cisAutoCallTool' },
+	};
+	const toMcp = { 'Call and wait': { ai_tool: [[{ node: 'MCP Server Trigger' }]] } };
+	const toAgent = { 'Call and wait': { ai_tool: [[{ node: 'AI Agent' }]] } };
+	const refusal = (options: FakeOptions, servedOverMcp: boolean) => {
+		const { context } = fakeContext(options);
+		try {
+			refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: false, insideAgentRun: false, servedOverMcp });
+			return undefined;
+		} catch (error) {
+			return (error as Error).message;
+		}
+	};
+
+	test('told from the tool\'s own connection: to an MCP Server Trigger, not to an AI Agent of the same workflow', () => {
+		expect(servedByMcpTrigger(fakeContext({ nodes, connections: toMcp }).context)).toBe(true);
+		expect(servedByMcpTrigger(fakeContext({ nodes, connections: toAgent }).context)).toBe(false);
+		expect(servedByMcpTrigger(fakeContext({ nodes }).context)).toBe(false);
+	});
+
+	test('refused in words that name the MCP Server Trigger and say to use Create and Run with the results\' table, nobody called', () => {
+		const words = refusal({ nodes, connections: toMcp }, true);
+		expect(words).toBe(
+			'Not sent: an MCP Server Trigger answers each tool call at once, so this tool cannot wait there for the result of a call, and nobody was called. Whoever built this workflow can give the MCP Server Trigger "Create and Run" as its tool to place the call, and a Data Table tool to look the result up in the table the CIS Auto-Call Trigger\'s workflow fills',
+		);
+		expect(words).not.toMatch(/AI Agent node version 3/);
+	});
+
+	test('the MCP words come first, also in the legacy execution order (an MCP server has no agent to hand a result to)', () => {
+		expect(refusal({ nodes, connections: toMcp, settings: {} }, true)).toMatch(/^Not sent: an MCP Server Trigger answers each tool call at once/);
+		expect(refusal({ nodes, connections: toAgent, settings: {} }, false)).toMatch(/^Not sent: this tool waits for the result of a call, which n8n hands to the AI Agent only in execution order v1/);
+		expect(refusal({ nodes, connections: toAgent }, false)).toBeUndefined();
 	});
 });
 

@@ -62,16 +62,25 @@ export interface AgentWaitSetting {
 	startedByChat: boolean;
 	/** The agent runs its tools inside its own run (older AI Agent versions). */
 	insideAgentRun: boolean;
+	/** The tool is served by an MCP Server Trigger (an MCP client such as Claude Desktop calls it). */
+	servedOverMcp?: boolean;
 }
 
 /**
  * Refuses a waiting tool run before anything is sent where the agent could not read the result:
+ * an MCP Server Trigger (it answers the MCP client within its request, so nothing can wait there),
  * the legacy execution order (the agent goes on before its tools have run), a Chat Trigger started
  * the execution (n8n answers the chat with an error as soon as the workflow waits; the model reads
  * the refusal and tells the chat user), or the agent runs its tools inside its own run (older AI
  * Agent versions, detection.ts), where a tool cannot pause.
  */
 export function refuseAgentWait(context: IExecuteFunctions, setting: AgentWaitSetting): void {
+	if (setting.servedOverMcp) {
+		throw new NotSentError(
+			context.getNode(),
+			'Not sent: an MCP Server Trigger answers each tool call at once, so this tool cannot wait there for the result of a call, and nobody was called. Whoever built this workflow can give the MCP Server Trigger "Create and Run" as its tool to place the call, and a Data Table tool to look the result up in the table the CIS Auto-Call Trigger\'s workflow fills',
+		);
+	}
 	if (setting.legacyOrder) {
 		throw new NotSentError(
 			context.getNode(),

@@ -27,7 +27,11 @@ interface StackEntry {
 
 interface ExecutionInternals {
 	runExecutionData?: { executionData?: { nodeExecutionStack?: StackEntry[] }; resultData?: { runData?: Record<string, unknown> } };
-	workflow?: { settings?: IDataObject; nodes?: Record<string, { type?: string } | undefined> };
+	workflow?: {
+		settings?: IDataObject;
+		nodes?: Record<string, { type?: string } | undefined>;
+		connectionsBySourceNode?: Record<string, Record<string, Array<Array<{ node?: string } | null> | null> | undefined> | undefined>;
+	};
 }
 
 function internalsOf(context: IExecuteFunctions): ExecutionInternals {
@@ -51,6 +55,20 @@ export function chatTriggerRan(context: IExecuteFunctions): boolean {
 	const internals = internalsOf(context);
 	const ran = internals.runExecutionData?.resultData?.runData ?? {};
 	return Object.entries(internals.workflow?.nodes ?? {}).some(([name, node]) => node?.type === '@n8n/n8n-nodes-langchain.chatTrigger' && name in ran);
+}
+
+const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * Whether this tool node is a tool of an MCP Server Trigger (its Tool output is connected to one):
+ * the trigger runs a tool inside the MCP client's request, where nothing can wait.
+ */
+export function servedByMcpTrigger(context: IExecuteFunctions): boolean {
+	const workflow = internalsOf(context).workflow;
+	const nodes = workflow?.nodes ?? {};
+	const isMcpTrigger = (name: string | undefined) => name !== undefined && nodes[name]?.type === MCP_SERVER_TRIGGER;
+	const outputs = workflow?.connectionsBySourceNode?.[context.getNode().name]?.ai_tool ?? [];
+	return outputs.some((targets) => (targets ?? []).some((target) => isMcpTrigger(target?.node)));
 }
 
 /**

@@ -10,7 +10,7 @@ import { NotSentError } from '../itemErrors';
 import type { ItemOperation } from '../operation';
 import { keepWait } from './storedWait';
 import { type AgentMode, limitInWords, prepareAgentWait, refuseAgentWait } from '../agent';
-import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder } from './n8nInternals';
+import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder, servedByMcpTrigger } from './n8nInternals';
 
 /**
  * The start of a wait of the "… and Wait for Result" operations. Before any call: a new key for
@@ -148,7 +148,12 @@ export async function runWaiting(
 ): Promise<INodeExecutionData[]> {
 	// An AI Agent's tool: refused before anything is sent where the agent could not read the result.
 	if (agentMode !== 'none') {
-		refuseAgentWait(context, { legacyOrder: runsInLegacyOrder(context), startedByChat: chatTriggerRan(context), insideAgentRun: agentMode === 'toolInsideAgentRun' });
+		refuseAgentWait(context, {
+			legacyOrder: runsInLegacyOrder(context),
+			startedByChat: chatTriggerRan(context),
+			insideAgentRun: agentMode === 'toolInsideAgentRun',
+			servedOverMcp: servedByMcpTrigger(context),
+		});
 	}
 	await refuseBlockedWait(context);
 	const wait = startWait(context);
