@@ -14,6 +14,7 @@ export type AgentFailureKind = 'refused' | 'failed' | 'unknown';
 
 const ADVICE = {
 	guardrail: 'This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+	badNumber: 'Ask the user for the right number of this person, then call with it; never guess or change a number yourself.',
 	input: 'Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
 	failed: 'Correct what the message names and try once more, or tell the user.',
 	unknown: 'Do not repeat it: it may have been carried out (a call may have started). Tell the user to check it in the service.',
@@ -37,6 +38,7 @@ export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject 
 	if (kind === 'refused') {
 		const why = error instanceof NotSentError ? error.why : 'input';
 		if (why === 'refused') message = `${text}. ${ADVICE.guardrail}`;
+		else if (why === 'badNumber') message = `${text}. ${ADVICE.badNumber}`;
 		else if (why === 'notSent') message = `${text}. Tell the user.`;
 		else message = `Not sent: ${text}. ${ADVICE.input}`;
 	} else if (kind === 'unknown') {
