@@ -58,6 +58,26 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		);
 	});
 
+	test('a tool call that sent nothing is not a plain success in the log: a warning above the tool\'s output says what the model was told', async () => {
+		const result = await runTool(sim, callTool(), [{ phone: '7999000001' }, { phone: '79990000041' }], { via });
+		expect(created()).toHaveLength(1);
+		const hints = Object.values(result.runData)
+			.flat()
+			.flatMap((task) => task.hints ?? []);
+		if (via === 'engineRequest') {
+			// n8n runs the tool as an ordinary node: its run in the execution carries the notice.
+			expect(hints).toEqual([
+				{
+					type: 'warning',
+					location: 'outputPane',
+					message: expect.stringMatching(/^This tool call sent nothing; the model was told: Refused: 7999000001 has 10 digits/),
+				},
+			]);
+		}
+		const succeeded = await runTool(sim, callTool(), [{ phone: '79990000042' }], { via });
+		expect(Object.values(succeeded.runData).flat().flatMap((task) => task.hints ?? [])).toEqual([]);
+	});
+
 	test('an emergency number is refused as a wrong number, not as a limit of the user', async () => {
 		const result = await runTool(sim, callTool(), [{ phone: '112' }], { via });
 		expect(apiRequests(sim)).toHaveLength(0);

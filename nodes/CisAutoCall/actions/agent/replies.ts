@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
 import { mayHaveCreated, NotSentError } from '../itemErrors';
 import { statedOutcomeOf } from '../../../shared/transport';
@@ -91,4 +91,19 @@ export function agentSuccess(json: IDataObject): IDataObject {
 		result[key] = value;
 	}
 	return result;
+}
+
+const NOT_DONE_OUTCOMES = ['refused', 'failed', 'unknown'];
+
+/**
+ * As a tool the node never fails, so a run that sent nothing would look like a plain success in the
+ * agent's log: this notice above the tool's output says what the model was told instead.
+ */
+export function agentNotDoneHint(output: INodeExecutionData[]): NodeExecutionHint | undefined {
+	const notDone = output.filter((item) => NOT_DONE_OUTCOMES.includes(String(item.json.outcome)));
+	if (notDone.length === 0) return undefined;
+	const first = String(notDone[0].json.message ?? notDone[0].json.outcome);
+	const which = output.length === 1 ? 'This tool call' : `${notDone.length} of ${output.length} items of this tool call`;
+	const what = notDone.every((item) => item.json.outcome === 'refused') ? 'sent nothing' : 'did not succeed';
+	return { type: 'warning', location: 'outputPane', message: `${which} ${what}; the model was told: ${first}` };
 }
