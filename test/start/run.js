@@ -128,9 +128,9 @@ async function main() {
 		const lead = await httpRequest('POST', `${url}/webhook/cis-lead`, { body: { name: 'Kept Lead', phone: '79990005557', crmId: 'KEEP-1' } });
 		if (lead.status !== 200) throw new Error(`POST /webhook/cis-lead answered ${lead.status}`);
 		await until(first, /\[crm\] POST \/leads\/KEEP-1\/call-results/, 120000, "the lead's call result at the CRM stub");
-		const ex = await client.listExecutions(undefined, {});
-		firstRun = ex.length;
-		return `${count} examples; workflow "${own.name}" (${own.id}) created; ${firstRun} executions`;
+		firstRun = (await client.listExecutions(undefined, {})).map((execution) => String(execution.id));
+		if (!firstRun.length) throw new Error('no execution of the lead');
+		return `${count} examples; workflow "${own.name}" (${own.id}) created; executions ${firstRun.join(', ')}`;
 	});
 	await checks.check('Ctrl-C stops it and says the folder is kept; the folder is still there', async () => {
 		const exit = await stop(first);
@@ -149,9 +149,10 @@ async function main() {
 		if (!wf || wf.name !== 'My own workflow') throw new Error(`workflow ${own.id}: ${JSON.stringify(wf).slice(0, 300)}`);
 		const count = await workflowCount(client);
 		if (count !== examples + 1) throw new Error(`${count} workflows, expected ${examples} examples + 1 own`);
-		const ex = await client.listExecutions(undefined, {});
-		if (ex.length < firstRun) throw new Error(`${ex.length} executions, the first start had ${firstRun}`);
-		return `"${wf.name}" kept, ${count} workflows, ${ex.length} executions`;
+		const ids = (await client.listExecutions(undefined, {})).map((execution) => String(execution.id));
+		const lost = firstRun.filter((id) => !ids.includes(id));
+		if (lost.length) throw new Error(`the executions ${lost.join(', ')} of the first start are gone (now: ${ids.join(', ')})`);
+		return `"${wf.name}" kept, ${count} workflows, executions ${firstRun.join(', ')} kept`;
 	});
 	await checks.check('n8n settings from the environment reach the n8n process (its settings endpoint)', async () => {
 		const res = await client.rawRest('GET', '/settings');
