@@ -111,7 +111,8 @@ module.exports = async function agentChecks(ctx) {
 			// what the editor saves for a new OpenAI Chat Model left as it is
 			freshModel.parameters = { model: { __rl: true, mode: 'list', value: 'gpt-5-mini' }, builtInTools: {}, options: {} };
 			const freshTool = fresh.nodes.find((n) => n.type.endsWith('.cisAutoCallTool'));
-			freshTool.parameters = { ...freshTool.parameters, phone: "={{ $fromAI('Phone_Numbers', ``, 'string') }}" };
+			// as n8n 2.41's ✨ button writes it (the browser suite clicks it)
+			freshTool.parameters = { ...freshTool.parameters, phone: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Phone_Numbers', ``, 'string') }}" };
 			const created = await client.createWorkflow(fresh);
 			await client.activate(created.id);
 			const mark = model.requests.length;

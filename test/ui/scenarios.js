@@ -1227,7 +1227,8 @@ async function newAgent(ctx) {
 			saved = (await client.getWorkflow(workflow.id)).nodes.find((node) => node.name === 'Call a lead').parameters.phone;
 			if (/\$fromAI\(/.test(String(saved))) break;
 		}
-		if (!/^=\{\{ \$fromAI\('Phone_Numbers'/.test(String(saved))) throw new Error(`Phone Numbers saved as ${JSON.stringify(saved)}`);
+		// n8n 2.41 saves "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Phone_Numbers', ``, 'string') }}"
+		if (!/^=\{\{ .*\$fromAI\('Phone_Numbers'/.test(String(saved))) throw new Error(`Phone Numbers saved as ${JSON.stringify(saved)}`);
 		return `saved as ${saved}`;
 	});
 	if (!workflow) return;
