@@ -18,15 +18,13 @@ test('the folder is kept by default; --fresh asks for a new one; --user-folder c
 });
 
 test("n8n's own settings pass to n8n; the few npm start sets itself are named, not taken", () => {
-	const n8nSettings = {
-		N8N_EVENTBUS_RECOVERY_MODE: 'simple',
-		DB_TYPE: 'postgresdb',
-		EXECUTIONS_TIMEOUT: '300',
-		QUEUE_BULL_REDIS_HOST: 'redis',
-		GENERIC_TIMEZONE: 'Europe/Berlin',
-		WEBHOOK_URL: 'https://n8n.example.com/',
-		NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
-	};
+	// one of each kind n8n documents: N8N_*, DB_*, EXECUTIONS_*, QUEUE_*, GENERIC_TIMEZONE, WEBHOOK_URL, NODE_FUNCTION_ALLOW_*
+	const n8nSettings = Object.fromEntries(
+		[
+			['N8N_EVENTBUS_RECOVERY_MODE', 'simple'], ['DB_TYPE', 'postgresdb'], ['EXECUTIONS_TIMEOUT', '300'], ['QUEUE_BULL_REDIS_HOST', 'redis'],
+			['GENERIC_TIMEZONE', 'Europe/Berlin'], ['WEBHOOK_URL', 'https://n8n.example.com/'], ['NODE_FUNCTION_ALLOW_BUILTIN', 'crypto'],
+		],
+	);
 	const others = { PATH: '/usr/bin', HOME: '/home/u', NODE_OPTIONS: '--inspect' };
 	const { settings, ignored } = n8nSettingsFrom({ ...n8nSettings, ...others, N8N_PORT: '9999', N8N_ENCRYPTION_KEY: 'other' });
 	expect(settings).toEqual(n8nSettings);
