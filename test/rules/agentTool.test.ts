@@ -52,10 +52,11 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 
 	test('a number of the wrong length is the number\'s fault: the model is told to ask the user for the right one, not that the user set a limit', async () => {
 		const result = await runTool(sim, callTool(), [{ phone: '7999000001' }], { via });
-		expectRefusedUnsent(
-			result,
-			'Refused: 7999000001 has 10 digits; a number with country code 7 (RU, KZ) has 11, so nothing was called. Ask the user for the right number of this person, then call with it; never guess or change a number yourself.',
-		);
+		expect(apiRequests(sim)).toHaveLength(0);
+		const answer = toolAnswerOf(result.observations[0]);
+		expect(answer.outcome).toBe('refused');
+		expect(answer.message).toMatch(/^Refused: 7999000001 has 10 digits.*Ask the user for the right number of this person, then call with it; never guess or change a number yourself\.$/);
+		expect(answer.message).not.toMatch(/limit the user set/);
 	});
 
 	test('a tool call that sent nothing is not a plain success in the log: a warning above the tool\'s output says what the model was told', async () => {
