@@ -25,6 +25,11 @@
  *      the curl sends to the Production URL is the README's sample lead, and the number whose call it
  *      scripts is that lead's number as the node sends it.
  *
+ *   7. One truth about the "… and Wait for Result" operations as an AI Agent's tool: the built action node
+ *      is usable as a tool, so no page of the user guide may say they are not ("not usable as an AI
+ *      Agent's tool", "the agent cannot wait"), and docs/operations.md's section on waiting links to
+ *      the section of docs/ai-agents.md that describes the waiting tool.
+ *
  *   node scripts/check-docs.js        prints each problem; ends with "docs: N passed, N failed"
  *
  * Plain Node (CommonJS, built-ins only); needs `npm run build` first.
@@ -407,6 +412,34 @@ async function checkSimulatorSteps(problems) {
 	return checked;
 }
 
+/** Words that would say a node or operation cannot be an AI Agent's tool. */
+const NOT_A_TOOL = /\b(?:not|never|cannot be) (?:usable|used|available) as an? (?:AI Agent(?:'s)? )?tool\b|\bagent cannot wait\b/i;
+const WAITING_TOOL_SECTION = 'ai-agents.md#an-agent-that-waits-for-what-the-person-said';
+
+/** Check 7: the waiting operations are a tool, and every page says so (or says nothing). */
+function checkWaitingToolTruth(types, problems) {
+	const pkg = JSON.parse(read('package.json'));
+	const isTool = types.has(`${pkg.name}.cisAutoCallTool`);
+	if (!isTool) {
+		problems.push('the built action node is not usable as an AI Agent tool: docs/ai-agents.md describes the waiting tool');
+		return 1;
+	}
+	let checked = 0;
+	for (const file of USER_DOCS) {
+		// one line of prose may wrap: the words are matched across line breaks
+		const text = withoutFences(read(file)).replace(/\s+/g, ' ');
+		checked++;
+		const found = new RegExp(NOT_A_TOOL.source, 'gi');
+		for (const match of text.matchAll(found)) {
+			problems.push(`${file}: says "${text.slice(Math.max(0, match.index - 40), match.index + match[0].length + 40).trim()}", but the node is an AI Agent's tool, its waiting operations too`);
+		}
+	}
+	if (!anchorsOf('docs/ai-agents.md').has(WAITING_TOOL_SECTION.split('#')[1])) problems.push(`docs/ai-agents.md has no section "${WAITING_TOOL_SECTION}"`);
+	const waitSection = read('docs/operations.md').split(/^## /m).find((section) => /^Wait for the result/.test(section)) || '';
+	if (!waitSection.includes(WAITING_TOOL_SECTION)) problems.push(`docs/operations.md, "Wait for the result", does not link to ${WAITING_TOOL_SECTION} (the waiting tool)`);
+	return checked;
+}
+
 async function main() {
 	if (!fs.existsSync(DIST)) {
 		console.log('dist/ is missing: run npm run build first');
@@ -440,6 +473,9 @@ async function main() {
 	const problems = [];
 	const examples = checkExamples(shippedTypes(), problems);
 	report('examples/*.json: parse, node types and versions the package has, connections', problems, examples);
+	const toolProblems = [];
+	const toolLines = checkWaitingToolTruth(shippedTypes(), toolProblems);
+	report('the user guide: the "… and Wait for Result" operations are an AI Agent\'s tool, one truth on every page', toolProblems, toolLines);
 	const eventProblems = [];
 	const eventRows = checkEventTables(eventProblems);
 	report('docs/trigger.md, docs/service.md: one row per event of nodes/shared/events.json', eventProblems, eventRows);

@@ -4,7 +4,7 @@
  * `npm start`: the package running in a real n8n, against the simulator of the service.
  *
  *   node scripts/start.js [--version 2.41.1|1.123.81] [--port 5678] [--sim-port 5680]
- *                         [--crm-port 5681] [--time-scale 1] [--keep] [--check]
+ *                         [--crm-port 5681] [--time-scale 1] [--user-folder DIR] [--fresh] [--check]
  *
  * 1. installs n8n on first use into the git-ignored cache (scripts/lib/n8n-install.js), reused after,
  *    run by this machine's Node when it fits that n8n, else by a Node runtime package from npm;
@@ -17,10 +17,13 @@
  * 5. points the simulator's default call-task template at example 2 (control API
  *    POST /__sim/default-template), so that calls made by examples 1 and 3 report back;
  * 6. prints the editor URL, the login, the simulator and CRM URLs, and waits.
- * Ctrl-C stops everything (n8n and its task runner, the simulator, the CRM stub) and deletes the
- * throwaway n8n user folder (unless --keep). --check sends one lead through examples 1 and 2 once
- * ready, then stops (exit code 0 when its call result reached the CRM stub): CI runs it on macOS
- * and Windows.
+ * Ctrl-C stops everything (n8n and its task runner, the simulator, the CRM stub). The n8n user folder
+ * (.cache/npm-start/n8n-<version>, or --user-folder) is kept: the next `npm start` opens the same
+ * workflows, credentials and executions, points the credentials at this start's simulator and sets
+ * nothing up twice; --fresh deletes it first. n8n's own settings in the environment (N8N_*, DB_*,
+ * EXECUTIONS_*, QUEUE_*, …: n8nSettingsFrom) reach the n8n process. --check sends one lead through
+ * examples 1 and 2 once ready, then stops (exit code 0 when its call result reached the CRM stub): CI
+ * runs it on macOS and Windows.
  *
  * The examples, the CRM stub and the import of both are in scripts/lib/playground.js, shared with
  * the end-to-end suite (test/e2e), which runs the examples exactly as this script sets them up.
@@ -28,10 +31,9 @@
  * Plain Node (CommonJS, built-ins only), runs under the machine's Node (>= 20) on Linux, macOS, Windows.
  */
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { httpRequest, freePort, portFree } = require('./lib/http');
-const { startCrmStub, setupPlayground, SIM_TOKEN, SIM_USER } = require('./lib/playground');
+const { startCrmStub, setupPlayground, resumePlayground, readPlaygroundState, writePlaygroundState, SIM_TOKEN, SIM_USER } = require('./lib/playground');
 const { startScriptedChatModel, crmNote } = require('./lib/standInModel');
 
 /** The n8n owner npm start sets up. */
@@ -44,6 +46,40 @@ const DEFAULT_N8N_PORT = 5678;
 /** The simulator's and the CRM stub's ports when free (the README names them; scripts/check-docs.js checks it). */
 const DEFAULT_SIM_PORT = 5680;
 const DEFAULT_CRM_PORT = 5681;
+
+/** Where npm start keeps n8n's user folder unless --user-folder says otherwise (git-ignored). */
+function defaultUserFolder(version) {
+	return path.join(path.resolve(__dirname, '..'), '.cache', 'npm-start', `n8n-${version}`);
+}
+
+/**
+ * n8n's own settings, as n8n documents them (docs.n8n.io, "Environment variables"): every N8N_*
+ * variable, the database, executions, queue and a few more. npm start passes them to n8n as they are.
+ */
+const N8N_SETTING = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|NODES_|NODE_FUNCTION_ALLOW_|CREDENTIALS_|WORKFLOWS_|EXTERNAL_|GENERIC_TIMEZONE$|WEBHOOK_URL$|CODE_ENABLE_STDOUT$|OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS$)/;
+/** What npm start itself decides (its options say how), so a variable cannot move it. */
+const SET_BY_START = {
+	N8N_PORT: '--port N or CIS_N8N_PORT=N',
+	N8N_USER_FOLDER: '--user-folder DIR',
+	N8N_LISTEN_ADDRESS: 'n8n listens on 127.0.0.1 only',
+	N8N_ENCRYPTION_KEY: 'the kept folder\'s credentials are encrypted with npm start\'s key',
+	N8N_RUNNERS_BROKER_PORT: 'a free port is chosen',
+};
+
+/**
+ * The n8n settings in `env` that reach the n8n process ({ settings }), and those npm start sets
+ * itself ({ ignored: [[name, why]] }).
+ */
+function n8nSettingsFrom(env = process.env) {
+	const settings = {};
+	const ignored = [];
+	for (const [name, value] of Object.entries(env)) {
+		if (value === undefined || !N8N_SETTING.test(name)) continue;
+		if (SET_BY_START[name]) ignored.push([name, SET_BY_START[name]]);
+		else settings[name] = value;
+	}
+	return { settings, ignored };
+}
 
 function parsePort(text, where) {
 	const port = Number(text);
@@ -83,7 +119,7 @@ async function pickPort(preferred, explicit, naming = {}, avoid = []) {
 /* ------------------------------------------------------------------ main */
 
 function parseArgs(argv, env = process.env) {
-	const opts = { version: '2.41.1', timeScale: 1, keep: false, check: false };
+	const opts = { version: '2.41.1', timeScale: 1, fresh: false, check: false };
 	if (env[PORT_VARIABLE] !== undefined && env[PORT_VARIABLE] !== '') opts.port = parsePort(env[PORT_VARIABLE], PORT_VARIABLE);
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -104,8 +140,13 @@ function parseArgs(argv, env = process.env) {
 			case '--time-scale':
 				opts.timeScale = Number(value());
 				break;
-			case '--keep':
-				opts.keep = true;
+			case '--user-folder':
+				opts.userFolder = path.resolve(value());
+				break;
+			case '--fresh':
+				opts.fresh = true;
+				break;
+			case '--keep': // the folder is kept by default now; accepted so that older commands still run
 				break;
 			case '--check':
 				opts.check = true;
@@ -132,9 +173,21 @@ installed and the example workflows imported, all on 127.0.0.1. Ctrl-C stops eve
   --sim-port N     simulator port (default 5680, or the next free one)
   --crm-port N     CRM stub port (default 5681, or the next free one)
   --time-scale X   simulated durations × X (default 1: a call takes about 4 s)
-  --keep           keep the n8n user folder when stopping (it is printed)
+  --user-folder D  n8n's user folder (default .cache/npm-start/n8n-<version> in this clone)
+  --fresh          start from scratch: delete the user folder first (your workflows, credentials
+                   and executions in it are gone)
   --check          once ready, send one lead through examples 1 and 2, then stop
                    (exit code 0 when its call result reached the CRM stub)
+
+Your work is kept: stopping leaves the user folder as it is, and the next npm start opens the same
+workflows, credentials and executions (the examples are not imported twice).
+
+n8n's own settings reach n8n: set them in the environment as n8n documents them, e.g.
+  N8N_EVENTBUS_RECOVERY_MODE=simple npm start
+Passed on: N8N_*, DB_*, EXECUTIONS_*, QUEUE_*, NODES_*, NODE_FUNCTION_ALLOW_*, CREDENTIALS_*,
+WORKFLOWS_*, EXTERNAL_*, GENERIC_TIMEZONE, WEBHOOK_URL, CODE_ENABLE_STDOUT,
+OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS. npm start sets these itself (its options choose them):
+${Object.keys(SET_BY_START).join(', ')}.
 
 n8n is installed on first use into $CIS_N8N_CACHE or .cache/n8n (several minutes, once). It runs
 on this machine's Node when that fits the n8n version, else on a Node runtime package from the npm
@@ -220,6 +273,11 @@ async function main() {
 
 	const TOTAL = 6;
 	const version = opts.version;
+	const userFolder = opts.userFolder || defaultUserFolder(version);
+	if (opts.fresh) fs.rmSync(userFolder, { recursive: true, force: true });
+	// What an earlier npm start set up in this folder (none: a first start).
+	const earlier = readPlaygroundState(userFolder);
+	const n8nSettings = n8nSettingsFrom(process.env);
 	// what cannot work is said before anything is installed or started
 	let n8nPort;
 	let plan;
@@ -258,50 +316,58 @@ async function main() {
 		say(`          ${path.basename(pack.tarball)} (${pack.files.length} files)`);
 
 		// 3. simulator + CRM stub
+		const ports = (earlier && earlier.ports) || {};
 		const sim = await createSimulator({
-			port: (await pickPort(DEFAULT_SIM_PORT, opts.simPort, { what: 'the simulator', option: '--sim-port' }, [n8nPort.port])).port,
+			port: (await pickPort(ports.sim || DEFAULT_SIM_PORT, opts.simPort, { what: 'the simulator', option: '--sim-port' }, [n8nPort.port])).port,
 			token: SIM_TOKEN,
 			users: [SIM_USER],
 			timeScale: opts.timeScale,
 		});
 		cleanups.push(() => sim.close());
 		const crm = await startCrmStub({
-			port: (await pickPort(DEFAULT_CRM_PORT, opts.crmPort, { what: 'the CRM stub', option: '--crm-port' }, [n8nPort.port, sim.port])).port,
+			port: (await pickPort(ports.crm || DEFAULT_CRM_PORT, opts.crmPort, { what: 'the CRM stub', option: '--crm-port' }, [n8nPort.port, sim.port])).port,
 			onRequest: (entry) => say(`[crm] ${shortEvent(entry)}`),
 		});
 		cleanups.push(() => crm.close());
 		// Example 9's chat model: a stand-in on a free port that needs no key.
-		const model = await startScriptedChatModel({ finalAnswer: crmNote });
+		// The same port as last time when free, so that the kept credential still points at it.
+		const modelPort = ports.model && (await portFree(ports.model)) ? ports.model : 0;
+		const model = await startScriptedChatModel({ finalAnswer: crmNote, port: modelPort });
 		cleanups.push(() => model.close());
 		step(3, TOTAL, `simulator of the service on ${sim.url}, CRM stub on ${crm.url}, stand-in chat model on ${model.url}`);
 
 		// 4. n8n with the tarball installed the way a user installs a community node
-		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `cis-autocall-n8n-${version}-`));
-		cleanups.push(() => {
-			if (opts.keep) say(`[start] kept the n8n user folder ${userFolder}`);
-			else fs.rmSync(userFolder, { recursive: true, force: true });
-		});
-		step(4, TOTAL, `installing the tarball into ${path.join(userFolder, '.n8n', 'nodes')} and starting n8n ${version}…`);
+		fs.mkdirSync(userFolder, { recursive: true });
+		cleanups.push(() => say(`[start] your workflows and executions are kept in ${userFolder}: npm start opens them again (--fresh starts from scratch)`));
+		step(
+			4,
+			TOTAL,
+			`installing the tarball into ${path.join(userFolder, '.n8n', 'nodes')} and starting n8n ${version} (${earlier ? 'your kept n8n folder' : 'a new n8n folder, kept when you stop'})…`,
+		);
+		for (const [name, why] of n8nSettings.ignored) say(`          ${name} is set by npm start, not taken from the environment (${why})`);
+		const passed = Object.keys(n8nSettings.settings);
+		if (passed.length) say(`          n8n settings from the environment: ${passed.join(', ')}`);
 		await installPackageTarball(userFolder, pack.tarball, install);
 		if (stopping) return;
 		// chosen before the install; taken since then = said at start-up by startN8n
 		if (n8nPort.note) say(`          ${n8nPort.note} for n8n (choose one with --port N or ${PORT_VARIABLE}=N)`);
-		const n8n = await startN8n({ version, userFolder, port: n8nPort.port });
+		const n8n = await startN8n({ version, userFolder, port: n8nPort.port, env: n8nSettings.settings });
 		cleanups.push(() => n8n.stop());
 		if (stopping) return;
 		const client = await setupOwner(n8n.url, START_OWNER, { version });
 		say(`          n8n ready in ${Math.round(n8n.startedInMs / 1000)} s; owner set up by API`);
 
 		// 5. credentials, examples, default template
-		step(5, TOTAL, 'credentials, example workflows, default template of the simulator…');
-		const setup = await setupPlayground({
-			client,
-			n8nUrl: n8n.url,
-			simUrl: sim.url,
-			crmUrl: crm.url,
-			modelUrl: model.url,
-			log: (line) => say(`          ${line}`),
-		});
+		const where = { client, n8nUrl: n8n.url, simUrl: sim.url, crmUrl: crm.url, modelUrl: model.url, log: (line) => say(`          ${line}`) };
+		let setup;
+		if (earlier) {
+			step(5, TOTAL, 'your kept workflows and credentials: credentials pointed at this start\'s simulator, default template of the simulator…');
+			setup = await resumePlayground({ ...where, state: earlier });
+		} else {
+			step(5, TOTAL, 'credentials, example workflows, default template of the simulator…');
+			setup = await setupPlayground(where);
+		}
+		writePlaygroundState(userFolder, setup, { sim: sim.port, crm: crm.port, model: model.port });
 		if (stopping) return;
 		const wfs = setup.workflows;
 		for (const wf of Object.values(wfs)) {
@@ -325,7 +391,7 @@ async function main() {
 		say(`  login           ${START_OWNER.email} / ${START_OWNER.password}`);
 		say(`  simulator       ${sim.url}   (token "${SIM_TOKEN}", login ${SIM_USER.email} / ${SIM_USER.password}; state: ${sim.url}/__sim/state)`);
 		say(`  CRM stub        ${crm.url}   (contacts: ${crm.url}/contacts; what it received: ${crm.url}/__crm/requests)`);
-		say(`  user folder     ${userFolder}${opts.keep ? ' (kept)' : ' (deleted on stop; --keep keeps it)'}`);
+		say(`  user folder     ${userFolder} (kept when you stop; npm start -- --fresh starts from scratch)`);
 		say('');
 		say('  Try it: a lead from the "CRM" (example 1) is called, and the result comes back to the CRM (example 2):');
 		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead -H 'content-type: application/json' \\`);
@@ -370,6 +436,8 @@ async function main() {
 }
 
 module.exports = {
+	defaultUserFolder,
+	n8nSettingsFrom,
 	DEFAULT_CRM_PORT,
 	DEFAULT_N8N_PORT,
 	DEFAULT_SIM_PORT,

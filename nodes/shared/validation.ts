@@ -8,9 +8,14 @@ export class InputError extends Error {
 		readonly value: unknown,
 		readonly problem: string,
 	) {
-		super(`Invalid ${field}: ${describeValue(value)} ${problem}`);
+		super(`Invalid ${field}: ${noValue(value) && problem.startsWith('is empty') ? 'the field' : describeValue(value)} ${problem}`);
 		this.name = 'InputError';
 	}
+}
+
+/** No value at all: "Invalid phone: the field is empty", never "nothing is empty". */
+function noValue(value: unknown): boolean {
+	return value === undefined || value === null;
 }
 
 export function describeValue(value: unknown): string {

@@ -210,16 +210,8 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
  *   examples?: any[], activate?: string[], credentialType?: string, log?: (line: string) => void }} options
  */
 async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, credentialType = 'login', log = () => {} }) {
-	const credToken = await client.createCredential({
-		name: EXAMPLE_CREDENTIAL_NAME,
-		type: 'cisAutoCallApi',
-		data: { baseUrl: simUrl, accessToken: token },
-	});
-	const credLogin = await client.createCredential({
-		name: `${EXAMPLE_CREDENTIAL_NAME} (login)`,
-		type: 'cisAutoCallLoginApi',
-		data: { baseUrl: simUrl, loginUrl: `${simUrl}/api/v1/auth/login`, email: user.email, password: user.password, ttl: 86400 },
-	});
+	const credToken = await client.createCredential(simCredential('token', simUrl, { token, user }));
+	const credLogin = await client.createCredential(simCredential('login', simUrl, { token, user }));
 	log(`credentials "${credToken.name}" (access token) and "${credLogin.name}" (email + password) → ${simUrl}`);
 	const secret = crypto.randomBytes(24).toString('hex');
 	const credSecret = await client.createCredential({
@@ -234,7 +226,7 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 	};
 	// Example 9's chat model: the stand-in on 127.0.0.1 (no key, no internet).
 	if (modelUrl) {
-		const credModel = await client.createCredential({ name: EXAMPLE_MODEL_CREDENTIAL_NAME, type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: `${modelUrl}/v1`, header: false } });
+		const credModel = await client.createCredential(modelCredential(modelUrl));
 		credentials.openAiApi = { id: String(credModel.id), name: credModel.name };
 		log(`credential "${credModel.name}" → the stand-in chat model at ${modelUrl}`);
 	}
@@ -264,20 +256,102 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 		await client.activate(wf.id);
 		wf.activated = true;
 	}
-	// Example 2 listens to the tasks made from the default template (Create and Run, Create Batch):
-	// its URL + ?secret= goes into the template's webhook settings, as a user would paste it.
-	let template = null;
+	const template = await pointTemplateAtExample2(simUrl, workflows, secret);
+	return { credentials, secret, mcpToken, resultsTable, workflows, template, urls: { sim: simUrl, crm: crmUrl, model: modelUrl } };
+}
+
+/** The simulator's credentials: with its access token, or with email and password (login). */
+function simCredential(kind, simUrl, { token = SIM_TOKEN, user = SIM_USER } = {}) {
+	if (kind === 'token') return { name: EXAMPLE_CREDENTIAL_NAME, type: 'cisAutoCallApi', data: { baseUrl: simUrl, accessToken: token } };
+	return {
+		name: `${EXAMPLE_CREDENTIAL_NAME} (login)`,
+		type: 'cisAutoCallLoginApi',
+		data: { baseUrl: simUrl, loginUrl: `${simUrl}/api/v1/auth/login`, email: user.email, password: user.password, ttl: 86400 },
+	};
+}
+
+function modelCredential(modelUrl) {
+	return { name: EXAMPLE_MODEL_CREDENTIAL_NAME, type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: `${modelUrl}/v1`, header: false } };
+}
+
+/**
+ * Example 2 listens to the tasks made from the default template (Create and Run, Create Batch): its
+ * URL + ?secret= goes into the template's webhook settings, as a user would paste it. Example 10a
+ * (the results table), when active, listens to the same template's Call Ended events.
+ */
+async function pointTemplateAtExample2(simUrl, workflows, secret) {
 	const wf2 = workflows['02'];
-	if (wf2 && wf2.triggerUrl) {
-		const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
-		// Example 10a (the results table) listens to the same template's Call Ended events.
-		const wf10a = workflows['10a'];
-		const targets = wf10a && wf10a.activated && wf10a.triggerUrl ? [target, webhookTarget(`${wf10a.triggerUrl}?secret=${secret}`, ['CALL_ENDED'])] : [target];
-		const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: targets } });
-		if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
-		template = { target, answer: res.body };
+	if (!wf2 || !wf2.triggerUrl) return null;
+	const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
+	const wf10a = workflows['10a'];
+	const targets = wf10a && wf10a.activated && wf10a.triggerUrl ? [target, webhookTarget(`${wf10a.triggerUrl}?secret=${secret}`, ['CALL_ENDED'])] : [target];
+	const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: targets } });
+	if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
+	return { target, answer: res.body };
+}
+
+/* ------------------------------------------------------------------ a kept playground */
+
+/** What npm start set up in an n8n user folder, kept there for the next start. */
+const STATE_FILE = 'npm-start-playground.json';
+
+/** The set-up an earlier start kept in `userFolder`, or null (none, or unreadable: a new set-up). */
+function readPlaygroundState(userFolder) {
+	try {
+		const state = JSON.parse(fs.readFileSync(path.join(userFolder, STATE_FILE), 'utf8'));
+		return state && state.credentials && state.workflows ? state : null;
+	} catch (_) {
+		return null;
 	}
-	return { credentials, secret, mcpToken, resultsTable, workflows, template };
+}
+
+/** Keeps what setupPlayground / resumePlayground set up, without the workflows' JSON. */
+function writePlaygroundState(userFolder, setup, ports) {
+	const workflows = {};
+	for (const [key, wf] of Object.entries(setup.workflows)) workflows[key] = { id: wf.id, name: wf.name, file: wf.file, triggerUrl: wf.triggerUrl, activated: wf.activated };
+	const state = { credentials: setup.credentials, secret: setup.secret, mcpToken: setup.mcpToken, resultsTable: setup.resultsTable, workflows, urls: setup.urls, ports };
+	fs.writeFileSync(path.join(userFolder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/**
+ * A later start on a kept user folder: nothing is imported or created twice. The credentials are
+ * pointed at this start's simulator and stand-in model when their addresses changed, the workflows
+ * that still exist are listed (n8n itself activated the published ones), and the new simulator's
+ * default template is pointed at example 2 again. Returns what setupPlayground returns.
+ * @param {{ client: any, n8nUrl?: string, simUrl: string, crmUrl: string, modelUrl?: string, state: any, log?: (line: string) => void }} options
+ */
+async function resumePlayground({ client, simUrl, crmUrl, modelUrl, state, log = () => {} }) {
+	const urls = state.urls || {};
+	const update = async (ref, credential) => {
+		const res = await client.rawRest('PATCH', `/credentials/${ref.id}`, credential);
+		if (res.status === 404) log(`credential "${ref.name}" no longer exists: create one pointing at ${simUrl} if you need it`);
+		else if (res.status < 200 || res.status >= 300) throw new Error(`PATCH /rest/credentials/${ref.id} answered ${res.status}: ${res.text}`);
+		else log(`credential "${ref.name}" now points at ${credential.data.baseUrl || credential.data.url}`);
+	};
+	if (urls.sim !== simUrl) {
+		if (state.credentials.cisAutoCallApi) await update(state.credentials.cisAutoCallApi, simCredential('token', simUrl));
+		if (state.credentials.cisAutoCallLoginApi) await update(state.credentials.cisAutoCallLoginApi, simCredential('login', simUrl));
+	}
+	if (modelUrl && state.credentials.openAiApi && urls.model !== modelUrl) await update(state.credentials.openAiApi, modelCredential(modelUrl));
+	if (urls.crm && urls.crm !== crmUrl) log(`the examples send to the CRM stub at ${urls.crm}, which is now at ${crmUrl}: start with --crm-port ${new URL(urls.crm).port} to use its old port`);
+	const workflows = {};
+	for (const [key, wf] of Object.entries(state.workflows)) {
+		const res = await client.rawRest('GET', `/workflows/${wf.id}`);
+		if (res.status !== 200) continue; // deleted by the user
+		const data = res.body && res.body.data ? res.body.data : res.body;
+		workflows[key] = { ...wf, name: data.name || wf.name, json: data, activated: Boolean(data.active) };
+	}
+	log(`kept: ${Object.keys(workflows).length} example workflows (of ${Object.keys(state.workflows).length}) and your own; nothing imported again`);
+	const template = await pointTemplateAtExample2(simUrl, workflows, state.secret);
+	return {
+		credentials: state.credentials,
+		secret: state.secret,
+		mcpToken: state.mcpToken,
+		resultsTable: state.resultsTable,
+		workflows,
+		template,
+		urls: { sim: simUrl, crm: crmUrl, model: modelUrl },
+	};
 }
 
 
@@ -303,4 +377,7 @@ module.exports = {
 	webhookTarget,
 	startCrmStub,
 	setupPlayground,
+	resumePlayground,
+	readPlaygroundState,
+	writePlaygroundState,
 };

@@ -17,6 +17,7 @@
  * number per call, no task started by the agent, and what the model reads back.
  */
 const assert = require('assert');
+const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { loadExamples, prepareExample } = require('../../scripts/lib/playground');
 const { apiRequestsSince } = require('./harness');
@@ -98,6 +99,36 @@ module.exports = async function agentChecks(ctx) {
 			assert.deepStrictEqual(toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
 			assert.match(toolResults[3][0].message, /would go beyond 3 calls per agent run \(.*\), counting all CIS Auto-Call tools of this workflow execution together;/);
 			return toolResults[3][0].message;
+		});
+
+		await checks.check("a new agent's defaults: OpenAI Chat Model 1.3 as it comes (Responses API on) and Phone Numbers from the ✨ button ($fromAI('Phone_Numbers')): the stand-in is asked over POST /v1/responses and the call is made", async () => {
+			const fresh = JSON.parse(JSON.stringify(json));
+			fresh.name = `${json.name} (new agent's defaults)`;
+			const freshTrigger = fresh.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+			freshTrigger.webhookId = crypto.randomUUID();
+			const freshModel = fresh.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi');
+			freshModel.typeVersion = 1.3;
+			// what the editor saves for a new OpenAI Chat Model left as it is
+			freshModel.parameters = { model: { __rl: true, mode: 'list', value: 'gpt-5-mini' }, builtInTools: {}, options: {} };
+			const freshTool = fresh.nodes.find((n) => n.type.endsWith('.cisAutoCallTool'));
+			// as n8n 2.41's ✨ button writes it (the browser suite clicks it)
+			freshTool.parameters = { ...freshTool.parameters, phone: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Phone_Numbers', ``, 'string') }}" };
+			const created = await client.createWorkflow(fresh);
+			await client.activate(created.id);
+			const mark = model.requests.length;
+			const simMark = sim.requests.length;
+			const res = await httpRequest('POST', `${ctx.n8n.url}/webhook/${freshTrigger.webhookId}/chat`, { body: { action: 'sendMessage', sessionId: 'e2e-new-agent', chatInput: 'Please call Ann on 79990008802.' } });
+			assert.strictEqual(res.status, 200, `chat answered ${res.status}: ${res.text}`);
+			const routes = model.requests.slice(mark).map((r) => `${r.method} ${r.path.split('?')[0]}`);
+			assert.ok(routes.length >= 2 && routes.every((route) => route === 'POST /v1/responses'), `the model was asked: ${routes.join(', ')}`);
+			const tool = model.requests[mark].body.tools.find((t) => t.type === 'function');
+			assert.ok(tool.parameters.properties.Phone_Numbers, `the tool's arguments: ${JSON.stringify(tool.parameters)}`);
+			const calls = apiRequestsSince(sim, simMark).filter((r) => r.path === CREATE_AND_RUN);
+			assert.deepStrictEqual(calls.map((r) => r.body.phone), [['79990008802']]);
+			const [item] = model.toolResultsSince(mark).map(toolAnswer)[0];
+			assert.strictEqual(item.outcome, 'done', JSON.stringify(item));
+			await client.deactivate(created.id);
+			return `${routes.length} × POST /v1/responses; 1 call; the model read outcome done`;
 		});
 
 		await capsChecks(ctx, { client, sim, checks, example, openAi, model, creds });

@@ -50,6 +50,44 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expectRefusedUnsent(result, 'Refused: the number 79990000001 is not in Allowed Numbers ("7495", "+7 (812)"), so it was not called. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.');
 	});
 
+	test('a number of the wrong length is the number\'s fault: the model is told to ask the user for the right one, not that the user set a limit', async () => {
+		const result = await runTool(sim, callTool(), [{ phone: '7999000001' }], { via });
+		expect(apiRequests(sim)).toHaveLength(0);
+		const answer = toolAnswerOf(result.observations[0]);
+		expect(answer.outcome).toBe('refused');
+		expect(answer.message).toMatch(/^Refused: 7999000001 has 10 digits.*Ask the user for the right number of this person, then call with it; never guess or change a number yourself\.$/);
+		expect(answer.message).not.toMatch(/limit the user set/);
+	});
+
+	test('a tool call that sent nothing is not a plain success in the log: a warning above the tool\'s output says what the model was told', async () => {
+		const result = await runTool(sim, callTool(), [{ phone: '7999000001' }, { phone: '79990000041' }], { via });
+		expect(created()).toHaveLength(1);
+		const hints = Object.values(result.runData)
+			.flat()
+			.flatMap((task) => task.hints ?? []);
+		if (via === 'engineRequest') {
+			// n8n runs the tool as an ordinary node: its run in the execution carries the notice.
+			expect(hints).toEqual([
+				{
+					type: 'warning',
+					location: 'outputPane',
+					message: expect.stringMatching(/^This tool call sent nothing; the model was told: Refused: 7999000001 has 10 digits/),
+				},
+			]);
+		}
+		const succeeded = await runTool(sim, callTool(), [{ phone: '79990000042' }], { via });
+		expect(Object.values(succeeded.runData).flat().flatMap((task) => task.hints ?? [])).toEqual([]);
+	});
+
+	test('an emergency number is refused as a wrong number, not as a limit of the user', async () => {
+		const result = await runTool(sim, callTool(), [{ phone: '112' }], { via });
+		expect(apiRequests(sim)).toHaveLength(0);
+		const answer = toolAnswerOf(result.observations[0]);
+		expect(answer.outcome).toBe('refused');
+		expect(answer.message).toMatch(/Ask the user for the right number/);
+		expect(answer.message).not.toMatch(/limit the user set/);
+	});
+
 	test('the 6th call with Max Calls per Run = 5 is refused and 5 requests were sent', async () => {
 		const calls = [1, 2, 3, 4, 5, 6].map((n) => ({ phone: `7999000001${n}` }));
 		const result = await runTool(sim, callTool({ maxCallsPerRun: 5 }), calls, { via });

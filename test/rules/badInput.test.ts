@@ -74,7 +74,7 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 		'detectRobotGreeting missing in block mode',
 		callTask({}, { detectRobot: true, detectRobotMode: 'block' }),
 		[{}],
-		/Invalid detectRobotGreeting: nothing is empty/,
+		/Invalid detectRobotGreeting: the field is empty/,
 	],
 	[
 		'phone field missing in the by-field-name mode',

@@ -63,7 +63,7 @@ test('a Phone Field that names no field of an item lists the fields the item has
 
 test('an empty phone says "is empty", not "nothing holds no phone number"', async () => {
 	const result = await runAction(sim, { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.phone }}' }, [{}]);
-	expect(result.error?.message).toBe('Invalid phone: nothing is empty; enter at least one phone number [item 0]');
+	expect(result.error?.message).toBe('Invalid phone: the field is empty; enter at least one phone number [item 0]');
 });
 
 test('field names that are fields still work, including a field that holds a number', async () => {

@@ -23,6 +23,7 @@ const { createSimulator } = require('../../simulator');
 const { ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN, SIM_USER, loadExamples, prepareExample } = require('../../scripts/lib/playground');
 const { launchBrowser, signIn, ensureBrowser } = require('./editor');
 const scenarios = require('./scenarios');
+const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const { out, secs } = suite;
@@ -72,6 +73,8 @@ async function main() {
 	fs.mkdirSync(opts.images, { recursive: true });
 
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: 0.05 });
+	// the stand-in model of npm start, for the new agent's run
+	const model = await startScriptedChatModel();
 	const userFolder = suite.makeTemp('cis-ui-n8n-', { keep: opts.keep });
 	const profileDir = suite.makeTemp('cis-ui-chromium-');
 	/** @type {Awaited<ReturnType<typeof suite.startInstance>>['n8n'] | null} */
@@ -114,7 +117,7 @@ async function main() {
 			return page.url().replace(n8n.url, '');
 		});
 		if (!signedIn) throw new Error('not signed in');
-		const ctx = { page, url: n8n.url, checks, types, sim, simToken: SIM_TOKEN, images: opts.images, exampleWorkflowId: workflow.id, exampleNodeCount: example.json.nodes.length, client, credential };
+		const ctx = { page, url: n8n.url, checks, types, sim, simToken: SIM_TOKEN, images: opts.images, exampleWorkflowId: workflow.id, exampleNodeCount: example.json.nodes.length, client, credential, model };
 		for (const [name, scenario] of /** @type {[string, (ctx: any) => Promise<void>][]} */ ([
 			['node panel', scenarios.nodePanel],
 			['trigger', scenarios.trigger],
@@ -128,6 +131,7 @@ async function main() {
 			['first workflow', scenarios.firstWorkflow],
 			['typed expression', scenarios.typedExpression],
 			['canvas', scenarios.exampleCanvas],
+			['new agent', scenarios.newAgent],
 		])) {
 			if (opts.only.length && !opts.only.includes(name)) continue;
 			const started = Date.now();
@@ -146,6 +150,7 @@ async function main() {
 		if (browser) await browser.context.close().catch(() => undefined);
 		if (n8n) await n8n.stop();
 		await sim.close();
+		await model.close();
 		suite.removeTemp();
 		if (opts.keep) out(`  (kept ${userFolder})`);
 	}

@@ -19,7 +19,7 @@ const {
 	selectOption,
 	shownParameterTexts,
 } = require('./editor');
-const { leadWebhook, apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL } = require('../e2e/harness');
+const { leadWebhook, apiRequestsSince, chain, cisNode, codeNode, manualTrigger, noOp, triggerNode, sleep, NO_REDIAL, MANUAL } = require('../e2e/harness');
 const { displayedCredentials, displayedProperties, hiddenProperties, mainAuthField, operationsOf, valuesOf, fieldCount, FIELD_COUNTS } = require('./expected');
 const { findBanned } = require('../lib/editorWords');
 const { noticeProblems, wordCount, MAX_NOTICE_WORDS, MAX_NOTICE_SENTENCES } = require('../lib/noticeLength');
@@ -1158,4 +1158,106 @@ async function exampleCanvas(ctx) {
 	});
 }
 
-module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, firstWorkflow, typedExpression, exampleCanvas };
+/* ------------------------------------------------------------------ a new AI Agent with the stand-in model */
+
+/**
+ * A new AI Agent as a user sets it up in n8n 2.41, run from the editor with the stand-in model of
+ * `npm start` (scripts/lib/standInModel.js): AI Agent (3.1) with an OpenAI Chat Model left at the
+ * defaults the editor saves for a new one (version 1.3: Use Responses API on, model gpt-5-mini) and a
+ * CIS Auto-Call tool. The workflow is imported as the editor saves those nodes; then, in the browser,
+ * Phone Numbers of the tool gets n8n's ✨ "let the model define this parameter" button
+ * (`$fromAI('Phone_Numbers', …)`), the workflow is saved with Ctrl+S and run with "Execute workflow".
+ * The first run must succeed: the model is asked over the Responses API, the tool is called with
+ * the number in the argument the ✨ button named, and one call reaches the service.
+ */
+async function newAgent(ctx) {
+	const { page, url, checks, client, sim, credential, model, types, images } = ctx;
+	const phone = '79990005601';
+	let workflow;
+	await checks.check('new agent: Phone Numbers of the tool set with the ✨ button in the editor, saved as $fromAI(\'Phone_Numbers\', …)', async () => {
+		const openAi = await client.createCredential({ name: 'Stand-in model (UI)', type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: `${model.url}/v1`, header: false } });
+		const toolVersion = Math.max(...[].concat(types.action.version));
+		const nodes = [
+			{ ...manualTrigger(), position: [0, 0] },
+			{
+				id: crypto.randomUUID(),
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3.1,
+				position: [220, 0],
+				parameters: { promptType: 'define', text: `A new lead came in: Ann, phone ${phone}. Call her.`, options: {} },
+			},
+			{
+				id: crypto.randomUUID(),
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.3,
+				position: [160, 220],
+				// what the editor saves for a new OpenAI Chat Model left as it is (Use Responses API: on, the default)
+				parameters: { model: { __rl: true, mode: 'list', value: 'gpt-5-mini' }, builtInTools: {}, options: {} },
+				credentials: { openAiApi: { id: String(openAi.id), name: openAi.name } },
+			},
+			{
+				id: crypto.randomUUID(),
+				name: 'Call a lead',
+				type: `${types.action.name}Tool`,
+				typeVersion: toolVersion,
+				position: [360, 220],
+				parameters: { authentication: 'accessToken', resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '', options: {} },
+				credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
+			},
+		];
+		const connections = {
+			[MANUAL]: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'Call a lead': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		};
+		workflow = await client.createWorkflow({ name: 'UI: a new agent with the stand-in model', nodes, connections, settings: { executionOrder: 'v1' } });
+		await page.goto(`${url}/workflow/${workflow.id}`);
+		await page.getByTestId('canvas-node').filter({ hasText: 'Call a lead' }).first().dblclick();
+		const item = parameterItem(page, 'phone');
+		await item.waitFor({ timeout: 30000 });
+		await item.hover();
+		await item.getByTestId('from-ai-override-button').first().click();
+		await page.waitForTimeout(300);
+		await closeNdv(page);
+		await page.keyboard.press('ControlOrMeta+s');
+		let saved;
+		for (const until = Date.now() + 20000; Date.now() < until; await sleep(500)) {
+			saved = (await client.getWorkflow(workflow.id)).nodes.find((node) => node.name === 'Call a lead').parameters.phone;
+			if (/\$fromAI\(/.test(String(saved))) break;
+		}
+		// n8n 2.41 saves "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Phone_Numbers', ``, 'string') }}"
+		if (!/^=\{\{ .*\$fromAI\('Phone_Numbers'/.test(String(saved))) throw new Error(`Phone Numbers saved as ${JSON.stringify(saved)}`);
+		return `saved as ${saved}`;
+	});
+	if (!workflow) return;
+	await checks.check('new agent: "Execute workflow" in the editor succeeds at the first run; the model is asked over the Responses API and one call reaches the service', async () => {
+		const mark = model.requests.length;
+		const simMark = sim.requests.length;
+		await page.getByTestId('execute-workflow-button').click();
+		let executions = [];
+		for (const until = Date.now() + 90000; Date.now() < until; ) {
+			await sleep(500);
+			executions = await client.listExecutions(workflow.id);
+			if (executions.length && ['success', 'error', 'crashed'].includes(executions[0].status)) break;
+		}
+		const file = path.join(images, 'new-agent-run.png');
+		await page.screenshot({ path: file, animations: 'disabled' }).catch(() => undefined);
+		if (executions.length !== 1) throw new Error(`${executions.length} executions (${executions.map((e) => e.status).join(', ')}); expected 1`);
+		const execution = await client.getExecution(executions[0].id);
+		const error = execution.data && execution.data.resultData && execution.data.resultData.error;
+		if (executions[0].status !== 'success') throw new Error(`the execution ended ${executions[0].status}: ${error ? error.message : ''}`);
+		const asked = model.requests.slice(mark).map((request) => `${request.method} ${request.path.split('?')[0]}`);
+		if (!asked.length || asked.some((route) => route !== 'POST /v1/responses')) throw new Error(`the model was asked: ${asked.join(', ')}`);
+		const created = apiRequestsSince(sim, simMark).filter((request) => request.path === '/cis/api/v1/telephony/autoCallCandidate/single');
+		if (created.length !== 1 || JSON.stringify(created[0].body.phone) !== JSON.stringify([phone])) {
+			throw new Error(`the service got ${created.length} calls: ${JSON.stringify(created.map((request) => request.body.phone))}`);
+		}
+		const answer = JSON.stringify(execution.data.resultData.runData['AI Agent'].at(-1).data.main[0][0].json);
+		if (!/"outcome\\?":\s*\\?"done/.test(answer)) throw new Error(`the agent answered ${answer.slice(0, 300)}`);
+		return `${asked.length} requests POST /v1/responses; 1 call to ${phone}; the model read outcome done; ${file}`;
+	});
+}
+
+module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, firstWorkflow, typedExpression, exampleCanvas, newAgent };

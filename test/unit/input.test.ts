@@ -63,7 +63,7 @@ test('call intensity: the message names the field of the chosen mode, and NaN as
 	expect(() => toCps('everyNSeconds', NaN)).toThrow(/Invalid secondsBetweenCalls: NaN is not a number/);
 	expect(() => toCps('raw', Infinity)).toThrow(/Invalid cps: Infinity is not a number/);
 	expect(() => toCps('perSecond', 1e9)).toThrow(/callsPerSecond: 1000000000 is outside 1..100/);
-	expect(() => toCps('perSecond', undefined)).toThrow(/Invalid callsPerSecond: nothing is empty; enter a number/);
+	expect(() => toCps('perSecond', undefined)).toThrow(/Invalid callsPerSecond: the field is empty; enter a number/);
 });
 
 test('whole numbers: decimal only, bounded, and empty is said to be empty', () => {
@@ -73,7 +73,7 @@ test('whole numbers: decimal only, bounded, and empty is said to be empty', () =
 	expect(() => requireInteger('lifetime', '1e3')).toThrow(/"1e3" is not a whole number/);
 	expect(() => requireInteger('lifetime', 1e300)).toThrow(/Invalid lifetime: 1e\+300 is above 2147483647/);
 	expect(() => requireInteger('lifetime', 2147483648)).toThrow(/is above 2147483647/);
-	expect(() => requireInteger('count', undefined)).toThrow(/Invalid count: nothing is empty; enter a whole number/);
+	expect(() => requireInteger('count', undefined)).toThrow(/Invalid count: the field is empty; enter a whole number/);
 	expect(() => requireInteger('count', NaN)).toThrow(/Invalid count: NaN is not a whole number/);
 	expect(requireInteger('timeout', 99999, { max: 100000 })).toBe(99999);
 });

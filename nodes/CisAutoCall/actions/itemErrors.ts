@@ -6,10 +6,11 @@ import { errorMayHaveCarriedOut } from '../../shared/transport';
 // The two facts about an item's error that operations and the pipeline both ask.
 
 /**
- * Why the node did not send an item: `input` (a bad value), `refused` (a guardrail said no), or
- * `notSent` (any other reason of the node's own; its message says "Not sent").
+ * Why the node did not send an item: `input` (a bad value), `refused` (a limit the user set said
+ * no), `badNumber` (the number itself cannot be a person's phone), or `notSent` (any other reason
+ * of the node's own; its message says "Not sent").
  */
-export type NotSentReason = 'input' | 'refused' | 'notSent';
+export type NotSentReason = 'input' | 'refused' | 'badNumber' | 'notSent';
 
 /** An item the node itself did not send (nothing can have been created for it). */
 export class NotSentError extends NodeOperationError {

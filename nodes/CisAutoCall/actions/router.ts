@@ -5,7 +5,7 @@ import type { ApiRequest } from '../../shared/transport';
 import type { ItemOperation, Operation } from './operation';
 import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
-import { type AgentMode, agentFailure, agentModeOf, failureKindOf } from './agent';
+import { type AgentMode, agentFailure, agentModeOf, agentNotDoneHint, failureKindOf } from './agent';
 import { runWaiting } from './waiting/start';
 
 /**
@@ -18,13 +18,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (agentMode === 'none') return await runItems.call(this, agentMode);
 	// As an AI Agent's tool the node never throws: the model reads short text for every item, and
 	// nothing makes n8n run it again (its Retry On Fail re-runs a node that threw).
+	let output: INodeExecutionData[][];
 	try {
-		return await runItems.call(this, agentMode);
+		output = await runItems.call(this, agentMode);
 	} catch (error) {
 		// Nothing of a run that threw was sent or may have been created: it was refused, or it failed.
 		const kind = failureKindOf(error as Error, false);
-		return [this.getInputData().map((_, item) => ({ json: agentFailure(kind, error as Error), pairedItem: { item } }))];
+		output = [this.getInputData().map((_, item) => ({ json: agentFailure(kind, error as Error), pairedItem: { item } }))];
 	}
+	const hint = agentNotDoneHint(output[0] ?? []);
+	if (hint) this.addExecutionHints?.(hint);
+	return output;
 }
 
 async function runItems(this: IExecuteFunctions, agentMode: AgentMode): Promise<INodeExecutionData[][]> {

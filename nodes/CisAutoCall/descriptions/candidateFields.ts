@@ -134,7 +134,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. 79876543210',
 			displayOptions: defined,
-			description: 'Number(s) of the person to call, country code first (79876543210) or as set in Default Country (Options), separated by commas; an expression may also return a list, such as a CRM contact\'s phones (Pipedrive, Bitrix24, Kommo). They are dialled for real: take them from your data or from the person, never make one up.',
+			description: 'Number(s) of the person to call, country code first (79876543210) or as set in Default Country (Options), separated by commas; an expression may also return a list, such as a CRM contact\'s phones (Pipedrive, Bitrix24, Kommo). They are dialled for real: take them from your data or from the person, never make one up. As an AI Agent\'s tool: one number per tool call, unless "AI Agent May Give Several Numbers per Call" is on in Options.',
 		},
 		{
 			displayName: 'Additional Fields',

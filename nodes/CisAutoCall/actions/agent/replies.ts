@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
 import { mayHaveCreated, NotSentError } from '../itemErrors';
 import { statedOutcomeOf } from '../../../shared/transport';
@@ -14,6 +14,7 @@ export type AgentFailureKind = 'refused' | 'failed' | 'unknown';
 
 const ADVICE = {
 	guardrail: 'This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+	badNumber: 'Ask the user for the right number of this person, then call with it; never guess or change a number yourself.',
 	input: 'Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
 	failed: 'Correct what the message names and try once more, or tell the user.',
 	unknown: 'Do not repeat it: it may have been carried out (a call may have started). Tell the user to check it in the service.',
@@ -37,6 +38,7 @@ export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject 
 	if (kind === 'refused') {
 		const why = error instanceof NotSentError ? error.why : 'input';
 		if (why === 'refused') message = `${text}. ${ADVICE.guardrail}`;
+		else if (why === 'badNumber') message = `${text}. ${ADVICE.badNumber}`;
 		else if (why === 'notSent') message = `${text}. Tell the user.`;
 		else message = `Not sent: ${text}. ${ADVICE.input}`;
 	} else if (kind === 'unknown') {
@@ -89,4 +91,19 @@ export function agentSuccess(json: IDataObject): IDataObject {
 		result[key] = value;
 	}
 	return result;
+}
+
+const NOT_DONE_OUTCOMES = ['refused', 'failed', 'unknown'];
+
+/**
+ * As a tool the node never fails, so a run that sent nothing would look like a plain success in the
+ * agent's log: this notice above the tool's output says what the model was told instead.
+ */
+export function agentNotDoneHint(output: INodeExecutionData[]): NodeExecutionHint | undefined {
+	const notDone = output.filter((item) => NOT_DONE_OUTCOMES.includes(String(item.json.outcome)));
+	if (notDone.length === 0) return undefined;
+	const first = String(notDone[0].json.message ?? notDone[0].json.outcome);
+	const which = output.length === 1 ? 'This tool call' : `${notDone.length} of ${output.length} items of this tool call`;
+	const what = notDone.every((item) => item.json.outcome === 'refused') ? 'sent nothing' : 'did not succeed';
+	return { type: 'warning', location: 'outputPane', message: `${which} ${what}; the model was told: ${first}` };
 }

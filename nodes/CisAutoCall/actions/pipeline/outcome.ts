@@ -69,7 +69,7 @@ export function inputError(context: IExecuteFunctions, error: unknown, itemIndex
 			context.getNode(),
 			`${error.message} [item ${itemIndex}]`,
 			{ itemIndex, description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.` },
-			error instanceof Refusal ? 'refused' : 'input',
+			error instanceof Refusal ? (error.cause === 'badNumber' ? 'badNumber' : 'refused') : 'input',
 		);
 	}
 	return asNodeError(context, error, itemIndex);

@@ -86,6 +86,6 @@ export function checkNumberLengths(phones: string[], defaultCountry?: string): v
 	for (const digits of phones) {
 		if (digits.length < MIN_PERSON_PHONE_DIGITS) continue;
 		const reason = wrongLength(digits, defaultCountry);
-		if (reason !== undefined) throw new Refusal('phone', digits, reason);
+		if (reason !== undefined) throw new Refusal('phone', digits, reason, 'badNumber');
 	}
 }

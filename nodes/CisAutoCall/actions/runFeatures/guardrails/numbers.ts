@@ -100,11 +100,23 @@ export function firstDisallowed(phones: string[], rules: NumberRule[]): string |
 }
 
 /**
- * A guardrail said no: the input is valid, but the user's settings do not allow it. Handled like
- * bad input (the pipeline adds the item; nothing is sent), worded as a refusal.
+ * Why a refusal: `limit`, the user's own settings do not allow it (Allowed Numbers, Max Calls per
+ * Run, what an AI Agent may do); `badNumber`, the number itself cannot be a person's phone (wrong
+ * length, no country code, too short, an emergency number), so only the right number helps.
+ */
+export type RefusalCause = 'limit' | 'badNumber';
+
+/**
+ * A guardrail said no. Handled like bad input (the pipeline adds the item; nothing is sent),
+ * worded as a refusal.
  */
 export class Refusal extends InputError {
-	constructor(field: string, value: unknown, reason: string) {
+	constructor(
+		field: string,
+		value: unknown,
+		reason: string,
+		readonly cause: RefusalCause = 'limit',
+	) {
 		super(field, value, reason);
 		this.name = 'Refusal';
 		this.message = `Refused: ${reason}`;
@@ -180,6 +192,7 @@ export function checkDiallable(phones: string[], allowShortNumbers: boolean): vo
 				'phone',
 				digits,
 				`${digits} is an emergency number (${emergency}); no bot may call it, so nothing was called`,
+				'badNumber',
 			);
 		}
 		if (!allowShortNumbers && digits.length < MIN_PERSON_PHONE_DIGITS) {
@@ -187,6 +200,7 @@ export function checkDiallable(phones: string[], allowShortNumbers: boolean): vo
 				'phone',
 				digits,
 				`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called; to call an internal short number, turn on "Allow Short Numbers" in Options`,
+				'badNumber',
 			);
 		}
 	}
