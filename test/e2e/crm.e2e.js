@@ -65,7 +65,7 @@ async function checksWithFakes(ctx, fakes) {
 		const h = ACCOUNTS.hubspot;
 		const credentials = {
 			cisAutoCallLoginApi: { id: creds.login.id, name: creds.login.name },
-			hubspotDeveloperApi: await mk('e2e HubSpot developer app', 'hubspotDeveloperApi', { clientId: 'hs-client-id', clientSecret: h.clientSecret, apiKey: h.developerApiKey, appId: h.appId, grantType: 'authorizationCode', authUrl: 'https://app.hubspot.com/oauth/authorize', accessTokenUrl: 'https://api.hubapi.com/oauth/v1/token', authQueryParameters: 'grant_type=authorization_code', authentication: 'body', scope: 'crm.objects.contacts.read' }),
+			hubspotDeveloperApi: await mk('e2e HubSpot developer app', 'hubspotDeveloperApi', { clientId: 'hs-client-id', clientSecret: h.clientSecret, apiKey: h.developerApiKey, appId: h.appId }),
 			hubspotAppToken: await mk('e2e HubSpot private app', 'hubspotAppToken', { appToken: h.appToken }),
 			pipedriveApi: await mk('e2e Pipedrive', 'pipedriveApi', { apiToken: ACCOUNTS.pipedrive.apiToken }),
 			httpBasicAuth: await mk('e2e Pipedrive webhook login', 'httpBasicAuth', WEBHOOK_LOGIN),
