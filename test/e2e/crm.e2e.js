@@ -65,7 +65,14 @@ async function checksWithFakes(ctx, fakes) {
 		const h = ACCOUNTS.hubspot;
 		const credentials = {
 			cisAutoCallLoginApi: { id: creds.login.id, name: creds.login.name },
-			hubspotDeveloperApi: await mk('e2e HubSpot developer app', 'hubspotDeveloperApi', { clientId: 'hs-client-id', clientSecret: h.clientSecret, apiKey: h.developerApiKey, appId: h.appId }),
+			// n8n 1.x's public API schema of an OAuth2 credential also requires these three (2.x refuses them).
+			hubspotDeveloperApi: await mk('e2e HubSpot developer app', 'hubspotDeveloperApi', {
+				clientId: 'hs-client-id',
+				clientSecret: h.clientSecret,
+				apiKey: h.developerApiKey,
+				appId: h.appId,
+				...(version.startsWith('1.') ? { serverUrl: '', sendAdditionalBodyProperties: false, additionalBodyProperties: '' } : {}),
+			}),
 			hubspotAppToken: await mk('e2e HubSpot private app', 'hubspotAppToken', { appToken: h.appToken }),
 			pipedriveApi: await mk('e2e Pipedrive', 'pipedriveApi', { apiToken: ACCOUNTS.pipedrive.apiToken }),
 			httpBasicAuth: await mk('e2e Pipedrive webhook login', 'httpBasicAuth', WEBHOOK_LOGIN),
