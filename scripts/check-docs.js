@@ -19,6 +19,8 @@
  *   5. The two tables of the service's events (docs/trigger.md, docs/service.md) have one row per event
  *      of nodes/shared/events.json, in its order, and no other row: a new event fails CI until both
  *      tables have it.
+ *   7. docs/crm.md links every CRM example (CRM_EXAMPLES of scripts/lib/playground.js) and has a section per
+ *      CRM named in the example's file name; examples/README.md has a row for each.
  *   6. The README's steps with the simulator (`npm start`) hold against the code: the n8n login and
  *      the ports it names are those scripts/start.js uses; every `curl` to the simulator or the CRM
  *      stub is sent to a real simulator and CRM stub started here, and must be answered 200; the lead
@@ -91,6 +93,18 @@ const OTHER_NAMES = new Set([
 	'Settings',
 	'CRM',
 	'Credential',
+	// n8n's own CRM nodes and their fields, as docs/crm.md quotes them
+	'HubSpot Trigger',
+	'HubSpot',
+	'Pipedrive Trigger',
+	'Pipedrive',
+	'Contact',
+	'Type',
+	'Entity',
+	'Action',
+	'Incoming Authentication',
+	'Person ID',
+	'Lead ID',
 ]);
 
 /** Pages about the service itself (its own field names), not about the nodes: links only. */
@@ -479,11 +493,31 @@ async function main() {
 	const eventProblems = [];
 	const eventRows = checkEventTables(eventProblems);
 	report('docs/trigger.md, docs/service.md: one row per event of nodes/shared/events.json', eventProblems, eventRows);
+	const crmProblems = [];
+	const crmExamples = checkCrmPage(crmProblems);
+	report('docs/crm.md: a section and a link per CRM example; a row in examples/README.md', crmProblems, crmExamples);
 	const simulatorProblems = [];
 	const steps = await checkSimulatorSteps(simulatorProblems);
 	report('README.md: the steps with the simulator (login, ports, curl commands) hold against npm start, the simulator and the CRM stub', simulatorProblems, steps);
 	console.log(`docs: ${passed} passed, ${failed} failed`);
 	process.exit(failed === 0 ? 0 : 1);
+}
+
+/** Check 7: each CRM example is linked from docs/crm.md, under a heading naming its CRM, and has a row in examples/README.md. */
+function checkCrmPage(problems) {
+	const { CRM_EXAMPLES } = require('./lib/playground');
+	const page = read('docs/crm.md');
+	const headings = [...page.matchAll(/^## (.*)$/gm)].map((m) => m[1].toLowerCase());
+	const table = read('examples/README.md');
+	const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => CRM_EXAMPLES.includes(f.split('-')[0]) && f.endsWith('.json'));
+	if (files.length !== CRM_EXAMPLES.length) problems.push(`examples/: ${files.length} files for the CRM examples ${CRM_EXAMPLES.join(', ')}`);
+	for (const file of files) {
+		const crm = file.split('-')[1];
+		if (!page.includes(`(../examples/${file})`)) problems.push(`docs/crm.md does not link examples/${file}`);
+		if (!headings.some((h) => h.replace(/[^a-z0-9]/g, '').startsWith(crm))) problems.push(`docs/crm.md has no section "## ${crm} …" for examples/${file}`);
+		if (!table.includes(`| [\`${file}\`](${file}) |`)) problems.push(`examples/README.md has no row for ${file}`);
+	}
+	return files.length;
 }
 
 if (require.main === module) {

@@ -401,13 +401,13 @@ async function main() {
 		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead-wait -H 'content-type: application/json' \\`);
 		say(`         -d '{"name": "Eve Waits", "phone": "79990005588", "crmId": "CRM-88"}'`);
 		say(`    the execution waits until the call ends, then this window shows  [crm] POST /leads/CRM-88/call-results  CALL_RESULT Answered …`);
-		if (wfs['10b'] && wfs['10b'].activated) {
-			say('  A chat agent calls and later reads the result from the Data Table "cis_call_results" (examples 10a + 10b, stand-in model):');
-			say(`    open ${n8n.url}/workflow/${wfs['10b'].id}, click Open chat: "call Ann on +7 999 000-55-55", a few seconds later "what did Ann say?"`);
+		if (wfs['14b'] && wfs['14b'].activated) {
+			say('  A chat agent calls and later reads the result from the Data Table "cis_call_results" (examples 14a + 14b, stand-in model):');
+			say(`    open ${n8n.url}/workflow/${wfs['14b'].id}, click Open chat: "call Ann on +7 999 000-55-55", a few seconds later "what did Ann say?"`);
 		}
-		if (wfs['10c'] && wfs['10c'].activated) {
-			const mcpNode = wfs['10c'].json.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
-			say(`  MCP server (example 10c) for Claude Desktop or any MCP client: ${n8n.url}/mcp/${mcpNode.parameters.path}`);
+		if (wfs['14c'] && wfs['14c'].activated) {
+			const mcpNode = wfs['14c'].json.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
+			say(`  MCP server (example 14c) for Claude Desktop or any MCP client: ${n8n.url}/mcp/${mcpNode.parameters.path}`);
 			say(`    header  Authorization: Bearer ${setup.mcpToken}   (credential "MCP clients' bearer token"; docs/ai-agents.md)`);
 		}
 		say('  An AI Agent calls the lead, waits for the answer and writes a CRM note (example 9, offline stand-in model):');

@@ -26,9 +26,9 @@ const EXAMPLE_CREDENTIAL_NAME = 'CIS Auto-Call account';
 const EXAMPLE_MODEL_CREDENTIAL_ID = 'cis-example-model-credential';
 const EXAMPLE_MODEL_CREDENTIAL_NAME = 'Stand-in chat model (offline)';
 const EXAMPLE_SECRET = 'REPLACE-WITH-A-LONG-RANDOM-SECRET';
-/** Example 10c's MCP Server Trigger credential (Bearer Auth): npm start makes one with a random token. */
+/** Example 14c's MCP Server Trigger credential (Bearer Auth): npm start makes one with a random token. */
 const EXAMPLE_MCP_CREDENTIAL_ID = 'cis-example-mcp-credential';
-/** The Data Table that example 10a fills and the agents of 10b and 10c read (by name). */
+/** The Data Table that example 14a fills and the agents of 14b and 14c read (by name). */
 const RESULTS_TABLE = 'cis_call_results';
 const RESULTS_TABLE_COLUMNS = ['phone', 'callId', 'candidateId', 'outcome', 'status', 'result', 'endedAt'].map((name) => ({ name, type: 'string' }));
 const PACKAGE_NAME = 'n8n-nodes-cis-autocall';
@@ -36,7 +36,7 @@ const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
 const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
 
 /** Which examples listen (and are activated by npm start). */
-const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08', '09', '10a', '10b', '10c'];
+const ACTIVATED_EXAMPLES = ['01', '02', '04', '05a', '07', '08', '09', '14a', '14b', '14c'];
 
 /** The simulator's accounts (its defaults). */
 const SIM_TOKEN = 'sim-token';
@@ -49,11 +49,15 @@ const CRM_CONTACTS = [
 	{ crmId: 'C-203', name: 'Irina', phone: '79990002203' },
 ];
 
-/** The example files, in order: [{ key: '01', file, json }]. */
-function loadExamples(dir = EXAMPLES_DIR) {
+/** The examples that need a CRM account (HubSpot, Pipedrive, Kommo, Bitrix24): the e2e suite runs them against fakes (test/e2e/crm.e2e.js). */
+const CRM_EXAMPLES = ['10', '11', '12', '13'];
+
+/** The example files, in order: [{ key: '01', file, json }]; those of CRM_EXAMPLES only with `{ crm: true }`. */
+function loadExamples(dir = EXAMPLES_DIR, { crm = false } = {}) {
 	return fs
 		.readdirSync(dir)
 		.filter((f) => /^\d+[a-z]?-.*\.json$/.test(f))
+		.filter((f) => crm || !CRM_EXAMPLES.includes(f.split('-')[0]))
 		.sort()
 		.map((file) => ({ key: file.split('-')[0], file, json: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
 }
@@ -230,17 +234,17 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 		credentials.openAiApi = { id: String(credModel.id), name: credModel.name };
 		log(`credential "${credModel.name}" → the stand-in chat model at ${modelUrl}`);
 	}
-	// Example 10c's MCP Server Trigger: Bearer Auth with a random token (a server that phones people is never open).
+	// Example 14c's MCP Server Trigger: Bearer Auth with a random token (a server that phones people is never open).
 	const mcpToken = crypto.randomBytes(24).toString('hex');
 	const credMcp = await client.createCredential({ name: "MCP clients' bearer token", type: 'httpBearerAuth', data: { token: mcpToken } });
 	credentials.httpBearerAuth = { id: String(credMcp.id), name: credMcp.name };
-	// Examples 10a, 10b and 10c: the Data Table of call results (n8n's REST API, as the editor creates it).
+	// Examples 14a, 14b and 14c: the Data Table of call results (n8n's REST API, as the editor creates it).
 	let resultsTable = null;
 	try {
 		resultsTable = await client.ensureDataTable(RESULTS_TABLE, RESULTS_TABLE_COLUMNS);
-		log(`Data Table "${RESULTS_TABLE}" (examples 10a, 10b, 10c)`);
+		log(`Data Table "${RESULTS_TABLE}" (examples 14a, 14b, 14c)`);
 	} catch (error) {
-		log(`no Data Table "${RESULTS_TABLE}" (${error instanceof Error ? error.message : error}): examples 10a, 10b and 10c stay inactive`);
+		log(`no Data Table "${RESULTS_TABLE}" (${error instanceof Error ? error.message : error}): examples 14a, 14b and 14c stay inactive`);
 	}
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
@@ -252,7 +256,7 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 	for (const key of activate) {
 		const wf = workflows[key];
 		// Example 9 needs a chat model: without the stand-in it waits for the user's own credential.
-		if (!wf || (['09', '10b'].includes(key) && !modelUrl) || (['10a', '10b', '10c'].includes(key) && !resultsTable)) continue;
+		if (!wf || (['09', '14b'].includes(key) && !modelUrl) || (['14a', '14b', '14c'].includes(key) && !resultsTable)) continue;
 		await client.activate(wf.id);
 		wf.activated = true;
 	}
@@ -276,14 +280,14 @@ function modelCredential(modelUrl) {
 
 /**
  * Example 2 listens to the tasks made from the default template (Create and Run, Create Batch): its
- * URL + ?secret= goes into the template's webhook settings, as a user would paste it. Example 10a
+ * URL + ?secret= goes into the template's webhook settings, as a user would paste it. Example 14a
  * (the results table), when active, listens to the same template's Call Ended events.
  */
 async function pointTemplateAtExample2(simUrl, workflows, secret) {
 	const wf2 = workflows['02'];
 	if (!wf2 || !wf2.triggerUrl) return null;
 	const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
-	const wf10a = workflows['10a'];
+	const wf10a = workflows['14a'];
 	const targets = wf10a && wf10a.activated && wf10a.triggerUrl ? [target, webhookTarget(`${wf10a.triggerUrl}?secret=${secret}`, ['CALL_ENDED'])] : [target];
 	const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: targets } });
 	if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
@@ -366,6 +370,7 @@ module.exports = {
 	RESULTS_TABLE,
 	RESULTS_TABLE_COLUMNS,
 	ACTIVATED_EXAMPLES,
+	CRM_EXAMPLES,
 	TRIGGER_TYPE,
 	ACTION_TYPE,
 	CRM_CONTACTS,

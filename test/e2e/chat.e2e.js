@@ -1,9 +1,9 @@
 'use strict';
 /**
- * Example 10b in a real n8n: n8n's Chat Trigger → AI Agent (with Simple Memory) whose tools are
+ * Example 14b in a real n8n: n8n's Chat Trigger → AI Agent (with Simple Memory) whose tools are
  * CIS Auto-Call → Create and Run ("Call a person") and n8n's own Data Table tool ("Look up call
  * results"), driven through the chat's own endpoint with the stand-in model of
- * scripts/lib/standInModel.js. Example 10a (lib/resultsTable.js) writes each call's result into the
+ * scripts/lib/standInModel.js. Example 14a (lib/resultsTable.js) writes each call's result into the
  * Data Table `cis_call_results`; the next chat message reads it: answered, not reached, no result yet.
  * A re-sent event leaves exactly one row. The guardrails hold per chat message (one execution each).
  */
@@ -41,10 +41,10 @@ module.exports = async function chatChecks(ctx) {
 	try {
 		let results;
 		let chatUrl;
-		const ready = await checks.check('chat: the results table (Data Table "cis_call_results", REST) and examples 10a and 10b import and publish', async () => {
+		const ready = await checks.check('chat: the results table (Data Table "cis_call_results", REST) and examples 14a and 14b import and publish', async () => {
 			results = await resultsSetup(ctx);
 			const openAi = await client.createCredential({ name: 'e2e chat model', type: 'openAiApi', data: { apiKey: 'sk-e2e-chat', url: `${model.url}/v1`, header: false } });
-			const json = results.exampleJson('10b', { openAiApi: { id: String(openAi.id), name: openAi.name } });
+			const json = results.exampleJson('14b', { openAiApi: { id: String(openAi.id), name: openAi.name } });
 			const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 			// The hosted chat's webhook answers a POSTed message with the agent's output.
 			trigger.parameters = { ...trigger.parameters, public: true };
@@ -72,7 +72,7 @@ module.exports = async function chatChecks(ctx) {
 			};
 		};
 
-		// Numbers of this module only: the examples module (earlier, same n8n) calls 79990005555, whose row 10a keeps too.
+		// Numbers of this module only: the examples module (earlier, same n8n) calls 79990005555, whose row 14a keeps too.
 		const ANN = '79990004701';
 		let annRow;
 		await checks.check('chat: "call Ann on +7 999 000-47-01" places one call through Create and Run; the agent says so', async () => {
@@ -85,7 +85,7 @@ module.exports = async function chatChecks(ctx) {
 			return `${created[0].body.phone}; answer ${answer.slice(0, 120)}`;
 		});
 
-		await checks.check('chat: the call\'s result reaches example 10a, which writes one row (phone, call id, outcome, status in words, what the bot collected, when)', async () => {
+		await checks.check('chat: the call\'s result reaches example 14a, which writes one row (phone, call id, outcome, status in words, what the bot collected, when)', async () => {
 			annRow = await results.rowOf(ANN);
 			assert.strictEqual(annRow.outcome, 'answered');
 			assert.strictEqual(annRow.status, 'Answered');
@@ -127,7 +127,7 @@ module.exports = async function chatChecks(ctx) {
 			return answer;
 		});
 
-		await checks.check('chat: the service sends Ann\'s Call Ended again: the trigger ignores the repeat it remembers; one it does not remember runs 10a again and updates the row; exactly one row', async () => {
+		await checks.check('chat: the service sends Ann\'s Call Ended again: the trigger ignores the repeat it remembers; one it does not remember runs 14a again and updates the row; exactly one row', async () => {
 			const sent = results.deliveryOf(ANN);
 			assert.ok(sent, 'no delivery of Ann\'s Call Ended');
 			const before = (await client.listExecutions(results.workflowId)).length;
@@ -142,8 +142,8 @@ module.exports = async function chatChecks(ctx) {
 			assert.strictEqual(rows.length, 1, JSON.stringify(rows));
 			assert.strictEqual(rows[0].callId, annRow.callId);
 			const after = (await client.listExecutions(results.workflowId)).length;
-			assert.strictEqual(after, before + 1, `executions of 10a: ${before} → ${after}`);
-			return `executions of 10a ${before} → ${after}; rows of ${ANN}: ${rows.length}`;
+			assert.strictEqual(after, before + 1, `executions of 14a: ${before} → ${after}`);
+			return `executions of 14a ${before} → ${after}; rows of ${ANN}: ${rows.length}`;
 		});
 
 		await checks.check('chat: guardrails per chat message: Allowed Numbers refuses (0 requests) whatever the user says; 4 numbers in one message start 3 calls, the next message may call again', async () => {

@@ -1,10 +1,10 @@
 'use strict';
 /**
- * Example 10c in a real n8n: n8n's MCP Server Trigger (Bearer Auth) with CIS Auto-Call → Create and
+ * Example 14c in a real n8n: n8n's MCP Server Trigger (Bearer Auth) with CIS Auto-Call → Create and
  * Run ("Call a person") and n8n's Data Table tool ("Look up call results") as its tools, plus, for
  * the refusal, Create and Run and Wait for Result ("Call and wait"). Driven by a real MCP client: the
  * official TypeScript SDK (`@modelcontextprotocol/sdk`, streamable HTTP), as Claude Desktop or Cursor
- * connect. Example 10a (lib/resultsTable.js) writes each call's result into the Data Table.
+ * connect. Example 14a (lib/resultsTable.js) writes each call's result into the Data Table.
  */
 const assert = require('assert');
 const crypto = require('crypto');
@@ -55,10 +55,10 @@ module.exports = async function mcpChecks(ctx) {
 		return { ...answer, isError: result.isError, api: apiRequestsSince(sim, simMark) };
 	};
 	try {
-		const ready = await checks.check('mcp: example 10c (MCP Server Trigger with Bearer Auth; Call a person, Look up call results) and a waiting tool publish; the results table is filled by example 10a', async () => {
+		const ready = await checks.check('mcp: example 14c (MCP Server Trigger with Bearer Auth; Call a person, Look up call results) and a waiting tool publish; the results table is filled by example 14a', async () => {
 			results = await resultsSetup(ctx);
 			const bearer = await client.createCredential({ name: 'e2e MCP bearer', type: 'httpBearerAuth', data: { token: MCP_TOKEN } });
-			const json = results.exampleJson('10c', { httpBearerAuth: { id: String(bearer.id), name: bearer.name } });
+			const json = results.exampleJson('14c', { httpBearerAuth: { id: String(bearer.id), name: bearer.name } });
 			const trigger = json.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 			assert.strictEqual(trigger.parameters.authentication, 'bearerAuth');
 			const waiting = { ...waitingTool(creds.token), position: [600, 240] };
@@ -93,7 +93,7 @@ module.exports = async function mcpChecks(ctx) {
 			return `${Date.now() - t} ms: ${text.slice(0, 160)}`;
 		});
 
-		await checks.check('mcp: tools/call of Look up call results reads the call\'s row that example 10a wrote', async () => {
+		await checks.check('mcp: tools/call of Look up call results reads the call\'s row that example 14a wrote', async () => {
 			const row = await results.rowOf(ANN);
 			const { text } = await call('Look_up_call_results', { phone: ANN });
 			assert.ok(text.includes(row.callId) && text.includes('answered'), text);

@@ -15,8 +15,10 @@
  *   agentWait.e2e.js (the same as an AI Agent's tool: the agent waits and reads the result; two, then three calls one
  *     after another in one run and the same person twice, each a wait of its own; two restarts of n8n while it waits,
  *     with N8N_EVENTBUS_RECOVERY_MODE=simple, then with the default)
- *   chat.e2e.js (example 10b: a chat agent calls with Create and Run and reads the result from the Data Table example 10a fills)
- *   mcp.e2e.js (example 10c: an MCP client, the official SDK, lists and calls the tools of an MCP Server Trigger with Bearer Auth)
+ *   chat.e2e.js (example 14b: a chat agent calls with Create and Run and reads the result from the Data Table example 14a fills)
+ *   mcp.e2e.js (example 14c: an MCP client, the official SDK, lists and calls the tools of an MCP Server Trigger with Bearer Auth)
+ *   crm.e2e.js (examples 10-13: HubSpot, Pipedrive, Kommo, Bitrix24 with n8n's own nodes against fake CRMs, reached
+ *     through an outbound proxy: n8n runs with HTTP_PROXY/HTTPS_PROXY, NO_PROXY=127.0.0.1,localhost and the proxy's CA)
  *   ssrf.e2e.js (n8n's SSRF protection on, in an n8n of its own: one more start; 2.x only)
  *   upgrade.e2e.js (workflows saved with 0.1.0, from fixtures/0.1.0; last: it takes over the examples' webhook paths)
  * It prints each check, a summary per version, and ends with exactly one line
@@ -31,13 +33,14 @@ const { startCrmStub, SIM_TOKEN, SIM_USER } = require('../../scripts/lib/playgro
 const suite = require('../lib/suite');
 const path = require('path');
 const { Checks, chain, manualTrigger } = require('./harness');
+const { startCrmProxy } = require('./fixtures/crm/proxy');
 
 const { out, secs } = suite;
 const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s
 
 /** The modules, in the order they run: each is ./<name>.e2e.js. @type {[string, (ctx: any) => Promise<unknown>][]} */
 const MODULES = [
-	'credentials', 'actions', 'retry', 'trigger', 'publishLocal', 'examples', 'campaign', 'agent', 'wait', 'agentWait', 'chat', 'mcp', 'ssrf', 'upgrade',
+	'credentials', 'actions', 'retry', 'trigger', 'publishLocal', 'examples', 'campaign', 'agent', 'wait', 'agentWait', 'crm', 'chat', 'mcp', 'ssrf', 'upgrade',
 ].map((name) => [name, require(`./${name}.e2e`)]);
 
 function parseArgs(argv) {
@@ -64,13 +67,15 @@ async function runVersion(version, pack, opts, installInfo) {
 	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
 	const crm = await startCrmStub({ port: 0 });
 	const userFolder = suite.makeTemp(`cis-e2e-${version}-`, { keep: opts.keep });
+	// n8n's requests to the CRMs' fixed hosts go through this proxy to the fake CRMs (crm.e2e.js); 127.0.0.1 stays direct.
+	const crmProxy = await startCrmProxy(userFolder);
 	/** @type {Awaited<ReturnType<typeof suite.startInstance>>['n8n'] | null} */
 	let n8n = null;
 	let client = null;
 	try {
 		let started = false;
 		await checks.check(`n8n ${version} starts with the package installed from its npm pack tarball; both nodes and credentials are loaded`, async () => {
-			const instance = await suite.startInstance({ version, tarball: pack.tarball, userFolder, echo: opts.echo });
+			const instance = await suite.startInstance({ version, tarball: pack.tarball, userFolder, echo: opts.echo, env: crmProxy.env });
 			({ n8n, client } = instance);
 			timing.tarballInstallMs = instance.installMs;
 			timing.startMs = n8n.startedInMs;
@@ -104,6 +109,7 @@ async function runVersion(version, pack, opts, installInfo) {
 			client,
 			sim,
 			crm,
+			crmProxy,
 			creds,
 			loginData,
 			checks,
@@ -132,6 +138,7 @@ async function runVersion(version, pack, opts, installInfo) {
 		if (n8n) await n8n.stop();
 		await sim.close();
 		await crm.close();
+		await crmProxy.close();
 		if (opts.keep) out(`  (kept ${userFolder})`);
 		else suite.removeTemp(userFolder);
 		finished.push(checks);

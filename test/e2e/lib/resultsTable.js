@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The call results an agent reads later, shared by chat.e2e.js and mcp.e2e.js: the Data Table
- * `cis_call_results` (created through n8n's REST API, as the editor does) and example 10a (CIS
+ * `cis_call_results` (created through n8n's REST API, as the editor does) and example 14a (CIS
  * Auto-Call Trigger → Edit Fields → Data Table upsert by call id) published, its URL in the
  * simulator's default template. Set up once per n8n (kept in ctx.resultsSetup); each module points the default
  * template at it again (resultsTeardown empties it).
@@ -24,7 +24,7 @@ function exampleJson(ctx, key, credentials, table) {
 }
 
 /**
- * Example 10a published with its table; the default template's Call Ended goes to it.
+ * Example 14a published with its table; the default template's Call Ended goes to it.
  * The examples module (earlier, same n8n) published the same examples: they are unpublished first.
  */
 async function resultsSetup(ctx) {
@@ -34,14 +34,14 @@ async function resultsSetup(ctx) {
 		return ctx.resultsSetup;
 	}
 	if (ctx.playground) {
-		for (const key of ['10a', '10b', '10c']) {
+		for (const key of ['14a', '14b', '14c']) {
 			const wf = ctx.playground.workflows[key];
 			if (wf && wf.activated) await client.deactivate(wf.id);
 		}
 	}
 	const table = await client.ensureDataTable(RESULTS_TABLE, RESULTS_TABLE_COLUMNS);
 	const secretCred = await client.createCredential({ name: 'e2e results secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: SECRET } });
-	const json = exampleJson(ctx, '10a', { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } }, table);
+	const json = exampleJson(ctx, '14a', { cisAutoCallWebhookSecretApi: { id: String(secretCred.id), name: secretCred.name } }, table);
 	const wf = await client.createWorkflow(json);
 	await client.activate(wf.id);
 	const triggerUrl = `${triggerUrlOf(n8n.url, json)}?secret=${SECRET}`;
@@ -53,11 +53,11 @@ async function resultsSetup(ctx) {
 		triggerUrl,
 		secret: SECRET,
 		rowsOf,
-		/** The phone's row, once example 10a wrote it (the simulated call takes well under a second). */
+		/** The phone's row, once example 14a wrote it (the simulated call takes well under a second). */
 		rowOf: (phone, timeoutMs = 30000) => waitFor(`a row of ${phone} in ${RESULTS_TABLE}`, async () => (await rowsOf(phone))[0], timeoutMs),
-		/** The Call Ended the simulator delivered to example 10a for a phone. */
+		/** The Call Ended the simulator delivered to example 14a for a phone. */
 		deliveryOf: (phone) => sim.webhookDeliveries.find((d) => d.url === triggerUrl && d.event === 'CALL_ENDED' && d.body && d.body.callTo === phone),
-		/** POSTs an event body (object or text) to example 10a's trigger as the service would send it again. */
+		/** POSTs an event body (object or text) to example 14a's trigger as the service would send it again. */
 		sendAgain: (body) => httpRequest('POST', triggerUrl, { headers: { 'content-type': 'application/json' }, body }),
 		exampleJson: (key, credentials) => exampleJson(ctx, key, credentials, table),
 	};
