@@ -63,7 +63,7 @@ export interface AgentWaitSetting {
 	/** The agent runs its tools inside its own run (older AI Agent versions). */
 	insideAgentRun: boolean;
 	/** The tool is served by an MCP Server Trigger (an MCP client such as Claude Desktop calls it). */
-	servedOverMcp?: boolean;
+	servedOverMcp: boolean;
 }
 
 /**
