@@ -524,8 +524,8 @@ async function main() {
 		if (args.scenarios.includes(2)) await scenario2(bench, report);
 		if (args.scenarios.includes(3)) await scenario3(bench, report);
 		if (args.scenarios.includes(6)) await scenario6(bench, report);
-		if (args.scenarios.includes(5)) await scenario5(bench, report);
 		if (args.scenarios.includes(7)) await scenario7(bench, report);
+		if (args.scenarios.includes(5)) await scenario5(bench, report);
 		if (args.scenarios.includes(4)) await scenario4(bench, report, restart);
 	} finally {
 		if (env) await env.stop({ keep: args.keep });
