@@ -17,79 +17,18 @@
  * time until every execution finished. Then each execution is read back: it must have finished once,
  * with the result of its own lead (none lost, doubled or mixed).
  */
-const { sendAll, SECRET, TRIGGER_TYPE } = require('./trigger');
-const { PACKAGE, BOT, SINGLE_PATH } = require('./workflows');
+const { sendAll, SECRET } = require('./trigger');
+const { BOT, SINGLE_PATH, httpRequestNode } = require('./workflows');
+const { chain, noOp, cisNode, leadWebhook, outputOf, waitForResultParameters, waitBridgeTrigger } = require('../../e2e/harness');
 
 const LEAD = 'New lead';
 const WAIT = 'Call and wait';
 const CRM = 'CRM';
 
-function webhookNode(name, path) {
-	return {
-		id: `n-${path}`,
-		name,
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: path,
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-	};
-}
-
-function noOp(name) {
-	return { id: `n-${name.replace(/\W/g, '')}`, name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [660, 0], parameters: {} };
-}
-
-function chain(name, nodes) {
-	const connections = {};
-	nodes.forEach((node, i) => {
-		node.position = [i * 220, 0];
-		if (i > 0) connections[nodes[i - 1].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
-	});
-	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
-}
-
 /** The package's route: the node at its newest version, the lead's phone and CRM id from the Webhook's body. */
 function packageLeadWorkflow(path, credential) {
-	const wait = {
-		id: 'n-cis-wait',
-		name: WAIT,
-		type: `${PACKAGE}.cisAutoCall`,
-		typeVersion: 3,
-		position: [220, 0],
-		parameters: {
-			authentication: 'accessToken',
-			resource: 'candidate',
-			operation: 'createAndRunAndWait',
-			botSettingsId: BOT,
-			phone: '={{ $json.body.phone }}',
-			candidateFields: { callbackData: '={{ JSON.stringify({ crmId: $json.body.crmId }) }}' },
-			waitAtMost: 60,
-			waitUnit: 'minutes',
-			options: {},
-		},
-		credentials: { cisAutoCallApi: { id: credential.id, name: credential.name } },
-	};
-	return chain('bench wait: package', [webhookNode(LEAD, path), wait, noOp(CRM)]);
-}
-
-function packageTriggerWorkflow(webhookId, secretCredential) {
-	return {
-		name: 'bench wait: CIS Auto-Call Trigger',
-		nodes: [
-			{
-				id: 'n-cis-wait-trigger',
-				name: 'CIS Auto-Call Trigger',
-				type: TRIGGER_TYPE,
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId,
-				parameters: { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'], options: {} },
-				credentials: { cisAutoCallWebhookSecretApi: { id: secretCredential.id, name: secretCredential.name } },
-			},
-		],
-		connections: {},
-	};
+	const wait = cisNode(WAIT, waitForResultParameters({ from: '$json.body', botSettingsId: BOT, waitAtMost: 60, waitUnit: 'minutes' }), credential, { typeVersion: 3 });
+	return chain('bench wait: package', [leadWebhook(path), wait, noOp(CRM)]);
 }
 
 /** The DIY route: n8n's HTTP Request node sends 4.4 with the execution's resume URL in Callback Data, n8n's Wait node waits. */
@@ -97,59 +36,36 @@ function diyLeadWorkflow(path, simUrl, credential) {
 	const request = {
 		id: 'n-diy-request',
 		name: 'Create and run',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [220, 0],
-		parameters: {
-			method: 'POST',
-			url: `${simUrl}${SINGLE_PATH}`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'cisAutoCallApi',
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: {
-				parameters: [
-					{ name: 'phone', value: '={{ [$json.body.phone] }}' },
-					{ name: 'botSettingsId', value: BOT },
-					{ name: 'callbackData', value: '={{ { crmId: $json.body.crmId, resumeUrl: $execution.resumeUrl } }}' },
-				],
-			},
-			options: {},
-		},
-		credentials: { cisAutoCallApi: { id: credential.id, name: credential.name } },
+		position: [0, 0],
+		...httpRequestNode({
+			simUrl,
+			credential,
+			bodyParameters: [
+				{ name: 'phone', value: '={{ [$json.body.phone] }}' },
+				{ name: 'botSettingsId', value: BOT },
+				{ name: 'callbackData', value: '={{ { crmId: $json.body.crmId, resumeUrl: $execution.resumeUrl } }}' },
+			],
+		}),
 	};
 	const wait = {
 		id: 'n-diy-wait',
 		name: WAIT,
 		type: 'n8n-nodes-base.wait',
 		typeVersion: 1.1,
-		position: [440, 0],
+		position: [0, 0],
 		webhookId: 'bench-diy-wait',
 		parameters: { resume: 'webhook', httpMethod: 'POST', limitWaitTime: true, limitType: 'afterTimeInterval', resumeAmount: 60, resumeUnit: 'minutes', options: {} },
 	};
-	return chain('bench wait: DIY', [webhookNode(LEAD, path), request, wait, noOp(CRM)]);
+	return chain('bench wait: DIY', [leadWebhook(path), request, wait, noOp(CRM)]);
 }
 
 /** The DIY router: each event POSTed on to the resume URL its Callback Data carries. */
 function diyRouterWorkflow(path) {
-	const forward = {
-		id: 'n-diy-forward',
-		name: 'Resume',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [220, 0],
-		parameters: {
-			method: 'POST',
-			url: '={{ $json.body.callbackData.resumeUrl }}',
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'json',
-			jsonBody: '={{ $json.body }}',
-			options: {},
-		},
-	};
-	return chain('bench wait: DIY router', [webhookNode('Events', path), forward]);
+	const forward = { id: 'n-diy-forward', name: 'Resume', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [0, 0] };
+	forward.parameters = { method: 'POST', url: '={{ $json.body.callbackData.resumeUrl }}', sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: '={{ $json.body }}', options: {} };
+	const events = leadWebhook(path);
+	events.name = 'Events';
+	return chain('bench wait: DIY router', [events, forward]);
 }
 
 /**
@@ -168,7 +84,7 @@ async function setUpWaitContenders(env, sim) {
 		return wf.id;
 	};
 	const packageLeads = await publish(packageLeadWorkflow('bench-wait-lead-package', credential));
-	const trigger = await publish(packageTriggerWorkflow('bench-wait-trigger', secretCredential));
+	const trigger = await publish(chain('bench wait: CIS Auto-Call Trigger', [waitBridgeTrigger('CIS Auto-Call Trigger', 'bench-wait-trigger', secretCredential)]));
 	const diyLeads = await publish(diyLeadWorkflow('bench-wait-lead-diy', sim.url, credential));
 	const router = await publish(diyRouterWorkflow('bench-wait-events-diy'));
 	return [
@@ -193,13 +109,6 @@ async function setUpWaitContenders(env, sim) {
 			resultsOf: (execution) => outputOf(execution, WAIT).map((json) => json.body && json.body.result),
 		},
 	];
-}
-
-/** The json of every output item of a node in an execution read with its data. */
-function outputOf(execution, nodeName) {
-	const runs = execution.data && execution.data.resultData && execution.data.resultData.runData && execution.data.resultData.runData[nodeName];
-	const last = runs && runs[runs.length - 1];
-	return ((last && last.data && last.data.main && last.data.main[0]) || []).map((item) => item.json);
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -320,4 +229,4 @@ async function runWaitRound(env, sim, contender, { count, prefix, leadConcurrenc
 	};
 }
 
-module.exports = { setUpWaitContenders, runWaitRound, packageLeadWorkflow, diyLeadWorkflow, diyRouterWorkflow, packageTriggerWorkflow, answeredCallEnded };
+module.exports = { setUpWaitContenders, runWaitRound, packageLeadWorkflow, diyLeadWorkflow, diyRouterWorkflow, answeredCallEnded };
