@@ -1,14 +1,16 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { ReadParameter } from '../shared/parameterReaders';
+import { type ReadParameter, readSavedParameter } from '../shared/parameterReaders';
 import { readerFor } from './layout';
 
 /**
  * The parameter reader of a hook or webhook context, by version 1's names whatever the node's
- * version (layout.ts says where version 2 keeps each field).
+ * version (layout.ts says where version 2 keeps each field). A saved value without an expression
+ * is read without n8n's expression engine. A webhook call builds the node from the published
+ * workflow each time, so a changed setting counts from the next publish.
  */
 export function parametersOf(context: IHookFunctions | IWebhookFunctions): ReadParameter {
-	return readerFor((name, fallback) => context.getNodeParameter(name, fallback), context.getNode().typeVersion);
+	return readerFor((name, fallback) => readSavedParameter(context, name, fallback), context.getNode().typeVersion);
 }
 
 /** The words that name this trigger node in n8n's log. */

@@ -184,7 +184,29 @@ describe('report', () => {
 		};
 		report.scenarios[5].results = report.scenarios[5].configs[0].results;
 		report.scenarios[5].unparsedBody = { status: 200, executions: 1 };
+		const wait = (over: Record<string, unknown>) => ({
+			label: 'w',
+			settings: 's',
+			leads: 20,
+			candidates: 20,
+			leadStatuses: { 200: 20 },
+			resultStatuses: { 200: 20 },
+			succeeded: 20,
+			lost: 0,
+			doubled: 0,
+			mixed: 0,
+			...over,
+		});
+		report.scenarios[7] = {
+			leads: 20,
+			leadConcurrency: 20,
+			resultConcurrency: 20,
+			rounds: 1,
+			results: [wait({ id: 'cis-wait', leadsPerSecond: 11, resultsPerSecond: 13 }), wait({ id: 'diy-wait', leadsPerSecond: 10, resultsPerSecond: 10 })],
+		};
 		report.text = render(report);
+		expect(report.text).toMatch(/1\.10×/);
+		expect(report.text).toMatch(/1\.30×/);
 		expect(report.text).toMatch(/\| contender/);
 		expect(report.text).toMatch(/1\.20×/);
 		expect(report.text).toMatch(/0\.95×/);
@@ -194,6 +216,12 @@ describe('report', () => {
 			expect.arrayContaining([expect.objectContaining({ target: expect.stringMatching(/0\.9× the executions\/s/), met: true })]),
 		);
 		expect(evaluateTargets(report)[0]).toMatchObject({ met: true });
+		expect(evaluateTargets(report)).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ target: expect.stringMatching(/reach their waits ≥ 1\.0×/), met: true }),
+				expect.objectContaining({ target: expect.stringMatching(/resume the executions ≥ 1\.2×/), met: true }),
+			]),
+		);
 		report.scenarios[2] = {
 			rows: 50,
 			service: { latencyMs: 10 },
@@ -208,6 +236,8 @@ describe('report', () => {
 		report.scenarios[5].configs[0].results[1] = trigger({ id: 'cis-trigger', perSecond: 10, executions: 19 });
 		report.scenarios[6].results[1] = result({ id: 'remote-car-adaptive', status: 'success', connections: 0 });
 		report.scenarios[5].unparsedBody = { status: 400, executions: 0 };
+		report.scenarios[7].results[0] = wait({ id: 'cis-wait', succeeded: 19, lost: 1, mixed: 1 });
+		report.scenarios[7].results[1] = wait({ id: 'diy-wait', candidates: 19, resultStatuses: { 200: 19, 503: 1 } });
 		expect(smokeChecks(report)).toEqual(
 			expect.arrayContaining([
 				expect.stringMatching(/created 49/),
@@ -215,6 +245,9 @@ describe('report', () => {
 				expect.stringMatching(/cis-trigger: 19 executions for 20 events/),
 				expect.stringMatching(/remote-car-adaptive \(remote\): no connection counted/),
 				expect.stringMatching(/application\/octet-stream got 400/),
+				expect.stringMatching(/cis-wait: 19 of 20 executions finished, lost 1, doubled 0, mixed 1/),
+				expect.stringMatching(/diy-wait: 19 candidates created for 20 leads/),
+				expect.stringMatching(/diy-wait: answers to leads .*503/),
 			]),
 		);
 	});

@@ -6,18 +6,21 @@
  * scenario 6 makes the simulator behave like a remote service). A script that prints tables, not a
  * timed test.
  *
- *   npm run bench                         # scenarios 1–6 (about 15 min on 2 quiet cores)
+ *   npm run bench                         # scenarios 1–7 (about 25 min on 2 quiet cores)
  *   node test/bench/run.js --smoke        # 50 rows, a few contenders, checks the counts; exit 0/1
  *   node test/bench/run.js --scenarios 1,3 --rows 2000 --repeat 3
  *
  * Options:
- *   --scenarios 1,2,3,4,5,6  which scenarios (default all)
+ *   --scenarios 1,2,3,4,5,6,7  which scenarios (default all)
  *   --candidates          add the settings a default could be (Adapt Concurrency up to 50/100/200,
  *                         concurrency 20/50) to scenarios 1, 2, 3 and 6, set explicitly (ids *cand-*)
  *   --rows N              rows of scenarios 1–3 (default 2000)
  *   --big N               rows of scenario 4 (default 100000)
  *   --repeat N            measured rounds of scenarios 1, 5 and 6 (after a warm-up round); the median is reported (default 3)
  *   --events N            events per round of scenario 5 (default 500)
+ *   --leads N             leads per round of scenario 7 (default 1000)
+ *   --wait-rounds N       rounds of scenario 7, order alternated (default 1)
+ *   --defaults-only       scenario 5 with n8n's defaults only (not again with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
  *   --trigger-variants ID,ID  other settings of the trigger to measure in scenario 5 beside the default
  *                         (cis-trigger-v1, cis-trigger-legacy, cis-trigger-v1-legacy, cis-trigger-norepeat)
  *   --max-other-cores X   a run during which other processes kept more than X cores busy is run
@@ -53,15 +56,17 @@ const { sec, mb } = require('./lib/table');
 const { contendersFor, FAULTS, LIMIT, REMOTE } = require('./lib/scenarios');
 const { render, evaluateTargets, smokeChecks } = require('./lib/report');
 const { setUpTriggerContenders, runTriggerRound, sendUnparsedBody } = require('./lib/trigger');
+const { setUpWaitContenders, runWaitRound } = require('./lib/wait');
 
 function parseArgs(argv) {
 	const number = (key) => (o, value) => (o[key] = Number(value()));
 	const list = (key) => (o, value) => (o[key] = value().split(',').filter(Boolean));
 	const a = suite.parseArgs(
 		argv,
-		{ scenarios: [1, 2, 3, 4, 5, 6], rows: 2000, big: 100000, repeat: 3, latency: 10, events: 500, triggerVariants: [], maxOtherCores: 0.5, smoke: false, candidates: false, verbose: true },
+		{ scenarios: [1, 2, 3, 4, 5, 6, 7], rows: 2000, big: 100000, repeat: 3, latency: 10, events: 500, leads: 1000, waitRounds: 1, triggerVariants: [], maxOtherCores: 0.5, smoke: false, candidates: false, verbose: true },
 		{
 			'--smoke': (o) => (o.smoke = true),
+			'--defaults-only': (o) => (o.defaultsOnly = true),
 			'--candidates': (o) => (o.candidates = true),
 			'--scenarios': (o, value) => (o.scenarios = value().split(',').map(Number)),
 			'--rows': number('rows'),
@@ -69,6 +74,8 @@ function parseArgs(argv) {
 			'--repeat': (o, value) => (o.repeat = Math.max(1, Number(value()))),
 			'--latency': number('latency'),
 			'--events': number('events'),
+			'--leads': number('leads'),
+			'--wait-rounds': (o, value) => (o.waitRounds = Math.max(1, Number(value()))),
 			'--trigger-variants': list('triggerVariants'),
 			'--max-other-cores': number('maxOtherCores'),
 			'--tarball': (o, value) => (o.tarball = path.resolve(value())),
@@ -88,9 +95,11 @@ function parseArgs(argv) {
 		},
 	);
 	if (a.smoke) {
-		a.scenarios = [1, 5, 6];
+		a.scenarios = [1, 5, 6, 7];
 		a.rows = 50;
 		a.events = 20;
+		a.leads = 20;
+		a.waitRounds = 1;
 		a.repeat = 1;
 	}
 	return a;
@@ -428,7 +437,7 @@ async function scenario5(bench, report) {
 	const configs = [];
 	say(`scenario 5: ${count} events at concurrency ${concurrency}, ${contenders.map((c) => c.id).join(' vs ')}; n8n's defaults`);
 	configs.push({ setting: 'n8n defaults', results: await measure() });
-	if (!args.smoke) {
+	if (!args.smoke && !args.defaultsOnly) {
 		say(`scenario 5 again with ${JSON.stringify(LAZY_ISOLATE)}`);
 		await env.restartWith(LAZY_ISOLATE);
 		try {
@@ -442,6 +451,60 @@ async function scenario5(bench, report) {
 	if (unparsedBody) say(`  cis-trigger, one event as application/octet-stream: answer ${unparsedBody.status}, executions ${unparsedBody.executions}`);
 	report.scenarios[5] = { events: count, concurrency, configs, results: configs[0].results, unparsedBody };
 	return configs;
+}
+
+/**
+ * Leads into their waits and their results back: Create and Run and Wait for Result with the
+ * trigger against HTTP Request + Wait node with a router workflow (lib/wait.js), in one n8n with
+ * n8n's defaults. Leads are posted all at once (concurrency = leads, at most 1,000), results at 20.
+ * A warm-up round of 20 leads per route first (not reported); rounds alternate the order; each round uses new leads.
+ */
+async function scenario7(bench, report) {
+	const count = args.leads;
+	const leadConcurrency = Math.min(count, 1000);
+	const resultConcurrency = 20;
+	const contenders = selected(await setUpWaitContenders(bench.env, bench.sim));
+	say(`scenario 7: ${count} leads into their waits (all at once), results at concurrency ${resultConcurrency}; ${contenders.map((c) => c.id).join(' vs ')}; n8n's defaults`);
+	const runsById = new Map(contenders.map((c) => [c.id, []]));
+	let prefix = 1;
+	if (!args.smoke) {
+		// n8n's code for each route is compiled over its first executions: a cold first route was up to 30% slower
+		say('warm-up round (not reported)');
+		for (const c of contenders) await runWaitRound(bench.env, bench.sim, c, { count: 20, prefix: prefix++, leadConcurrency: 20, resultConcurrency });
+	}
+	for (let i = 0; i < args.waitRounds; i++) {
+		const order = i % 2 === 0 ? contenders : [...contenders].reverse();
+		for (const c of order) {
+			const load = loadavg();
+			const cpu = cpuWatch({ pids: [bench.sim.pid, process.pid], groups: [bench.env.n8n.process && bench.env.n8n.process.pid] });
+			const r = await runWaitRound(bench.env, bench.sim, c, { count, prefix: prefix++, leadConcurrency, resultConcurrency });
+			const cpuUse = cpu.stop();
+			const fixed = (x) => (x === null ? '-' : x.toFixed(1));
+			say(
+				`  ${c.id}: into waits ${sec(r.intoWaitMs)} s (${fixed(r.leadsPerSecond)} leads/s), resumed ${sec(r.resumeMs)} s (${fixed(r.resultsPerSecond)} results/s); succeeded ${r.succeeded}/${count}, lost ${r.lost}, doubled ${r.doubled}, mixed ${r.mixed}; leads ${JSON.stringify(r.leadStatuses)}, results ${JSON.stringify(r.resultStatuses)}, load ${load}`,
+			);
+			runsById.get(c.id).push({ ...r, loadBefore: load, otherCores: cpuUse ? cpuUse.otherCores : null });
+		}
+	}
+	const results = contenders.map((c) => {
+		const runs = runsById.get(c.id);
+		return {
+			...runs[0],
+			leadsPerSecond: median(runs.map((r) => r.leadsPerSecond)),
+			resultsPerSecond: median(runs.map((r) => r.resultsPerSecond)),
+			runsLeadsPerSecond: runs.map((r) => (r.leadsPerSecond === null ? null : +r.leadsPerSecond.toFixed(1))),
+			runsResultsPerSecond: runs.map((r) => (r.resultsPerSecond === null ? null : +r.resultsPerSecond.toFixed(1))),
+			succeeded: Math.min(...runs.map((r) => r.succeeded)),
+			lost: Math.max(...runs.map((r) => r.lost)),
+			doubled: Math.max(...runs.map((r) => r.doubled)),
+			mixed: Math.max(...runs.map((r) => r.mixed)),
+			loads: runs.map((r) => r.loadBefore.split(' ')[0]),
+			otherCores: Math.max(...runs.map((r) => r.otherCores || 0)),
+			runs,
+		};
+	});
+	report.scenarios[7] = { leads: count, leadConcurrency, resultConcurrency, rounds: args.waitRounds, results };
+	return results;
 }
 
 /* ------------------------------------------------------------------ main */
@@ -466,6 +529,7 @@ async function main() {
 		if (args.scenarios.includes(2)) await scenario2(bench, report);
 		if (args.scenarios.includes(3)) await scenario3(bench, report);
 		if (args.scenarios.includes(6)) await scenario6(bench, report);
+		if (args.scenarios.includes(7)) await scenario7(bench, report);
 		if (args.scenarios.includes(5)) await scenario5(bench, report);
 		if (args.scenarios.includes(4)) await scenario4(bench, report, restart);
 	} finally {

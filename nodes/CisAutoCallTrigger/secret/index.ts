@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readSavedParameter } from '../../shared/parameterReaders';
 import { storedRegistration } from '../registration';
 import { SECRET_PARAMETER, secretMatches, secretMatchesHash } from './hashing';
 import { RecentSecrets } from './recentSecrets';
@@ -18,7 +19,8 @@ import { processMemory } from '../../shared/processMemory';
  * secret?), the check at activation and the credential's test. New Call Task mode expects the
  * secret generated at registration (kept as a hash in static data); Existing Task mode the one of
  * the selected credential, or of the secret field of earlier versions while it holds a value.
- * Parameters are read here directly (top-level in every version), not through the panel layout.
+ * Parameters are read here directly (top-level in every version), not through the panel layout, without
+ * n8n's expression engine unless they hold an expression.
  */
 
 export { hashSecret, SECRET_PARAMETER, withoutSecret, withSecret } from './hashing';
@@ -32,12 +34,12 @@ const recentSecrets = new RecentSecrets(processMemory('webhookSecretReads'));
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 function connectsToExisting(context: TriggerContext): boolean {
-	return context.getNodeParameter('connectTo', 'newTask') === 'existing';
+	return readSavedParameter(context, 'connectTo', 'newTask') === 'existing';
 }
 
 /** The secret typed into the node by earlier versions, if it still holds one. */
 function legacySecretOf(context: TriggerContext): string | undefined {
-	const value = context.getNodeParameter('secret', '');
+	const value = readSavedParameter(context, 'secret', '');
 	const text = typeof value === 'string' ? value.trim() : '';
 	return text === '' ? undefined : text;
 }

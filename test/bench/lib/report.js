@@ -148,6 +148,34 @@ function render(report) {
 			);
 		}
 	}
+	const s7 = report.scenarios[7];
+	if (s7) {
+		const diy = s7.results.find((r) => r.id === 'diy-wait');
+		const vsDiy = (r, key) => (r.id === 'diy-wait' || !diy || !diy[key] || !r[key] ? '' : `${(r[key] / diy[key]).toFixed(2)}×`);
+		const rate = (key) => (r) => (r[key] === null ? null : r[key].toFixed(1));
+		out.push('');
+		out.push(
+			`### 7. Leads into their waits and their results back: ${s7.leads} leads at once, results at concurrency ${s7.resultConcurrency}, in one n8n with n8n's defaults${s7.rounds > 1 ? ` (median of ${s7.rounds} rounds, order alternated)` : ''}`,
+		);
+		out.push('');
+		out.push(
+			table(
+				[
+					{ title: 'contender', value: 'label' },
+					{ title: 'settings', value: 'settings' },
+					{ title: 'leads/s into waits', value: rate('leadsPerSecond'), align: 'right' },
+					{ title: 'vs DIY', value: (r) => vsDiy(r, 'leadsPerSecond'), align: 'right' },
+					{ title: 'results/s resumed', value: rate('resultsPerSecond'), align: 'right' },
+					{ title: 'vs DIY', value: (r) => vsDiy(r, 'resultsPerSecond'), align: 'right' },
+					{ title: 'succeeded', value: 'succeeded', align: 'right' },
+					{ title: 'lost / doubled / mixed', value: (r) => `${r.lost} / ${r.doubled} / ${r.mixed}` },
+					{ title: 'load (1 min) per round', value: (r) => (r.loads || []).join(' / ') },
+					{ title: 'others', value: others, align: 'right' },
+				],
+				s7.results,
+			),
+		);
+	}
 	const s6 = report.scenarios[6];
 	if (s6) {
 		const floors = Object.fromEntries(s6.results.filter((r) => r.status === 'floor').map((r) => [r.id, r.nodeMs]));
@@ -252,6 +280,15 @@ function evaluateTargets(report) {
 			push(`trigger (Existing Task mode) ≥ 0.9× the executions/s of a plain Webhook node (${config.setting})`, `${cis.perSecond.toFixed(1)} vs ${plain.perSecond.toFixed(1)} executions/s = ${(cis.perSecond / plain.perSecond).toFixed(2)}× (same-round ratios ${(cis.roundRatios || []).join(', ')})`, cis.perSecond >= 0.9 * plain.perSecond);
 		}
 	}
+	const s7 = report.scenarios[7];
+	const cisWait = s7 && s7.results.find((r) => r.id === 'cis-wait');
+	const diyWait = s7 && s7.results.find((r) => r.id === 'diy-wait');
+	if (cisWait && diyWait && cisWait.leadsPerSecond && diyWait.leadsPerSecond) {
+		push(`${s7.leads} leads reach their waits ≥ 1.0× the DIY route's pace (HTTP Request + Wait node)`, `${cisWait.leadsPerSecond.toFixed(1)} vs ${diyWait.leadsPerSecond.toFixed(1)} leads/s = ${(cisWait.leadsPerSecond / diyWait.leadsPerSecond).toFixed(2)}×`, cisWait.leadsPerSecond >= diyWait.leadsPerSecond);
+	}
+	if (cisWait && diyWait && cisWait.resultsPerSecond && diyWait.resultsPerSecond) {
+		push(`their results resume the executions ≥ 1.2× the DIY route's pace, none lost, doubled or mixed`, `${cisWait.resultsPerSecond.toFixed(1)} vs ${diyWait.resultsPerSecond.toFixed(1)} results/s = ${(cisWait.resultsPerSecond / diyWait.resultsPerSecond).toFixed(2)}×; lost ${cisWait.lost}, doubled ${cisWait.doubled}, mixed ${cisWait.mixed}`, cisWait.resultsPerSecond >= 1.2 * diyWait.resultsPerSecond && cisWait.lost === 0 && cisWait.doubled === 0 && cisWait.mixed === 0);
+	}
 	const s6 = report.scenarios[6];
 	if (s6) {
 		const get6 = (id) => s6.results.find((r) => r.id === id);
@@ -296,6 +333,13 @@ function smokeChecks(report) {
 	for (const r of s5 ? s5.results : []) {
 		if (r.executions !== r.events || (r.statuses || {})[200] !== r.events) problems.push(`${r.id}: ${r.executions} executions for ${r.events} events, answers ${JSON.stringify(r.statuses)}`);
 		if (r.succeeded !== r.events) problems.push(`${r.id}: ${r.succeeded} of ${r.events} executions succeeded`);
+	}
+	const s7 = report.scenarios[7];
+	if (!s7) problems.push('scenario 7 did not run');
+	for (const r of s7 ? s7.results : []) {
+		if ((r.leadStatuses || {})[200] !== r.leads || (r.resultStatuses || {})[200] !== r.leads) problems.push(`${r.id}: answers to leads ${JSON.stringify(r.leadStatuses)}, to results ${JSON.stringify(r.resultStatuses)}`);
+		if (r.candidates !== r.leads) problems.push(`${r.id}: ${r.candidates} candidates created for ${r.leads} leads`);
+		if (r.succeeded !== r.leads || r.lost || r.doubled || r.mixed) problems.push(`${r.id}: ${r.succeeded} of ${r.leads} executions finished, lost ${r.lost}, doubled ${r.doubled}, mixed ${r.mixed}`);
 	}
 	if (!/\| contender/.test(report.text || '')) problems.push('no table produced');
 	return problems;

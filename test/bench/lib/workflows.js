@@ -65,13 +65,25 @@ function nodeSettings({ continueOnFail = false, retryOnFail = false, maxTries = 
 	return s;
 }
 
+/** The 4.4 body of a row as JSON body parameters: 3 expressions per item (phone, variables, callbackData). */
+const SINGLE_BODY_PARAMETERS = [
+	{ name: 'phone', value: '={{ [$json.phone] }}' },
+	{ name: 'botSettingsId', value: BOT },
+	{ name: 'variables', value: '={{ { name: $json.name } }}' },
+	{ name: 'callbackData', value: '={{ { crmId: $json.crmId } }}' },
+];
+
 /**
  * n8n's HTTP Request node calling 4.4 with the package's credential (predefined credential type,
  * which is what a user with this package installed would pick) and a JSON body of key/value pairs
  * with 3 expressions per item (phone, variables, callbackData).
- * batching: { batchSize, batchInterval } (Options → Batching), or undefined for the defaults.
+ * batching: { batchSize, batchInterval } (Options → Batching), or undefined for the defaults;
+ * bodyParameters: other body parameters.
  */
-function httpRequestNode({ simUrl, credential, batching, settings }) {
+/**
+ * @param {{ simUrl: string, credential: any, batching?: any, settings?: any, bodyParameters?: Array<{ name: string, value: string }> }} options
+ */
+function httpRequestNode({ simUrl, credential, batching = undefined, settings = undefined, bodyParameters = SINGLE_BODY_PARAMETERS }) {
 	const options = {};
 	if (batching) options.batching = { batch: { batchSize: batching.batchSize, batchInterval: batching.batchInterval } };
 	return {
@@ -85,14 +97,7 @@ function httpRequestNode({ simUrl, credential, batching, settings }) {
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'keypair',
-			bodyParameters: {
-				parameters: [
-					{ name: 'phone', value: '={{ [$json.phone] }}' },
-					{ name: 'botSettingsId', value: BOT },
-					{ name: 'variables', value: '={{ { name: $json.name } }}' },
-					{ name: 'callbackData', value: '={{ { crmId: $json.crmId } }}' },
-				],
-			},
+			bodyParameters: { parameters: bodyParameters },
 			options,
 		},
 		credentials: { cisAutoCallApi: { id: credential.id, name: credential.name } },

@@ -33,11 +33,20 @@ export interface Wait {
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 /**
+ * `$execution.resumeUrl`, read once per run from n8n's own data of the execution (what the
+ * expression engine would read, without the engine); through the engine only where that data has none.
+ */
+function executionResumeUrl(context: IExecuteFunctions): unknown {
+	const execution = context.getWorkflowDataProxy(0).$execution as IDataObject | undefined;
+	const resumeUrl = execution?.resumeUrl;
+	return typeof resumeUrl === 'string' ? resumeUrl : context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
+}
+
+/**
  * What the trigger needs of `$execution.resumeUrl` (`<n8n>/<waiting path>/<execution>[?signature=…]`):
  * the resume token (n8n 2.x; '' on 1.x, whose resume URL has none) and the waiting path.
  */
-function resumeAddressOf(context: IExecuteFunctions, execution: string): { token: string; path?: string } {
-	const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
+function resumeAddressOf(resumeUrl: unknown, execution: string): { token: string; path?: string } {
 	if (typeof resumeUrl !== 'string') return { token: '' };
 	try {
 		const url = new URL(resumeUrl);
@@ -78,8 +87,7 @@ function readWaitAtMost(context: IExecuteFunctions): { ms: number; words: string
  * trigger hands the result over), no wait could end, so nothing is sent and the error names the
  * setting that allows it. Asked of n8n's own egress filter (n8n 2.x; nothing is sent).
  */
-export async function refuseBlockedWait(context: IExecuteFunctions): Promise<void> {
-	const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
+export async function refuseBlockedWait(context: IExecuteFunctions, resumeUrl: unknown): Promise<void> {
 	if (typeof resumeUrl !== 'string') return;
 	let origin: string;
 	try {
@@ -105,14 +113,14 @@ export async function refuseBlockedWait(context: IExecuteFunctions): Promise<voi
  * finished after it came late, and starts the trigger's workflow instead. A later try of Retry On
  * Fail keeps both, so that the candidates an earlier try created still match the wait.
  */
-export function startWait(context: IExecuteFunctions): Wait {
+export function startWait(context: IExecuteFunctions, resumeUrl: unknown): Wait {
 	const execution = context.getExecutionId();
 	const node = context.getNode().id;
 	const run = nodeRunOf(context, execution);
 	const waitAtMost = readWaitAtMost(context);
 	const { key, until } = keysOfRuns.get(run) ?? { key: randomBytes(32).toString('hex'), until: Math.floor((Date.now() + waitAtMost.ms) / 1000) };
 	keysOfRuns.set(run, { key, until });
-	const address = resumeAddressOf(context, execution);
+	const address = resumeAddressOf(resumeUrl, execution);
 	return { key, until, limitInWords: waitAtMost.words, markerOf: (item) => ({ execution, ...address, node, item, key, until }) };
 }
 
@@ -155,8 +163,9 @@ export async function runWaiting(
 			servedOverMcp: servedByMcpTrigger(context),
 		});
 	}
-	await refuseBlockedWait(context);
-	const wait = startWait(context);
+	const resumeUrl = executionResumeUrl(context);
+	await refuseBlockedWait(context, resumeUrl);
+	const wait = startWait(context, resumeUrl);
 	let output: INodeExecutionData[];
 	try {
 		output = await run(markedForWait(operation, wait));
