@@ -67,6 +67,10 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 	};
 	// n8n 1.x refuses to start with "Unknown module" for this
 	if (majorOf(version) >= 2) e.N8N_DISABLED_MODULES = 'mcp-registry';
+	// SQLite through n8n's pooled driver (WAL, one writer), 2.x's default; 1.x defaults to its legacy driver (pool size
+	// 0, deprecated, warned at every start), whose one shared connection can be left inside a transaction by concurrent
+	// saves: n8n goes on reading its own uncommitted writes, and a restart rolls them all back (workflows, executions).
+	if (majorOf(version) < 2) e.DB_SQLITE_POOL_SIZE = '3';
 	for (const [k, v] of Object.entries(env || {})) {
 		if (v === undefined || v === null) delete e[k];
 		else e[k] = String(v);

@@ -41,13 +41,15 @@ function installExitHooks() {
  * A tiny supervisor run as the leader of each process group we start: it runs the real
  * command in the same group and, should this (parent) process die without cleaning up
  * (e.g. SIGKILL of a test runner), kills the whole group within a second.
- * SIGTERM/SIGINT are passed on to the command so n8n can shut down cleanly.
+ * A stop signals the whole group, so the command gets SIGTERM/SIGINT exactly once, straight from
+ * stopSupervised: the watchdog only outlives it and never passes a signal on. A second SIGTERM
+ * would end n8n 1.x at once in the middle of its shutdown (it listens with process.once).
  */
 const WATCHDOG = `
 const [ppid, cmd, ...args] = process.argv.slice(1);
 const { spawn } = require('child_process');
 const child = spawn(cmd, args, { stdio: 'inherit' });
-for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => child.kill(s));
+for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => {});
 const timer = setInterval(() => {
 	try { process.kill(Number(ppid), 0); } catch (e) {
 		if (e.code !== 'ESRCH') return;
