@@ -87,7 +87,7 @@ const CATEGORIES = [
 	},
 	{
 		id: 'http',
-		label: "HTTP server and parsing (Node's http, Express, body-parser, raw-body)",
+		label: "HTTP in and out (Node's http server and client, Express, body-parser, raw-body)",
 		frame: (name, url) => /^node:_http_|^node:http$|\/(express|body-parser|raw-body|router)\//.test(url),
 	},
 	{
