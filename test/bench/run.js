@@ -62,7 +62,7 @@ const { contendersFor, FAULTS, LIMIT, REMOTE } = require('./lib/scenarios');
 const { render, evaluateTargets, smokeChecks } = require('./lib/report');
 const { setUpTriggerContenders, runTriggerRound, sendUnparsedBody } = require('./lib/trigger');
 const { setUpWaitContenders, runWaitRound } = require('./lib/wait');
-const { profilingEnv, takeProfile, deliveriesOf, stopOnce } = require('./lib/profiling');
+const { profilingEnv, takeProfile, deliveriesOf } = require('./lib/profiling');
 const { analyzeProfile, renderProfile } = require('./lib/profile');
 
 function parseArgs(argv) {
@@ -550,7 +550,6 @@ async function main() {
 			if (profiledScenario !== null) {
 				// n8n writes its profile when it stops: one profile per scenario
 				say('restarting n8n (the CPU profile of the scenario before is written on stop)');
-				await stopOnce(env.n8n);
 				await env.n8n.restart();
 				collectProfile();
 			}
@@ -558,7 +557,6 @@ async function main() {
 			if (args.cpuProf) profiledScenario = n;
 		}
 	} finally {
-		if (env && args.cpuProf) await stopOnce(env.n8n);
 		if (env) await env.stop({ keep: args.keep });
 		if (env && args.keep) say(`kept ${env.userFolder}`);
 		if (args.cpuProf) collectProfile();

@@ -2,7 +2,8 @@
 /**
  * The bench's --cpu-prof DIR: n8n's Node writes a V8 CPU profile of each of its processes into DIR
  * when the process ends (Node's --cpu-prof, given through NODE_OPTIONS; n8n's graceful stop ends with
- * process.exit(), which writes it). Plain Node (CommonJS, built-ins only).
+ * process.exit(), which writes it; scripts/lib/supervisor.js signals it once, as a second SIGTERM would end it
+ * before that). Plain Node (CommonJS, built-ins only).
  */
 const fs = require('fs');
 const path = require('path');
@@ -37,35 +38,6 @@ function takeProfile(dir, name) {
 }
 
 /**
- * Stops n8n with one SIGTERM to its main process and waits for it to end. The ordinary stop signals the whole
- * process group and the supervisor's watchdog passes the signal on: n8n handles SIGTERM once (process.once), so
- * the second can end it before its exit, and a process ended by a signal writes no profile. Not on Linux (no
- * /proc): nothing is done here and the ordinary stop follows.
- * @param {{ process: import('child_process').ChildProcess | null }} n8n the handle of scripts/lib/n8n-server.js
- */
-async function stopOnce(n8n, { timeoutMs = 60000 } = {}) {
-	const watchdog = n8n.process;
-	if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) return;
-	let children;
-	try {
-		children = fs.readFileSync(`/proc/${watchdog.pid}/task/${watchdog.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-	} catch (_) {
-		return;
-	}
-	const exited = new Promise((resolve) => watchdog.once('exit', resolve));
-	for (const pid of children) {
-		try {
-			process.kill(pid, 'SIGTERM');
-		} catch (_) {
-			/* gone already */
-		}
-	}
-	let timer;
-	await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-	clearTimeout(timer);
-}
-
-/**
  * How many deliveries a profiled scenario made, all contenders and warm-up rounds together (the profile
  * cannot tell contenders apart): events of scenario 5, leads of scenario 7; undefined for the others.
  * @returns {{ count: number, name: string } | undefined}
@@ -86,4 +58,4 @@ function deliveriesOf(report, scenario, args) {
 	return undefined;
 }
 
-module.exports = { profilingEnv, takeProfile, deliveriesOf, stopOnce };
+module.exports = { profilingEnv, takeProfile, deliveriesOf };
