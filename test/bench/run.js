@@ -33,6 +33,11 @@
  *   --only ID,ID          run only these contenders (ids as printed)
  *   --keep                keep n8n's user folder (printed)
  *   --n8n-env KEY=VALUE   extra environment of n8n (repeatable), e.g. N8N_EXPRESSION_ENGINE=legacy
+ *   --cpu-prof DIR        CPU-profile n8n's main process (Node's --cpu-prof, through NODE_OPTIONS): n8n is
+ *                         restarted after each scenario, so each writes its own DIR/scenario-N.cpuprofile (n8n's
+ *                         start-up and the scenario's set-up included); the report ends with each profile's
+ *                         table (test/bench/profile.js). One profile holds every contender of its scenario.
+ *                         Implies --defaults-only; not for scenario 4 (it restarts n8n per contender).
  *   --verbose             progress on stderr (default on; --quiet turns it off)
  *
  * Each scenario run: the simulator is reset and configured (latency, limit, faults), the
@@ -57,6 +62,8 @@ const { contendersFor, FAULTS, LIMIT, REMOTE } = require('./lib/scenarios');
 const { render, evaluateTargets, smokeChecks } = require('./lib/report');
 const { setUpTriggerContenders, runTriggerRound, sendUnparsedBody } = require('./lib/trigger');
 const { setUpWaitContenders, runWaitRound } = require('./lib/wait');
+const { profilingEnv, takeProfile, deliveriesOf } = require('./lib/profiling');
+const { analyzeProfile, renderProfile } = require('./lib/profile');
 
 function parseArgs(argv) {
 	const number = (key) => (o, value) => (o[key] = Number(value()));
@@ -86,6 +93,7 @@ function parseArgs(argv) {
 				const [k, ...v] = value().split('=');
 				o.n8nEnv = { ...(o.n8nEnv || {}), [k]: v.join('=') };
 			},
+			'--cpu-prof': (o, value) => (o.cpuProf = path.resolve(value())),
 			'--quiet': (o) => (o.verbose = false),
 			'--verbose': (o) => (o.verbose = true),
 			'--help': () => {
@@ -94,6 +102,7 @@ function parseArgs(argv) {
 			},
 		},
 	);
+	if (a.cpuProf) a.defaultsOnly = true;
 	if (a.smoke) {
 		a.scenarios = [1, 5, 6, 7];
 		a.rows = 50;
@@ -518,29 +527,50 @@ async function main() {
 	const sim = await startSimulator({ latencyMs: args.latency });
 	say(`simulator at ${sim.url} (pid ${sim.pid})`);
 	let env;
+	/** @type {{ scenario: number, file: string }[]} */
+	const profiles = [];
+	let profiledScenario = null;
+	const collectProfile = () => {
+		if (profiledScenario === null) return;
+		const file = takeProfile(args.cpuProf, `scenario-${profiledScenario}`);
+		if (file) profiles.push({ scenario: profiledScenario, file });
+		say(file ? `CPU profile of scenario ${profiledScenario}: ${file}` : `no CPU profile found for scenario ${profiledScenario} in ${args.cpuProf}`);
+		profiledScenario = null;
+	};
 	try {
-		env = await startBenchN8n({ tarball, sim, say, env: args.n8nEnv });
+		const n8nEnv = args.cpuProf ? { ...args.n8nEnv, ...profilingEnv(args.cpuProf, args.n8nEnv) } : args.n8nEnv;
+		env = await startBenchN8n({ tarball, sim, say, env: n8nEnv });
 		const bench = new Bench(sim, env);
 		const restart = async () => {
 			say('restarting n8n (fresh process for a clean memory peak)');
 			await env.n8n.restart();
 		};
-		if (args.scenarios.includes(1)) await scenario1(bench, report);
-		if (args.scenarios.includes(2)) await scenario2(bench, report);
-		if (args.scenarios.includes(3)) await scenario3(bench, report);
-		if (args.scenarios.includes(6)) await scenario6(bench, report);
-		if (args.scenarios.includes(7)) await scenario7(bench, report);
-		if (args.scenarios.includes(5)) await scenario5(bench, report);
-		if (args.scenarios.includes(4)) await scenario4(bench, report, restart);
+		const scenarios = { 1: scenario1, 2: scenario2, 3: scenario3, 6: scenario6, 7: scenario7, 5: scenario5, 4: scenario4 };
+		for (const n of [1, 2, 3, 6, 7, 5, 4].filter((k) => args.scenarios.includes(k))) {
+			if (profiledScenario !== null) {
+				// n8n writes its profile when it stops: one profile per scenario
+				say('restarting n8n (the CPU profile of the scenario before is written on stop)');
+				await env.n8n.restart();
+				collectProfile();
+			}
+			await scenarios[n](bench, report, restart);
+			if (args.cpuProf) profiledScenario = n;
+		}
 	} finally {
 		if (env) await env.stop({ keep: args.keep });
 		if (env && args.keep) say(`kept ${env.userFolder}`);
+		if (args.cpuProf) collectProfile();
 		await sim.stop();
 		if (!args.tarball) removeBuiltTarball(tarball);
 	}
 	report.loadEnd = loadavg();
 	report.targets = args.smoke ? [] : evaluateTargets(report);
 	report.text = render(report);
+	for (const p of profiles) {
+		const perUnit = deliveriesOf(report, p.scenario, args);
+		const title = `CPU profile of n8n's main process, scenario ${p.scenario} (${path.basename(p.file)}; every contender of the scenario in one profile)`;
+		report.text += `\n${renderProfile(analyzeProfile(JSON.parse(fs.readFileSync(p.file, 'utf8'))), { title, perUnit })}`;
+	}
 	report.totalMs = Date.now() - t0;
 	process.stdout.write(`${report.text}\n`);
 	if (args.out) fs.writeFileSync(args.out, `${report.text}\n`);
