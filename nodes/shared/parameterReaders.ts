@@ -1,5 +1,7 @@
 import type { IGetNodeParameterOptions, INode } from 'n8n-workflow';
 
+import { isPlainObject } from './validation';
+
 /**
  * The two ways the nodes read their parameters, one type each for both nodes: by name (a hook,
  * a webhook, or one item already chosen), and by name for a given item (the action node's run);
@@ -18,10 +20,6 @@ export type ReadItemParameter = (
 	options?: IGetNodeParameterOptions,
 ) => unknown;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Whether a saved value holds something only n8n's expression engine reads: an expression (text
  * starting with '=') or a resource locator, at any depth. n8n decides the same way whether a
@@ -30,21 +28,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (isObject(value)) return '__rl' in value || Object.values(value).some(holdsExpression);
+	if (isPlainObject(value)) return '__rl' in value || Object.values(value).some(holdsExpression);
 	return false;
 }
 
 /** A copy of a saved value, so that no reader changes the node's own parameters. */
 function copyOf(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(copyOf);
-	if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, copyOf(entry)]));
+	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, copyOf(entry)]));
 	return value;
 }
 
 function savedValue(node: INode, name: string): unknown {
 	let value: unknown = node.parameters;
 	for (const key of name.split('.')) {
-		if (!isObject(value)) return undefined;
+		if (!isPlainObject(value)) return undefined;
 		value = value[key];
 	}
 	return value;
