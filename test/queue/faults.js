@@ -59,10 +59,11 @@ const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 /**
  * The service's way in: round robin over the webhook processes that are up (`up[i]`), like a
  * balancer that checks n8n's readiness. `beforeForward(event)` runs before each delivery is
- * forwarded (the test kills a process there). `log`: { at, backend, event, crmId, status, answer }.
+ * forwarded (the test kills a process there); `prefer(event)` may name the process that gets it (a
+ * balancer may send any request to any process). `log`: { at, backend, event, crmId, status, answer }.
  */
 async function startFront(webhooks) {
-	const state = { up: webhooks.map(() => true), next: 0, log: [], beforeForward: null };
+	const state = { up: webhooks.map(() => true), next: 0, log: [], beforeForward: null, prefer: null };
 	const server = http.createServer((req, res) => {
 		const chunks = [];
 		req.on('data', (c) => chunks.push(c));
@@ -80,7 +81,8 @@ async function startFront(webhooks) {
 				res.writeHead(503, { 'content-type': 'text/plain' }).end('front: no webhook process is ready');
 				return;
 			}
-			const backend = ready[state.next++ % ready.length];
+			const preferred = state.prefer ? state.prefer(body) : undefined;
+			const backend = preferred !== undefined && ready.includes(preferred) ? preferred : ready[state.next++ % ready.length];
 			const target = new URL(req.url, webhooks[backend].url);
 			const entry = { at: Date.now(), backend, event: body && body.event, crmId: body && body.callbackData && body.callbackData.crmId, status: null, answer: '' };
 			state.log.push(entry);
@@ -182,11 +184,18 @@ async function deliveryModelChecks(ctx, model, rounds) {
 			const crmMark = crm.requests.length;
 
 			// Armed once every lead waits: before the Person Done of a not-reached lead whose Call Ended
-			// webhook-1 got, webhook-1 is killed and started again.
+			// webhook-1 got, webhook-1 is killed and started again. Until then the front sends a not-reached
+			// lead's Call Ended to webhook-1: round robin alone, shifted by re-sends, could send every one of
+			// them to webhook-2, and the round would have no kill (seen in CI).
 			const victim = cluster.webhooks[0];
 			/** @type {any} */
 			let kill = null;
 			let armed = false;
+			front.state.prefer = (body) => {
+				if (!armed || kill || !body || body.event !== 'CALL_ENDED') return undefined;
+				const lead = byCrmId.get(body.callbackData && body.callbackData.crmId);
+				return lead && lead.status !== 'ANSWERED' ? 0 : undefined;
+			};
 			front.state.beforeForward = async (body) => {
 				if (!armed || kill || !body || body.event !== 'CANDIDATE_CHANGED') return;
 				const crmId = body.callbackData && body.callbackData.crmId;
@@ -226,6 +235,7 @@ async function deliveryModelChecks(ctx, model, rounds) {
 			await sleep(3000);
 			if (kill && kill.restarted) await kill.restarted;
 			front.state.beforeForward = null;
+			front.state.prefer = null;
 
 			/**
 			 * Whether only webhook-1 held the lead's last call when it was killed: it had taken (200) the lead's
@@ -300,6 +310,7 @@ async function deliveryModelChecks(ctx, model, rounds) {
 		}
 	} finally {
 		front.state.beforeForward = null;
+		front.state.prefer = null;
 		await front.close();
 		await crm.close();
 		await sim.close();
