@@ -60,6 +60,15 @@ export const PROCESS_MEMORIES = {
 		notSeenElsewhere:
 			"A retried execution after a restart or on another worker sends again. Used only where n8n has no de-duplication helpers; otherwise the record is n8n's database.",
 	},
+	repeatProtectionRecordChanges: {
+		holds: "per workflow and node: the last change of Repeat Protection's record in n8n's database that this process started, so that the next one waits for it, and the keys waiting to go together in the next",
+		capacity: 10_000,
+		// A change takes two or three reads and writes of one row; long after, nothing waits for it.
+		expiresMs: 10 * MINUTE_MS,
+		keptBy: 'execution process',
+		notSeenElsewhere:
+			"Another worker may change the same record at the same moment and drop a key this process wrote; each key is therefore asked again until the record shows it.",
+	},
 	knownRequestResults: {
 		holds: 'per workflow, node and request key: what the service answered (the ids), for the item of a request Repeat Protection leaves out',
 		capacity: 10_000,

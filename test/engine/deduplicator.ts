@@ -3,6 +3,10 @@
  * its database, one list per workflow and node (context `n:<node id>`). This stands in for that
  * database inside the test process: it keeps the entries the same way (mode "entries", newest
  * last, trimmed to `maxEntries`), so that a second execution sees what the first recorded.
+ *
+ * Like n8n's DeduplicationHelper (n8n 1.123 and 2.41: `findOne`, then `update` of the whole row), a
+ * call reads the list, lets other work run (the database's answer), and writes back what it read
+ * plus its own change: two calls at once drop one another's entries, as they do in n8n.
  */
 import type {
 	DeduplicationItemTypes,
@@ -31,7 +35,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	): Promise<IDeduplicationOutput> {
 		if (options.mode !== 'entries') throw new Error('The harness keeps mode "entries" only');
 		const key = contextKey(scope, data);
-		const list = this.lists.get(key) ?? [];
+		const list = await this.read(key);
 		const seen = new Set(list);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -51,12 +55,21 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		scope: DeduplicationScope,
 		data: ICheckProcessedContextData,
 	): Promise<void> {
-		const list = this.lists.get(contextKey(scope, data));
-		if (!list) return;
+		const key = contextKey(scope, data);
+		if (!this.lists.has(key)) return;
+		const list = await this.read(key);
 		for (const item of items) {
 			const index = list.indexOf(String(item));
 			if (index !== -1) list.splice(index, 1);
 		}
+		this.lists.set(key, list);
+	}
+
+	/** A copy of the row as n8n's `findOne` returns it, after the database's answer has come. */
+	private async read(key: string): Promise<string[]> {
+		const row = [...(this.lists.get(key) ?? [])];
+		await new Promise((resolve) => setImmediate(resolve));
+		return row;
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, data: ICheckProcessedContextData): Promise<void> {

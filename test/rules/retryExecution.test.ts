@@ -136,6 +136,42 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		expect(postsTo(SINGLE)).toHaveLength(4);
 	});
 
+	test('20 executions at once, one lead each (a burst of webhook leads): every request stays on the record, so a retry of each calls nobody again', async () => {
+		// n8n reads the record and writes it back whole: calls at once would drop one another's keys.
+		const leads = phoneItems(20);
+		const runs = await Promise.all(leads.map((lead) => runAction(sim, createAndRun(), [lead], { nodeId: 'burst-node' })));
+		for (const run of runs) expect(run.error).toBeUndefined();
+		expect(currentKeys('burst-node')).toHaveLength(20);
+		const retries = await Promise.all(leads.map((lead) => runAction(sim, createAndRun(), [lead], { nodeId: 'burst-node', mode: 'retry' })));
+		expect(retries.map((retry) => jsonOf(retry)[0].alreadyDone)).toEqual(leads.map(() => true));
+		expect(postsTo(SINGLE)).toHaveLength(20);
+		expect(createdPerPhone()).toEqual(Object.fromEntries(leads.map((lead) => [lead.phone, 1])));
+	});
+
+	test('another worker writes the same record at the same moment and drops the key just written: it is written again before anyone is called', async () => {
+		const record = harnessDeduplicator.checkProcessedAndRecord.bind(harnessDeduplicator);
+		let otherWorkerWrote = false;
+		const spy = jest.spyOn(harnessDeduplicator, 'checkProcessedAndRecord').mockImplementation(async (items, scope, data, options) => {
+			if (otherWorkerWrote) return await record(items, scope, data, options);
+			otherWorkerWrote = true;
+			// Read at the same moment as this process's call, written just after it: this process's key is gone.
+			const mine = record(items, scope, data, options);
+			await record(['written by another worker'], scope, data, options);
+			return await mine;
+		});
+		try {
+			await runAction(sim, createAndRun(), phoneItems(1), { nodeId: 'two-workers-node' });
+		} finally {
+			spy.mockRestore();
+		}
+		// Both writers' keys are on the record.
+		expect(entriesOf('two-workers-node').filter((key) => key.startsWith('cis-request:'))).toHaveLength(1);
+		expect(entriesOf('two-workers-node')).toContain('written by another worker');
+		const retried = await runAction(sim, createAndRun(), phoneItems(1), { nodeId: 'two-workers-node', mode: 'retry' });
+		expect(jsonOf(retried)[0].alreadyDone).toBe(true);
+		expect(postsTo(SINGLE)).toHaveLength(1);
+	});
+
 	test('another node (or workflow) with the same items sends them: the record is per workflow and node', async () => {
 		await runAction(sim, createAndRun(), phoneItems(2), { nodeId: 'node-a' });
 		await runAction(sim, createAndRun(), phoneItems(2), { nodeId: 'node-b', mode: 'retry' });

@@ -36,23 +36,100 @@ type DedupHelpers = {
 	removeProcessed?: (items: string[], scope: 'node', options: { mode: 'entries'; maxEntries?: number }) => Promise<void>;
 };
 
+/** Each key recorded is asked again this many times at most, until n8n's record shows it. */
+const RECORD_CHECKS = 3;
+
+type DedupOptions = { mode: 'entries'; maxEntries: number };
+
+/** The keys that executions of this process ask to record while the record is busy, asked together. */
+interface OpenBatch {
+	/** Each caller's keys, in the order they came. */
+	callers: string[][];
+	/** Per caller: the keys already on the record (a key asked twice in one batch counts as recorded for the later caller). */
+	result: Promise<Array<Set<string>>>;
+}
+
+/** Per workflow and node: the last change of n8n's record this process started, and the batch waiting for it. */
+interface RecordQueue {
+	tail: Promise<void>;
+	open?: OpenBatch;
+}
+
 /**
  * The record in n8n's database, through the execute-side de-duplication helpers: kept per
  * workflow and node across executions, restarts and (queue mode) workers.
+ *
+ * n8n keeps that record as one row per workflow and node, which each call reads and then writes
+ * back whole (n8n's DeduplicationHelper: findOne, then update). Two calls at once each write
+ * what they read plus their own keys, and the later one drops the other's: with 600 leads at once
+ * in n8n 2.41.1, 6 of 620 sent requests stayed on the record (docs/performance.md). So this
+ * process changes the record of a workflow and node one call at a time; the keys that arrive
+ * meanwhile go together in the next call (a burst of leads costs a few reads and writes, not one
+ * per lead); and the keys just recorded are asked again until the record shows them (another worker
+ * may have written at the same moment).
  */
-function databaseStore(helpers: Required<DedupHelpers>): SentRequestStore {
-	const options = { mode: 'entries' as const, maxEntries: MAX_ENTRIES };
+function databaseStore(helpers: Required<DedupHelpers>, scope: string): SentRequestStore {
+	const options: DedupOptions = { mode: 'entries', maxEntries: MAX_ENTRIES };
+	const queue = (): RecordQueue => {
+		let found = recordQueues.get(scope);
+		if (!found) {
+			found = { tail: Promise.resolve() };
+			recordQueues.set(scope, found);
+		}
+		return found;
+	};
+	const after = <T>(change: () => Promise<T>): Promise<T> => {
+		const current = queue();
+		const result = current.tail.then(change, change);
+		current.tail = result.then(noop, noop);
+		recordQueues.set(scope, current);
+		return result;
+	};
 	return {
 		durable: true,
 		async checkAndRecord(keys) {
-			const { processed } = await helpers.checkProcessedAndRecord(keys, 'node', options);
-			return new Set(processed.map(String));
+			const current = queue();
+			let batch = current.open;
+			if (!batch) {
+				const opened: OpenBatch = { callers: [], result: Promise.resolve([]) };
+				opened.result = after(async () => {
+					if (current.open === opened) current.open = undefined;
+					return await recordBatch(helpers, options, opened.callers);
+				});
+				current.open = opened;
+				batch = opened;
+			}
+			const caller = batch.callers.push(keys) - 1;
+			return (await batch.result)[caller];
 		},
-		async remove(keys) {
-			await helpers.removeProcessed(keys, 'node', options);
-		},
+		remove: (keys) => after(() => helpers.removeProcessed(keys, 'node', options)),
 	};
 }
+
+/** One call for the keys of every caller of a batch, then again for those the record does not show yet. */
+async function recordBatch(helpers: Required<DedupHelpers>, options: DedupOptions, callers: string[][]): Promise<Array<Set<string>>> {
+	const asked = [...new Set(callers.flat())];
+	const { processed } = await helpers.checkProcessedAndRecord(asked, 'node', options);
+	const recordedBefore = new Set(processed.map(String));
+	let unconfirmed = asked.filter((key) => !recordedBefore.has(key));
+	for (let check = 0; check < RECORD_CHECKS && unconfirmed.length > 0; check++) {
+		const again = await helpers.checkProcessedAndRecord(unconfirmed, 'node', options);
+		const shown = new Set(again.processed.map(String));
+		unconfirmed = unconfirmed.filter((key) => !shown.has(key));
+	}
+	// As if the callers had asked one after another: a key is new only for the first that asked it.
+	const askedEarlier = new Set<string>();
+	return callers.map((keys) => {
+		const recorded = new Set(keys.filter((key) => recordedBefore.has(key) || askedEarlier.has(key)));
+		for (const key of keys) askedEarlier.add(key);
+		return recorded;
+	});
+}
+
+const noop = () => undefined;
+
+/** Per workflow and node: this process's changes of the record, one at a time (see databaseStore). */
+const recordQueues = processMemory<RecordQueue>('repeatProtectionRecordChanges');
 
 /** The fallback's record: keys with their workflow and node, oldest first. */
 const processKeys = processMemory<true>('sentRequestKeys');
@@ -91,7 +168,7 @@ function processStore(context: IExecuteFunctions): SentRequestStore {
 export function storeFor(context: IExecuteFunctions): SentRequestStore {
 	const helpers = context.helpers as unknown as DedupHelpers;
 	if (typeof helpers.checkProcessedAndRecord === 'function' && typeof helpers.removeProcessed === 'function') {
-		return databaseStore(helpers as Required<DedupHelpers>);
+		return databaseStore(helpers as Required<DedupHelpers>, scopeOf(context));
 	}
 	return processStore(context);
 }
