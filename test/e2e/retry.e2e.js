@@ -5,10 +5,15 @@
  * current workflow, `loadWorkflow: true`) calls nobody twice. Create and Run with 5 rows, the
  * simulator creating row 3's candidate and answering 502: the failed run POSTs rows 0-3; the
  * retry POSTs row 4 only, and says rows 0-2 are already done. The simulator counts the
- * candidates per phone: 1 each.
+ * candidates per phone: 1 each. A burst: 20 leads posted at once to a Webhook workflow, each call
+ * created and answered 502 (outcome unknown, the execution fails); n8n's Retry of each of the 20 failed
+ * executions calls nobody again (n8n keeps the record as one row per node, read and written back whole:
+ * executions at once must not drop one another's requests).
  */
 const assert = require('assert');
-const { cisNode, codeNode, outputOf, errorOf, assertSuccess } = require('./harness');
+const crypto = require('crypto');
+const { httpRequest } = require('../../scripts/lib/n8n-instance');
+const { cisNode, codeNode, outputOf, errorOf, assertSuccess, chain, leadWebhook, waitFor } = require('./harness');
 
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 
@@ -106,4 +111,38 @@ module.exports = async function retryChecks(ctx) {
 			},
 		);
 	}
+	await checks.check(
+		"a burst: 20 leads posted at once to Webhook → Create and Run, each call created and answered 502 (outcome unknown, the execution fails); n8n's Retry of each of the 20 failed executions, all at once, calls nobody again: 20 candidates, 1 per phone, every retried item \"already done\"",
+		async () => {
+			const phones = Array.from({ length: 20 }, (_, index) => `7999077${String(index).padStart(4, '0')}`);
+			const leadPath = `e2e-burst-${crypto.randomUUID()}`;
+			const call = cisNode('Call', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-e2e-burst', phone: '={{ $json.body.phone }}' }, creds.token);
+			const wf = await client.createWorkflow(chain('e2e burst of leads, outcome unknown', [leadWebhook(leadPath), call]));
+			sim.injectFault({ path: SINGLE, status: 502, afterHandling: true, bodyIncludes: '7999077', times: phones.length });
+			await client.activate(wf.id);
+			try {
+				const mark = sim.requests.length;
+				const posted = () => sim.requests.slice(mark).filter((r) => r.path === SINGLE && r.method === 'POST').map((r) => r.body.phone[0]);
+				const answers = await Promise.all(phones.map((phone) => httpRequest('POST', `${ctx.n8n.url}/webhook/${leadPath}`, { body: { phone } })));
+				assert.deepStrictEqual(answers.map((a) => a.status), phones.map(() => 200), 'the lead webhook answers');
+				let failed = [];
+				await waitFor('20 failed executions', async () => {
+					failed = (await client.listExecutions(wf.id)).filter((e) => e.status === 'error');
+					return failed.length === phones.length;
+				}, 120000, 500);
+				assert.deepStrictEqual([...posted()].sort(), phones, 'each lead called once');
+				for (const e of failed.slice(0, 1)) assert.match(String(errorOf(await client.getExecution(e.id)).message), /^Outcome unknown/);
+				const retried = await Promise.all(failed.map((e) => retryExecution(e.id, false)));
+				const outputs = retried.map((e) => outputOf(e, 'Call')[0] || {});
+				const notLeftOut = outputs.filter((json) => json.alreadyDone !== true).map((json) => json.phone || JSON.stringify(json).slice(0, 80));
+				assert.deepStrictEqual(notLeftOut, [], `${notLeftOut.length} retried execution(s) called again`);
+				assert.strictEqual(posted().length, phones.length, 'no POST by the retries');
+				const created = phones.map((phone) => [...sim.state.candidates.values()].filter((c) => c.phone.includes(phone)).length);
+				assert.deepStrictEqual(created, phones.map(() => 1), 'candidates per phone');
+				return `20 executions, 20 POSTs; 20 retries at once, 0 POSTs; candidates per phone all 1`;
+			} finally {
+				await client.deactivate(wf.id).catch(() => {});
+			}
+		},
+	);
 };
