@@ -67,7 +67,7 @@ export const PROCESS_MEMORIES = {
 		expiresMs: 10 * MINUTE_MS,
 		keptBy: 'execution process',
 		notSeenElsewhere:
-			"Another worker may change the same record at the same moment and drop a key this process wrote; each key is therefore asked again until the record shows it.",
+			"Another worker may change the same record at the same moment and drop a key this process wrote; each key is therefore asked again, up to 3 times, until the record shows it: rarer, not impossible.",
 	},
 	knownRequestResults: {
 		holds: 'per workflow, node and request key: what the service answered (the ids), for the item of a request Repeat Protection leaves out',

@@ -172,6 +172,36 @@ describe("n8n's Retry of a failed execution sends nothing the failed execution c
 		expect(postsTo(SINGLE)).toHaveLength(1);
 	});
 
+	test('two retries of the same lead at once, with nothing on the record: one sends, the other leaves it out, as if one ran after the other', async () => {
+		const [lead] = phoneItems(1);
+		const retries = await Promise.all([0, 1].map(() => runAction(sim, createAndRun(), [lead], { nodeId: 'twin-retries-node', mode: 'retry' })));
+		expect(postsTo(SINGLE)).toHaveLength(1);
+		expect(retries.map((retry) => jsonOf(retry)[0].alreadyDone ?? false).sort()).toEqual([false, true]);
+	});
+
+	test("when asking the record again fails, the first answer still counts: a retry leaves out the request an earlier execution sent", async () => {
+		const first = await runAction(sim, createAndRun(), phoneItems(1), { nodeId: 'recheck-fails-node' });
+		expect(first.error).toBeUndefined();
+		// The retry asks for the request's keys of every part of the window: the current one is on the
+		// record, the earlier ones are new and asked again, and that second call fails.
+		const record = harnessDeduplicator.checkProcessedAndRecord.bind(harnessDeduplicator);
+		let calls = 0;
+		const spy = jest.spyOn(harnessDeduplicator, 'checkProcessedAndRecord').mockImplementation(async (items, scope, data, options) => {
+			calls++;
+			if (calls === 2) throw new Error('SQLITE_BUSY: database is locked');
+			return await record(items, scope, data, options);
+		});
+		let retried: RunResult;
+		try {
+			retried = await runAction(sim, createAndRun(), phoneItems(1), { nodeId: 'recheck-fails-node', mode: 'retry' });
+		} finally {
+			spy.mockRestore();
+		}
+		expect(calls).toBe(2);
+		expect(jsonOf(retried)[0].alreadyDone).toBe(true);
+		expect(postsTo(SINGLE)).toHaveLength(1);
+	});
+
 	test('another node (or workflow) with the same items sends them: the record is per workflow and node', async () => {
 		await runAction(sim, createAndRun(), phoneItems(2), { nodeId: 'node-a' });
 		await runAction(sim, createAndRun(), phoneItems(2), { nodeId: 'node-b', mode: 'retry' });

@@ -65,8 +65,9 @@ interface RecordQueue {
  * in n8n 2.41.1, 6 of 620 sent requests stayed on the record (docs/performance.md). So this
  * process changes the record of a workflow and node one call at a time; the keys that arrive
  * meanwhile go together in the next call (a burst of leads costs a few reads and writes, not one
- * per lead); and the keys just recorded are asked again until the record shows them (another worker
- * may have written at the same moment).
+ * per lead); and the keys just recorded are asked again, up to 3 times, until the record shows them:
+ * another worker may have written at the same moment. That narrows the moment in which two workers'
+ * writes can drop a key; across processes n8n's helper offers no way to close it.
  */
 function databaseStore(helpers: Required<DedupHelpers>, scope: string): SentRequestStore {
 	const options: DedupOptions = { mode: 'entries', maxEntries: MAX_ENTRIES };
@@ -100,22 +101,33 @@ function databaseStore(helpers: Required<DedupHelpers>, scope: string): SentRequ
 				batch = opened;
 			}
 			const caller = batch.callers.push(keys) - 1;
+			recordQueues.set(scope, current);
 			return (await batch.result)[caller];
 		},
 		remove: (keys) => after(() => helpers.removeProcessed(keys, 'node', options)),
 	};
 }
 
-/** One call for the keys of every caller of a batch, then again for those the record does not show yet. */
+/**
+ * One call for the keys of every caller of a batch (earlier parts of the window first, so that n8n's
+ * `maxEntries` drops them before any current key), then again for those the record does not show
+ * yet. The first call's answer decides; asking again only narrows the moment in which another
+ * worker's write can drop a key (n8n's own update reads and writes the whole row too), so a failure
+ * of it is not a failure of the batch.
+ */
 async function recordBatch(helpers: Required<DedupHelpers>, options: DedupOptions, callers: string[][]): Promise<Array<Set<string>>> {
-	const asked = [...new Set(callers.flat())];
+	const asked = [...new Set(callers.flat())].sort((a, b) => windowPartOf(a) - windowPartOf(b));
 	const { processed } = await helpers.checkProcessedAndRecord(asked, 'node', options);
 	const recordedBefore = new Set(processed.map(String));
 	let unconfirmed = asked.filter((key) => !recordedBefore.has(key));
-	for (let check = 0; check < RECORD_CHECKS && unconfirmed.length > 0; check++) {
-		const again = await helpers.checkProcessedAndRecord(unconfirmed, 'node', options);
-		const shown = new Set(again.processed.map(String));
-		unconfirmed = unconfirmed.filter((key) => !shown.has(key));
+	try {
+		for (let check = 0; check < RECORD_CHECKS && unconfirmed.length > 0; check++) {
+			const again = await helpers.checkProcessedAndRecord(unconfirmed, 'node', options);
+			const shown = new Set(again.processed.map(String));
+			unconfirmed = unconfirmed.filter((key) => !shown.has(key));
+		}
+	} catch {
+		// The keys were recorded by the first call; only the check of another worker's write failed.
 	}
 	// As if the callers had asked one after another: a key is new only for the first that asked it.
 	const askedEarlier = new Set<string>();
@@ -127,6 +139,17 @@ async function recordBatch(helpers: Required<DedupHelpers>, options: DedupOption
 }
 
 const noop = () => undefined;
+
+/** A request's key on the record: Repeat Protection's hours, the part of the window it was sent in, its fingerprint. */
+function requestKey(hours: number, part: number, fingerprint: string): string {
+	return `cis-request:${hours}h:${part}:${fingerprint}`;
+}
+
+/** The part of the window in a key made by requestKey. */
+function windowPartOf(key: string): number {
+	const part = Number(key.split(':')[2]);
+	return Number.isFinite(part) ? part : 0;
+}
 
 /** Per workflow and node: this process's changes of the record, one at a time (see databaseStore). */
 const recordQueues = processMemory<RecordQueue>('repeatProtectionRecordChanges');
@@ -211,7 +234,7 @@ export class RepeatProtection implements Step {
 	private keysOf(fingerprint: string): string[] {
 		const partMs = (this.hours * HOUR_MS) / PARTS;
 		const part = Math.floor(this.now() / partMs);
-		return Array.from({ length: PARTS }, (_, back) => `cis-request:${this.hours}h:${part - back}:${fingerprint}`);
+		return Array.from({ length: PARTS }, (_, back) => requestKey(this.hours, part - back, fingerprint));
 	}
 
 	/**
