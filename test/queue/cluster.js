@@ -41,6 +41,24 @@ function sharedEnv({ postgres, redis, balancer, encryptionKey }) {
 	};
 }
 
+const PORT_TRIES = 3;
+
+/**
+ * Starts an n8n process on a port chosen just before it starts, and on another one when that port
+ * was taken meanwhile: a free port is one the system may also hand to any outgoing connection (the
+ * other processes' own to Postgres and Redis among them) until n8n binds it.
+ */
+async function startOnFreePort(start, tries = PORT_TRIES) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await start(await freePort());
+		} catch (error) {
+			const taken = /already in use|EADDRINUSE/i.test(String(error && error.message));
+			if (!taken || attempt >= tries) throw error;
+		}
+	}
+}
+
 /**
  * Starts Postgres, Redis, the balancer, then main, then the workers and webhook processes.
  * Returns { postgres, redis, balancer, main, workers, webhooks, all(), restartAll(), stop(), timing }.
@@ -69,25 +87,25 @@ async function startCluster({ version, tarball, workDir, n8nInstall, echo = fals
 	timing.packageInstallMs = Date.now() - t;
 
 	const env = sharedEnv({ postgres, redis, balancer, encryptionKey: crypto.randomBytes(24).toString('hex') });
-	const ports = { workers: [], webhooks: [] };
-	for (let i = 0; i < WORKERS; i++) ports.workers.push(await freePort());
-	for (let i = 0; i < WEBHOOK_PROCESSES; i++) ports.webhooks.push(await freePort());
-
 	const cluster = { postgres, redis, balancer, installed, timing, main: null, workers: [], webhooks: [] };
 	const startMain = () =>
 		startN8n({ version, userFolder: folders.main, label: 'main', echo, env: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
 	const startWorker = (i) =>
-		startN8n({
-			version,
-			userFolder: folders.workers[i],
-			port: ports.workers[i],
-			command: ['worker', '--concurrency=5'],
-			label: `worker-${i + 1}`,
-			echo,
-			env: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(ports.workers[i]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
-		});
+		startOnFreePort((port) =>
+			startN8n({
+				version,
+				userFolder: folders.workers[i],
+				port,
+				command: ['worker', '--concurrency=5'],
+				label: `worker-${i + 1}`,
+				echo,
+				env: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+			}),
+		);
 	const startWebhook = (i) =>
-		startN8n({ version, userFolder: folders.webhooks[i], port: ports.webhooks[i], command: 'webhook', label: `webhook-${i + 1}`, echo, env });
+		startOnFreePort((port) =>
+			startN8n({ version, userFolder: folders.webhooks[i], port, command: 'webhook', label: `webhook-${i + 1}`, echo, env }),
+		);
 
 	/** Every n8n process handle: main, workers, webhook processes. */
 	cluster.all = () => [cluster.main, ...cluster.workers, ...cluster.webhooks].filter(Boolean);
@@ -100,8 +118,8 @@ async function startCluster({ version, tarball, workDir, n8nInstall, echo = fals
 		timing.mainStartMs = Date.now() - t;
 		t = Date.now();
 		[cluster.workers, cluster.webhooks] = await Promise.all([
-			Promise.all(ports.workers.map((_, i) => tracked(startWorker(i)))),
-			Promise.all(ports.webhooks.map((_, i) => tracked(startWebhook(i)))),
+			Promise.all(folders.workers.map((_, i) => tracked(startWorker(i)))),
+			Promise.all(folders.webhooks.map((_, i) => tracked(startWebhook(i)))),
 		]);
 		timing.othersStartMs = Date.now() - t;
 	} catch (error) {
@@ -171,4 +189,4 @@ function workerRunsByExecution(cluster) {
 	return runs;
 }
 
-module.exports = { startCluster, executionsByWorker, workerRunsByExecution, WORKERS, WEBHOOK_PROCESSES };
+module.exports = { startCluster, startOnFreePort, executionsByWorker, workerRunsByExecution, WORKERS, WEBHOOK_PROCESSES };
