@@ -17,7 +17,7 @@ export const defaultCountryOption: INodeProperties = {
 	noDataExpression: true,
 	placeholder: 'e.g. US',
 	description: 'The country of numbers written without their country code, as a two-letter code (US, GB, DE …)',
-	hint: "Such a number gets that country's code: (212) 555-0147 with US is called as +1 212 555 0147, 020 7946 0958 with GB as +44 20 7946 0958. A number written with + or 00 keeps its own code. Empty: numbers must be written country code first.",
+	hint: "Such a number is called with that country's code: (212) 555-0147 with US as +1 212 555 0147, 020 7946 0958 with GB as +44 20 7946 0958. A number written with + or 00 keeps its own code. Empty: numbers must be written country code first.",
 };
 
 export const allowedNumbersOption: INodeProperties = {
