@@ -22,8 +22,7 @@ export class CisAutoCallApi implements ICredentialType {
 		secretProperty({
 			displayName: 'Access Token',
 			name: 'accessToken',
-			description:
-				'Bearer token of the service. Tokens expire: to have n8n renew them, use the "CIS Auto-Call Login API" credential instead.',
+			description: 'Bearer token of the service; tokens expire, so to have n8n renew them use the "CIS Auto-Call Login API" credential',
 		}),
 	];
 

@@ -23,8 +23,7 @@ export class CisAutoCallWebhookSecretApi implements ICredentialType {
 			name: 'secret',
 			// Under the field, so the rule is read before saving (the trigger's credential test refuses a shorter one).
 			hint: 'At least 16 characters',
-			description:
-				'At least 16 characters that you choose (for example a random password). The URL pasted into the service\'s webhook settings ends with ?secret= and this value; requests without it are refused with 401.',
+			description: 'A value you choose, e.g. a random password, that the webhook URL ends with after ?secret=; requests without it get 401',
 		}),
 	];
 }

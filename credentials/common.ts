@@ -22,8 +22,8 @@ export const baseUrlProperty: INodeProperties = {
 	type: 'string',
 	default: 'https://twin24.ai',
 	placeholder: 'e.g. https://twin24.ai',
-	description:
-		'Address of the service without the API path; the node adds /cis/api/v1/... Use https://twin-ai.com for the international region. Only https:// is accepted (plain http:// only for this machine: localhost, 127.x.x.x, ::1). With plain http://, list localhost and 127.0.0.1 in n8n\'s NO_PROXY when HTTP_PROXY is set, or the token goes to the proxy unencrypted.',
+	description: 'Address of the service without the API path; https://twin-ai.com for the international region',
+	hint: "The node adds /cis/api/v1/... Only https:// is accepted (plain http:// only for this machine: localhost, 127.x.x.x, ::1). With plain http://, list localhost and 127.0.0.1 in n8n's NO_PROXY when HTTP_PROXY is set, or the token goes to the proxy unencrypted.",
 	required: true,
 };
 

@@ -30,7 +30,7 @@ const CHECKED_AT_PUBLISHING = ['name', 'defaultExecData'];
 function checkedAtPublishing(fields: INodeProperties[]): INodeProperties[] {
 	return fields.map((field) => {
 		if (!CHECKED_AT_PUBLISHING.includes(field.name)) return field;
-		return { ...withoutKey(field, 'required'), description: `${field.description ?? ''} Needed to publish.`.trim() };
+		return { ...withoutKey(field, 'required'), description: field.description ? `${field.description}; needed to publish` : 'Needed to publish' };
 	});
 }
 
@@ -57,8 +57,8 @@ const newTaskTriggerFields: INodeProperties[] = [
 		type: 'options',
 		options: OLD_TASK_POLICY_OPTIONS,
 		default: DEFAULT_OLD_TASK_POLICY,
-		description:
-			'What happens to the task this trigger stops using, when the workflow is deactivated or changed settings register a new task. If it cannot be done, activation fails (nothing new is created) or, on deactivation, n8n logs why.',
+		description: 'What happens to the task this trigger stops using: on deactivation, or when changed settings register a new one',
+		hint: 'If it cannot be done, activation fails (nothing new is created) or, on deactivation, n8n logs why. The trigger page of the guide has the details.',
 	},
 ];
 
@@ -111,7 +111,7 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		displayOptions: { show: { connectTo: ['existing'], secret: legacySecretSet } },
-		description: 'The secret as earlier versions of this node kept it. Requests without it are refused with 401.',
+		description: 'The secret as earlier versions of this node kept it; requests without it are refused with 401',
 	},
 	{
 		displayName:
@@ -128,8 +128,8 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		options: EVENTS.map(({ name, value, description }) => ({ name, value, description })),
 		default: [...DEFAULT_EVENTS],
-		description:
-			'Events that start the workflow; others are answered 200 and ignored. For a new task, only these are requested from the service.',
+		description: 'Events that start the workflow; others are answered 200 and ignored',
+		hint: 'For a new task, only these are requested from the service.',
 	},
 	...updateDisplayOptions(newTaskFullPanel, checkedAtPublishing([...inTriggerWords(callTaskFields), ...newTaskTriggerFields])),
 	...updateDisplayOptions(newTaskShortPanel, checkedAtPublishing(shortPanel(newTaskTriggerFields))),
@@ -146,23 +146,24 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 87.251.83.160/27',
-				description:
-					'IP addresses or CIDR ranges (IPv4 or IPv6), separated by commas, that may send events; others get 403. The platform documents 87.251.83.160/27 as its webhook range. Behind a reverse proxy, set N8N_PROXY_HOPS so n8n sees the sender\'s address.',
+				description: 'IP addresses or CIDR ranges (IPv4 or IPv6), separated by commas, that may send events; others get 403',
+				hint: "The platform documents 87.251.83.160/27 as its webhook range. Behind a reverse proxy, set N8N_PROXY_HOPS so n8n sees the sender's address.",
 			},
 			{
 				displayName: 'Ignore Repeated Deliveries',
 				name: 'ignoreRepeats',
 				type: 'boolean',
 				default: true,
-				description: `Whether a delivery with the same body as one received in the last 24 hours (the service re-sends until it gets a 200) is answered 200 without starting the workflow. Remembered in this n8n process's memory, at most ${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} deliveries (the oldest forgotten first). Across webhook processes or restarts, remove duplicates by the delivery ID of each item (Remove Duplicates node).`,
+				description: 'Whether a delivery with the same body as one received in the last 24 hours is answered 200 without starting the workflow',
+				hint: `The service re-sends until it gets a 200. Remembered in this n8n process's memory, at most ${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} deliveries (the oldest forgotten first). Across webhook processes or restarts, remove duplicates by the delivery ID of each item (Remove Duplicates node).`,
 			},
 			{
 				displayName: 'Also Start This Workflow for Waiting Calls',
 				name: 'outputWaitingCalls',
 				type: 'boolean',
 				default: false,
-				description:
-					'Whether events of calls placed by "Create and Run and Wait for Result" also start this workflow. Off: they only continue the workflow that waits for them, so that one call is not handled twice.',
+				description: 'Whether events of calls placed by "Create and Run and Wait for Result" also start this workflow',
+				hint: 'Off: they only continue the workflow that waits for them, so that one call is not handled twice.',
 			},
 			{
 				displayName: 'Allow a Local Webhook URL',
@@ -172,8 +173,8 @@ export const triggerProperties: INodeProperties[] = [
 				noDataExpression: true,
 				default: false,
 				displayOptions: { show: { '/connectTo': ['newTask'] } },
-				description:
-					"Whether to create the task even though n8n's webhook URL is local or private (localhost, 192.168.x.x, .local). Only when the service can reach it: a simulator or a private network. Otherwise set n8n's public URL (N8N_WEBHOOK_URL; WEBHOOK_URL on n8n 1.x).",
+				description: "Whether to create the task even though n8n's webhook URL is local or private (localhost, 192.168.x.x, .local)",
+				hint: "Only when the service can reach it: a simulator or a private network. Otherwise set n8n's public URL (N8N_WEBHOOK_URL; WEBHOOK_URL on n8n 1.x).",
 			},
 		],
 	},

@@ -24,8 +24,7 @@ export function inTriggerWords(fields: INodeProperties[]): INodeProperties[] {
 		if (field.name === 'extraFields') {
 			return {
 				...field,
-				description:
-					'Settings of the service that this node does not show yet, as JSON merged into the new task last (the README has examples). Webhook targets given here are added to this trigger.',
+				hint: 'The README has examples. Webhook targets given here are added to this trigger.',
 			};
 		}
 		if (field.type === 'collection') return { ...field, options: inTriggerWords(field.options as INodeProperties[]) };

@@ -21,14 +21,12 @@ export const OLD_TASK_POLICY_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'Pause It',
 		value: 'pause',
-		description:
-			'Unpublishing (n8n 1.x: deactivating) or changing the settings pauses the task. Publishing again with unchanged settings takes it back and resumes it. Reversible.',
+		description: 'Unpublishing or changing the settings pauses the task; publishing again with unchanged settings resumes it',
 	},
 	{
 		name: 'Stop It When Replaced',
 		value: 'stop',
-		description:
-			'When changed settings register a new task, the old one is stopped for good (final: a stopped task cannot be started again). Deactivating pauses it, because n8n also deactivates a trigger when its workflow is saved or re-published.',
+		description: 'A task replaced by changed settings is stopped for good (it cannot be started again); unpublishing pauses it',
 	},
 	{
 		name: 'Leave It Running',

@@ -131,7 +131,8 @@ export const callTaskFields: INodeProperties[] = [
 		placeholder: 'e.g. 21:00',
 		displayOptions: { show: { callWindow: ['candidateTime'] } },
 		description:
-			'Last time of day when calls are allowed, as HH:MM in the candidate\'s time zone, after Call Window From on the same day. For calls overnight, choose Any Time of Day and give a Schedule ID.',
+			"Last time of day when calls are allowed, as HH:MM in the candidate's time zone, after Call Window From on the same day",
+		hint: 'For calls overnight, choose Any Time of Day and give a Schedule ID.',
 	},
 	{
 		displayName:
@@ -271,7 +272,7 @@ export const callTaskFields: INodeProperties[] = [
 						name: 'Parallel',
 						value: 'PARALLEL',
 						description:
-							'Next number when one cannot be reached; needs more than one call per second, so it is refused with "One Call Every N Seconds"',
+							'Next number when one cannot be reached; needs over one call per second, so it is refused with "One Call Every N Seconds"',
 					},
 				],
 				default: 'STEP_2_STEP',
@@ -300,8 +301,8 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				displayOptions: { show: { useTr: [true, false] } },
-				description:
-					'Whether the older call window applies. Kept from an earlier version of this node and still applied while set; remove it and use Call Window above.',
+				description: 'Whether the older call window applies; kept from an earlier version of this node and still applied while set',
+				hint: 'Remove it and use Call Window above.',
 			},
 			{
 				displayName: 'Candidate Limit',
@@ -309,8 +310,8 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 3,
-				description:
-					'Most calls made to one candidate, over all their numbers and redials; 0 = no limit. Not added here: the service\'s default applies.',
+				description: 'Most calls made to one candidate, over all their numbers and redials; 0 = no limit',
+				hint: "Not added here: the service's default applies.",
 			},
 			{
 				displayName: 'Check Phones',
@@ -356,8 +357,8 @@ export const callTaskFields: INodeProperties[] = [
 				name: 'extraFields',
 				type: 'json',
 				default: '{}',
-				description:
-					'Settings of the service that this node does not show yet, as JSON merged into the new task last (the README has examples). Webhook targets given here are added to the others.',
+				description: 'Settings of the service that this node does not show yet, as JSON merged into the new task last',
+				hint: 'The README has examples. Webhook targets given here are added to the others.',
 			},
 			{
 				displayName: 'Lifetime (Seconds)',
@@ -384,8 +385,8 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 3,
-				description:
-					'Most calls made to one phone number, redials included; 0 = no limit. Not added here: the service\'s default applies.',
+				description: 'Most calls made to one phone number, redials included; 0 = no limit',
+				hint: "Not added here: the service's default applies.",
 			},
 			{
 				displayName: 'Phone Normalization',

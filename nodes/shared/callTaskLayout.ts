@@ -57,7 +57,8 @@ function inCollection(field: INodeProperties): INodeProperties {
 	if (field.name === 'callsPerSecond') moved.displayOptions = { hide: { cpsMode: ['everyNSeconds', 'raw'] } };
 	if (field.name === 'recTrimLeft') moved.displayOptions = { hide: { recordCall: [false] } };
 	if (field.name === 'allowCallTimeFrom' || field.name === 'allowCallTimeTo') {
-		moved.description = `${field.description} Applies with Call Window "Between Set Hours": in each person's own time zone.`;
+		const applies = 'Applies with Call Window "Between Set Hours": in each person\'s own time zone.';
+		moved.hint = field.hint ? `${applies} ${field.hint}` : applies;
 	}
 	return moved;
 }
@@ -80,7 +81,7 @@ export function shortCallTaskPanel({ words = (fields) => fields, advanced = [] }
 			type: 'collection',
 			placeholder: 'Add Setting',
 			default: {},
-			description: 'How the task calls: caller number, call window, pace, recording, redials and limits. The defaults suit a first task.',
+			description: 'How the task calls: caller number, call window, pace, recording, redials and limits; the defaults suit a first task',
 			options: [...byName(shared, CAMPAIGN_FIELDS), ...byName(words(extras), CAMPAIGN_EXTRAS)].map(inCollection),
 		},
 		{

@@ -137,5 +137,5 @@ test('the editor: Default Country is in the Options of every operation that dial
 		.flatMap((property) => property.displayOptions?.show?.operation as string[]);
 	expect(withIt.sort()).toEqual(['addManyToTask', 'addToTask', 'addToTaskAndWait', 'createAndRun', 'createAndRunAndWait', 'createBatch']);
 	const option = properties.flatMap((property) => (property.name === 'options' ? (property.options as INodeProperties[]) : [])).find((entry) => entry.name === 'defaultCountry');
-	expect(option?.description).toMatch(/\(212\) 555-0147 with US as \+1 212 555 0147/);
+	expect(option?.hint).toMatch(/\(212\) 555-0147 with US as \+1 212 555 0147/);
 });

@@ -155,3 +155,73 @@ describe('credentials and n8n\'s "Custom API Call"', () => {
 		expect({ ...credential }.authenticate).toBeUndefined();
 	});
 });
+
+describe('descriptions are one short sentence, as n8n\'s are (the rest is in a hint, a notice or the docs)', () => {
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const { sentenceCount, noticeVariants } = require('../lib/noticeLength') as {
+		sentenceCount: (text: string) => number;
+		noticeVariants: (text: string) => string[];
+	};
+	const { CisAutoCallTrigger } = require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node');
+	const { CisAutoCallApi } = require('../../credentials/CisAutoCallApi.credentials');
+	const { CisAutoCallLoginApi } = require('../../credentials/CisAutoCallLoginApi.credentials');
+	const { CisAutoCallWebhookSecretApi } = require('../../credentials/CisAutoCallWebhookSecretApi.credentials');
+	/* eslint-enable @typescript-eslint/no-require-imports */
+	const MAX_DESCRIPTION_LENGTH = 120;
+
+	type Entry = Partial<INodeProperties> & { values?: Entry[]; options?: Entry[]; name?: string; description?: string };
+
+	/** The description of every parameter, option and credential field, nested ones included. */
+	function descriptionsIn(entries: Entry[], path: string, out: Array<[string, string]>): void {
+		entries.forEach((entry, index) => {
+			const here = `${path} > ${String(entry.name)}#${index}`;
+			if (typeof entry.description === 'string') out.push([here, entry.description]);
+			for (const nested of [...(entry.options ?? []), ...(entry.values ?? [])]) descriptionsIn([nested], here, out);
+		});
+	}
+
+	const descriptions: Array<[string, string]> = [];
+	// One description holds every version of a node, so this walks both versions' properties.
+	for (const { displayName, properties } of [description, new CisAutoCallTrigger().description]) {
+		descriptionsIn(properties as Entry[], displayName, descriptions);
+	}
+	for (const credential of [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()]) {
+		descriptionsIn(credential.properties as Entry[], credential.displayName, descriptions);
+	}
+
+	/** What is wrong with a description: [] when it is one sentence of at most 120 characters. */
+	function problems(text: string): string[] {
+		const variants = noticeVariants(text);
+		if (variants.length === 0) return ['an expression whose text cannot be read here'];
+		return variants.flatMap((variant) => [
+			...(variant.length > MAX_DESCRIPTION_LENGTH ? [`${variant.length} characters`] : []),
+			...(sentenceCount(variant) > 1 ? [`${sentenceCount(variant)} sentences`] : []),
+		]);
+	}
+
+	test('the check itself', () => {
+		expect(problems('Whether the request has headers or not')).toEqual([]);
+		expect(problems('Calls at most this many people, e.g. 10; 0 = no limit')).toEqual([]);
+		expect(problems('One. Two.')).toEqual(['2 sentences']);
+		expect(problems('x'.repeat(121))).toEqual(['121 characters']);
+	});
+
+	test('there are descriptions of both nodes and of the credentials to check', () => {
+		expect(descriptions.length).toBeGreaterThan(130);
+		for (const name of ['CIS Auto-Call >', 'CIS Auto-Call Trigger >', 'CIS Auto-Call API >']) {
+			expect(descriptions.some(([where]) => where.startsWith(name))).toBe(true);
+		}
+		// Every version: version 1's Additional Fields and version 2's Campaign Settings, and their nested options.
+		for (const collection of ['additionalFields', 'campaignSettings']) {
+			expect(descriptions.some(([where]) => new RegExp(`^CIS Auto-Call > ${collection}#\\d+ > callStrategy#0 > Parallel`).test(where))).toBe(true);
+		}
+	});
+
+	test(`every description is one sentence of at most ${MAX_DESCRIPTION_LENGTH} characters`, () => {
+		const found = descriptions.flatMap(([where, text]) => {
+			const wrong = problems(text);
+			return wrong.length === 0 ? [] : [`${where}: ${wrong.join(', ')}: ${JSON.stringify(text)}`];
+		});
+		expect(found).toEqual([]);
+	});
+});

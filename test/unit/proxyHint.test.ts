@@ -6,6 +6,6 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 
 test.each([new CisAutoCallApi(), new CisAutoCallLoginApi()])('$name: the Base URL says plain http:// to localhost needs NO_PROXY', (credential) => {
 	const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
-	expect(baseUrl?.description).toMatch(/plain http:\/\/ only for this machine/);
-	expect(baseUrl?.description).toMatch(/NO_PROXY.*HTTP_PROXY|HTTP_PROXY.*NO_PROXY/);
+	expect(baseUrl?.hint).toMatch(/plain http:\/\/ only for this machine/);
+	expect(baseUrl?.hint).toMatch(/NO_PROXY.*HTTP_PROXY|HTTP_PROXY.*NO_PROXY/);
 });

@@ -33,15 +33,16 @@ export const perItemConcurrencyOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: 100,
-		description: `The most requests in flight at once. With Adapt Concurrency on (the default of new nodes) the node starts with 5 and goes up to this number only while the service keeps up; with it off, exactly this many (${DEFAULT_FIXED_CONCURRENCY} when not set). Lower it if the service's owner asks for fewer requests at once. Output order still matches the input.`,
+		description: 'The most requests in flight at once; output order still matches the input',
+		hint: `With Adapt Concurrency on (the default of new nodes) the node starts with 5 and goes up to this number only while the service keeps up; with it off, exactly this many (${DEFAULT_FIXED_CONCURRENCY} when not set). Lower it if the service's owner asks for fewer requests at once.`,
 	},
 	{
 		displayName: 'Adapt Concurrency',
 		name: 'adaptiveConcurrency',
 		type: 'boolean',
 		default: true,
-		description:
-			'Whether to find how many requests the service takes at once (on by default for nodes added since 0.2.0): start with 5 and go up to Concurrency while answers keep their speed; halve at once on "too many requests" (429), server errors or failed connections, and send nothing new while the service asks to wait. With a distant service this makes a run several times faster, because every request waits for a new connection. Turn it off for a fixed number of requests at once (see Concurrency). To cap how many requests per second the service gets, set Max Requests per Second: it always applies.',
+		description: 'Whether to find how many requests the service takes at once (on by default for nodes added since 0.2.0)',
+		hint: 'Starts with 5 and goes up to Concurrency while answers keep their speed; halves on "too many requests" (429), server errors or failed connections, and sends nothing new while the service asks to wait. Off: a fixed number at once (see Concurrency). Max Requests per Second always applies.',
 	},
 ];
 
@@ -60,8 +61,8 @@ export const batchConcurrencyOptions: INodeProperties[] = [
 		name: 'adaptiveConcurrency',
 		type: 'boolean',
 		default: false,
-		description:
-			'Whether to find how many batch requests the service takes at once: start at 5 and go up to Concurrency while answers keep their speed, halve on "too many requests" (429) or errors. Max Requests per Second still applies.',
+		description: 'Whether to find how many batch requests the service takes at once',
+		hint: 'Starts at 5 and goes up to Concurrency while answers keep their speed; halves on "too many requests" (429) or errors. Max Requests per Second still applies.',
 	},
 ];
 
@@ -83,7 +84,8 @@ export function sendingOptions({ creates, batch }: { creates: boolean; batch: bo
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
-			description: `How often a request is repeated after "too many requests" (429, honouring a Retry-After of up to ${MAX_WAIT_MS / 1000} s; a longer one fails the item), after a connection that could not be made, and, for requests that are safe to repeat, after a 5xx, a timeout or a dropped connection${creates ? `. A creating request is never repeated once it may have reached the service (a repeat could call a person twice); it fails with "outcome unknown"${batch ? '' : ', unless it carries a Client External ID, which the service adds only once'}` : ''}`,
+			description: 'How often a request is repeated after a failure that is safe to repeat',
+			hint: `Repeated after "too many requests" (429, honouring a Retry-After of up to ${MAX_WAIT_MS / 1000} s; a longer one fails the item), after a connection that could not be made, and, for requests that are safe to repeat, after a 5xx, a timeout or a dropped connection.${creates ? ` A creating request is never repeated once it may have reached the service (a repeat could call a person twice); it fails with "outcome unknown"${batch ? '' : ', unless it carries a Client External ID, which the service adds only once'}.` : ''}`,
 		},
 		{
 			displayName: 'Timeout (Seconds)',

@@ -9,8 +9,8 @@ export const callbackDataJsonField: INodeProperties = {
 	name: 'callbackData',
 	type: 'json',
 	default: '{}',
-	description:
-		'A JSON object the service returns unchanged with each call result of this person, for example {"lead": "42"}; use it to find the CRM record when the result comes back',
+	description: 'A JSON object the service returns unchanged with each call result of this person, e.g. {"lead": "42"}',
+	hint: 'Use it to find the CRM record when the result comes back.',
 };
 
 /** Callback Data as name/value pairs (version 3 on); each value a plain text or an expression. */
@@ -31,6 +31,6 @@ export const callbackDataPairsField: INodeProperties = {
 			],
 		},
 	],
-	description:
-		'Fields the service returns unchanged with each call result of this person, for example the lead\'s ID in your CRM; use them to find the CRM record when the result comes back. Merged with Callback Data (JSON) (these win).',
+	description: "Fields the service returns unchanged with each call result of this person, e.g. the lead's ID in your CRM",
+	hint: 'Use them to find the CRM record when the result comes back. Merged with Callback Data (JSON) (these win).',
 };

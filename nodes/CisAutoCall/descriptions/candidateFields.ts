@@ -58,7 +58,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 						type: 'string',
 						default: '',
 						description: promisesOnce
-							? 'Your ID for this client (for example the CRM ID). The platform adds a repeated ID to a task only once.'
+							? 'Your ID for this client (for example the CRM ID); the platform adds a repeated ID to a task only once'
 							: 'Your ID for this client (for example the CRM ID), passed on to the service with the candidate',
 					} as INodeProperties,
 				]
@@ -134,7 +134,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. 79876543210',
 			displayOptions: defined,
-			description: 'Number(s) of the person to call, country code first (79876543210) or as set in Default Country (Options), separated by commas; an expression may also return a list, such as a CRM contact\'s phones (Pipedrive, Bitrix24, Kommo). They are dialled for real: take them from your data or from the person, never make one up. As an AI Agent\'s tool: one number per tool call, unless "AI Agent May Give Several Numbers per Call" is on in Options.',
+			description: 'Number(s) of the person to call, separated by commas, country code first or as set in Default Country',
+			hint: 'Default Country is in Options. An expression may also return a list, such as a CRM contact\'s phones (Pipedrive, Bitrix24, Kommo). They are dialled for real: take them from your data or from the person, never make one up. As an AI Agent\'s tool: one number per tool call, unless "AI Agent May Give Several Numbers per Call" is on in Options.',
 		},
 		{
 			displayName: 'Additional Fields',
@@ -162,8 +163,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: 'phone',
 			displayOptions: byFieldName,
 			placeholder: 'e.g. phone',
-			description:
-				'Name of the field of each input item that holds the number(s), for example phone: the name itself, not an expression that gives the number. The field holds a text (commas between numbers), a list, or a CRM contact\'s phones as the CRM gives them (Pipedrive\'s phones, Bitrix24\'s PHONE, Kommo\'s custom_fields_values).',
+			description: 'Name of the field of each input item that holds the number(s): the name itself, not an expression giving them',
+			hint: "The field holds a text (commas between numbers), a list, or a CRM contact's phones as the CRM gives them (Pipedrive's phones, Bitrix24's PHONE, Kommo's custom_fields_values).",
 		},
 		{
 			displayName: 'Variables Fields',

@@ -34,5 +34,5 @@ test('Check Phones says where it applies', () => {
 	const { CisAutoCall } = jest.requireActual('../../../nodes/CisAutoCall/CisAutoCall.node');
 	const settings = new CisAutoCall().description.properties.find((p: IDataObject) => p.name === 'taskSettings');
 	const checkPhone = settings.options.find((option: IDataObject) => option.name === 'checkPhone');
-	expect(checkPhone.description).toMatch(/only the first batch/);
+	expect(checkPhone.hint).toMatch(/only the first batch/);
 });

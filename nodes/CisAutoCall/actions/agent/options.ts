@@ -16,8 +16,8 @@ export const agentSeveralNumbersOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	noDataExpression: true,
-	description:
-		'Whether an AI Agent using this node as a tool may give more than one number for one person (each number still counts against Max Calls per Run). Off: a tool call with several numbers is refused.',
+	description: 'Whether an AI Agent using this node as a tool may give more than one number for one person',
+	hint: 'Each number still counts against Max Calls per Run. Off: a tool call with several numbers is refused.',
 };
 
 /**
@@ -31,8 +31,8 @@ export const agentMayStartTaskOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	noDataExpression: true,
-	description:
-		'Whether an AI Agent using this node as a tool may start a call task, which phones everyone already in it: Max Calls per Run cannot count those calls. Off: such a tool call is refused and nothing is sent.',
+	description: 'Whether an AI Agent using this node as a tool may start a call task, which phones everyone already in it',
+	hint: 'Max Calls per Run cannot count those calls. Off: such a tool call is refused and nothing is sent.',
 };
 
 /** On Call Task → Start, shown only on the AI-tool variant of the node (n8n's `@tool` display rule). */

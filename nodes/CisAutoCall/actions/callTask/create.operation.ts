@@ -18,8 +18,8 @@ const webhookTargets: INodeProperties = {
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Webhook Target',
 	default: {},
-	description:
-		'Addresses that receive the task\'s events. To start a workflow on them, use the CIS Auto-Call Trigger node, which can create the task with itself as target.',
+	description: "Addresses that receive the task's events",
+	hint: 'To start a workflow on them, use the CIS Auto-Call Trigger node, which can create the task with itself as target.',
 	options: [
 		{
 			displayName: 'Target',

@@ -26,8 +26,7 @@ export const candidate = defineResource({ name: 'Candidate', value: 'candidate' 
 	{
 		name: 'Add to Task and Wait for Result',
 		value: 'addToTaskAndWait',
-		description:
-			'Add one candidate per input item to an existing call task and pause the workflow until the call has a result (needs a CIS Auto-Call Trigger that receives the task\'s call events)',
+		description: 'Add one candidate per input item to an existing task and wait for the result; needs a CIS Auto-Call Trigger',
 		action: 'Add a person to a call task and wait for the result',
 		operation: addToTaskAndWait,
 	},
@@ -49,8 +48,7 @@ export const candidate = defineResource({ name: 'Candidate', value: 'candidate' 
 	{
 		name: 'Create and Run and Wait for Result',
 		value: 'createAndRunAndWait',
-		description:
-			'Call one person now and pause the workflow until the call has a result (needs a CIS Auto-Call Trigger that receives the bot\'s call events)',
+		description: 'Call one person now and pause the workflow until the call has a result; needs a CIS Auto-Call Trigger',
 		action: 'Phone a person now and wait for the result',
 		operation: createAndRunAndWait,
 	},

@@ -17,8 +17,8 @@ const fields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 79876543210, 79876543211',
-		description:
-			'Numbers of the candidates to cancel in that task: one, several separated by commas or new lines, or a list. Each number is cancelled with a request of its own and gives an output item.',
+		description: 'Numbers of the candidates to cancel in that task: one, several separated by commas or new lines, or a list',
+		hint: 'Each number is cancelled with a request of its own and gives an output item.',
 	},
 ];
 

@@ -28,8 +28,8 @@ const taskSettings: INodeProperties = {
 			name: 'checkPhone',
 			type: 'boolean',
 			default: false,
-			description:
-				'Whether the service checks that the numbers are valid. Applies to the batches that create a task: with One Task for the Whole Run, only the first batch\'s numbers (adding to a task has no such setting).',
+			description: 'Whether the service checks that the numbers are valid',
+			hint: "Applies to the batches that create a task: with One Task for the Whole Run, only the first batch's numbers (adding to a task has no such setting).",
 		},
 		{
 			displayName: 'Template ID',
@@ -50,19 +50,18 @@ const callTasks: INodeProperties = {
 		{
 			name: 'One Task for the Whole Run',
 			value: 'oneTask',
-			description:
-				'The first request creates and starts the task; the other batches join it (not every server of the service can add people to a task: if yours cannot, choose A New Task per Batch)',
+			description: 'The first request creates and starts the task; the other batches join it',
 		},
 		{
 			name: 'A New Task per Batch',
 			value: 'taskPerBatch',
 			description:
-				'Every request of Batch Size candidates creates and starts a task of its own: 250 items with Batch Size 100 make 3 campaigns, each dialling (and billed) separately',
+				'Each request of Batch Size candidates creates and starts its own task: 250 items with Batch Size 100 make 3 campaigns',
 		},
 	],
 	default: 'oneTask',
-	description:
-		'Items with a different template or bot script always go to a task of their own',
+	description: 'Items with a different template or bot script always go to a task of their own',
+	hint: 'Not every server of the service can add people to a task: if yours cannot, choose A New Task per Batch. With it, each campaign dials (and is billed) separately.',
 };
 
 const fields: INodeProperties[] = [...candidateFields('batch'), taskSettings, callTasks];

@@ -13,8 +13,8 @@ export const dryRunOption: INodeProperties = {
 	default: false,
 	// Also on the AI Agent tool: an agent can be tried out without calling anyone (the model reads
 	// that nothing was sent).
-	description:
-		'Whether to check the items and show what would be sent, without calling anyone. Each item gives the request it would send; nothing reaches the service.',
+	description: 'Whether to check the items and show what would be sent, without calling anyone',
+	hint: 'Each item gives the request it would send; nothing reaches the service.',
 };
 
 /** Only a saved `true` counts: Dry Run is a switch, never the result of an expression. */

@@ -16,8 +16,8 @@ export const defaultCountryOption: INodeProperties = {
 	default: '',
 	noDataExpression: true,
 	placeholder: 'e.g. US',
-	description:
-		'The country of numbers written without their country code, as a two-letter code (US, GB, DE …). Such a number is called with that country\'s code: (212) 555-0147 with US as +1 212 555 0147, 020 7946 0958 with GB as +44 20 7946 0958. A number written with + or 00 keeps its own code. Empty: numbers must be written country code first.',
+	description: 'The country of numbers written without their country code, as a two-letter code (US, GB, DE …)',
+	hint: "Such a number is called with that country's code: (212) 555-0147 with US as +1 212 555 0147, 020 7946 0958 with GB as +44 20 7946 0958. A number written with + or 00 keeps its own code. Empty: numbers must be written country code first.",
 };
 
 export const allowedNumbersOption: INodeProperties = {
@@ -27,8 +27,8 @@ export const allowedNumbersOption: INodeProperties = {
 	default: '',
 	noDataExpression: true,
 	placeholder: 'e.g. 7900, +7 (495)',
-	description:
-		'Only numbers that begin with one of these may be called; separate them with commas. Spaces, brackets, dashes and + are ignored, X stands for any one digit, and a rule ending in X also fixes the length (+7 (495) XXX-XX-XX). A candidate with a number outside them is refused before anything is sent. Empty: any number.',
+	description: 'Only numbers that begin with one of these, separated by commas, may be called; empty = any number',
+	hint: 'Spaces, brackets, dashes and + are ignored, X stands for any one digit, and a rule ending in X also fixes the length (+7 (495) XXX-XX-XX). A candidate with a number outside them is refused before anything is sent.',
 };
 
 export const maxCallsPerRunOption: INodeProperties = {
@@ -38,7 +38,8 @@ export const maxCallsPerRunOption: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_AGENT_MAX_CALLS,
 	noDataExpression: true,
-	description: `The most phone numbers this node may call in one execution of the workflow, over all its runs (every loop pass); each number of a candidate counts. As an AI Agent tool the count covers the whole agent run: every tool call, and all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow starts a count of its own). A run that would go beyond it is refused and nothing of it is sent. Not set: no limit, except for an AI Agent tool: then ${DEFAULT_AGENT_MAX_CALLS}.`,
+	description: 'The most phone numbers this node may call in one execution of the workflow, over all its runs (loop passes)',
+	hint: `Each number of a candidate counts. A run that would go beyond it is refused and nothing of it is sent. Not set: no limit, except for an AI Agent tool: then ${DEFAULT_AGENT_MAX_CALLS}. As an AI Agent tool the count covers the whole agent run: every tool call, and all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow starts a count of its own).`,
 };
 
 /**
@@ -51,6 +52,6 @@ export const allowShortNumbersOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	noDataExpression: true,
-	description:
-		'Whether numbers with fewer than 7 digits (internal lines) may be called. Off: they are refused before anything is sent. Emergency numbers (112, 911, 999 …) are always refused.',
+	description: 'Whether numbers with fewer than 7 digits (internal lines) may be called',
+	hint: 'Off: they are refused before anything is sent. Emergency numbers (112, 911, 999 …) are always refused.',
 };

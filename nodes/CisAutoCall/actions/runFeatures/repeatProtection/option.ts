@@ -17,8 +17,8 @@ export const repeatProtectionOption: INodeProperties = {
 	noDataExpression: true,
 	typeOptions: { minValue: 0, maxValue: MAX_REPEAT_PROTECTION_HOURS },
 	default: DEFAULT_REPEAT_PROTECTION_HOURS,
-	description:
-		'When you retry a failed execution, requests this node already sent within this many hours are not sent again, so nobody is called twice; each item left out says so. Every other execution sends everything it is given. 0 turns this off.',
+	description: 'When you retry a failed execution, requests sent within this many hours are not sent again; 0 = off',
+	hint: 'So nobody is called twice; each item left out says so. Every other execution sends everything it is given.',
 };
 
 /** The option's value in hours; 0: off. */
