@@ -2,7 +2,7 @@ import type { IHookFunctions, INode } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { EVENT_NAMES } from '../shared/events';
-import { parseAddressList } from './addresses';
+import { parseAddressList } from '../shared/ipAddresses';
 import type { ReadParameter } from '../shared/parameterReaders';
 import { parametersOf } from './parameterReader';
 import { checkExistingTaskSecret } from './secret';

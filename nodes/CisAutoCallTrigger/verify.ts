@@ -1,6 +1,6 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { isAddressAllowed, parseAddressList } from './addresses';
+import { isAddressAllowed, parseAddressList } from '../shared/ipAddresses';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { CAME_BACK, waitingCallOf } from './handOver';
