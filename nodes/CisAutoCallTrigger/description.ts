@@ -4,11 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { authenticationProperty } from '../shared/authentication';
 import { callTaskFields } from '../shared/callTaskFields';
 import { EVENTS } from '../shared/events';
-import { MAX_REMEMBERED_DELIVERIES } from './deliveries';
-import { DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './oldTask';
+import { DEFAULT_EVENTS, MAX_REMEMBERED_DELIVERIES } from './delivery';
 import { inTriggerWords, SHORT_PANEL_VERSION, shortPanel } from './layout';
-import { ALLOW_LOCAL_URL_OPTION } from './publicUrl';
-import { DEFAULT_EVENTS } from './settings';
+import { ALLOW_LOCAL_URL_OPTION, DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './registration';
 import { withoutKey } from '../shared/convert';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };

@@ -7,7 +7,7 @@ import {
 	MAX_REMEMBERED_DELIVERIES,
 	REPEAT_WINDOW_MS,
 	subjectOf,
-} from '../../nodes/CisAutoCallTrigger/deliveries';
+} from '../../nodes/CisAutoCallTrigger/delivery/deliveries';
 import { ExpiringMap } from '../../nodes/shared/expiringMap';
 
 /** A delivery memory on its own clock (the trigger's is the process's `deliveriesSeen`). */

@@ -2,10 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isAddressAllowed, isIpLiteral, isLoopbackIp, parseAddressList, parseIp } from '../../nodes/shared/ipAddresses';
 import { isLoopbackHost } from '../../nodes/shared/serviceUrl';
-import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/body';
+import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/delivery/body';
 import { nestsDeeperThan } from '../../nodes/shared/validation';
-import { buildOutput, normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/output';
-import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
+import { buildOutput } from '../../nodes/CisAutoCallTrigger/delivery';
+import { normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/delivery/verify';
+import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/delivery/secret/hashing';
 
 describe('isAddressAllowed', () => {
 	const platform = '87.251.83.160/27';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fingerprintOf } from '../shared/fingerprint';
-import type { ExpiringMap } from '../shared/expiringMap';
-import { PROCESS_MEMORIES } from '../shared/processMemory';
+import { fingerprintOf } from '../../shared/fingerprint';
+import type { ExpiringMap } from '../../shared/expiringMap';
+import { PROCESS_MEMORIES } from '../../shared/processMemory';
 
 /**
  * Repeated deliveries. The service re-sends an event until it gets a 200, for 24 hours
