@@ -24,7 +24,7 @@ export const DEFAULT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
 export interface TriggerOptions {
 	allowedAddresses?: string;
 	ignoreRepeats?: boolean;
-	/** Read by publicUrl.ts from the saved parameters only (never through an expression). */
+	/** Read by registration/publicUrl.ts from the saved parameters only (never through an expression). */
 	allowLocalUrl?: boolean;
 	/** Whether events of calls a waiting execution gets (Create and Run and Wait for Result) also start this workflow. */
 	outputWaitingCalls?: boolean;
