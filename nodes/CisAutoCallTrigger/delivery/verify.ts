@@ -42,13 +42,13 @@ export function readOptions(read: ReadParameter): TriggerOptions {
 	return (read('options', {}) ?? {}) as TriggerOptions;
 }
 
-
 /** The settings a delivery is checked against, read once per delivery (Events and Options sit at the top level in every version). */
 export interface DeliverySettings {
 	events: string[];
 	options: TriggerOptions;
 }
 
+/** Callback Data as an object, and what the service sent when it was not one. */
 export interface NormalizedCallbackData {
 	callbackData: IDataObject;
 	/** The value as received when it was not already an object (a JSON string, a non-empty array ...). */
