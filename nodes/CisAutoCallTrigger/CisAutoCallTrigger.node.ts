@@ -2,13 +2,12 @@ import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { EVENTS } from '../shared/events';
-import { isRegistered, register, unregister } from './activation';
+import { answerDelivery } from './delivery';
+import { testWebhookSecret } from './delivery/secret';
 import { triggerProperties } from './description';
 import { warnIfHandOverBlocked } from './handOver';
-import { answerDelivery } from './answerDelivery';
-import { testWebhookSecret } from './secret';
 import { parametersOf } from './parameterReader';
-import { checkSettings, connectsToExisting, isTestListen } from './settings';
+import { checkSettings, connectsToExisting, isRegistered, isTestListen, register, unregister } from './registration';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */
 function eventsSubtitle(): string {
@@ -17,10 +16,10 @@ function eventsSubtitle(): string {
 }
 
 /**
- * The trigger's lifecycle. Activation (webhookMethods) checks the settings; in New Call Task mode
- * it registers a call task that reports here (activation.ts), in Existing Task mode there is
- * nothing to register. Each delivery (webhook()) is answered by answerDelivery.ts: verified
- * (verify.ts), handed to a waiting execution (handOver/) or to the workflow as one item.
+ * The trigger's lifecycle, in three rooms. Publishing (webhookMethods) is registration/: it checks
+ * the settings and, in New Call Task mode, registers a call task that reports here; in Existing
+ * Task mode there is nothing to register. Each delivery (webhook()) is delivery/: verified, handed
+ * to a waiting execution (handOver/) or to the workflow as one item.
  */
 
 export class CisAutoCallTrigger implements INodeType {

@@ -4,11 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { authenticationProperty } from '../shared/authentication';
 import { callTaskFields } from '../shared/callTaskFields';
 import { EVENTS } from '../shared/events';
-import { MAX_REMEMBERED_DELIVERIES } from './deliveries';
-import { DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './oldTask';
+import { DEFAULT_EVENTS, MAX_REMEMBERED_DELIVERIES } from './delivery';
 import { inTriggerWords, SHORT_PANEL_VERSION, shortPanel } from './layout';
-import { ALLOW_LOCAL_URL_OPTION } from './publicUrl';
-import { DEFAULT_EVENTS } from './settings';
+import { ALLOW_LOCAL_URL_OPTION, DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './registration';
 import { withoutKey } from '../shared/convert';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
@@ -22,7 +20,7 @@ const legacySecretSet = [{ _cnd: { exists: true as const } }];
 /**
  * Fields of a new task that n8n would check as "required" before the trigger runs any check of its
  * own. Publishing on an n8n without a public URL must first say that no task can be created there
- * (publicUrl.ts), not ask for a Name; the trigger checks these fields itself when it creates the task
+ * (registration/publicUrl.ts), not ask for a Name; the trigger checks these fields itself when it creates the task
  * (an empty one is refused by name). Saved workflows keep the same parameters.
  */
 const CHECKED_AT_PUBLISHING = ['name', 'defaultExecData'];
@@ -169,7 +167,7 @@ export const triggerProperties: INodeProperties[] = [
 				displayName: 'Allow a Local Webhook URL',
 				name: ALLOW_LOCAL_URL_OPTION,
 				type: 'boolean',
-				// A choice the user makes knowingly: never computed by an expression (publicUrl.ts reads the saved value).
+				// A choice the user makes knowingly: never computed by an expression (registration/publicUrl.ts reads the saved value).
 				noDataExpression: true,
 				default: false,
 				displayOptions: { show: { '/connectTo': ['newTask'] } },

@@ -1,3 +1,5 @@
+import { isLoopbackIp } from './ipAddresses';
+
 /**
  * Where the token and the password may be sent: https, or plain http only to this machine
  * (loopback: localhost, 127.0.0.0/8, ::1), where nothing crosses a network. Used by the node
@@ -6,7 +8,7 @@
 
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-	return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+	return host === 'localhost' || isLoopbackIp(host);
 }
 
 /** The address without user info, query or fragment: safe to show in an error. */

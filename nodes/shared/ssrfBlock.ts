@@ -1,3 +1,5 @@
+import { isIpLiteral } from './ipAddresses';
+
 /**
  * n8n's SSRF protection (n8n 2.x, `N8N_SSRF_PROTECTION_ENABLED=true`): n8n's HTTP helpers refuse to
  * connect to an address in a blocked range (127/8, 10/8, 172.16/12, 192.168/16, ... by default)
@@ -25,16 +27,9 @@ export interface SsrfBlock {
 
 const ERROR_NAMES = new Set(['SsrfBlockedIpError', 'SsrfBlockedHostnameError']);
 const MESSAGE = /The request was blocked because (it resolves to a restricted IP address|the destination hostname is restricted)/;
-const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** Whether `host` is an IP address written as such (v4, or v6 with or without brackets). */
-export function isIpLiteral(host: string): boolean {
-	const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-	return IPV4.test(bare) || (bare.includes(':') && /^[0-9a-f:.]+$/i.test(bare));
 }
 
 /** The host name of `url` when it names one (not an IP address). */

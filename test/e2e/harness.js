@@ -13,6 +13,16 @@ function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * A fixed wait, only for what no signal announces: that something does NOT happen (no second task,
+ * no new execution, no request elsewhere, no second CRM update) or a window that must stay open.
+ * `why` says what it waits out; anything that can be awaited uses waitFor() instead.
+ */
+async function quietFor(ms, why) {
+	if (typeof why !== 'string' || why.trim() === '') throw new Error('quietFor(ms, why): say what the wait waits out');
+	await sleep(ms);
+}
+
 /** Polls fn() until it returns a truthy value; rejects with `what` after timeoutMs. */
 async function waitFor(what, fn, timeoutMs = 20000, everyMs = 150) {
 	const deadline = Date.now() + timeoutMs;
@@ -470,6 +480,7 @@ module.exports = {
 	expectedTaskBody,
 	callEndedEvent,
 	sleep,
+	quietFor,
 	waitFor,
 	Checks,
 	MANUAL,

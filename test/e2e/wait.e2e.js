@@ -15,7 +15,7 @@ const crypto = require('crypto');
 const http = require('http');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { webhookTarget } = require('../../scripts/lib/playground');
-const { chain, noOp, manualTrigger, codeNode, cisNode, outputOf, errorOf, assertSuccess, sleep, waitFor, NO_REDIAL, WAIT_NODE: WAIT, CRM_NODE: CRM, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, executionsWithWaiting, waitForResultParameters } = require('./harness');
+const { chain, noOp, manualTrigger, codeNode, cisNode, outputOf, errorOf, assertSuccess, sleep, quietFor, waitFor, NO_REDIAL, WAIT_NODE: WAIT, CRM_NODE: CRM, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, executionsWithWaiting, waitForResultParameters } = require('./harness');
 
 const SECRET = 'e2e-wait-secret-0123456789abcdef';
 const TRIGGER = 'CIS Trigger';
@@ -139,7 +139,7 @@ module.exports = async function waitChecks(ctx) {
 		assert.ok(marker && /^[0-9a-f]{64}$/.test(marker.key), 'the candidate carried no wait key');
 		assert.ok(!JSON.stringify(ex.data).includes(marker.key), 'the key is in the execution data');
 		if (version.startsWith('2.')) assert.ok(marker.token, 'n8n 2.x: the resume token was not carried');
-		await sleep(1000);
+		await quietFor(1000, 'a run of the trigger workflow for the waiting call, if the trigger started one, reaches n8n');
 		assert.strictEqual((await client.listExecutions(triggerWf.id)).length, triggerRuns, 'the trigger workflow ran for the waiting call');
 		assert.strictEqual(sim.createdByPhone()['79995550001'], 1);
 		return `execution ${ex.id}: ${JSON.stringify({ status: result.status, callId: result.callId, callbackData: result.callbackData })}`;
@@ -393,7 +393,7 @@ module.exports = async function waitChecks(ctx) {
 				'the secret\'s first half': await deliver(event, { secret: SECRET.slice(0, 16) }),
 			};
 			for (const [what, res] of Object.entries(answers)) assert.strictEqual(res.status, 401, `${what}: ${res.status} ${res.text}`);
-			await sleep(1500);
+			await quietFor(1500, 'a hand-over that a refused delivery might send reaches the server elsewhere');
 			assert.strictEqual(elsewhere.requests.length, 0, `elsewhere received ${JSON.stringify(elsewhere.requests.map((r) => [r.method, r.url]))}`);
 			assert.strictEqual((await client.getExecution(waiting.id)).status, 'waiting');
 			assert.deepStrictEqual({ wait: await statesOf(waitWf.id), redial: await statesOf(redialWf.id), trigger: (await ids(triggerWf.id)).size }, before, 'an execution changed or started');
@@ -436,7 +436,7 @@ module.exports = async function waitChecks(ctx) {
 				const res = await deliver(body, { headers });
 				answers.push([what, res.status, res.body && (res.body.handedOver ? 'handed over' : res.body.ignored || res.body.error || (res.body.received ? 'received' : ''))]);
 			}
-			await sleep(2000);
+			await quietFor(2000, 'a hand-over that one of these deliveries might send reaches the server elsewhere');
 			assert.strictEqual(elsewhere.requests.length, 0, `elsewhere received ${JSON.stringify(elsewhere.requests.map((r) => [r.method, r.url, r.text.slice(0, 200)]))}`);
 			assert.strictEqual((await client.getExecution(waiting.id)).status, 'waiting', 'the waiting execution');
 			assert.deepStrictEqual({ wait: await statesOf(waitWf.id), redial: await statesOf(redialWf.id) }, before, 'an execution changed or started');
@@ -475,7 +475,7 @@ module.exports = async function waitChecks(ctx) {
 		const ex = await executionOf(known, FINISHED, 20000);
 		assert.strictEqual(String(ex.id), String(waiting.id));
 		assertSuccess(ex);
-		await sleep(1500);
+		await quietFor(1500, 'a second resume, if one got through, runs the CRM node again');
 		const final = await client.getExecution(ex.id);
 		assert.strictEqual(runsOf(final, CRM), 1, 'CRM update runs');
 		assert.strictEqual(final.stoppedAt, ex.stoppedAt, 'the execution ran again after it finished');
@@ -501,7 +501,7 @@ module.exports = async function waitChecks(ctx) {
 		// Again after the execution went on, and the CANDIDATE_CHANGED twice.
 		const later = [];
 		for (const body of [callEnded.text, candidateChanged.text, candidateChanged.text, callEnded.text]) later.push(await deliver(body));
-		await sleep(1500);
+		await quietFor(1500, 'a resume by the late re-sends, if one got through, runs the CRM node again');
 		for (const a of [...atOnce, ...later]) assert.strictEqual(a.status, 200, a.text);
 		const final = await client.getExecution(ex.id);
 		assert.strictEqual(runsOf(final, CRM), 1, 'CRM update runs');

@@ -13,7 +13,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
-const { chain, cisNode, codeNode, manualTrigger, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
+const { chain, cisNode, codeNode, manualTrigger, triggerNode, noOp, outputOf, assertSuccess, apiRequestsSince, shapeOf, tasksPointingAt, secretOfTask, simApi, waitFor, sleep, quietFor, eventsMap, expectedTaskBody, callEndedEvent } = require('../e2e/harness');
 const { NO_REDIAL, WAIT_NODE, CRM_NODE, waitBridgeTrigger, callAndWaitWorkflow, waitMarkerOf, nextExecution, waitForResultParameters } = require('../e2e/harness');
 const { startCrmStub, webhookTarget } = require('../../scripts/lib/playground');
 const { executionsByWorker, workerRunsByExecution } = require('./cluster');
@@ -58,7 +58,7 @@ module.exports = async function queueChecks(ctx) {
 		}
 	}
 	async function noNewExecution(wfId, known, ms = 2000) {
-		await sleep(ms);
+		await quietFor(ms, 'an execution that must not start would have started by now');
 		const fresh = [...(await executionIds(wfId))].filter((id) => !known.has(id));
 		assert.strictEqual(fresh.length, 0, `unexpected execution(s) ${fresh.join(', ')}`);
 	}
@@ -185,7 +185,7 @@ module.exports = async function queueChecks(ctx) {
 		const mark = sim.requests.length;
 		await client.activate(wf.id, { timeoutMs: 60000 });
 		await waitFor('the task to be created', () => tasksPointingAt(sim, viaBalancer).length >= 1, 30000);
-		await sleep(1000);
+		await quietFor(1000, 'a second create, if publishing sent one, reaches the simulator');
 		const sent = creates(mark);
 		summary.tasksCreated.publish = sent.length;
 		assert.strictEqual(sent.length, 1, `POST telephony/autoCall sent ${sent.length} times`);
@@ -256,7 +256,7 @@ module.exports = async function queueChecks(ctx) {
 		const mark = sim.requests.length;
 		const ms = await cluster.restartAll();
 		await client.waitForPublication(wf.id, 'published', 60000);
-		await sleep(2000);
+		await quietFor(2000, 'a create that a restarted process sends late reaches the simulator');
 		const sent = creates(mark);
 		summary.tasksCreated.restart = sent.length;
 		summary.restartMs = ms;
@@ -284,7 +284,7 @@ module.exports = async function queueChecks(ctx) {
 		// published again with unchanged settings: the same task is taken back (checkExists / parked registration)
 		const mark2 = sim.requests.length;
 		await client.activate(wf.id, { timeoutMs: 60000 });
-		await sleep(1000);
+		await quietFor(1000, 'a create of the re-published trigger, if it sends one, reaches the simulator');
 		summary.tasksCreated.republishUnchanged = creates(mark2).length;
 		assert.strictEqual(summary.tasksCreated.republishUnchanged, 0, 're-publishing with unchanged settings created a task');
 		assert.strictEqual(await webhookRows(), 1);
@@ -311,7 +311,7 @@ module.exports = async function queueChecks(ctx) {
 			};
 			const lanes = [0, 1, 2, 3].map(flood);
 			const mark = sim.requests.length;
-			await sleep(500);
+			await quietFor(500, 'the flood of repeated deliveries is under way before the re-publish');
 			try {
 				const stored = await client.getWorkflow(wf.id);
 				const nodes = stored.nodes.map((n) => (n.name === TRIGGER ? { ...n, parameters: { ...n.parameters, name: `${taskName} (round ${round})` } } : n));
@@ -319,7 +319,7 @@ module.exports = async function queueChecks(ctx) {
 				await client.api('PUT', `/workflows/${wf.id}`, { name: stored.name, nodes, connections: stored.connections, settings: { executionOrder: 'v1' } });
 				await waitFor('the new task', () => creates(mark).length >= 1, 30000);
 				await client.waitForPublication(wf.id, 'published', 60000);
-				await sleep(1500);
+				await quietFor(1500, 'the flood goes on after the new registration, as a chance to overwrite it');
 			} finally {
 				stop = true;
 				await Promise.all(lanes);
@@ -393,7 +393,7 @@ module.exports = async function queueChecks(ctx) {
 		const more = [];
 		for (let i = 0; i < 4; i++) more.push((await post(dedupBalancer, secret, delivery)).status);
 		assert.deepStrictEqual(more, [200, 200, 200, 200]);
-		await sleep(2000);
+		await quietFor(2000, 'an execution that one of the 4 repeats would start reaches the database');
 		const all = await client.listExecutions(dedupWf.id, { includeData: true });
 		const finished = all.filter((e) => FINISHED.includes(e.status));
 		assert.strictEqual(finished.length, all.length, 'executions still running');
@@ -545,7 +545,7 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 		const runs = await finishedRuns(String(ex.id), 2);
 		assert.strictEqual(runs.length, 2, `worker runs of execution ${ex.id}: ${runsText(runs) || 'none'} (expected one until the wait, one after the resume)`);
 		assert.ok(runs.every((r) => r.finished), `worker runs: ${runsText(runs)}`);
-		await sleep(2000);
+		await quietFor(2000, 'a second CRM update, if the rest of the workflow ran twice, reaches the fake CRM');
 		const posted = crmPostsOf(ex.id);
 		assert.strictEqual(posted.length, 1, `CRM update ran ${posted.length} times: ${JSON.stringify(posted.map((p) => p.body))}`);
 		assert.strictEqual(posted[0].body.status, 'Answered', JSON.stringify(posted[0].body));
@@ -591,7 +591,7 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 		assert.strictEqual(onMain.length, 0, `main logged worker runs: ${onMain.join('; ')}`);
 		const resumes = resumesOf(ex.id, mark);
 		assert.ok(resumes.some((r) => / → 200 .*"resumed":true/.test(r)), `resumes through the balancer: ${resumes.join('; ') || 'none'}`);
-		await sleep(2000);
+		await quietFor(2000, 'a second CRM update, if the rest of the workflow ran twice, reaches the fake CRM');
 		const posted = crmPostsOf(ex.id);
 		assert.strictEqual(posted.length, 1, `CRM update ran ${posted.length} times: ${JSON.stringify(posted.map((p) => p.body))}`);
 		assert.strictEqual(posted[0].body.status, 'Answered', JSON.stringify(posted[0].body));
@@ -620,7 +620,7 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 			const [endedAnswers, changedAnswers] = await Promise.all([deliver(bridgeDirect[endedTo], held.CALL_ENDED), deliver(bridgeDirect[changedTo], held.CANDIDATE_CHANGED)]);
 			const ex = await nextExecution(client, oneWf.id, known, FINISHED, 60000);
 			const runs = await finishedRuns(String(ex.id), 2);
-			await sleep(3000);
+			await quietFor(3000, "a second CRM update of this round, if the two webhook processes both resumed, reaches the fake CRM");
 			const posted = crmPostsOf(ex.id);
 			const result = {
 				round,
@@ -680,7 +680,7 @@ async function waitForResultChecks(ctx, { crm, executionIds }) {
 			ending = `went on after Wait at Most, ${Math.round((Date.now() - started) / 1000)} s after it started`;
 		} else ending = `completed ${((Date.now() - deliveredAt) / 1000).toFixed(1)} s after the deliveries`;
 		assertSuccess(ex);
-		await sleep(2000);
+		await quietFor(2000, 'a second CRM update, if the rest of the workflow ran twice, reaches the fake CRM');
 		const out = outputOf(ex, WAIT_NODE);
 		const posted = crmPostsOf(ex.id);
 		const figure = { completed, resumes, ending, statuses: out.map((i) => i.status || `no outcome (${i.crmId})`), crmRuns: posted.length };

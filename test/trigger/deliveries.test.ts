@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { canonicalJson } from '../../nodes/shared/fingerprint';
@@ -6,8 +8,10 @@ import {
 	deliveryIdOf,
 	MAX_REMEMBERED_DELIVERIES,
 	REPEAT_WINDOW_MS,
+	SUBJECT_IDS,
 	subjectOf,
-} from '../../nodes/CisAutoCallTrigger/deliveries';
+} from '../../nodes/CisAutoCallTrigger/delivery/deliveries';
+import { EVENT_NAMES } from '../../nodes/shared/events';
 import { ExpiringMap } from '../../nodes/shared/expiringMap';
 
 /** A delivery memory on its own clock (the trigger's is the process's `deliveriesSeen`). */
@@ -125,6 +129,19 @@ describe('the latest body per event and task / candidate / call', () => {
 		expect(subjectOf('CANDIDATE_CHANGED', changed)).not.toBe(subjectOf('CANDIDATE_CHANGED', { ...changed, lastCallId: 'c2' }));
 		// ids that are objects are not ids: the subject does not depend on them
 		expect(subjectOf('CALL_ENDED', { event: 'CALL_ENDED', id: { x: 1 } })).toBe(subjectOf('CALL_ENDED', { event: 'CALL_ENDED' }));
+	});
+
+	test("every id of every event (the simulator's list) names the subject, or is said not to: an event whose ids are named otherwise", () => {
+		// Ids that are not what an event is about: the same for many calls, so they would only merge subjects.
+		const NOT_SUBJECTS = { botId: 'the bot that called', redirectDestinationId: 'where the call was passed' };
+		const top = fs.readFileSync(path.join(__dirname, '..', '..', 'simulator', 'player.js'), 'utf8').split('*/')[0];
+		const fields = new Map([...top.matchAll(/^ \*\s+([A-Z_]+)\s+\{([^}]*)\}/gm)].map((match) => [match[1], match[2].split(',').map((field) => field.trim())]));
+		expect([...fields.keys()].sort()).toEqual([...EVENT_NAMES].sort());
+		const read = SUBJECT_IDS.flat();
+		const unread = [...fields].flatMap(([event, names]) =>
+			names.filter((name) => /^id$|Id$/.test(name) && !read.includes(name) && !(name in NOT_SUBJECTS)).map((name) => `${event}.${name}`),
+		);
+		expect(unread).toEqual([]);
 	});
 
 	test('a subject keeps the window of its latest body only', () => {

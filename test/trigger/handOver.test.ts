@@ -8,7 +8,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import * as callbackDataOutput from '../../nodes/CisAutoCallTrigger/output';
 import * as waitForResult from '../../nodes/shared/waitForResult';
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { finishedWithin, noRedials, target, useWaitingN8n } from '../actions/fixtures';
@@ -158,7 +157,7 @@ test('"Also Start This Workflow for Waiting Calls" on: the trigger also outputs 
 	expectNoKeyIn(outputs);
 });
 
-test('one delivery of a waiting call reads its Callback Data and parses its wait marker once, through the checks, the hand-over and the output', async () => {
+test('one delivery of a waiting call parses its wait marker once, through the checks, the hand-over and the output (its Callback Data is read in one place: test/unit/architecture.test.ts)', async () => {
 	const { waiting, server, eventUrl } = await startN8n({ triggerOptions: { outputWaitingCalls: true } });
 	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 	const execution = await runWaiting(waiting, [{ phone: '79991110017', crmId: 'M-1' }]);
@@ -167,15 +166,12 @@ test('one delivery of a waiting call reads its Callback Data and parses its wait
 	const callEnded = { event: 'CALL_ENDED', id: 'call-m1', taskId: 't-m', status: 'ANSWERED', result: { ok: true }, callbackData };
 
 	const parses = jest.spyOn(waitForResult, 'waitMarkerOf');
-	const reads = jest.spyOn(callbackDataOutput, 'normalizeCallbackData');
 	try {
 		expect((await post(eventUrl, callEnded)).status).toBe(200);
 		await finishedWithin(execution);
 		expect(parses).toHaveBeenCalledTimes(1);
-		expect(reads).toHaveBeenCalledTimes(1);
 	} finally {
 		parses.mockRestore();
-		reads.mockRestore();
 	}
 	// The one reading served all three: the resume and the workflow's item carry the user's own Callback Data.
 	expect(execution.items!.map((i) => i.json.callbackData)).toEqual([{ crmId: 'M-1' }]);

@@ -4,7 +4,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
-import { LOCAL_URL_MESSAGE, whyNotPublic } from '../../nodes/CisAutoCallTrigger/publicUrl';
+import { LOCAL_URL_MESSAGE, whyNotPublic } from '../../nodes/CisAutoCallTrigger/registration/publicUrl';
 import { runWebhookMethod } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
 

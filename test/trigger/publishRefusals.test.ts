@@ -12,8 +12,8 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
-import { LOCAL_URL_MESSAGE } from '../../nodes/CisAutoCallTrigger/publicUrl';
-import { ActivationRefusal } from '../../nodes/CisAutoCallTrigger/settings';
+import { LOCAL_URL_MESSAGE } from '../../nodes/CisAutoCallTrigger/registration/publicUrl';
+import { ActivationRefusal } from '../../nodes/CisAutoCallTrigger/registration/settings';
 import { runWebhookMethod } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
 

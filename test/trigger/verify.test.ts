@@ -1,10 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isAddressAllowed, parseAddressList, parseIp } from '../../nodes/CisAutoCallTrigger/addresses';
-import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/body';
+import { isAddressAllowed, isIpLiteral, isLoopbackIp, parseAddressList, parseIp } from '../../nodes/shared/ipAddresses';
+import { isLoopbackHost } from '../../nodes/shared/serviceUrl';
+import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/delivery/body';
 import { nestsDeeperThan } from '../../nodes/shared/validation';
-import { buildOutput, normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/output';
-import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
+import { buildOutput } from '../../nodes/CisAutoCallTrigger/delivery';
+import { normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/delivery/verify';
+import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/delivery/secret/hashing';
 
 describe('isAddressAllowed', () => {
 	const platform = '87.251.83.160/27';
@@ -68,6 +70,16 @@ describe('isAddressAllowed', () => {
 		expect(parseIp('1::2::3')).toBeUndefined();
 		expect(parseIp('1:2:3:4:5:6:7:8:9')).toBeUndefined();
 		expect(parseIp('01.2.3')).toBeUndefined();
+	});
+
+	test('the same reader tells an address from a host name, and finds loopback addresses (as URL host names)', () => {
+		for (const host of ['1.2.3.4', '[::1]', 'fe80::1', '[::ffff:7f00:1]']) expect(isIpLiteral(host)).toBe(true);
+		for (const host of ['example.com', 'localhost', 'cafe', '']) expect(isIpLiteral(host)).toBe(false);
+		for (const host of ['127.0.0.1', '127.8.9.10', '::1']) expect(isLoopbackIp(host)).toBe(true);
+		// An IPv4-mapped loopback is not taken for one (http stays refused there, as before the one reader).
+		for (const host of ['::ffff:7f00:1', '128.0.0.1', '::2', 'localhost']) expect(isLoopbackIp(host)).toBe(false);
+		for (const host of ['localhost', 'LOCALHOST', '[::1]', '127.0.0.1']) expect(isLoopbackHost(host)).toBe(true);
+		expect(isLoopbackHost('[::ffff:7f00:1]')).toBe(false);
 	});
 });
 

@@ -7,8 +7,8 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
-import { deliveryIdOf } from '../../nodes/CisAutoCallTrigger/deliveries';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
+import { deliveryIdOf } from '../../nodes/CisAutoCallTrigger/delivery/deliveries';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/delivery/secret/hashing';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 import { startWebhookServer, type WebhookServer } from '../engine/harness';
 

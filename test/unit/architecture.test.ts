@@ -1,8 +1,8 @@
 /**
  * The import graph of nodes/ (read from the sources): no circle, no arrow that climbs from a
- * lower layer to a higher one, the webhook secret checked only in secret/ (never through the panel
- * layout), a wait's start and resume apart, the trigger's hand-over in handOver/, and the
- * trigger's class delegating. CONTRIBUTING.md describes these layers.
+ * lower layer to a higher one, the webhook secret checked only in delivery/secret/ (never through the
+ * panel layout), a wait's start and resume apart, the trigger's three rooms (registration/, delivery/,
+ * handOver/) each entered through its index.ts, and the trigger's class delegating. CONTRIBUTING.md describes these layers.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -44,6 +44,11 @@ const show = (list: { from: string; to: string }[]) => list.map(({ from, to }) =
 const FEATURES = 'CisAutoCall/actions/runFeatures/';
 /** The trigger's half of "… and Wait for Result". */
 const HAND_OVER = 'CisAutoCallTrigger/handOver/';
+/** The trigger at publishing time. */
+const REGISTRATION = 'CisAutoCallTrigger/registration/';
+/** The trigger per request, and the webhook secret within it. */
+const DELIVERY = 'CisAutoCallTrigger/delivery/';
+const SECRET = `${DELIVERY}secret/`;
 
 describe('the import graph of nodes/', () => {
 	it('is read from the sources (a broken reader would make every rule below pass)', () => {
@@ -152,17 +157,19 @@ describe('the import graph of nodes/', () => {
 		expect(wholesale).toEqual([]);
 	});
 
-	it('the webhook secret is checked only in secret/, which uses only itself, the stored registration, the process memory and the parameter reader', () => {
-		const fromSecret = arrowsFrom((file) => file.startsWith('CisAutoCallTrigger/secret/'));
+	it('the webhook secret is checked only in delivery/secret/, which uses only itself, the stored registration, the process memory and the parameter reader', () => {
+		const fromSecret = arrowsFrom((file) => file.startsWith(SECRET));
 		expect(fromSecret.length).toBeGreaterThan(0);
-		const allowed = ['CisAutoCallTrigger/registration.ts', 'shared/processMemory.ts', 'shared/expiringMap.ts', 'shared/parameterReaders.ts'];
-		const outside = fromSecret.filter(({ to }) => !to.startsWith('CisAutoCallTrigger/secret/') && !allowed.includes(to));
+		const allowed = ['CisAutoCallTrigger/staticData.ts', 'shared/processMemory.ts', 'shared/expiringMap.ts', 'shared/parameterReaders.ts'];
+		const outside = fromSecret.filter(({ to }) => !to.startsWith(SECRET) && !allowed.includes(to));
 		expect(show(outside)).toEqual([]);
 		// webhook() asks the secret folder through verify.ts; the panel layout never touches the secret.
-		expect(graph.get('CisAutoCallTrigger/verify.ts')).toContain('CisAutoCallTrigger/secret/index.ts');
+		expect(graph.get(`${DELIVERY}verify.ts`)).toContain(`${SECRET}index.ts`);
 		const layoutSide = ['CisAutoCallTrigger/layout.ts', 'CisAutoCallTrigger/parameterReader.ts', 'shared/callTaskLayout.ts'];
 		for (const file of layoutSide) expect((graph.get(file) ?? []).filter((to) => to.includes('secret'))).toEqual([]);
-		expect(graph.get('CisAutoCallTrigger/registration.ts')).toEqual(['CisAutoCallTrigger/secret/hashing.ts']);
+		// The rest of the trigger (registration/ included) asks the secret through its index.ts alone.
+		const past = arrows.filter(({ from, to }) => to.startsWith(SECRET) && !from.startsWith(SECRET) && to !== `${SECRET}index.ts`);
+		expect(show(past)).toEqual([]);
 	});
 
 	it("a wait's start and its resume use nothing of each other; only the stored wait reads n8n-core's internals, in one file", () => {
@@ -186,24 +193,56 @@ describe('the import graph of nodes/', () => {
 		expect(readers).toEqual([`${WAITING}n8nInternals.ts`]);
 	});
 
-	it("the trigger's class delegates: webhook() to answerDelivery.ts, which alone verifies and hands over", () => {
+	it("the trigger's class delegates: publishing to registration/, webhook() to delivery/, each through its index.ts", () => {
 		const nodeClass = graph.get('CisAutoCallTrigger/CisAutoCallTrigger.node.ts') ?? [];
-		expect(nodeClass).toContain('CisAutoCallTrigger/answerDelivery.ts');
-		for (const step of ['verify.ts', 'output.ts']) expect(nodeClass).not.toContain(`CisAutoCallTrigger/${step}`);
-		// The class asks the hand-over only for the warning at publishing; deliveries reach it through answerDelivery.ts.
+		expect(nodeClass).toContain(`${REGISTRATION}index.ts`);
+		expect(nodeClass).toContain(`${DELIVERY}index.ts`);
+		for (const step of ['verify.ts', 'body.ts']) expect(nodeClass).not.toContain(`${DELIVERY}${step}`);
+		// The class asks the hand-over only for the warning at publishing; deliveries reach it through delivery/.
 		expect(fs.readFileSync(path.join(NODES, 'CisAutoCallTrigger/CisAutoCallTrigger.node.ts'), 'utf8')).toMatch(/import \{ warnIfHandOverBlocked \} from '\.\/handOver';/);
 	});
 
-	it("the trigger's hand-over keeps to handOver/: it uses only itself, shared/, the settings and the secret's index; the rest uses it through its index", () => {
+	it("the trigger's publishing keeps to registration/: one way in (index.ts), and of delivery/ it uses only the two doors", () => {
+		const fromRegistration = arrowsFrom((file) => file.startsWith(REGISTRATION));
+		expect(fromRegistration.length).toBeGreaterThan(5);
+		const allowed = ['CisAutoCallTrigger/parameterReader.ts', 'CisAutoCallTrigger/staticData.ts', `${DELIVERY}index.ts`, `${SECRET}index.ts`];
+		const outside = fromRegistration.filter(({ to }) => !to.startsWith(REGISTRATION) && !to.startsWith('shared/') && !allowed.includes(to));
+		expect(show(outside)).toEqual([]);
+		const intoRegistration = arrows.filter(({ from, to }) => to.startsWith(REGISTRATION) && !from.startsWith(REGISTRATION));
+		expect(show(intoRegistration.filter(({ to }) => to !== `${REGISTRATION}index.ts`))).toEqual([]);
+		expect(intoRegistration.length).toBeGreaterThan(0);
+	});
+
+	it("a delivery keeps to delivery/: one way in (index.ts, and the secret's own), and nothing of the publishing", () => {
+		const fromDelivery = arrowsFrom((file) => file.startsWith(DELIVERY));
+		expect(fromDelivery.length).toBeGreaterThan(5);
+		const allowed = ['CisAutoCallTrigger/parameterReader.ts', 'CisAutoCallTrigger/staticData.ts', `${HAND_OVER}index.ts`];
+		const outside = fromDelivery.filter(({ to }) => !to.startsWith(DELIVERY) && !to.startsWith('shared/') && !allowed.includes(to));
+		expect(show(outside)).toEqual([]);
+		const doors = [`${DELIVERY}index.ts`, `${SECRET}index.ts`];
+		const intoDelivery = arrows.filter(({ from, to }) => to.startsWith(DELIVERY) && !from.startsWith(DELIVERY));
+		expect(show(intoDelivery.filter(({ to }) => !doors.includes(to)))).toEqual([]);
+		expect(intoDelivery.length).toBeGreaterThan(0);
+	});
+
+	it('Callback Data is normalised in one place: verify.ts, once, and its verdict carries it', () => {
+		const callers = [...graph.keys()]
+			.filter((file) => file.endsWith('.ts'))
+			.flatMap((file) => [...fs.readFileSync(path.join(NODES, file), 'utf8').matchAll(/\bnormalizeCallbackData\(/g)].map(() => file));
+		// The definition and the one call.
+		expect(callers).toEqual([`${DELIVERY}verify.ts`, `${DELIVERY}verify.ts`]);
+	});
+
+	it("the trigger's hand-over keeps to handOver/: it uses only itself, shared/, the log's words and the secret's index; the rest uses it through its index", () => {
 		const fromHandOver = arrowsFrom((file) => file.startsWith(HAND_OVER));
 		expect(fromHandOver.length).toBeGreaterThan(5);
-		const allowed = ['CisAutoCallTrigger/settings.ts', 'CisAutoCallTrigger/parameterReader.ts', 'CisAutoCallTrigger/secret/index.ts'];
+		const allowed = ['CisAutoCallTrigger/parameterReader.ts', `${SECRET}index.ts`];
 		const outside = fromHandOver.filter(({ to }) => !to.startsWith(HAND_OVER) && !to.startsWith('shared/') && !allowed.includes(to));
 		expect(show(outside)).toEqual([]);
 		const intoHandOver = arrows.filter(({ from, to }) => to.startsWith(HAND_OVER) && !from.startsWith(HAND_OVER));
 		expect(show(intoHandOver.filter(({ to }) => to !== `${HAND_OVER}index.ts`))).toEqual([]);
 		expect([...new Set(intoHandOver.map(({ from }) => from))].sort()).toEqual(
-			['CisAutoCallTrigger/CisAutoCallTrigger.node.ts', 'CisAutoCallTrigger/answerDelivery.ts', 'CisAutoCallTrigger/verify.ts'].sort(),
+			['CisAutoCallTrigger/CisAutoCallTrigger.node.ts', `${DELIVERY}index.ts`, `${DELIVERY}verify.ts`].sort(),
 		);
 		// The wait's state and its memory are the hand-over's alone.
 		const memoryUsers = [...graph.keys()].filter((file) => file.endsWith('.ts') && fs.readFileSync(path.join(NODES, file), 'utf8').includes("'waitsHandedOver'"));

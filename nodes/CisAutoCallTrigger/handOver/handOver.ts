@@ -5,7 +5,7 @@ import { RESUME_BODY_FIELD, type WaitMarker } from '../../shared/waitForResult';
 import { blockedHandOverWords, postToThisN8n, resumeUrlOf } from './ownAddress';
 import { passOn } from './passOn';
 import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
-import { heldOftenEnough, learn, type WaitState, waitStateOf } from './waitState';
+import { countSendBack, learn, sentBackOftenEnough, type WaitState, waitStateOf } from './waitState';
 
 /**
  * The bridge of the "… and Wait for Result" operations, after an event passed the trigger's checks
@@ -19,9 +19,9 @@ import { heldOftenEnough, learn, type WaitState, waitStateOf } from './waitState
  * and n8n 2.x lets only one resume through across processes. This process's memory is only a cache:
  * an event that holds a result is answered 200 only when n8n's answer says the wait needs it no more,
  * so until then the service keeps it and re-sends it, to this process or, when this one died, to
- * another (docs/queue-mode.md). An unanswered Call Ended (only the words of "not reached") is kept so
- * a few times at most, so that a service that holds a person's later events meanwhile is not held
- * back; a death after that costs those words. Neither n8n's database nor the waiting execution can
+ * another (docs/queue-mode.md). An unanswered Call Ended (only the words of "not reached") is sent
+ * back so a few times at most, so that a service that keeps a person's later events meanwhile is not
+ * kept waiting; a death after that costs those words. Neither n8n's database nor the waiting execution can
  * hold it: a webhook process writes a workflow's static data whole, as read when its request began,
  * and n8n saves a waiting execution only when it resumes.
  */
@@ -74,8 +74,8 @@ function goneWords(how: Gone['how'], execution: string): string {
  * hours): that is how a result reaches the execution when n8n cannot take it now (a webhook process
  * starting up, a route not there yet, n8n busy, the execution not saved as waiting yet), when
  * another candidate's result reached another webhook process, or when the person's last call is not
- * known here yet. A call that was not answered is kept this way too, while the execution waits for
- * that person, a few times at most in this process (waitState.ts): it gives "Not reached" its words,
+ * known here yet. A call that was not answered is sent back this way too, while the execution waits
+ * for that person, a few times at most in this process (waitState.ts): it gives "Not reached" its words,
  * and a re-send brings it to another process when the one that first got it dies meanwhile.
  */
 export async function handOver(context: IWebhookFunctions, call: EventOfAWait): Promise<HandOver> {
@@ -86,8 +86,9 @@ export async function handOver(context: IWebhookFunctions, call: EventOfAWait): 
 	// take turns: the first resumes, the others then find it resumed.
 	const turn = state.turns.then(async () => {
 		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
-		// An unanswered Call Ended this process held a few times already: taken now, what it says kept (waitState.ts).
-		if (handed.kind === 'later' && heldOftenEnough(state, String(marker.item), event, payload)) return { kind: 'done', resumed: false } as const;
+		// An unanswered Call Ended this process sent back a few times already: taken now, what it says kept (waitState.ts).
+		if (handed.kind === 'later' && sentBackOftenEnough(state, String(marker.item), event, payload)) return { kind: 'done', resumed: false } as const;
+		if (handed.kind === 'later') countSendBack(state, String(marker.item), event, payload);
 		// A Person Done whose last call another process got: passed on once, so that it reaches that process now.
 		if (handed.kind === 'later' && handed.lastCallMissing && !passedOn && (await passOn(context, payload))) return { kind: 'done', resumed: false } as const;
 		return handed;

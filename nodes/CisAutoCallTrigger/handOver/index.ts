@@ -1,8 +1,8 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { type WaitMarker, waitMarkerOf } from '../../shared/waitForResult';
-import { type HandOverDecision, handOverDecision } from './decision';
-import { type EventOfAWait, handOver } from './handOver';
+import { whereInLog } from '../parameterReader';
+import { type EventOfAWait, type HandOver, handOver } from './handOver';
 import { cameBackHere, passedOnBy } from './passOn';
 
 /**
@@ -10,13 +10,12 @@ import { cameBackHere, passedOnBy } from './passOn';
  * call that a waiting execution waits for is handed to that execution at this n8n's own waiting
  * address (handOver.ts), with what this process knows of the wait (waitState.ts); n8n's answer
  * (resumeAnswer.ts) decides what the service is answered and whether the event also starts the
- * trigger's workflow (decision.ts). In queue mode a Person Done may be passed on to the process
+ * trigger's workflow (`handOverDecision()`, with the settings the delivery's checks read). In queue mode a Person Done may be passed on to the process
  * that got its last call (passOn.ts). The action node's half is nodes/CisAutoCall/actions/waiting/.
  */
 
 export { warnIfHandOverBlocked } from './ownAddress';
 export { CAME_BACK, CAME_BACK_FIELD, PASSED_ON_HEADER } from './passOn';
-export type { HandOverDecision } from './decision';
 
 /** What the checks of a delivery learn of a wait from its Callback Data: the marker, parsed here once, and how the event came. */
 export interface WaitingCall {
@@ -39,11 +38,48 @@ export function waitingCallOf(context: IWebhookFunctions, callbackData: IDataObj
 	return { marker, passedOn: passer !== undefined, cameBack: cameBackHere(passer) };
 }
 
-/** Hands a verified event of a waiting call over, and says what comes of it: an answer now, or the workflow started with the event. */
-export async function handOverDelivery(
-	context: IWebhookFunctions,
-	delivery: EventOfAWait & { deliveryId: string; forget: () => void },
-): Promise<HandOverDecision> {
-	const handed = await handOver(context, delivery);
-	return handOverDecision(context, handed, delivery.event, delivery.deliveryId, delivery.forget);
+/** A verified delivery of a waiting call, with the trigger's settings its checks read (delivery/verify.ts). */
+export interface DeliveryOfAWait extends EventOfAWait {
+	deliveryId: string;
+	/** Forgets the delivery, so that the service's re-send is not taken for a repeat. */
+	forget: () => void;
+	settings: { events: readonly string[]; options: { outputWaitingCalls?: boolean } };
 }
+
+/** Hands a verified event of a waiting call over, and says what comes of it: an answer now, or the workflow started with the event. */
+export async function handOverDelivery(context: IWebhookFunctions, delivery: DeliveryOfAWait): Promise<HandOverDecision> {
+	const handed = await handOver(context, delivery);
+	return handOverDecision(context, handed, delivery);
+}
+
+/** After a hand-over: answer the service now, or start the workflow with the event (`notHandedOver` says why, when it was not). */
+export type HandOverDecision = { kind: 'answer'; response: IWebhookResponseData } | { kind: 'startWorkflow'; notHandedOver?: string };
+
+/**
+ * What an event handed to its waiting execution leads to. "Later": answered 503, so that the
+ * service sends it again (its delivery is forgotten, so that the re-send is not a repeat).
+ * "Not handed over" (n8n's SSRF protection blocks the hand-over, or n8n says the execution no longer
+ * waits): a re-send cannot change it, so the service is answered 200 and the event starts this
+ * workflow, so that the result is not lost. Otherwise the event starts this workflow only
+ * when Output Waiting Calls is on and its event is selected.
+ */
+function handOverDecision(context: IWebhookFunctions, handed: HandOver, delivery: DeliveryOfAWait): HandOverDecision {
+	const { event, deliveryId, forget, settings } = delivery;
+	const where = whereInLog(context);
+	let notHandedOver: string | undefined;
+	if (handed.kind === 'later') {
+		forget();
+		context.logger.info(`${where} answered 503 (the service sends the event again): ${handed.reason}`);
+		context.getResponseObject().status(503).json({ received: false, error: 'The waiting workflow could not take the event yet; send it again' });
+		return { kind: 'answer', response: { noWebhookResponse: true } };
+	}
+	if (handed.kind === 'notHandedOver') {
+		notHandedOver = handed.words;
+		context.logger.error(`${where}: ${handed.log}`);
+	}
+	if (notHandedOver === undefined && (settings.options.outputWaitingCalls !== true || !settings.events.includes(event))) {
+		return { kind: 'answer', response: { webhookResponse: { received: true, deliveryId, handedOver: true } } };
+	}
+	return { kind: 'startWorkflow', notHandedOver };
+}
+

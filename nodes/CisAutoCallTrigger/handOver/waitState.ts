@@ -6,9 +6,11 @@ import { isPlainObject } from '../../shared/validation';
 
 /**
  * What this process knows of each wait it handed events over to: the results so far, the last
- * unanswered calls, the Person Done held back, and whether it resumed the execution. Only a cache:
- * the service keeps every event that holds a result until n8n's answer says the wait needs it no more
- * (handOver.ts); an unanswered Call Ended only a few times (UNANSWERED_CALL_HOLDS).
+ * unanswered calls, a Person Done in its grace (waiting for its last call), and whether it resumed the
+ * execution. Only a cache: the service keeps every event that holds a result until n8n's answer says
+ * the wait needs it no more (handOver.ts); an unanswered Call Ended is sent back only a few times
+ * (UNANSWERED_CALL_SEND_BACKS). Two words, two things: a Person Done's *grace* (LAST_CALL_GRACE_MS)
+ * and a Call Ended *sent back* (answered 503, so that the service sends it again).
  */
 
 /** What this process knows of one wait. */
@@ -17,10 +19,10 @@ export interface WaitState {
 	results: Record<string, CandidateResult>;
 	/** The last unanswered call per input item (for the words of "not reached"). */
 	lastCalls: Record<string, IDataObject>;
-	/** A Person Done held back per input item (its last call not seen here yet), and since when. */
+	/** A Person Done in its grace per input item (its last call not seen here yet), and since when. */
 	personsDone: Record<string, { payload: IDataObject; receivedAt: string; since: number }>;
-	/** Per input item, the unanswered Call Ended this process answered "send again", and how many times. */
-	heldCalls: Record<string, { callId: string | null; times: number }>;
+	/** Per input item, the unanswered Call Ended this process sent back (answered 503, "send again"), and how many times. */
+	sentBackCalls: Record<string, { callId: string | null; times: number }>;
 	/** Input items whose result started the trigger's workflow instead (the execution no longer waited). */
 	notHandedOver: Record<string, true>;
 	resumed: boolean;
@@ -33,24 +35,24 @@ const waits = processMemory<WaitState>('waitsHandedOver');
 /**
  * How long a Person Done whose last call this process has not seen is answered "send again": the
  * Call Ended of that call may be on its way, or at another webhook process (queue mode), which
- * holds it for a few re-sends (UNANSWERED_CALL_HOLDS), so that the service's re-send brings it
+ * sends it back a few times (UNANSWERED_CALL_SEND_BACKS), so that the service's re-send brings it
  * here. It decides between "Answered" and "Not reached"; after this, the result is "Not reached"
  * without the last call's status.
  */
 const LAST_CALL_GRACE_MS = 2 * 60 * 1000;
 
 /**
- * How many times a process answers "send again" to a waiting person's Call Ended that was not
+ * How many times a process sends back ("send again", 503) a waiting person's Call Ended that was not
  * answered (not a result: it only gives "Not reached" its last call's status). Then it takes it (200)
  * and keeps what it says, so that a service that sends a person's later events only after an earlier
- * one was taken is never held back; a process that dies after that loses only those status words.
+ * one was taken is never kept waiting; a process that dies after that loses only those status words.
  */
-const UNANSWERED_CALL_HOLDS = 3;
+const UNANSWERED_CALL_SEND_BACKS = 3;
 
 /** This process's state of the wait `marker` names (a new one when it has none yet). */
 export function waitStateOf(marker: WaitMarker): WaitState {
 	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
-	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, heldCalls: {}, notHandedOver: {}, resumed: false, turns: Promise.resolve() };
+	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, sentBackCalls: {}, notHandedOver: {}, resumed: false, turns: Promise.resolve() };
 	waits.set(waitId, state);
 	return state;
 }
@@ -85,18 +87,28 @@ function sawLastCall(state: WaitState, item: string, payload: IDataObject): bool
 	return lastCallId === null || text(state.lastCalls[item]?.id) === lastCallId;
 }
 
+/** Whether the event is an unanswered Call Ended that this process may send back: never one that holds a result. */
+function mayBeSentBack(state: WaitState, item: string, event: string, payload: IDataObject): boolean {
+	return event === 'CALL_ENDED' && text(payload.status) !== ANSWERED && !state.results[item];
+}
+
 /**
- * Whether an unanswered Call Ended that the hand-over would answer "send again" was held often enough
- * in this process (UNANSWERED_CALL_HOLDS) and is taken now; counts this hold otherwise. What it says
- * stays in `state.lastCalls`. Never an event that holds a result.
+ * Whether an unanswered Call Ended that the hand-over would send back ("send again") was sent back
+ * often enough by this process (UNANSWERED_CALL_SEND_BACKS): it is then taken, and what it says stays
+ * in `state.lastCalls`. Counts nothing (`countSendBack()` does).
  */
-export function heldOftenEnough(state: WaitState, item: string, event: string, payload: IDataObject): boolean {
-	if (event !== 'CALL_ENDED' || text(payload.status) === ANSWERED || state.results[item]) return false;
+export function sentBackOftenEnough(state: WaitState, item: string, event: string, payload: IDataObject): boolean {
+	if (!mayBeSentBack(state, item, event, payload)) return false;
+	const sentBack = state.sentBackCalls[item];
+	return sentBack !== undefined && sentBack.callId === text(payload.id) && sentBack.times >= UNANSWERED_CALL_SEND_BACKS;
+}
+
+/** Counts one more send-back of an unanswered Call Ended (a later call of the person starts the count again). */
+export function countSendBack(state: WaitState, item: string, event: string, payload: IDataObject): void {
+	if (!mayBeSentBack(state, item, event, payload)) return;
 	const callId = text(payload.id);
-	const held = state.heldCalls[item]?.callId === callId ? state.heldCalls[item] : (state.heldCalls[item] = { callId, times: 0 });
-	if (held.times >= UNANSWERED_CALL_HOLDS) return true;
-	held.times++;
-	return false;
+	if (state.sentBackCalls[item]?.callId !== callId) state.sentBackCalls[item] = { callId, times: 0 };
+	state.sentBackCalls[item].times++;
 }
 
 /** Takes what the event says of its candidate into `state`; returns whether it holds the candidate's result. */
@@ -106,13 +118,13 @@ export function learn(state: WaitState, item: string, event: string, payload: ID
 	if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
 		// A redial may follow: the wait goes on, until CANDIDATE_CHANGED says the person is done.
 		state.lastCalls[item] = { ...payload, receivedAt };
-		const held = state.personsDone[item];
-		if (held && sawLastCall(state, item, held.payload)) {
-			state.results[item] = resultOf('CANDIDATE_CHANGED', held.payload, callbackData, held.receivedAt, state.lastCalls[item]);
+		const personDone = state.personsDone[item];
+		if (personDone && sawLastCall(state, item, personDone.payload)) {
+			state.results[item] = resultOf('CANDIDATE_CHANGED', personDone.payload, callbackData, personDone.receivedAt, state.lastCalls[item]);
 		}
 	} else if (event === 'CANDIDATE_CHANGED' && !sawLastCall(state, item, payload)) {
-		const held = (state.personsDone[item] ??= { payload, receivedAt, since: Date.now() });
-		if (Date.now() - held.since >= LAST_CALL_GRACE_MS) {
+		const inGrace = (state.personsDone[item] ??= { payload, receivedAt, since: Date.now() });
+		if (Date.now() - inGrace.since >= LAST_CALL_GRACE_MS) {
 			state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
 		}
 	} else {

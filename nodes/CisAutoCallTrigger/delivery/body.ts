@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { INVALID_JSON, isPlainObject, nestsDeeperThan, parseJson } from '../shared/validation';
+import { INVALID_JSON, isPlainObject, nestsDeeperThan, parseJson } from '../../shared/validation';
 
 /** An incoming request's body read as an event of the service, or the reason it is refused. */
 

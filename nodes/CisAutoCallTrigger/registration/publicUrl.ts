@@ -1,6 +1,6 @@
 import type { IHookFunctions } from 'n8n-workflow';
 
-import { isAddressAllowed, parseAddressList, parseIp } from './addresses';
+import { isAddressAllowed, parseAddressList, parseIp } from '../../shared/ipAddresses';
 import { ActivationRefusal } from './settings';
 
 /**

@@ -1,4 +1,8 @@
-/** The source address allow-list: IPv4/IPv6 addresses and CIDR ranges, checked without DNS. */
+/**
+ * The one reader of IP addresses (IPv4, IPv6, CIDR ranges), without DNS: the trigger's source
+ * address allow-list and its public URL, the SSRF block's words, and the loopback hosts that may
+ * take a secret over plain HTTP.
+ */
 
 /** An address range: the address bytes (4 for IPv4, 16 for IPv6) and the prefix length in bits. */
 export interface AddressRange {
@@ -77,6 +81,19 @@ export function parseIp(input: string): number[] | undefined {
 	const bytes = text.includes(':') ? parseIPv6(text) : parseIPv4(text);
 	if (bytes && isMappedIPv4(bytes)) return bytes.slice(12);
 	return bytes;
+}
+
+/** Whether `host` is an IP address written as such (v4, or v6 with or without brackets), not a host name. */
+export function isIpLiteral(host: string): boolean {
+	return parseIp(host) !== undefined;
+}
+
+/** Whether `host` is a loopback address: 127.0.0.0/8, or ::1 (an IPv4-mapped address is not read as one). */
+export function isLoopbackIp(host: string): boolean {
+	const bytes = parseIp(host);
+	if (!bytes) return false;
+	if (host.includes(':')) return bytes.length === 16 && bytes.slice(0, 15).every((byte) => byte === 0) && bytes[15] === 1;
+	return bytes[0] === 127;
 }
 
 /** One entry: an address (a range of one) or address/prefix. */

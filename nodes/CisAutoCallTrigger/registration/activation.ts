@@ -2,20 +2,21 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { addWebhookTargets, buildCallTaskBody } from '../shared/callTaskBody';
-import { createTask, createTaskRequest } from '../shared/callTasks';
-import { toEventsMap } from '../shared/events';
-import { fingerprintOf } from '../shared/fingerprint';
-import { type ApiClient, createApiClient, errorMayHaveCarriedOut } from '../shared/transport';
-import { InputError, refuseExpressionTypedAsText, requireInteger } from '../shared/validation';
+import { addWebhookTargets, buildCallTaskBody } from '../../shared/callTaskBody';
+import { createTask, createTaskRequest } from '../../shared/callTasks';
+import { toEventsMap } from '../../shared/events';
+import { fingerprintOf } from '../../shared/fingerprint';
+import { type ApiClient, createApiClient, errorMayHaveCarriedOut } from '../../shared/transport';
+import { InputError, refuseExpressionTypedAsText, requireInteger } from '../../shared/validation';
 import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
-import { keepRegistration, type Registration, storedRegistration, tidyStaticData } from './registration';
-import { hashSecret, withoutSecret, withSecret } from './secret';
-import { parametersOf } from './parameterReader';
-import { ActivationRefusal, readEvents } from './settings';
-import { withoutKey } from '../shared/convert';
-import { maskUrlSecretsInText } from '../shared/urlSecrets';
+import { keepRegistration, type Registration, storedRegistration } from '../staticData';
+import { readEvents } from '../delivery';
+import { hashSecret, withoutSecret, withSecret } from '../delivery/secret';
+import { parametersOf } from '../parameterReader';
+import { ActivationRefusal } from './settings';
+import { withoutKey } from '../../shared/convert';
+import { maskUrlSecretsInText } from '../../shared/urlSecrets';
 
 /**
  * New Call Task mode's side of n8n's webhook lifecycle: whether the registered task still fits
@@ -86,6 +87,22 @@ function currentWebhookUrl(context: IHookFunctions): string {
 function clientFor(context: IHookFunctions): () => Promise<ApiClient> {
 	let client: Promise<ApiClient> | undefined;
 	return async () => (client ??= createApiClient(context));
+}
+
+/**
+ * Brings static data written by earlier versions to the current shape: no secret in clear (its
+ * hash instead) and no remembered deliveries. Runs in the main process (activation), where n8n
+ * saves static data after the hooks.
+ */
+function tidyStaticData(data: IDataObject): void {
+	if (data.recentDeliveries !== undefined) delete data.recentDeliveries;
+	for (const key of ['registration', 'parkedRegistration'] as const) {
+		const registration = storedRegistration(data, key);
+		if (registration && typeof registration.secret === 'string') {
+			const { secret, ...rest } = registration;
+			data[key] = { ...rest, secretHash: hashSecret(secret) } as IDataObject;
+		}
+	}
 }
 
 /** checkExists(): whether the registered task reports to this URL and matches the settings. */

@@ -1,15 +1,16 @@
 import type { IHookFunctions, INode } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
-import { EVENT_NAMES } from '../shared/events';
-import { parseAddressList } from './addresses';
-import type { ReadParameter } from '../shared/parameterReaders';
-import { parametersOf } from './parameterReader';
-import { checkExistingTaskSecret } from './secret';
+import { EVENT_NAMES } from '../../shared/events';
+import { parseAddressList } from '../../shared/ipAddresses';
+import type { ReadParameter } from '../../shared/parameterReaders';
+import { readEvents, readOptions } from '../delivery';
+import { checkExistingTaskSecret } from '../delivery/secret';
+import { parametersOf } from '../parameterReader';
 
 /**
- * The trigger's settings, read and checked the same way at activation (hooks) and per request
- * (webhook()); the secret is checked in secret/ alone.
+ * The trigger's settings checked at activation (hooks): the events and options each delivery
+ * reads (delivery/verify.ts reads them, the same way) and the secret (delivery/secret/ checks it).
  */
 
 /**
@@ -26,31 +27,6 @@ export class ActivationRefusal extends WebhookPathTakenError {
 		this.node = node;
 		this.description = description;
 	}
-}
-
-/** The events selected when the node is added, and read when a workflow has none saved. */
-export const DEFAULT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
-
-/** The "Options" collection of the trigger. */
-export interface TriggerOptions {
-	allowedAddresses?: string;
-	ignoreRepeats?: boolean;
-	/** Read by publicUrl.ts from the saved parameters only (never through an expression). */
-	allowLocalUrl?: boolean;
-	/** Whether events of calls a waiting execution gets (Create and Run and Wait for Result) also start this workflow. */
-	outputWaitingCalls?: boolean;
-}
-
-/** The selected events; older workflows may hold them as a comma-separated text. */
-export function readEvents(read: ReadParameter): string[] {
-	const value = read('events', DEFAULT_EVENTS);
-	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-	return list.map((event) => String(event).trim()).filter((event) => event !== '');
-}
-
-/** The "Options" collection, empty when not set. */
-export function readOptions(read: ReadParameter): TriggerOptions {
-	return (read('options', {}) ?? {}) as TriggerOptions;
 }
 
 /** Whether the trigger listens to a task the user connected by hand ("Existing Task or Template"). */

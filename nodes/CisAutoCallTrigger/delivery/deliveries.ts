@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fingerprintOf } from '../shared/fingerprint';
-import type { ExpiringMap } from '../shared/expiringMap';
-import { PROCESS_MEMORIES } from '../shared/processMemory';
+import { fingerprintOf } from '../../shared/fingerprint';
+import type { ExpiringMap } from '../../shared/expiringMap';
+import { PROCESS_MEMORIES } from '../../shared/processMemory';
 
 /**
  * Repeated deliveries. The service re-sends an event until it gets a 200, for 24 hours
@@ -37,13 +37,19 @@ function idIn(body: IDataObject, names: readonly string[]): string {
 }
 
 /**
- * What a delivery is about: its event and the task, candidate and call ids the body carries
- * (`autoCallId` is the task id in some integrations, `lastCallId` is the call of
- * CANDIDATE_CHANGED). Two deliveries about different calls never share a subject,
- * so an older call's re-send is never mistaken for news about another one.
+ * The body fields that name what a delivery is about, in the subject's order: the task
+ * (`autoCallId` in some integrations), the candidate, and the call (`lastCallId` is the call of
+ * CANDIDATE_CHANGED). An event whose ids are named otherwise adds its names here (CONTRIBUTING.md).
+ */
+export const SUBJECT_IDS: readonly (readonly string[])[] = [['taskId', 'autoCallId'], ['candidateId'], ['id', 'callId', 'lastCallId']];
+
+/**
+ * What a delivery is about: its event and the ids of SUBJECT_IDS the body carries. Two deliveries
+ * about different calls never share a subject, so an older call's re-send is never mistaken for
+ * news about another one.
  */
 export function subjectOf(event: string, body: IDataObject): string {
-	const ids = [idIn(body, ['taskId', 'autoCallId']), idIn(body, ['candidateId']), idIn(body, ['id', 'callId', 'lastCallId'])];
+	const ids = SUBJECT_IDS.map((names) => idIn(body, names));
 	return JSON.stringify([event, ...ids]);
 }
 

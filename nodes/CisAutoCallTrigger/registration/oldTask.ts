@@ -1,11 +1,11 @@
 import type { IHookFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../shared/callTasks';
-import { type ApiClient, type FailureKind, kindOfError } from '../shared/transport';
-import { parametersOf } from './parameterReader';
-import type { Registration } from './registration';
-import { withoutKey } from '../shared/convert';
+import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../../shared/callTasks';
+import { type ApiClient, type FailureKind, kindOfError } from '../../shared/transport';
+import { parametersOf } from '../parameterReader';
+import type { Registration } from '../staticData';
+import { withoutKey } from '../../shared/convert';
 
 /**
  * What happens to a call task this trigger stops using: when the workflow is deactivated, and

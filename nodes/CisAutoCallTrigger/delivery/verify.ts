@@ -1,21 +1,86 @@
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { isAddressAllowed, parseAddressList } from './addresses';
+import { isAddressAllowed, parseAddressList } from '../../shared/ipAddresses';
+import { type ReadParameter, readSavedParameter } from '../../shared/parameterReaders';
+import { processMemory } from '../../shared/processMemory';
+import { isPlainObject, parseJson } from '../../shared/validation';
+import type { WaitMarker } from '../../shared/waitForResult';
+import { CAME_BACK, waitingCallOf } from '../handOver';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
-import { CAME_BACK, waitingCallOf } from './handOver';
-import { type Delivery, normalizeCallbackData } from './output';
 import { deliveryHasSecret } from './secret';
-import { processMemory } from '../shared/processMemory';
-import { parametersOf } from './parameterReader';
-import { readEvents, readOptions } from './settings';
-import type { WaitMarker } from '../shared/waitForResult';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),
  * called first in webhook(): it says whether to refuse the request, answer it without starting
- * the workflow, or start it with the event.
+ * the workflow, or start it with the event. The settings they need are read here, once per
+ * delivery, and travel in the verdict.
  */
+
+/** The events selected when the node is added, and read when a workflow has none saved. */
+export const DEFAULT_EVENTS = ['CALL_ENDED', 'CANDIDATE_CHANGED'];
+
+/** The "Options" collection of the trigger. */
+export interface TriggerOptions {
+	allowedAddresses?: string;
+	ignoreRepeats?: boolean;
+	/** Read by registration/publicUrl.ts from the saved parameters only (never through an expression). */
+	allowLocalUrl?: boolean;
+	/** Whether events of calls a waiting execution gets (Create and Run and Wait for Result) also start this workflow. */
+	outputWaitingCalls?: boolean;
+}
+
+/** The selected events; older workflows may hold them as a comma-separated text. */
+export function readEvents(read: ReadParameter): string[] {
+	const value = read('events', DEFAULT_EVENTS);
+	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	return list.map((event) => String(event).trim()).filter((event) => event !== '');
+}
+
+/** The "Options" collection, empty when not set. */
+export function readOptions(read: ReadParameter): TriggerOptions {
+	return (read('options', {}) ?? {}) as TriggerOptions;
+}
+
+/** The settings a delivery is checked against, read once per delivery (Events and Options sit at the top level in every version). */
+export interface DeliverySettings {
+	events: string[];
+	options: TriggerOptions;
+}
+
+/** Callback Data as an object, and what the service sent when it was not one. */
+export interface NormalizedCallbackData {
+	callbackData: IDataObject;
+	/** The value as received when it was not already an object (a JSON string, a non-empty array ...). */
+	raw?: unknown;
+}
+
+/**
+ * `callbackData` as an object whatever the service sent: an object stays as is; `[]` (the
+ * service's empty value), null or nothing become `{}`; a JSON text of an object is parsed (the
+ * text is kept as `raw`); anything else becomes `{}` with the original kept as `raw`.
+ */
+export function normalizeCallbackData(value: unknown): NormalizedCallbackData {
+	if (isPlainObject(value)) return { callbackData: value };
+	if (value === undefined || value === null) return { callbackData: {} };
+	if (Array.isArray(value) && value.length === 0) return { callbackData: {} };
+	if (typeof value === 'string') {
+		const trimmed = value.trim();
+		if (trimmed === '') return { callbackData: {}, raw: value };
+		const parsed = parseJson(trimmed);
+		if (isPlainObject(parsed)) return { callbackData: parsed, raw: value };
+		return { callbackData: {}, raw: value };
+	}
+	return { callbackData: {}, raw: value };
+}
+
+/** A delivery that passed the trigger's checks: its payload as received, its event, and its Callback Data normalised once. */
+export interface Delivery {
+	deliveryId: string;
+	payload: IDataObject;
+	event: string;
+	callback: NormalizedCallbackData;
+}
 
 /**
  * Deliveries seen by this n8n process (all triggers), for repeat detection. In memory only:
@@ -31,7 +96,7 @@ export type Verdict =
 	| { kind: 'ignored'; deliveryId: string; reason: string; cameBack?: true }
 	| ({ kind: 'accepted' } & Delivery)
 	/** An event of a call a waiting execution gets: its Callback Data carries the wait's marker, parsed once, here. */
-	| ({ kind: 'waitingCall'; marker: WaitMarker; forget: () => void; passedOn: boolean } & Delivery);
+	| ({ kind: 'waitingCall'; marker: WaitMarker; forget: () => void; passedOn: boolean; settings: DeliverySettings } & Delivery);
 
 /** What n8n leaves in the body when it did not parse one. */
 function isEmptyBody(body: unknown): boolean {
@@ -41,12 +106,12 @@ function isEmptyBody(body: unknown): boolean {
 /** Runs the checks of a delivery; static data is only read here, never written (see `deliveries`). */
 export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdict> {
 	const request = context.getRequestObject();
-	const read = parametersOf(context);
-	const options = readOptions(read);
+	const read: ReadParameter = (name, fallback) => readSavedParameter(context, name, fallback);
+	const settings: DeliverySettings = { events: readEvents(read), options: readOptions(read) };
 	const refused = (status: number, error: string): Verdict => ({ kind: 'refused', status, error });
 
 	// 1. Source address.
-	const allowList = parseAddressList(options.allowedAddresses);
+	const allowList = parseAddressList(settings.options.allowedAddresses);
 	if (allowList.ranges.length > 0 || allowList.invalid.length > 0) {
 		const ip = request.ip ?? request.socket?.remoteAddress;
 		if (!isAddressAllowed(ip, allowList)) return refused(403, 'This address may not send events to this trigger');
@@ -81,15 +146,16 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 			marker: waitingCall.marker,
 			forget: () => deliveries.forget(subject, deliveryId),
 			passedOn: waitingCall.passedOn,
+			settings,
 		};
 	}
 
 	// 4. Event filter: answered 200 so that the service does not re-send it.
-	if (!readEvents(read).includes(parsed.event)) return { kind: 'ignored', deliveryId, reason: 'event not selected' };
+	if (!settings.events.includes(parsed.event)) return { kind: 'ignored', deliveryId, reason: 'event not selected' };
 
 	// 5. Repeated deliveries: the latest body seen for the same event and task / candidate / call,
 	// again within 24 hours, in this process (deliveries.ts).
-	if (options.ignoreRepeats !== false) {
+	if (settings.options.ignoreRepeats !== false) {
 		if (deliveries.isRepeat(`${scope}:${subjectOf(parsed.event, parsed.payload)}`, deliveryId)) {
 			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		}

@@ -1,11 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { hashSecret } from './secret/hashing';
-
 /**
  * What the trigger keeps in the node's static data, and nothing else: the registered task
- * (`registration`) and the one set aside at deactivation or replacement (`parkedRegistration`),
- * read the same way by the hooks and by webhook(), and brought up to date from earlier versions.
+ * (`registration`) and the one set aside at deactivation or replacement (`parkedRegistration`).
+ * Written at publishing (registration/), read the same way there and by each delivery's secret
+ * check (delivery/secret/); registration/ also brings it up to date from earlier versions.
  */
 
 /** What create() keeps in the node's static data: the only thing the trigger stores there. */
@@ -40,20 +39,4 @@ export function storedRegistration(data: IDataObject, key: RegistrationKey = 're
 /** Keeps `registration` under `key` in static data. */
 export function keepRegistration(data: IDataObject, key: RegistrationKey, registration: Registration): void {
 	data[key] = registration as unknown as IDataObject;
-}
-
-/**
- * Brings static data written by earlier versions to the current shape: no secret in clear (its
- * hash instead) and no remembered deliveries. Runs in the main process (activation), where n8n
- * saves static data after the hooks.
- */
-export function tidyStaticData(data: IDataObject): void {
-	if (data.recentDeliveries !== undefined) delete data.recentDeliveries;
-	for (const key of ['registration', 'parkedRegistration'] as const) {
-		const registration = storedRegistration(data, key);
-		if (registration && typeof registration.secret === 'string') {
-			const { secret, ...rest } = registration;
-			data[key] = { ...rest, secretHash: hashSecret(secret) } as IDataObject;
-		}
-	}
 }
