@@ -6,7 +6,7 @@ import { answerDelivery } from './delivery';
 import { testWebhookSecret } from './delivery/secret';
 import { triggerProperties } from './description';
 import { warnIfHandOverBlocked } from './handOver';
-import { parametersOf } from './parameterReader';
+import { parametersOf } from './triggerParameters';
 import { checkSettings, connectsToExisting, isRegistered, isTestListen, register, unregister } from './registration';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */
@@ -31,7 +31,7 @@ export class CisAutoCallTrigger implements INodeType {
 		// 1.1: n8n evaluates no expression of its own before calling webhook() (for version 1 it
 		// reads options.binaryData through the expression engine on every request) and leaves
 		// bodies of other content types unread; webhook() reads those itself.
-		// 2: the short panel for New Call Task (layout.ts); the parameters keep their names.
+		// 2: the short panel for New Call Task (newTaskPanel.ts); the parameters keep their names.
 		version: [1, 1.1, 2],
 		defaultVersion: 2,
 		subtitle: eventsSubtitle(),

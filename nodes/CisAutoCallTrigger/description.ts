@@ -5,13 +5,13 @@ import { authenticationProperty } from '../shared/authentication';
 import { callTaskFields } from '../shared/callTaskFields';
 import { EVENTS } from '../shared/events';
 import { DEFAULT_EVENTS, MAX_REMEMBERED_DELIVERIES } from './delivery';
-import { inTriggerWords, SHORT_PANEL_VERSION, shortPanel } from './layout';
+import { inTriggerWords, SHORT_PANEL_VERSION, shortPanel } from './newTaskPanel';
 import { ALLOW_LOCAL_URL_OPTION, DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './registration';
 import { withoutKey } from '../shared/convert';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };
-/** Versions 1 and 1.1 show every field of the new task on the panel; version 2 the short panel (layout.ts). */
+/** Versions 1 and 1.1 show every field of the new task on the panel; version 2 the short panel (newTaskPanel.ts). */
 const newTaskFullPanel = { show: { connectTo: ['newTask'], '@version': [{ _cnd: { lt: SHORT_PANEL_VERSION } }] } };
 const newTaskShortPanel = { show: { connectTo: ['newTask'], '@version': [{ _cnd: { gte: SHORT_PANEL_VERSION } }] } };
 /** The secret typed into the node by earlier versions: shown (and used) only while it holds a value. */

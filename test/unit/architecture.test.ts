@@ -165,7 +165,7 @@ describe('the import graph of nodes/', () => {
 		expect(show(outside)).toEqual([]);
 		// webhook() asks the secret folder through verify.ts; the panel layout never touches the secret.
 		expect(graph.get(`${DELIVERY}verify.ts`)).toContain(`${SECRET}index.ts`);
-		const layoutSide = ['CisAutoCallTrigger/layout.ts', 'CisAutoCallTrigger/parameterReader.ts', 'shared/callTaskLayout.ts'];
+		const layoutSide = ['CisAutoCallTrigger/newTaskPanel.ts', 'CisAutoCallTrigger/triggerParameters.ts', 'shared/callTaskPanel.ts'];
 		for (const file of layoutSide) expect((graph.get(file) ?? []).filter((to) => to.includes('secret'))).toEqual([]);
 		// The rest of the trigger (registration/ included) asks the secret through its index.ts alone.
 		const past = arrows.filter(({ from, to }) => to.startsWith(SECRET) && !from.startsWith(SECRET) && to !== `${SECRET}index.ts`);
@@ -205,7 +205,7 @@ describe('the import graph of nodes/', () => {
 	it("the trigger's publishing keeps to registration/: one way in (index.ts), and of delivery/ it uses only the two doors", () => {
 		const fromRegistration = arrowsFrom((file) => file.startsWith(REGISTRATION));
 		expect(fromRegistration.length).toBeGreaterThan(5);
-		const allowed = ['CisAutoCallTrigger/parameterReader.ts', 'CisAutoCallTrigger/staticData.ts', `${DELIVERY}index.ts`, `${SECRET}index.ts`];
+		const allowed = ['CisAutoCallTrigger/triggerParameters.ts', 'CisAutoCallTrigger/staticData.ts', `${DELIVERY}index.ts`, `${SECRET}index.ts`];
 		const outside = fromRegistration.filter(({ to }) => !to.startsWith(REGISTRATION) && !to.startsWith('shared/') && !allowed.includes(to));
 		expect(show(outside)).toEqual([]);
 		const intoRegistration = arrows.filter(({ from, to }) => to.startsWith(REGISTRATION) && !from.startsWith(REGISTRATION));
@@ -216,7 +216,7 @@ describe('the import graph of nodes/', () => {
 	it("a delivery keeps to delivery/: one way in (index.ts, and the secret's own), and nothing of the publishing", () => {
 		const fromDelivery = arrowsFrom((file) => file.startsWith(DELIVERY));
 		expect(fromDelivery.length).toBeGreaterThan(5);
-		const allowed = ['CisAutoCallTrigger/parameterReader.ts', 'CisAutoCallTrigger/staticData.ts', `${HAND_OVER}index.ts`];
+		const allowed = ['CisAutoCallTrigger/triggerParameters.ts', 'CisAutoCallTrigger/staticData.ts', `${HAND_OVER}index.ts`];
 		const outside = fromDelivery.filter(({ to }) => !to.startsWith(DELIVERY) && !to.startsWith('shared/') && !allowed.includes(to));
 		expect(show(outside)).toEqual([]);
 		const doors = [`${DELIVERY}index.ts`, `${SECRET}index.ts`];
@@ -236,7 +236,7 @@ describe('the import graph of nodes/', () => {
 	it("the trigger's hand-over keeps to handOver/: it uses only itself, shared/, the log's words and the secret's index; the rest uses it through its index", () => {
 		const fromHandOver = arrowsFrom((file) => file.startsWith(HAND_OVER));
 		expect(fromHandOver.length).toBeGreaterThan(5);
-		const allowed = ['CisAutoCallTrigger/parameterReader.ts', `${SECRET}index.ts`];
+		const allowed = ['CisAutoCallTrigger/triggerParameters.ts', `${SECRET}index.ts`];
 		const outside = fromHandOver.filter(({ to }) => !to.startsWith(HAND_OVER) && !to.startsWith('shared/') && !allowed.includes(to));
 		expect(show(outside)).toEqual([]);
 		const intoHandOver = arrows.filter(({ from, to }) => to.startsWith(HAND_OVER) && !from.startsWith(HAND_OVER));

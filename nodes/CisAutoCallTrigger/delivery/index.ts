@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { WAIT_MARKER_FIELD, withoutWaitMarker } from '../../shared/waitForResult';
 import { CAME_BACK_FIELD, handOverDelivery } from '../handOver';
-import { whereInLog } from '../parameterReader';
+import { whereInLog } from '../triggerParameters';
 import { type Delivery, verifyDelivery } from './verify';
 
 /**

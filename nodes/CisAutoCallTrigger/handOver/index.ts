@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { type WaitMarker, waitMarkerOf } from '../../shared/waitForResult';
-import { whereInLog } from '../parameterReader';
+import { whereInLog } from '../triggerParameters';
 import { type EventOfAWait, type HandOver, handOver } from './handOver';
 import { cameBackHere, passedOnBy } from './passOn';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import { allowingSetting, blockedAddress, egressBlockOf, type SsrfBlock } from '../../shared/ssrfBlock';
 import type { WaitMarker } from '../../shared/waitForResult';
-import { whereInLog } from '../parameterReader';
+import { whereInLog } from '../triggerParameters';
 
 /**
  * This n8n's own addresses, as the hand-over uses them: the waiting address it resumes at

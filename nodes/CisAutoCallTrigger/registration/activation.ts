@@ -13,7 +13,7 @@ import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration } from '../staticData';
 import { readEvents } from '../delivery';
 import { hashSecret, withoutSecret, withSecret } from '../delivery/secret';
-import { parametersOf } from '../parameterReader';
+import { parametersOf } from '../triggerParameters';
 import { ActivationRefusal } from './settings';
 import { withoutKey } from '../../shared/convert';
 import { maskUrlSecretsInText } from '../../shared/urlSecrets';

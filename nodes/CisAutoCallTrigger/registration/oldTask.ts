@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../../shared/callTasks';
 import { type ApiClient, type FailureKind, kindOfError } from '../../shared/transport';
-import { parametersOf } from '../parameterReader';
+import { parametersOf } from '../triggerParameters';
 import type { Registration } from '../staticData';
 import { withoutKey } from '../../shared/convert';
 

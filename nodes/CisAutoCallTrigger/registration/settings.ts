@@ -6,7 +6,7 @@ import { parseAddressList } from '../../shared/ipAddresses';
 import type { ReadParameter } from '../../shared/parameterReaders';
 import { readEvents, readOptions } from '../delivery';
 import { checkExistingTaskSecret } from '../delivery/secret';
-import { parametersOf } from '../parameterReader';
+import { parametersOf } from '../triggerParameters';
 
 /**
  * The trigger's settings checked at activation (hooks): the events and options each delivery

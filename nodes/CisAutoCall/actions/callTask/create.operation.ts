@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { addWebhookTargets, buildCallTaskBody } from '../../../shared/callTaskBody';
 import { callTaskFields } from '../../../shared/callTaskFields';
-import { shortCallTaskPanel, shortPanelReader } from '../../../shared/callTaskLayout';
+import { shortCallTaskPanel, shortPanelReader } from '../../../shared/callTaskPanel';
 import { createTask, createTaskRequest } from '../../../shared/callTasks';
 import { EVENTS, toEventsMap } from '../../../shared/events';
 import type { ApiRequest } from '../../../shared/transport';

@@ -1,11 +1,11 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { type ReadParameter, readSavedParameter } from '../shared/parameterReaders';
-import { readerFor } from './layout';
+import { readerFor } from './newTaskPanel';
 
 /**
  * The parameter reader of a hook or webhook context, by version 1's names whatever the node's
- * version (layout.ts says where version 2 keeps each field). A saved value without an expression
+ * version (newTaskPanel.ts says where version 2 keeps each field). A saved value without an expression
  * is read without n8n's expression engine. A webhook call builds the node from the published
  * workflow each time, so a changed setting counts from the next publish.
  */

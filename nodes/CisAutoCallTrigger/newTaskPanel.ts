@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { shortCallTaskPanel, shortPanelReader } from '../shared/callTaskLayout';
+import { shortCallTaskPanel, shortPanelReader } from '../shared/callTaskPanel';
 import type { ReadParameter } from '../shared/parameterReaders';
 
 /**
- * "New Call Task" in trigger version 2: the shared short panel (shared/callTaskLayout.ts) with the
+ * "New Call Task" in trigger version 2: the shared short panel (shared/callTaskPanel.ts) with the
  * trigger's own settings of the task under "Advanced". Versions 1 and 1.1 keep every field on the panel.
  */
 
