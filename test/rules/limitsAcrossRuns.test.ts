@@ -64,6 +64,16 @@ describe('Max Calls per Day', () => {
 		for (const json of refused) expect(String(json.error)).toMatch(DAILY_REFUSAL);
 	});
 
+	test('a larger day: 60 executions at once against 50, the slots asked a few at a time: exactly 50 are called', async () => {
+		const runs = await Promise.all(
+			phoneItems(60).map((lead) => runAction(sim, createAndRun({ maxCallsPerDay: 50 }), [lead], { nodeId: 'large-day-node', continueOnFail: true })),
+		);
+		expect(calls()).toHaveLength(50);
+		expect(runs.filter((run) => jsonOf(run)[0].error !== undefined)).toHaveLength(10);
+		// Nothing recorded beyond what the calls hold: 50 slots of 5 keys (the part of the call and the 4 before).
+		expect(entriesOf('large-day-node').filter((key) => key.startsWith('cis-day-slot:'))).toHaveLength(250);
+	});
+
 	test('one run of 5 items against 3: items 0-2 are called, 3 and 4 refused; a later run is refused too', async () => {
 		const first = await runAction(sim, createAndRun({ maxCallsPerDay: 3 }), phoneItems(5), { nodeId: 'items-day-node', continueOnFail: true });
 		expect(jsonOf(first).map((json) => json.error === undefined)).toEqual([true, true, true, false, false]);

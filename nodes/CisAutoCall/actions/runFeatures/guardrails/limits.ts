@@ -14,11 +14,11 @@ import { type Guardrails, Refusal } from './numbers';
  * Day - 1), and records its number. A window is counted in parts (a quarter each): a key is recorded
  * in the part of its call and found by a later run in that part and the 4 after it, so a slot or a
  * number is held at least the whole window and at most a quarter longer (never more calls in any
- * 24 hours than the limit). n8n's helper records every key it is asked about: a run asks for every
- * slot and number at once, then takes off what it recorded but did not take (one read and write of
- * the record, then one more). This process's claims of a node take turns (the record's serial queue),
- * so that in one process the count is exact; across queue-mode workers, two writes at the same
- * moment can drop one another's keys (docs/limits.md gives the overshoot measured).
+ * 24 hours than the limit). n8n's helper records every key it is asked about, so a run asks for its
+ * numbers and for as many slots as it needs (DaySlots), then takes off what it recorded but does not
+ * keep. This process's claims of a node take turns (the record's serial queue), so that in one
+ * process the count is exact; across queue-mode workers, two writes at the same moment can drop one
+ * another's keys (docs/limits.md gives the overshoot measured).
  */
 
 /** Each window is counted in this many parts; a key is looked for in its part and the PARTS after it. */
@@ -54,6 +54,65 @@ export function callAgainRefusal(digits: string, hours: number, freeAt: number |
 		digits,
 		`${digits} was called within the last ${hours} ${hours === 1 ? 'hour' : 'hours'} ("Call a Number Again After (Hours)"); ${when}, so nothing was sent`,
 	);
+}
+
+/**
+ * The day's slots of one claim, asked in a random order, a few at a time (as many as wanted, then
+ * twice as many …): a slot asked and found free is taken by this claim (n8n's helper recorded it),
+ * so asking no more than needed leaves no free slot to give back, which another worker may have
+ * taken at the same moment; and two workers asking at the same moment seldom ask the same slots.
+ */
+class DaySlots {
+	/** Slots asked and found free (their keys), in the order asked. */
+	readonly free: string[][] = [];
+	/** Per slot found taken: the keys found (when it frees) and the keys this claim added (to take off). */
+	private readonly taken: Array<{ found: string[]; added: string[] }> = [];
+	private readonly order: number[];
+	private asked = 0;
+	private batch = 0;
+
+	constructor(
+		private readonly day: Window,
+		count: number,
+		private readonly now: number,
+	) {
+		this.order = Array.from({ length: count }, (_, slot) => slot);
+		for (let index = count - 1; index > 0; index--) {
+			const other = Math.floor(Math.random() * (index + 1));
+			[this.order[index], this.order[other]] = [this.order[other], this.order[index]];
+		}
+	}
+
+	left(): number {
+		return this.order.length - this.asked;
+	}
+
+	/** The keys of the next slots to ask: at least `wanted`, twice as many as the ask before. */
+	next(wanted: number): string[][] {
+		this.batch = Math.max(wanted, this.batch * 2);
+		const slots = this.order.slice(this.asked, this.asked + this.batch);
+		this.asked += slots.length;
+		return slots.map((slot) => this.day.keys(String(slot), this.now, PARTS));
+	}
+
+	learn(slots: string[][], found: Set<string>): void {
+		for (const keys of slots) {
+			const foundKeys = keys.filter((key) => found.has(key));
+			if (foundKeys.length === 0) this.free.push(keys);
+			else this.taken.push({ found: foundKeys, added: keys.filter((key) => !found.has(key)) });
+		}
+	}
+
+	/** When the first slot found taken frees; a slot this run takes holds until the part after the window. */
+	nextFreeAt(): number {
+		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + PARTS + 1);
+		return Math.min(afterThisRun, ...this.taken.map(({ found }) => freeFrom(this.day, found)));
+	}
+
+	/** What this claim recorded and does not keep: the slots left free, the keys it added to slots found taken. */
+	notTaken(): string[] {
+		return [...this.free.flat(), ...this.taken.flatMap(({ added }) => added)];
+	}
 }
 
 export class LimitsAcrossRuns {
@@ -100,53 +159,51 @@ export class LimitsAcrossRuns {
 		this.claims.clear();
 		const numberKeys = new Map<string, string[]>();
 		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(digits, now, PARTS));
-		const slotKeys = day ? Array.from({ length: this.guardrails.maxCallsPerDay }, (_, slot) => day.keys(String(slot), now, PARTS)) : [];
-		const found = await record.checkAndRecord([...[...numberKeys.values()].flat(), ...slotKeys.flat()]);
-		const foundOf = (keys: string[]) => keys.filter((key) => found.has(key));
+		const slots = day ? new DaySlots(day, this.guardrails.maxCallsPerDay, now) : undefined;
+		// One ask for the numbers and the first slots (as many as the run's numbers), then more slots while too few are free.
+		const allNumbers = [...phones.values()].reduce((sum, numbers) => sum + numbers.length, 0);
+		const firstSlots = slots?.next(allNumbers) ?? [];
+		const found = await record.checkAndRecord([...[...numberKeys.values()].flat(), ...firstSlots.flat()]);
 		const newOf = (keys: string[]) => keys.filter((key) => !found.has(key));
+		slots?.learn(firstSlots, found);
 
 		const refusals = new Map<number, Refusal>();
-		const freeSlots = slotKeys.filter((keys) => foundOf(keys).length === 0);
 		const calledNow = new Set<string>();
+		const wanting: Array<[number, string[]]> = [];
 		for (const [itemIndex, numbers] of phones) {
-			const refusal = this.refusalOf(numbers, numberKeys, foundOf, calledNow, slotKeys, freeSlots);
-			if (refusal) {
-				refusals.set(itemIndex, refusal);
+			const refusal = again ? this.calledBefore(again, numbers, numberKeys, found, calledNow) : undefined;
+			if (refusal) refusals.set(itemIndex, refusal);
+			else {
+				for (const digits of numbers) calledNow.add(digits);
+				wanting.push([itemIndex, numbers]);
+			}
+		}
+		const slotsWanted = wanting.reduce((sum, [, numbers]) => sum + numbers.length, 0);
+		while (slots && slots.free.length < slotsWanted && slots.left() > 0) {
+			const more = slots.next(slotsWanted - slots.free.length);
+			slots.learn(more, await record.checkAndRecord(more.flat()));
+		}
+		for (const [itemIndex, numbers] of wanting) {
+			if (slots && slots.free.length < numbers.length) {
+				refusals.set(itemIndex, dailyLimitRefusal(this.guardrails.maxCallsPerDay, slots.nextFreeAt()));
 				continue;
 			}
-			for (const digits of numbers) calledNow.add(digits);
-			const slots = day ? freeSlots.splice(0, numbers.length) : [];
-			const keys = [...numbers.flatMap((digits) => newOf(numberKeys.get(digits) ?? [])), ...slots.flat()];
-			this.claims.set(itemIndex, { keys });
+			const taken = slots ? slots.free.splice(0, numbers.length) : [];
+			this.claims.set(itemIndex, { keys: [...numbers.flatMap((digits) => newOf(numberKeys.get(digits) ?? [])), ...taken.flat()] });
 		}
-		// What was recorded but not taken: the keys of slots left free or found taken, of numbers not called.
-		const taken = new Set([...this.claims.values()].flatMap((claim) => claim.keys));
-		const notTaken = newOf([...[...numberKeys.values()].flat(), ...slotKeys.flat()]).filter((key) => !taken.has(key));
+		// What was recorded but not taken: free slots left over, the new keys of slots found taken, numbers not called.
+		const kept = new Set([...this.claims.values()].flatMap((claim) => claim.keys));
+		const notTaken = [...newOf([...numberKeys.values()].flat()), ...(slots?.notTaken() ?? [])].filter((key) => !kept.has(key));
 		if (notTaken.length > 0) await record.remove(notTaken);
 		return refusals;
 	}
 
-	private refusalOf(
-		numbers: string[],
-		numberKeys: Map<string, string[]>,
-		foundOf: (keys: string[]) => string[],
-		calledNow: Set<string>,
-		slotKeys: string[][],
-		freeSlots: string[][],
-	): Refusal | undefined {
-		const { day, again } = this;
-		if (again) {
-			for (const digits of numbers) {
-				const earlier = foundOf(numberKeys.get(digits) ?? []);
-				if (earlier.length > 0) return callAgainRefusal(digits, again.hours, freeFrom(again, earlier));
-				if (calledNow.has(digits)) return callAgainRefusal(digits, again.hours, undefined);
-			}
-		}
-		if (day && freeSlots.length < numbers.length) {
-			const takenFrom = slotKeys.map(foundOf).filter((keys) => keys.length > 0);
-			// Slots taken by this run hold until the window after now.
-			const nextFreeAt = Math.min(...takenFrom.map((keys) => freeFrom(day, keys)), day.startOf(day.partAt(this.now()) + PARTS + 1));
-			return dailyLimitRefusal(this.guardrails.maxCallsPerDay, nextFreeAt);
+	/** A number called within Call a Number Again After, or earlier in this run. */
+	private calledBefore(again: Window, numbers: string[], numberKeys: Map<string, string[]>, found: Set<string>, calledNow: Set<string>): Refusal | undefined {
+		for (const digits of numbers) {
+			const earlier = (numberKeys.get(digits) ?? []).filter((key) => found.has(key));
+			if (earlier.length > 0) return callAgainRefusal(digits, again.hours, freeFrom(again, earlier));
+			if (calledNow.has(digits)) return callAgainRefusal(digits, again.hours, undefined);
 		}
 		return undefined;
 	}

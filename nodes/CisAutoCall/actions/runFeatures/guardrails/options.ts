@@ -55,7 +55,7 @@ export const allowShortNumbersOption: INodeProperties = {
 		'Whether numbers with fewer than 7 digits (internal lines) may be called. Off: they are refused before anything is sent. Emergency numbers (112, 911, 999 …) are always refused.',
 };
 
-/** Upper bounds of the limits across runs: each claim asks the record about every slot of the day (limits.ts). */
+/** Upper bounds of the limits across runs: a full day's claim asks the record about up to twice its slots (limits.ts). */
 export const MAX_CALLS_PER_DAY = 1000;
 export const MAX_CALL_AGAIN_HOURS = 24 * 30;
 
