@@ -40,3 +40,31 @@ describe("a node's record when n8n's database cannot be asked", () => {
 		expect(warnings).toHaveLength(1);
 	});
 });
+
+describe("a node's record when another process inserts its row at the same moment", () => {
+	test("the insert that lost (a duplicate key, nothing written) is asked again and finds the row: the record stays in n8n's database", async () => {
+		const warnings: string[] = [];
+		const asked: string[][] = [];
+		const row = new Set<string>(['k0']);
+		const context = {
+			getNode: () => ({ id: 'node-insert-race', name: 'Call' }),
+			getWorkflow: () => ({ id: 'workflow-1' }),
+			logger: { warn: (message: string) => warnings.push(message) },
+			helpers: {
+				checkProcessedAndRecord: async (items: string[]) => {
+					asked.push(items);
+					if (asked.length === 1) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+					const processed = items.filter((item) => row.has(item));
+					for (const item of items) row.add(item);
+					return { new: items.filter((item) => !processed.includes(item)), processed };
+				},
+				removeProcessed: async () => undefined,
+			},
+		} as unknown as IExecuteFunctions;
+		const record = recordOf(context);
+		expect([...(await record.checkAndRecord(['k0', 'k1']))]).toEqual(['k0']);
+		expect(record.durable).toBe(true);
+		expect(asked[0]).toEqual(asked[1]);
+		expect(warnings).toEqual([]);
+	});
+});

@@ -118,7 +118,7 @@ function databaseRecord(helpers: Required<DedupHelpers>, scope: string): NodeRec
  */
 async function recordBatch(helpers: Required<DedupHelpers>, callers: string[][]): Promise<Array<Set<string>>> {
 	const asked = [...new Set(callers.flat())].sort((a, b) => partOfKey(a) - partOfKey(b));
-	const { processed } = await helpers.checkProcessedAndRecord(asked, 'node', OPTIONS);
+	const { processed } = await firstRecord(helpers, asked);
 	const recordedBefore = new Set(processed.map(String));
 	let unconfirmed = asked.filter((key) => !recordedBefore.has(key));
 	try {
@@ -137,6 +137,20 @@ async function recordBatch(helpers: Required<DedupHelpers>, callers: string[][])
 		for (const key of keys) askedEarlier.add(key);
 		return recorded;
 	});
+}
+
+/**
+ * The first write of a node's record inserts its row: two processes doing so at the same moment (the
+ * first leads of a new workflow on two queue-mode workers) make one insert fail on the row's key,
+ * having written nothing. That one is asked again, and then finds the row; any other error is the
+ * caller's (the record then falls back to process memory).
+ */
+async function firstRecord(helpers: Required<DedupHelpers>, keys: string[]) {
+	const answer = await helpers.checkProcessedAndRecord(keys, 'node', OPTIONS).catch((error: unknown) => {
+		if (/duplicate key|unique constraint/i.test(error instanceof Error ? error.message : String(error))) return undefined;
+		return Promise.reject(error);
+	});
+	return answer ?? (await helpers.checkProcessedAndRecord(keys, 'node', OPTIONS));
 }
 
 /**
