@@ -77,6 +77,15 @@ export const PROCESS_MEMORIES = {
 		keptBy: 'execution process',
 		notSeenElsewhere: 'Nothing to lose: each process warns for itself.',
 	},
+	dailySlotsClaimed: {
+		holds: "per workflow and node: the keys of the day's slots this process took for Max Calls per Day, asked again with its next claim",
+		capacity: 1000,
+		// A slot is held at most 30 hours (a day and a quarter).
+		expiresMs: 30 * HOUR_MS,
+		keptBy: 'execution process',
+		notSeenElsewhere:
+			"Nothing of the count: the slots are on the node's record in n8n's database; this only lets the process write back a slot another worker's write dropped.",
+	},
 	knownRequestResults: {
 		holds: 'per workflow, node and request key: what the service answered (the ids), for the item of a request Repeat Protection leaves out',
 		capacity: 10_000,

@@ -7,6 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { processMemory } from '../../nodes/shared/processMemory';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
 import { apiRequests, createAndRunTool, jsonOf, numberedPhones, runAction, runTool, toolAnswerOf, useActionSimulator } from '../actions/fixtures';
@@ -32,13 +33,20 @@ const calledPhones = () => calls().map((request) => (request.body as IDataObject
 const entriesOf = (nodeId: string) => harnessDeduplicator.lists.get(JSON.stringify([HARNESS_WORKFLOW_ID, `n:${nodeId}`])) ?? [];
 const DAILY_REFUSAL = /^Refused: the daily limit of 3 calls of this node \("Max Calls per Day"\) is reached: no more calls can be placed before \d{4}-\d\d-\d\d \d\d:\d\d UTC, so nothing was sent/;
 
-/** As if `parts` quarters of a window had passed: every key of `kind` moves that many parts back. */
+/**
+ * As if `parts` quarters of a window had passed: every key of `kind` moves that many parts back, on
+ * the record and in what the process remembers of the slots it took.
+ */
 function letTimePass(nodeId: string, kind: string, parts: number): void {
-	const list = entriesOf(nodeId);
-	list.forEach((key, index) => {
+	const moved = (key: string) => {
 		const fields = key.split(':');
-		if (fields[0] === kind) list[index] = [fields[0], fields[1], String(Number(fields[2]) - parts), ...fields.slice(3)].join(':');
-	});
+		return fields[0] === kind ? [fields[0], fields[1], String(Number(fields[2]) - parts), ...fields.slice(3)].join(':') : key;
+	};
+	const list = entriesOf(nodeId);
+	list.forEach((key, index) => (list[index] = moved(key)));
+	const scope = JSON.stringify([HARNESS_WORKFLOW_ID, nodeId]);
+	const mine = processMemory<string[]>('dailySlotsClaimed').get(scope);
+	if (mine) processMemory<string[]>('dailySlotsClaimed').set(scope, mine.map(moved));
 }
 
 describe('Max Calls per Day', () => {
@@ -80,6 +88,18 @@ describe('Max Calls per Day', () => {
 		const later = await runAction(sim, createAndRun({ maxCallsPerDay: 3 }), [{ phone: phoneOf(9) }], { nodeId: 'items-day-node', continueOnFail: true });
 		expect(String(jsonOf(later)[0].error)).toMatch(DAILY_REFUSAL);
 		expect(calls()).toHaveLength(3);
+	});
+
+	test("another worker's write drops the slot this process took (n8n writes the record whole): the next claim of this process writes it back, and counts it", async () => {
+		await runAction(sim, createAndRun({ maxCallsPerDay: 1 }), phoneItems(1), { nodeId: 'dropped-slot-node' });
+		const list = entriesOf('dropped-slot-node');
+		const dropped = list.filter((key) => key.startsWith('cis-day-slot:'));
+		expect(dropped).toHaveLength(5);
+		list.splice(0, list.length, ...list.filter((key) => !key.startsWith('cis-day-slot:')));
+		const next = await runAction(sim, createAndRun({ maxCallsPerDay: 1 }), [{ phone: phoneOf(1) }], { nodeId: 'dropped-slot-node', continueOnFail: true });
+		expect(String(jsonOf(next)[0].error)).toMatch(/daily limit of 1 call /);
+		expect(entriesOf('dropped-slot-node').filter((key) => key.startsWith('cis-day-slot:')).sort()).toEqual(dropped.sort());
+		expect(calls()).toHaveLength(1);
 	});
 
 	test('a call the service refused (400) did not start: it does not count', async () => {

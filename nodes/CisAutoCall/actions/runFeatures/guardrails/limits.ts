@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { type NodeRecord, partOfKey, recordOf, type RecordChanges, Window } from '../../../../shared/record';
+import { processMemory } from '../../../../shared/processMemory';
+import { type NodeRecord, partOfKey, recordOf, type RecordChanges, scopeOf, Window } from '../../../../shared/record';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults } from '../feature';
 import { type Guardrails, Refusal } from './numbers';
@@ -24,6 +25,18 @@ import { type Guardrails, Refusal } from './numbers';
 /** Each window is counted in this many parts; a key is looked for in its part and the PARTS after it. */
 const PARTS = 4;
 const DAY_HOURS = 24;
+
+/**
+ * Per workflow and node: the keys of the slots this process took. Another worker writing the record
+ * at the same moment can drop them (n8n writes the row whole); each claim of this process asks for them
+ * again, so that a dropped slot is back before another run takes it.
+ */
+const slotsClaimed = processMemory<string[]>('dailySlotsClaimed');
+
+/** The slot a key of the day names (the last field of recordKey). */
+function slotOfKey(key: string): number {
+	return Number(key.split(':')[3]);
+}
 
 /** The keys a run recorded for an item that may still be called: taken off if its call did not start. */
 interface Claim {
@@ -75,9 +88,12 @@ class DaySlots {
 		private readonly day: Window,
 		count: number,
 		private readonly now: number,
+		/** The keys of the slots this process took already: taken, asked with the first slots but not as free ones. */
+		private readonly mine: string[],
 	) {
-		this.order = Array.from({ length: count }, (_, slot) => slot);
-		for (let index = count - 1; index > 0; index--) {
+		const mySlots = new Set(mine.map(slotOfKey));
+		this.order = Array.from({ length: count }, (_, slot) => slot).filter((slot) => !mySlots.has(slot));
+		for (let index = this.order.length - 1; index > 0; index--) {
 			const other = Math.floor(Math.random() * (index + 1));
 			[this.order[index], this.order[other]] = [this.order[other], this.order[index]];
 		}
@@ -106,7 +122,10 @@ class DaySlots {
 	/** When the first slot found taken frees; a slot this run takes holds until the part after the window. */
 	nextFreeAt(): number {
 		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + PARTS + 1);
-		return Math.min(afterThisRun, ...this.taken.map(({ found }) => freeFrom(this.day, found)));
+		const mine = new Map<number, string[]>();
+		for (const key of this.mine) mine.set(slotOfKey(key), [...(mine.get(slotOfKey(key)) ?? []), key]);
+		const frees = [...this.taken.map(({ found }) => found), ...mine.values()].map((keys) => freeFrom(this.day, keys));
+		return Math.min(afterThisRun, ...frees);
 	}
 
 	/** What this claim recorded and does not keep: the slots left free, the keys it added to slots found taken. */
@@ -118,6 +137,7 @@ class DaySlots {
 export class LimitsAcrossRuns {
 	private readonly claims = new Map<number, Claim>();
 	private readonly record: NodeRecord;
+	private readonly scope: string;
 	private readonly day?: Window;
 	private readonly again?: Window;
 
@@ -127,6 +147,7 @@ export class LimitsAcrossRuns {
 		private readonly now: () => number,
 	) {
 		this.record = recordOf(context);
+		this.scope = scopeOf(context);
 		if (guardrails.maxCallsPerDay > 0) this.day = new Window('cis-day-slot', DAY_HOURS, PARTS);
 		if (guardrails.callAgainAfterHours > 0) this.again = new Window('cis-number', guardrails.callAgainAfterHours, PARTS);
 	}
@@ -159,11 +180,12 @@ export class LimitsAcrossRuns {
 		this.claims.clear();
 		const numberKeys = new Map<string, string[]>();
 		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(digits, now, PARTS));
-		const slots = day ? new DaySlots(day, this.guardrails.maxCallsPerDay, now) : undefined;
-		// One ask for the numbers and the first slots (as many as the run's numbers), then more slots while too few are free.
+		const mine = day ? this.mySlotKeys(day, now) : [];
+		const slots = day ? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine) : undefined;
+		// One ask for the numbers, this process's slots and the first slots (as many as the run's numbers), then more slots while too few are free.
 		const allNumbers = [...phones.values()].reduce((sum, numbers) => sum + numbers.length, 0);
 		const firstSlots = slots?.next(allNumbers) ?? [];
-		const found = await record.checkAndRecord([...[...numberKeys.values()].flat(), ...firstSlots.flat()]);
+		const found = await record.checkAndRecord([...[...numberKeys.values()].flat(), ...mine, ...firstSlots.flat()]);
 		const newOf = (keys: string[]) => keys.filter((key) => !found.has(key));
 		slots?.learn(firstSlots, found);
 
@@ -185,10 +207,12 @@ export class LimitsAcrossRuns {
 		}
 		for (const [itemIndex, numbers] of wanting) {
 			if (slots && slots.free.length < numbers.length) {
+				// This process's own slots count as taken; the earliest frees as the first found taken does.
 				refusals.set(itemIndex, dailyLimitRefusal(this.guardrails.maxCallsPerDay, slots.nextFreeAt()));
 				continue;
 			}
 			const taken = slots ? slots.free.splice(0, numbers.length) : [];
+			if (taken.length > 0) slotsClaimed.set(this.scope, [...this.mySlotKeys(day as Window, now), ...taken.flat()]);
 			this.claims.set(itemIndex, { keys: [...numbers.flatMap((digits) => newOf(numberKeys.get(digits) ?? [])), ...taken.flat()] });
 		}
 		// What was recorded but not taken: free slots left over, the new keys of slots found taken, numbers not called.
@@ -196,6 +220,12 @@ export class LimitsAcrossRuns {
 		const notTaken = [...newOf([...numberKeys.values()].flat()), ...(slots?.notTaken() ?? [])].filter((key) => !kept.has(key));
 		if (notTaken.length > 0) await record.remove(notTaken);
 		return refusals;
+	}
+
+	/** The keys of the slots this process took that still hold at `now`. */
+	private mySlotKeys(day: Window, now: number): string[] {
+		const oldest = day.partAt(now) - PARTS;
+		return (slotsClaimed.get(this.scope) ?? []).filter((key) => partOfKey(key) >= oldest);
 	}
 
 	/** A number called within Call a Number Again After, or earlier in this run. */
@@ -217,6 +247,9 @@ export class LimitsAcrossRuns {
 		}
 		this.claims.clear();
 		if (unstarted.length === 0) return;
+		const given = new Set(unstarted);
+		const mine = slotsClaimed.get(this.scope);
+		if (mine) slotsClaimed.set(this.scope, mine.filter((key) => !given.has(key)));
 		try {
 			await this.record.remove(unstarted);
 		} catch {
