@@ -120,8 +120,7 @@ async function main() {
 				if (opts.only === 'faults') await faultChecks(ctx);
 				// The agent's case restarts workers with other settings: a cluster of its own (--only agent; CI step "queue agent").
 				if (opts.only === 'agent') await agentChecks(ctx);
-				// Max Calls per Day against leads at once on both workers: the overshoot measured (docs/limits.md); it
-				// still meets a known limit (n8n's record is written whole), beyond the bound in 1 round of 9.
+				// Max Calls per Day against leads at once on both workers: the overshoot measured (docs/limits.md).
 				if (opts.only === 'limits') await limitChecks(ctx);
 			} catch (err) {
 				checks.skip('queue-mode checks', `crashed: ${err && err.stack ? err.stack : err}`);
