@@ -51,23 +51,40 @@ export const PROCESS_MEMORIES = {
 	},
 	sentRequestKeys: {
 		holds:
-			"Repeat Protection's record when n8n offers no de-duplication helpers: each creating request's key (fingerprint and part of the window) per workflow and node",
+			"a node's record when n8n offers no de-duplication helpers or its database cannot be asked: the keys of Repeat Protection (each creating request's fingerprint and part of the window) and of the daily limits, per workflow and node",
 		// Repeat Protection keeps 100,000 requests per workflow and node, each with a key per part (4 parts).
 		capacity: 400_000,
 		// The part of the window is in the key: an old key is never found again, the capacity pushes it out.
 		expiresMs: Number.POSITIVE_INFINITY,
 		keptBy: 'execution process',
 		notSeenElsewhere:
-			"A retried execution after a restart or on another worker sends again. Used only where n8n has no de-duplication helpers; otherwise the record is n8n's database.",
+			"A retried execution after a restart or on another worker sends again, and the daily limits count per process. Used only where n8n's database cannot keep the record (a warning in n8n's log says so); otherwise the record is n8n's database.",
 	},
 	repeatProtectionRecordChanges: {
-		holds: "per workflow and node: the last change of Repeat Protection's record in n8n's database that this process started, so that the next one waits for it, and the keys waiting to go together in the next",
+		holds: "per workflow and node: this process's changes of the node's record in n8n's database (Repeat Protection, the daily limits), one at a time, and the keys waiting to go together in the next",
 		capacity: 10_000,
 		// A change takes two or three reads and writes of one row; long after, nothing waits for it.
 		expiresMs: 10 * MINUTE_MS,
 		keptBy: 'execution process',
 		notSeenElsewhere:
 			"Another worker may change the same record at the same moment and drop a key this process wrote; each key is therefore asked again, up to 3 times, until the record shows it: rarer, not impossible.",
+	},
+	recordFallbackWarnings: {
+		holds: "per workflow and node: that this process warned in n8n's log that the node's record is kept in its memory only",
+		capacity: 1000,
+		// The warning comes again once a day while the fallback lasts.
+		expiresMs: DAY_MS,
+		keptBy: 'execution process',
+		notSeenElsewhere: 'Nothing to lose: each process warns for itself.',
+	},
+	dailySlotsClaimed: {
+		holds: "per workflow and node: the keys of the day's slots this process took for Max Calls per Day, asked again with its next claim",
+		capacity: 1000,
+		// A slot is held at most 30 hours (a day and a quarter).
+		expiresMs: 30 * HOUR_MS,
+		keptBy: 'execution process',
+		notSeenElsewhere:
+			"Nothing of the count: the slots are on the node's record in n8n's database; this only lets the process write back a slot another worker's write dropped.",
 	},
 	knownRequestResults: {
 		holds: 'per workflow, node and request key: what the service answered (the ids), for the item of a request Repeat Protection leaves out',

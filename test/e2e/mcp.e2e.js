@@ -18,6 +18,8 @@ const { resultsSetup, resultsTeardown } = require('./lib/resultsTable');
 const API = '/cis/api/v1/';
 const CREATE_AND_RUN = `${API}telephony/autoCallCandidate/single`;
 const MCP_TOKEN = `e2e-mcp-${crypto.randomBytes(12).toString('hex')}`;
+/** Example 14c's call tool with Max Calls per Day 3 and Call a Number Again After 24 hours. */
+const LIMITED = 'Call with a daily limit';
 
 /** An MCP client of the official SDK connected over streamable HTTP (with a bearer token, when given). */
 async function connect(url, token) {
@@ -64,6 +66,14 @@ module.exports = async function mcpChecks(ctx) {
 			const waiting = { ...waitingTool(creds.token), position: [600, 240] };
 			json.nodes.push(waiting);
 			json.connections[waiting.name] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
+			// Example 14c's call tool again, with a daily limit of 3: the limits across runs in one MCP session.
+			const callTool = json.nodes.find((n) => n.name === 'Call a person');
+			assert.deepStrictEqual([callTool.parameters.options.maxCallsPerDay, callTool.parameters.options.callAgainAfterHours], [20, 24], 'example 14c sets both limits');
+			const limited = JSON.parse(JSON.stringify(callTool));
+			Object.assign(limited, { id: crypto.randomUUID(), name: LIMITED, position: [600, 480] });
+			limited.parameters.options = { ...limited.parameters.options, maxCallsPerDay: 3, callAgainAfterHours: 24 };
+			json.nodes.push(limited);
+			json.connections[LIMITED] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
 			const wf = await client.createWorkflow(json);
 			await client.activate(wf.id);
 			mcpUrl = `${n8n.url}/mcp/${trigger.parameters.path}`;
@@ -75,10 +85,10 @@ module.exports = async function mcpChecks(ctx) {
 			return;
 		}
 
-		await checks.check('mcp: tools/list gives the three tools with their phone argument', async () => {
+		await checks.check('mcp: tools/list gives the four tools with their phone argument', async () => {
 			const { tools } = await session.listTools();
 			const names = tools.map((t) => t.name).sort();
-			assert.deepStrictEqual(names, ['Call_a_person', 'Call_and_wait', 'Look_up_call_results']);
+			assert.deepStrictEqual(names, ['Call_a_person', 'Call_and_wait', 'Call_with_a_daily_limit', 'Look_up_call_results']);
 			for (const tool of tools) assert.ok(tool.inputSchema.properties.phone, `${tool.name}: ${JSON.stringify(tool.inputSchema)}`);
 			return names.join(', ');
 		});
@@ -126,6 +136,27 @@ module.exports = async function mcpChecks(ctx) {
 			}
 			assert.deepStrictEqual(placed, ['done:1', 'done:1', 'done:1', 'done:1']);
 			return `4 numbers in one call: refused; 4 calls in one session: ${placed.join(', ')}`;
+		});
+
+		await checks.check('mcp: Max Calls per Day 3 holds over the session: 5 tools/call place 3, the 4th and 5th are told the daily limit is reached; the client cannot raise it', async () => {
+			const placed = [];
+			const refusals = [];
+			for (const phone of ['79990006651', '79990006652', '79990006653', '79990006654', '79990006655']) {
+				const { json, api, text } = await call('Call_with_a_daily_limit', { phone, name: '', maxCallsPerDay: 100 });
+				placed.push(`${json && json.outcome}:${api.filter((r) => r.path === CREATE_AND_RUN).length}`);
+				if (json && json.outcome === 'refused') refusals.push(json.message || text);
+			}
+			assert.deepStrictEqual(placed, ['done:1', 'done:1', 'done:1', 'refused:0', 'refused:0']);
+			for (const message of refusals) assert.match(message, /^Refused: the daily limit of 3 calls of this node \("Max Calls per Day"\) is reached: no more calls can be placed before .* UTC/);
+			return `5 calls: ${placed.join(', ')}; ${refusals[0]}`;
+		});
+
+		await checks.check('mcp: the same number again within Call a Number Again After (24 hours) is refused, naming when it may be called again', async () => {
+			const { json, api, text } = await call('Call_with_a_daily_limit', { phone: '79990006651', name: '' });
+			assert.strictEqual(api.length, 0, `requests: ${api.map((r) => r.path).join(', ')}`);
+			assert.strictEqual(json && json.outcome, 'refused', text);
+			assert.match(json.message, /^Refused: 79990006651 was called within the last 24 hours \("Call a Number Again After \(Hours\)"\); it may be called again after \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+			return json.message;
 		});
 
 		await checks.check('mcp: the waiting tool is refused in words that name the MCP Server Trigger and Create and Run with the results\' table; nobody is called', async () => {

@@ -257,6 +257,8 @@ export interface AgentToolOptions {
 	via?: 'engineRequest' | 'supplyData';
 	/** The tool node's name (the model sees it as the tool name). Default: the node's default name. */
 	nodeName?: string;
+	/** The tool node's id: runs with the same id share n8n's de-duplication entries (the node's record). Default: one per run. */
+	nodeId?: string;
 	/** Optional node settings of the tool node, as in workflow JSON. */
 	retryOnFail?: boolean;
 	maxTries?: number;
@@ -305,8 +307,8 @@ export function buildAgentWorkflow(opts: AgentToolOptions): AgentWorkflow {
 	const toolType = toolVariantOf(opts.node);
 	const executionNumber = ++agentExecutions;
 	const toolNode = buildNode(toolType, opts.parameters, store, {
-		// A node of its own per run: n8n's de-duplication entries are per node (see nodeRunner's nodeId).
-		id: `harness-tool-${executionNumber}`,
+		// A node of its own per run unless given: n8n's de-duplication entries are per node (see nodeRunner's nodeId).
+		id: opts.nodeId ?? `harness-tool-${executionNumber}`,
 		name: opts.nodeName ?? nodeNameFor(opts.node),
 		...(opts.retryOnFail !== undefined ? { retryOnFail: opts.retryOnFail } : {}),
 		...(opts.maxTries !== undefined ? { maxTries: opts.maxTries } : {}),

@@ -13,8 +13,9 @@
  *   Wait for Result, default 5), --fault-rounds N (rounds of ./faults.js per delivery model, default 3), --delivery
  *   independent|ordered|both (./faults.js's delivery models: each event re-sent on its own schedule, or a lead's
  *   Person Done sent only after its Call Ended was taken; default both, the ordered one --ordered-rounds N rounds,
- *   default 1), --only faults|agent (that
- *   case alone: ./faults.js, run only this way, or ./agent.js, an AI Agent's wait across a worker restart), --keep (keep the temp folder
+ *   default 1), --only faults|agent|limits (that
+ *   case alone: ./faults.js, run only this way, ./agent.js, an AI Agent's wait across a worker restart, or ./limits.js,
+ *   Max Calls per Day against leads at once, --limit-rounds N rounds, default 3), --keep (keep the temp folder
  *   with every process's user folder and log), --echo (mirror n8n's output), --no-build
  *
  * Prints each check, figures, and ends with exactly one line `N passed, N failed`; exit code 1
@@ -32,13 +33,14 @@ const { startCluster, executionsByWorker } = require('./cluster');
 const queueChecks = require('./checks');
 const faultChecks = require('./faults');
 const agentChecks = require('./agent');
+const limitChecks = require('./limits');
 
 const { out, secs } = suite;
 const VERSION = DEFAULT_VERSION;
 const TIME_SCALE = 0.05;
 
 function parseArgs(argv) {
-	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5, faultRounds: 3, delivery: 'both', orderedRounds: 1, only: '' }, {
+	return suite.parseArgs(argv, { rounds: 3, simultaneous: 5, waitRounds: 5, faultRounds: 3, delivery: 'both', orderedRounds: 1, only: '', limitRounds: 3 }, {
 		'--rounds': (o, value) => (o.rounds = Math.max(1, Number(value()) || 3)),
 		'--simultaneous': (o, value) => (o.simultaneous = Math.max(0, Number(value()) || 0)),
 		'--wait-rounds': (o, value) => (o.waitRounds = Math.max(1, Number(value()) || 5)),
@@ -48,7 +50,8 @@ function parseArgs(argv) {
 			if (!['independent', 'ordered', 'both'].includes(o.delivery)) throw new Error(`--delivery must be independent, ordered or both, got ${o.delivery}`);
 		},
 		'--ordered-rounds': (o, value) => (o.orderedRounds = Math.max(1, Number(value()) || 1)),
-		'--only': (o, value) => (o.only = String(value())), // `faults` (./faults.js) or `agent` (./agent.js) alone
+		'--only': (o, value) => (o.only = String(value())), // `faults` (./faults.js), `agent` (./agent.js) or `limits` (./limits.js) alone
+		'--limit-rounds': (o, value) => (o.limitRounds = Math.max(1, Number(value()) || 3)),
 	});
 }
 
@@ -100,6 +103,7 @@ async function main() {
 				raceRounds: opts.rounds,
 				simultaneousTrials: opts.simultaneous,
 				waitRounds: opts.waitRounds,
+				limitRounds: opts.limitRounds,
 				// The fault case's delivery models (./faults.js), each with its rounds.
 				deliveryModels: [
 					...(opts.delivery !== 'ordered' ? [{ model: 'independent', rounds: opts.faultRounds }] : []),
@@ -116,6 +120,8 @@ async function main() {
 				if (opts.only === 'faults') await faultChecks(ctx);
 				// The agent's case restarts workers with other settings: a cluster of its own (--only agent; CI step "queue agent").
 				if (opts.only === 'agent') await agentChecks(ctx);
+				// Max Calls per Day against leads at once on both workers: the overshoot measured (docs/limits.md).
+				if (opts.only === 'limits') await limitChecks(ctx);
 			} catch (err) {
 				checks.skip('queue-mode checks', `crashed: ${err && err.stack ? err.stack : err}`);
 			}

@@ -87,6 +87,14 @@ describe('Max Calls per Run', () => {
 		expect(readGuardrails({}, false)).toMatchObject({ oneNumberPerCall: false, mayStartTask: true });
 	});
 
+	test('the limits across runs count only as saved: off (0) when not saved, an expression refused naming the option', () => {
+		expect(readGuardrails({ maxCallsPerDay: 5, callAgainAfterHours: 2 }, true)).toMatchObject({ maxCallsPerDay: 0, callAgainAfterHours: 0 });
+		expect(readGuardrails({}, true, { maxCallsPerDay: 3, callAgainAfterHours: 24 })).toMatchObject({ maxCallsPerDay: 3, callAgainAfterHours: 24 });
+		expect(() => readGuardrails({ maxCallsPerDay: 1000 }, true, { maxCallsPerDay: "={{ $fromAI('limit') }}" })).toThrow(/maxCallsPerDay/);
+		expect(() => readGuardrails({}, false, { maxCallsPerDay: 1001 })).toThrow(/maxCallsPerDay/);
+		expect(() => readGuardrails({}, false, { callAgainAfterHours: -1 })).toThrow(/callAgainAfterHours/);
+	});
+
 	test('a value that is not a whole number of at least 1 is a named input error', () => {
 		expect(() => readGuardrails({ maxCallsPerRun: 0 }, false)).toThrow('Invalid maxCallsPerRun: 0 is below 1');
 		expect(() => readGuardrails({ maxCallsPerRun: 2.5 }, false)).toThrow('Invalid maxCallsPerRun: 2.5 is not a whole number');
@@ -117,8 +125,9 @@ describe('Max Calls per Run', () => {
 	});
 
 	test('the refusal says how many calls were allowed and how many already started', () => {
-		const plain = { asAgentTool: false, oneNumberPerCall: false, mayStartTask: true, allowShortNumbers: false };
-		const agent = { asAgentTool: true, oneNumberPerCall: true, mayStartTask: false, allowShortNumbers: false };
+		const off = { maxCallsPerDay: 0, callAgainAfterHours: 0 };
+		const plain = { asAgentTool: false, oneNumberPerCall: false, mayStartTask: true, allowShortNumbers: false, ...off };
+		const agent = { asAgentTool: true, oneNumberPerCall: true, mayStartTask: false, allowShortNumbers: false, ...off };
 		expect(capRefusal({ allowedNumbers: [], maxCalls: 5, maxCallsIsDefault: false, ...plain }, 5, 1).message).toBe(
 			'Refused: this call would go beyond 5 calls per workflow execution ("Max Calls per Run"); 5 already started, so nothing was sent',
 		);

@@ -58,8 +58,8 @@ function tableRows(): Map<string, string[]> {
 }
 
 describe('what a process remembers', () => {
-	it('is declared in one module: nine named memories, each with a cap, an expiry and what another process does not see', () => {
-		expect(names.length).toBe(9);
+	it('is declared in one module: eleven named memories, each with a cap, an expiry and what another process does not see', () => {
+		expect(names.length).toBe(11);
 		for (const name of names) {
 			const memory = PROCESS_MEMORIES[name];
 			expect(memory.capacity).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { takeTurn } from '../../shared/serialQueue';
 import { ssrfBlockOf } from '../../shared/ssrfBlock';
 import { RESUME_BODY_FIELD, type WaitMarker } from '../../shared/waitForResult';
 import { blockedHandOverWords, postToThisN8n, resumeUrlOf } from './ownAddress';
@@ -84,7 +85,7 @@ export async function handOver(context: IWebhookFunctions, call: EventOfAWait): 
 	const state = waitStateOf(marker);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
-	const turn = state.turns.then(async () => {
+	return await takeTurn(state.turns, async () => {
 		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
 		// An unanswered Call Ended this process sent back a few times already: taken now, what it says kept (waitState.ts).
 		if (handed.kind === 'later' && sentBackOftenEnough(state, String(marker.item), event, payload)) return { kind: 'done', resumed: false } as const;
@@ -93,8 +94,6 @@ export async function handOver(context: IWebhookFunctions, call: EventOfAWait): 
 		if (handed.kind === 'later' && handed.lastCallMissing && !passedOn && (await passOn(context, payload))) return { kind: 'done', resumed: false } as const;
 		return handed;
 	});
-	state.turns = turn.catch(() => undefined);
-	return await turn;
 }
 
 async function handOverInTurn(

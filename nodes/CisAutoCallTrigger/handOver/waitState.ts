@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { processMemory } from '../../shared/processMemory';
+import { newTurns, type Turns } from '../../shared/serialQueue';
 import { type CandidateResult, hashWaitKey, type WaitMarker, withoutWaitMarker } from '../../shared/waitForResult';
 import { isPlainObject } from '../../shared/validation';
 
@@ -27,7 +28,7 @@ export interface WaitState {
 	notHandedOver: Record<string, true>;
 	resumed: boolean;
 	/** The hand-overs of this wait, one after the other: at most one resume request at a time. */
-	turns: Promise<unknown>;
+	turns: Turns;
 }
 
 const waits = processMemory<WaitState>('waitsHandedOver');
@@ -52,7 +53,7 @@ const UNANSWERED_CALL_SEND_BACKS = 3;
 /** This process's state of the wait `marker` names (a new one when it has none yet). */
 export function waitStateOf(marker: WaitMarker): WaitState {
 	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
-	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, sentBackCalls: {}, notHandedOver: {}, resumed: false, turns: Promise.resolve() };
+	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, sentBackCalls: {}, notHandedOver: {}, resumed: false, turns: newTurns() };
 	waits.set(waitId, state);
 	return state;
 }

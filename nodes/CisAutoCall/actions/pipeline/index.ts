@@ -37,7 +37,7 @@ export async function runPipeline(run: PipelineRun, operation: Operation): Promi
 
 	try {
 		// 4. The last word before sending (the guardrails), then 5. sending, with the run's concurrency.
-		for (const step of steps) step.beforeSending?.(run, operation, prepared, outcomes);
+		for (const step of steps) await step.beforeSending?.(run, operation, prepared, outcomes);
 		await sendAll(run, operation, prepared, outcomes);
 	} finally {
 		// 6. Also when a step refuses the run: what was not sent leaves the records.

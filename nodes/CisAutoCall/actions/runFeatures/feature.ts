@@ -71,7 +71,7 @@ export interface Step {
 	/** Leaves out what was sent before, each with its result. */
 	leaveOut?(prepared: Map<number, unknown>, results: ItemResults): void | Promise<void>;
 	/** The last word before sending: may refuse items, or the whole run. */
-	beforeSending?(run: Run, operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void;
+	beforeSending?(run: Run, operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void | Promise<void>;
 	/** After sending, also when sending (or a step's `beforeSending`) threw. */
 	settle?(results: ItemResults): Promise<void>;
 	/** After sending, once every item has its result. */

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
 import { DEFAULT_AGENT_MAX_CALLS } from '../../agent';
 import { readDefaultCountry } from './defaultCountry';
+import { MAX_CALL_AGAIN_HOURS, MAX_CALLS_PER_DAY } from './options';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
 // refusal both raise.
@@ -32,6 +33,10 @@ export interface Guardrails {
 	allowShortNumbers: boolean;
 	/** Default Country (the candidates' numbers were completed with it when read), for the refusals' words. */
 	defaultCountry?: string;
+	/** Max Calls per Day, as saved (0: off): numbers this node dials in any 24 hours, over all its runs. */
+	maxCallsPerDay: number;
+	/** Call a Number Again After (Hours), as saved (0: off). */
+	callAgainAfterHours: number;
 }
 
 /**
@@ -47,6 +52,7 @@ export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved
 		oneNumberPerCall: asAgentTool && saved.agentSeveralNumbers !== true,
 		mayStartTask: !asAgentTool || saved.agentMayStartTask === true,
 		allowShortNumbers: saved.allowShortNumbers === true,
+		...readLimitsAsSaved(saved),
 		...(defaultCountry === undefined ? {} : { defaultCountry }),
 	};
 	const setting = options.maxCallsPerRun;
@@ -56,6 +62,21 @@ export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved
 			: { allowedNumbers, maxCallsIsDefault: false, ...agentRules };
 	}
 	return { allowedNumbers, maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }), maxCallsIsDefault: false, ...agentRules };
+}
+
+/**
+ * The limits across runs, as saved in the workflow: an expression (or a model's `$fromAI()`) is
+ * never evaluated for them, and is refused naming the option.
+ */
+function readLimitsAsSaved(saved: IDataObject): Pick<Guardrails, 'maxCallsPerDay' | 'callAgainAfterHours'> {
+	const read = (name: string, max: number) => {
+		const value = saved[name];
+		return value === undefined || value === null || value === '' ? 0 : requireInteger(name, value, { min: 0, max });
+	};
+	return {
+		maxCallsPerDay: read('maxCallsPerDay', MAX_CALLS_PER_DAY),
+		callAgainAfterHours: read('callAgainAfterHours', MAX_CALL_AGAIN_HOURS),
+	};
 }
 
 export function parseAllowedNumbers(value: unknown): NumberRule[] {

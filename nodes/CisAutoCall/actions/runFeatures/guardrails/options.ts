@@ -55,3 +55,30 @@ export const allowShortNumbersOption: INodeProperties = {
 	description: 'Whether numbers with fewer than 7 digits (internal lines) may be called',
 	hint: 'Off: they are refused before anything is sent. Emergency numbers (112, 911, 999 …) are always refused.',
 };
+
+/** Upper bounds of the limits across runs: a full day's claim asks the record about up to twice its slots (limits.ts). */
+export const MAX_CALLS_PER_DAY = 1000;
+export const MAX_CALL_AGAIN_HOURS = 24 * 30;
+
+/** Counted over all runs of this node, in n8n's database; read from the saved workflow only (limits.ts). */
+export const maxCallsPerDayOption: INodeProperties = {
+	displayName: 'Max Calls per Day',
+	name: 'maxCallsPerDay',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_CALLS_PER_DAY },
+	default: 0,
+	noDataExpression: true,
+	description: 'The most numbers this node may call in any 24 hours, over all its executions, chat messages and MCP calls.',
+	hint: '0: no limit. Counted in n8n\'s database, so every execution and queue-mode worker shares the count; a call over it is refused and not sent.',
+};
+
+export const callAgainAfterHoursOption: INodeProperties = {
+	displayName: 'Call a Number Again After (Hours)',
+	name: 'callAgainAfterHours',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_CALL_AGAIN_HOURS },
+	default: 0,
+	noDataExpression: true,
+	description: 'A number this node called within this many hours is refused, naming when it may be called again.',
+	hint: '0: no limit. Counted in n8n\'s database over all executions of this node, so a number is not called again by another run or worker.',
+};

@@ -5,6 +5,7 @@ import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
 import { callLedger, capRefusal, ledgerKeyOf } from './ledger';
 import { checkNumberLengths } from './numberLengths';
+import { LimitsAcrossRuns } from './limits';
 import { checkAllowedNumbers, checkDiallable, checkOneNumber, checkTaskStart, type Guardrails } from './numbers';
 
 /** The calls of a run booked against Max Calls per Run (numbers per item), to release those that did not start. */
@@ -66,14 +67,18 @@ export function applyGuardrails(
  * not make, several numbers where an AI Agent may give one, a number outside Allowed Numbers. A
  * refused item leaves `prepared`. Returns how many numbers each remaining item dials.
  */
+function phonesOf(operation: Operation): (prepared: unknown) => string[] {
+	return (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
+}
+
 export function checkItems(operation: Operation, guardrails: Guardrails, prepared: Map<number, unknown>, outcomes: ItemResults): Map<number, number> {
-	const phonesOf = (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
+	const phonesOfItem = phonesOf(operation);
 	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
 	const numbersByItem = new Map<number, number>();
 	for (const [itemIndex, value] of prepared) {
 		try {
 			checkTaskStart(startsTask(value), guardrails);
-			const phones = phonesOf(value);
+			const phones = phonesOfItem(value);
 			checkDiallable(phones, guardrails.allowShortNumbers);
 			checkNumberLengths(phones, guardrails.defaultCountry);
 			checkOneNumber(phones, guardrails);
@@ -99,20 +104,33 @@ export function releaseUnstarted(booking: Booking, outcomes: ItemResults): void 
 }
 
 /**
- * The guardrails' step: each item checked, then the run's calls booked against Max Calls per Run
- * before sending; after sending, the booked calls that did not start are given back.
+ * The guardrails' step: each item checked, then the run's calls booked against Max Calls per Run,
+ * then against the limits across runs (Max Calls per Day, Call a Number Again After) before
+ * sending; after sending, the booked calls that did not start are given back.
  */
 export class GuardrailsStep implements Step {
 	private booking: Booking | undefined;
 
-	constructor(private readonly guardrails: Guardrails) {}
+	constructor(
+		private readonly guardrails: Guardrails,
+		private readonly limits?: LimitsAcrossRuns,
+	) {}
+
+	static of(context: IExecuteFunctions, guardrails: Guardrails): GuardrailsStep {
+		return new GuardrailsStep(guardrails, LimitsAcrossRuns.of(context, guardrails));
+	}
 
 	check(operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void {
 		checkItems(operation, this.guardrails, prepared, results);
 	}
 
-	beforeSending(run: Run, operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void {
+	async beforeSending(run: Run, operation: Operation, prepared: Map<number, unknown>, results: ItemResults): Promise<void> {
 		this.booking = applyGuardrails(run, operation, this.guardrails, prepared, results);
+		if (this.limits && operation.dialledPhones) await this.limits.claim(prepared, phonesOf(operation), results);
+	}
+
+	async settle(results: ItemResults): Promise<void> {
+		await this.limits?.release(results);
 	}
 
 	afterSending(results: ItemResults): void {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fingerprintOf } from '../../../../shared/fingerprint';
 import { processMemory } from '../../../../shared/processMemory';
+import { MAX_RECORD_ENTRIES, type NodeRecord, recordOf, scopeOf, Window } from '../../../../shared/record';
 import type { Operation } from '../../operation';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
@@ -9,192 +10,11 @@ import { alreadyDoneNote, leftOutHint } from './texts';
 
 /** The window is counted in this many parts: a request is found again for 3/4 to 4/4 of the window. */
 const PARTS = 4;
-/** The requests kept per workflow and node. */
-export const MAX_KEPT_REQUESTS = 100_000;
-/**
- * n8n's `maxEntries`: each request records a key per part (see leaveOut), and n8n drops the
- * oldest entries beyond this.
- */
-const MAX_ENTRIES = MAX_KEPT_REQUESTS * PARTS;
-const HOUR_MS = 60 * 60 * 1000;
+/** The requests kept per workflow and node: each records a key per part (see leaveOut). */
+export const MAX_KEPT_REQUESTS = MAX_RECORD_ENTRIES / PARTS;
 
-/** Where the sent requests are recorded: n8n's database (de-duplication helpers) or this process. */
-export interface SentRequestStore {
-	/** Records the keys; returns those that were already recorded. */
-	checkAndRecord(keys: string[]): Promise<Set<string>>;
-	remove(keys: string[]): Promise<void>;
-	/** Whether the record outlives the process and is shared by all of n8n's processes. */
-	durable: boolean;
-}
-
-type DedupHelpers = {
-	checkProcessedAndRecord?: (
-		items: string[],
-		scope: 'node',
-		options: { mode: 'entries'; maxEntries?: number },
-	) => Promise<{ new: Array<string | number>; processed: Array<string | number> }>;
-	removeProcessed?: (items: string[], scope: 'node', options: { mode: 'entries'; maxEntries?: number }) => Promise<void>;
-};
-
-/** Each key recorded is asked again this many times at most, until n8n's record shows it. */
-const RECORD_CHECKS = 3;
-
-type DedupOptions = { mode: 'entries'; maxEntries: number };
-
-/** The keys that executions of this process ask to record while the record is busy, asked together. */
-interface OpenBatch {
-	/** Each caller's keys, in the order they came. */
-	callers: string[][];
-	/** Per caller: the keys already on the record (a key asked twice in one batch counts as recorded for the later caller). */
-	result: Promise<Array<Set<string>>>;
-}
-
-/** Per workflow and node: the last change of n8n's record this process started, and the batch waiting for it. */
-interface RecordQueue {
-	tail: Promise<void>;
-	open?: OpenBatch;
-}
-
-/**
- * The record in n8n's database, through the execute-side de-duplication helpers: kept per
- * workflow and node across executions, restarts and (queue mode) workers.
- *
- * n8n keeps that record as one row per workflow and node, which each call reads and then writes
- * back whole (n8n's DeduplicationHelper: findOne, then update). Two calls at once each write
- * what they read plus their own keys, and the later one drops the other's: with 600 leads at once
- * in n8n 2.41.1, 6 of 620 sent requests stayed on the record (docs/performance.md). So this
- * process changes the record of a workflow and node one call at a time; the keys that arrive
- * meanwhile go together in the next call (a burst of leads costs a few reads and writes, not one
- * per lead); and the keys just recorded are asked again, up to 3 times, until the record shows them:
- * another worker may have written at the same moment. That narrows the moment in which two workers'
- * writes can drop a key; across processes n8n's helper offers no way to close it.
- */
-function databaseStore(helpers: Required<DedupHelpers>, scope: string): SentRequestStore {
-	const options: DedupOptions = { mode: 'entries', maxEntries: MAX_ENTRIES };
-	const queue = (): RecordQueue => {
-		let found = recordQueues.get(scope);
-		if (!found) {
-			found = { tail: Promise.resolve() };
-			recordQueues.set(scope, found);
-		}
-		return found;
-	};
-	const after = <T>(change: () => Promise<T>): Promise<T> => {
-		const current = queue();
-		const result = current.tail.then(change, change);
-		current.tail = result.then(noop, noop);
-		recordQueues.set(scope, current);
-		return result;
-	};
-	return {
-		durable: true,
-		async checkAndRecord(keys) {
-			const current = queue();
-			let batch = current.open;
-			if (!batch) {
-				const opened: OpenBatch = { callers: [], result: Promise.resolve([]) };
-				opened.result = after(async () => {
-					if (current.open === opened) current.open = undefined;
-					return await recordBatch(helpers, options, opened.callers);
-				});
-				current.open = opened;
-				batch = opened;
-			}
-			const caller = batch.callers.push(keys) - 1;
-			recordQueues.set(scope, current);
-			return (await batch.result)[caller];
-		},
-		remove: (keys) => after(() => helpers.removeProcessed(keys, 'node', options)),
-	};
-}
-
-/**
- * One call for the keys of every caller of a batch (earlier parts of the window first, so that n8n's
- * `maxEntries` drops them before any current key), then again for those the record does not show
- * yet. The first call's answer decides; asking again only narrows the moment in which another
- * worker's write can drop a key (n8n's own update reads and writes the whole row too), so a failure
- * of it is not a failure of the batch.
- */
-async function recordBatch(helpers: Required<DedupHelpers>, options: DedupOptions, callers: string[][]): Promise<Array<Set<string>>> {
-	const asked = [...new Set(callers.flat())].sort((a, b) => windowPartOf(a) - windowPartOf(b));
-	const { processed } = await helpers.checkProcessedAndRecord(asked, 'node', options);
-	const recordedBefore = new Set(processed.map(String));
-	let unconfirmed = asked.filter((key) => !recordedBefore.has(key));
-	try {
-		for (let check = 0; check < RECORD_CHECKS && unconfirmed.length > 0; check++) {
-			const again = await helpers.checkProcessedAndRecord(unconfirmed, 'node', options);
-			const shown = new Set(again.processed.map(String));
-			unconfirmed = unconfirmed.filter((key) => !shown.has(key));
-		}
-	} catch {
-		// The keys were recorded by the first call; only the check of another worker's write failed.
-	}
-	// As if the callers had asked one after another: a key is new only for the first that asked it.
-	const askedEarlier = new Set<string>();
-	return callers.map((keys) => {
-		const recorded = new Set(keys.filter((key) => recordedBefore.has(key) || askedEarlier.has(key)));
-		for (const key of keys) askedEarlier.add(key);
-		return recorded;
-	});
-}
-
-const noop = () => undefined;
-
-/** A request's key on the record: Repeat Protection's hours, the part of the window it was sent in, its fingerprint. */
-function requestKey(hours: number, part: number, fingerprint: string): string {
-	return `cis-request:${hours}h:${part}:${fingerprint}`;
-}
-
-/** The part of the window in a key made by requestKey. */
-function windowPartOf(key: string): number {
-	const part = Number(key.split(':')[2]);
-	return Number.isFinite(part) ? part : 0;
-}
-
-/** Per workflow and node: this process's changes of the record, one at a time (see databaseStore). */
-const recordQueues = processMemory<RecordQueue>('repeatProtectionRecordChanges');
-
-/** The fallback's record: keys with their workflow and node, oldest first. */
-const processKeys = processMemory<true>('sentRequestKeys');
 /** What this process knows of the requests' results (their ids), by workflow, node and request key. */
 const knownResults = processMemory<IDataObject>('knownRequestResults');
-
-function scopeOf(context: IExecuteFunctions): string {
-	const node = context.getNode();
-	return JSON.stringify([context.getWorkflow().id ?? '', node.id ?? node.name]);
-}
-
-/**
- * The fallback where n8n offers no de-duplication helpers (older n8n, or a context without them):
- * the same record in this process's memory. It protects a Retry in the same process, not after a
- * restart, nor on another queue-mode worker.
- */
-function processStore(context: IExecuteFunctions): SentRequestStore {
-	const scope = scopeOf(context);
-	return {
-		durable: false,
-		async checkAndRecord(keys) {
-			const processed = new Set<string>();
-			for (const key of keys) {
-				if (processKeys.get(scope + key)) processed.add(key);
-				else processKeys.set(scope + key, true);
-			}
-			return processed;
-		},
-		async remove(keys) {
-			for (const key of keys) processKeys.delete(scope + key);
-		},
-	};
-}
-
-/** n8n's database when the helpers are there, else this process's memory. */
-export function storeFor(context: IExecuteFunctions): SentRequestStore {
-	const helpers = context.helpers as unknown as DedupHelpers;
-	if (typeof helpers.checkProcessedAndRecord === 'function' && typeof helpers.removeProcessed === 'function') {
-		return databaseStore(helpers as Required<DedupHelpers>, scopeOf(context));
-	}
-	return processStore(context);
-}
 
 /**
  * n8n's "Retry" of a failed execution starts a new execution (mode `retry`) that runs the node
@@ -218,8 +38,8 @@ export class RepeatProtection implements Step {
 
 	private constructor(
 		private readonly context: IExecuteFunctions,
-		private readonly hours: number,
-		private store: SentRequestStore,
+		private readonly window: Window,
+		private readonly record: NodeRecord,
 		private readonly now: () => number,
 		/** n8n's Retry of a failed execution: the only run that leaves out what was sent before. */
 		private readonly isRetry: boolean,
@@ -228,13 +48,13 @@ export class RepeatProtection implements Step {
 	/** Undefined for operations that create nothing, and when the option is 0 (off). */
 	static of(context: IExecuteFunctions, operation: Operation, hours: number, now: () => number = Date.now): RepeatProtection | undefined {
 		if (!operation.creates || hours <= 0) return undefined;
-		return new RepeatProtection(context, hours, storeFor(context), now, isRetryOfFailedExecution(context));
+		const window = new Window('cis-request', hours, PARTS);
+		return new RepeatProtection(context, window, recordOf(context), now, isRetryOfFailedExecution(context));
 	}
 
+	/** A request's keys: the part of the window it is sent in, then the three before. */
 	private keysOf(fingerprint: string): string[] {
-		const partMs = (this.hours * HOUR_MS) / PARTS;
-		const part = Math.floor(this.now() / partMs);
-		return Array.from({ length: PARTS }, (_, back) => requestKey(this.hours, part - back, fingerprint));
+		return this.window.keys(fingerprint, this.now(), PARTS - 1);
 	}
 
 	/**
@@ -252,7 +72,7 @@ export class RepeatProtection implements Step {
 		const earlierParts = this.isRetry ? [...keysByItem.values()].flatMap((keys) => keys.slice(1)) : [];
 		const currentPart = [...keysByItem.values()].map((keys) => keys[0]);
 		const allKeys = [...new Set([...earlierParts, ...currentPart])];
-		const recorded = await this.checkAndRecord(allKeys);
+		const recorded = await this.record.checkAndRecord(allKeys);
 		for (const key of recorded) this.recordedBefore.add(key);
 		const leftOut: number[] = [];
 		for (const [itemIndex, keys] of keysByItem) {
@@ -268,16 +88,6 @@ export class RepeatProtection implements Step {
 			}
 		}
 		if (leftOut.length > 0) this.context.addExecutionHints?.(leftOutHint(leftOut, prepared.size));
-	}
-
-	private async checkAndRecord(keys: string[]): Promise<Set<string>> {
-		try {
-			return await this.store.checkAndRecord(keys);
-		} catch {
-			// n8n's database could not be asked (e.g. a workflow without an id): this process's memory.
-			this.store = processStore(this.context);
-			return await this.store.checkAndRecord(keys);
-		}
 	}
 
 	private alreadyDone(keys: string[]): IDataObject {
@@ -307,7 +117,7 @@ export class RepeatProtection implements Step {
 		const toRemove = [...drop].filter((key) => !keep.has(key) && !this.recordedBefore.has(key));
 		if (toRemove.length === 0) return;
 		try {
-			await this.store.remove(toRemove);
+			await this.record.remove(toRemove);
 		} catch {
 			// Left on the record, these requests are refused by a later run for the window: the safe side.
 		}
