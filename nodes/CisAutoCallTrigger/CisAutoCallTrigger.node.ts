@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { EVENTS } from '../shared/events';
 import { answerDelivery } from './delivery';
-import { testWebhookSecret } from './delivery/secret';
+import { testWebhookSecret } from './secret';
 import { triggerProperties } from './description';
 import { warnIfHandOverBlocked } from './handOver';
 import { parametersOf } from './triggerParameters';

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
  * What the trigger keeps in the node's static data, and nothing else: the registered task
  * (`registration`) and the one set aside at deactivation or replacement (`parkedRegistration`).
  * Written at publishing (registration/), read the same way there and by each delivery's secret
- * check (delivery/secret/); registration/ also brings it up to date from earlier versions.
+ * check (secret/); registration/ also brings it up to date from earlier versions.
  */
 
 /** What create() keeps in the node's static data: the only thing the trigger stores there. */

@@ -7,7 +7,7 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/delivery/secret/hashing';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 import { ActivationRefusal } from '../../nodes/CisAutoCallTrigger/registration/settings';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 import { DEFAULT_WEBHOOK_ID, runWebhookMethod } from '../engine/harness';

@@ -6,7 +6,7 @@ import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/deli
 import { nestsDeeperThan } from '../../nodes/shared/validation';
 import { buildOutput } from '../../nodes/CisAutoCallTrigger/delivery';
 import { normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/delivery/verify';
-import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/delivery/secret/hashing';
+import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 
 describe('isAddressAllowed', () => {
 	const platform = '87.251.83.160/27';

@@ -8,7 +8,7 @@ import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.crede
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 import { deliveryIdOf } from '../../nodes/CisAutoCallTrigger/delivery/deliveries';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/delivery/secret/hashing';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 import { EVENT_NAMES } from '../../nodes/shared/events';
 import { startWebhookServer, type WebhookServer } from '../engine/harness';
 

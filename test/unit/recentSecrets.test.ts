@@ -1,5 +1,5 @@
-import { RecentSecrets, SECRET_FRESH_MS } from '../../nodes/CisAutoCallTrigger/delivery/secret';
-import { hashSecret } from '../../nodes/CisAutoCallTrigger/delivery/secret/hashing';
+import { RecentSecrets, SECRET_FRESH_MS } from '../../nodes/CisAutoCallTrigger/secret';
+import { hashSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
 import { ExpiringMap } from '../../nodes/shared/expiringMap';
 import { PROCESS_MEMORIES } from '../../nodes/shared/processMemory';
 

@@ -8,7 +8,7 @@ import type { WaitMarker } from '../../shared/waitForResult';
 import { CAME_BACK, waitingCallOf } from '../handOver';
 import { parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
-import { deliveryHasSecret } from './secret';
+import { deliveryHasSecret } from '../secret';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),

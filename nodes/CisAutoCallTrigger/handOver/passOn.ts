@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { THIS_PROCESS } from '../../shared/processMemory';
 import { isPlainObject } from '../../shared/validation';
 import { postToThisN8n } from './ownAddress';
-import { SECRET_PARAMETER } from '../delivery/secret';
+import { SECRET_PARAMETER } from '../secret';
 
 /**
  * Queue mode, several webhook processes: a Person Done (CANDIDATE_CHANGED) whose last call this

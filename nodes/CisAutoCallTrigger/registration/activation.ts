@@ -12,7 +12,7 @@ import { parkedAfter, retire, takeBack } from './oldTask';
 import { refuseLocalWebhookUrl } from './publicUrl';
 import { keepRegistration, type Registration, storedRegistration } from '../staticData';
 import { readEvents } from '../delivery';
-import { hashSecret, withoutSecret, withSecret } from '../delivery/secret';
+import { hashSecret, withoutSecret, withSecret } from '../secret';
 import { parametersOf } from '../triggerParameters';
 import { ActivationRefusal } from './settings';
 import { withoutKey } from '../../shared/convert';

@@ -5,12 +5,12 @@ import { EVENT_NAMES } from '../../shared/events';
 import { parseAddressList } from '../../shared/ipAddresses';
 import type { ReadParameter } from '../../shared/parameterReaders';
 import { readEvents, readOptions } from '../delivery';
-import { checkExistingTaskSecret } from '../delivery/secret';
+import { checkExistingTaskSecret } from '../secret';
 import { parametersOf } from '../triggerParameters';
 
 /**
  * The trigger's settings checked at activation (hooks): the events and options each delivery
- * reads (delivery/verify.ts reads them, the same way) and the secret (delivery/secret/ checks it).
+ * reads (delivery/verify.ts reads them, the same way) and the secret (secret/ checks it).
  */
 
 /**

@@ -8,10 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ExpiringMap } from '../../../shared/expiringMap';
-import { readSavedParameter } from '../../../shared/parameterReaders';
-import { PROCESS_MEMORIES, processMemory } from '../../../shared/processMemory';
-import { storedRegistration } from '../../staticData';
+import type { ExpiringMap } from '../../shared/expiringMap';
+import { readSavedParameter } from '../../shared/parameterReaders';
+import { PROCESS_MEMORIES, processMemory } from '../../shared/processMemory';
+import { storedRegistration } from '../staticData';
 import { hashSecret, SECRET_PARAMETER, secretMatches, secretMatchesHash } from './hashing';
 
 /**
