@@ -34,7 +34,7 @@ const fs = require('fs');
 const path = require('path');
 const { httpRequest, freePort, portFree } = require('./lib/http');
 const { startCrmStub, setupPlayground, resumePlayground, readPlaygroundState, writePlaygroundState, SIM_TOKEN, SIM_USER } = require('./lib/playground');
-const { startScriptedChatModel, crmNote } = require('./lib/standInModel');
+const { startScriptedChatModel } = require('./lib/standInModel');
 
 /** The n8n owner npm start sets up. */
 const START_OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Passw0rd' };
@@ -332,7 +332,7 @@ async function main() {
 		// Example 9's chat model: a stand-in on a free port that needs no key.
 		// The same port as last time when free, so that the kept credential still points at it.
 		const modelPort = ports.model && (await portFree(ports.model)) ? ports.model : 0;
-		const model = await startScriptedChatModel({ finalAnswer: crmNote, port: modelPort });
+		const model = await startScriptedChatModel({ port: modelPort });
 		cleanups.push(() => model.close());
 		step(3, TOTAL, `simulator of the service on ${sim.url}, CRM stub on ${crm.url}, stand-in chat model on ${model.url}`);
 
