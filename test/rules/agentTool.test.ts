@@ -55,11 +55,13 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(apiRequests(sim)).toHaveLength(0);
 		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('refused');
-		expect(answer.message).toMatch(/^Refused: 7999000001 has 10 digits.*Ask the user for the right number of this person, then call with it; never guess or change a number yourself\.$/);
-		expect(answer.message).not.toMatch(/limit the user set/);
+		expect(answer.message).toBe(
+			'Refused: 7999000001 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called. Ask the user for the full number with its country code, then call with it; never guess, complete or change a number yourself.',
+		);
+		expect(answer.message).not.toMatch(/limit the user set|Options|Default Country/);
 	});
 
-	test('a tool call that sent nothing is not a plain success in the log: a warning above the tool\'s output says what the model was told', async () => {
+	test('a tool call that sent nothing is not a plain success in the log: a warning above the tool\'s output gives the builder the same reason and the fix', async () => {
 		const result = await runTool(sim, callTool(), [{ phone: '7999000001' }, { phone: '79990000041' }], { via });
 		expect(created()).toHaveLength(1);
 		const hints = Object.values(result.runData)
@@ -71,7 +73,8 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 				{
 					type: 'warning',
 					location: 'outputPane',
-					message: expect.stringMatching(/^This tool call sent nothing; the model was told: Refused: 7999000001 has 10 digits/),
+					message:
+						'This tool call sent nothing: 7999000001 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called. Write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it.',
 				},
 			]);
 		}
