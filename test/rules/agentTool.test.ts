@@ -122,7 +122,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(answer).toEqual({
 			outcome: 'failed',
 			message:
-				'Failed: The service answered 400 to POST /cis/api/v1/telephony/autoCallCandidate/single: phone[0] is not a valid number {"field":"phone[0]"}. The service refused the request: phone[0] is not a valid number {"field":"phone[0]"}. Correct what the message names and try once more, or tell the user.',
+				'Failed: The service answered 400 to POST /cis/api/v1/telephony/autoCallCandidate/single: phone[0] is not a valid number {"field":"phone[0]"}. The service refused the values of this request, so nothing was created. Correct what the message names and try once more, or tell the user.',
 		});
 		expect(result.observations[0]).not.toMatch(/\n\s+at /);
 		expect(result.observations[0]).not.toContain(TOKEN);
