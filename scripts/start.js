@@ -90,6 +90,19 @@ function parsePort(text, where) {
 }
 
 /**
+ * n8n's port checked again right before n8n starts, since the install before it can take minutes:
+ * the port chosen at first while it is still free; else, when none was asked for, the next free one
+ * (with a note saying so); a port asked for (`explicit`) that was taken meanwhile throws portTakenMessage.
+ * @param {{ port: number, note?: string }} chosen
+ * @param {number | undefined} explicit
+ * @param {number[]} [avoid] ports of the simulator and the stubs
+ */
+async function recheckN8nPort(chosen, explicit, avoid = []) {
+	if (await portFree(chosen.port)) return chosen;
+	return await pickPort(chosen.port, explicit, { variable: PORT_VARIABLE }, avoid);
+}
+
+/**
  * Why a port asked for cannot be used, saying how to choose another.
  * @param {number} port
  * @param {{ what?: string, option?: string, variable?: string }} [options]
@@ -349,7 +362,8 @@ async function main() {
 		if (passed.length) say(`          n8n settings from the environment: ${passed.join(', ')}`);
 		await installPackageTarball(userFolder, pack.tarball, install);
 		if (stopping) return;
-		// chosen before the install; taken since then = said at start-up by startN8n
+		// chosen before the install, which can take minutes: checked again now
+		n8nPort = await recheckN8nPort(n8nPort, opts.port, [sim.port, crm.port, model.port]);
 		if (n8nPort.note) say(`          ${n8nPort.note} for n8n (choose one with --port N or ${PORT_VARIABLE}=N)`);
 		const n8n = await startN8n({ version, userFolder, port: n8nPort.port, env: n8nSettings.settings });
 		cleanups.push(() => n8n.stop());
@@ -445,6 +459,7 @@ module.exports = {
 	parseArgs,
 	pickPort,
 	portTakenMessage,
+	recheckN8nPort,
 	START_OWNER,
 };
 
