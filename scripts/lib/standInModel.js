@@ -174,7 +174,7 @@ const NOT_NAMES = new Set(
 );
 
 /**
- * Who is who: each name said next to a number ("call Ann on +7 999 000-55-55", "Ann (+7 …)",
+ * Who is who: each name (written with a capital) said next to a number ("call Ann on +7 999 000-55-55", "Ann (+7 …)",
  * "name Ann, phone 7999…"), in the order said; a later mention of a name wins.
  * @param {string[]} texts
  * @returns {{ name: string, number: string }[]}
@@ -190,7 +190,7 @@ function peopleIn(texts) {
 			const name = [...words].reverse().map((word) => word.replace(/'s$/, '')).find((word) => !NOT_NAMES.has(word.toLowerCase()));
 			// only a word right before the number (a few joining words apart): "Ann on", "Ann's number is"
 			const tail = words.slice(-4).map((word) => word.replace(/'s$/, ''));
-			if (name && tail.includes(name) && name.length > 1) people.push({ name: name[0].toUpperCase() + name.slice(1), number: match[0].trim() });
+			if (name && tail.includes(name) && name.length > 1 && /^[A-ZА-ЯЁ]/.test(name)) people.push({ name: name[0].toUpperCase() + name.slice(1), number: match[0].trim() });
 		}
 	}
 	return people;
