@@ -414,12 +414,18 @@ function callSummary(calls) {
 	return parts.join(' ');
 }
 
-/** The answer from the rows the lookup returned (the newest row first). */
+/** When a row was written: n8n's Data Table rows carry createdAt and a growing id. */
+const writtenAt = (row) => [Date.parse(row.createdAt || row.updatedAt || row.endedAt || '') || 0, Number(row.id) || 0];
+
+/** The answer from the newest of the rows the lookup returned (whatever order the tool gave them in). */
 function resultAnswer(results, person) {
 	const rows = itemsOf(results[results.length - 1] || '');
 	const call = `The call to ${who(person)}`;
 	if (!rows.length) return `There is no result yet for the call to ${who(person)}: the call may still be going on.`;
-	const row = rows[0];
+	const row = rows.reduce((newest, candidate) => {
+		const [a, b] = [writtenAt(candidate), writtenAt(newest)];
+		return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]) ? candidate : newest;
+	});
 	if (row.outcome === 'answered') return `${call} was answered (${row.status}, call ${row.callId}). The bot collected: ${row.result || '{}'}.`;
 	if (row.outcome) return `${call} did not reach the person (${row.status}, call ${row.callId}).`;
 	return `Here is what I found for ${who(person)}: ${JSON.stringify(row)}.`;

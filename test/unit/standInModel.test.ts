@@ -119,7 +119,9 @@ test('tools by meaning, not by order: with the Data Table tool first, "call Ann"
 			table[args.Phone_Numbers.replace(/\D/g, '')] = [{ phone: args.Phone_Numbers.replace(/\D/g, ''), outcome: 'answered', status: 'Answered', callId: 'k-1', result: '{"interested":"yes"}' }];
 			return [{ outcome: 'done', autoCallCandidateId: 'c-1' }];
 		}
-		return table[args.conditions0_Value] ?? [];
+		// n8n's Data Table tool left at its defaults returns the rows oldest first: an earlier call of Ann's comes first
+		const rows = table[args.conditions0_Value] ?? [];
+		return rows.length ? [{ id: 1, createdAt: '2026-11-01T10:00:00.000Z', phone: '79990005555', outcome: 'notReached', status: 'Not reached (Busy)', callId: 'k-0' }, { id: 2, createdAt: '2026-11-02T10:00:00.000Z', ...rows[0] }] : [];
 	};
 	const tools = [dataTableGet, cisTool];
 	const placed = await turn(tools, [], 'call Ann on +7 999 000-55-55', run);
