@@ -83,9 +83,8 @@ const OTHER_NAMES = new Set([
 	'Tool Description',
 	'Set Manually',
 	'Chat Trigger',
-	// the Chat Trigger's option and the editor's button that opens a workflow's chat (n8n 1.123, 2.41)
+	// the Chat Trigger's option (n8n 1.123, 2.41)
 	'Make Chat Publicly Available',
-	'Chat',
 	'OpenAI Chat Model',
 	'Execute Once',
 	'Merge',
