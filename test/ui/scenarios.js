@@ -1348,7 +1348,8 @@ async function handBuiltChatAgent(ctx) {
 		const mark = model.requests.length;
 		const simMark = sim.requests.length;
 		const before = (await client.listExecutions(workflow.id)).length;
-		const input = page.getByTestId('chat-input').or(page.locator('textarea[placeholder]').last()).first();
+		// the editor's chat: "Open chat" under the canvas opens it (n8n's chat, data-test-id chat-input)
+		const input = page.getByTestId('canvas-chat').getByTestId('chat-input').first();
 		if (!(await input.isVisible().catch(() => false))) await page.getByTestId('workflow-chat-button').first().click();
 		await input.waitFor({ timeout: 30000 });
 		await input.fill(text);
