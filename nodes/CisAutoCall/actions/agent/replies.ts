@@ -32,12 +32,6 @@ function plainText(text: string): string {
 	return oneLine.length > MAX_TEXT ? `${oneLine.slice(0, MAX_TEXT - 3)}...` : oneLine;
 }
 
-/**
- * The builder's side of a refusal the model was told about: the same reason, and the setting to
- * change. Kept beside the item's json (never in it, so the model does not read it) for the notice.
- */
-const builderWords = new WeakMap<IDataObject, { reason: string; builderFix: string }>();
-
 export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject {
 	const text = plainText(error.message);
 	let message: string;
@@ -46,9 +40,7 @@ export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject 
 		// The person in the chat hears the reason and what to do; the builder's fix goes to the notice.
 		const reason = plainText(refusal.reason);
 		const advice = refusal.forModel ?? (error instanceof NotSentError && error.why === 'badNumber' ? ADVICE.badNumber : ADVICE.guardrail);
-		const json: IDataObject = { outcome: kind, message: `Refused: ${reason}. ${advice}` };
-		if (refusal.builderFix) builderWords.set(json, { reason, builderFix: refusal.builderFix });
-		return json;
+		return { outcome: kind, message: `Refused: ${reason}. ${advice}` };
 	}
 	if (kind === 'refused') {
 		const why = error instanceof NotSentError ? error.why : 'input';
@@ -120,10 +112,21 @@ export function agentNotDoneHint(output: INodeExecutionData[]): NodeExecutionHin
 	const first = String(notDone[0].json.message ?? notDone[0].json.outcome);
 	const which = output.length === 1 ? 'This tool call' : `${notDone.length} of ${output.length} items of this tool call`;
 	const what = notDone.every((item) => item.json.outcome === 'refused') ? 'sent nothing' : 'did not succeed';
-	const forBuilder = builderWords.get(notDone[0].json);
-	if (forBuilder) {
-		const fix = forBuilder.builderFix;
-		return { type: 'warning', location: 'outputPane', message: `${which} ${what}: ${forBuilder.reason}. ${fix[0].toUpperCase()}${fix.slice(1)}.` };
-	}
 	return { type: 'warning', location: 'outputPane', message: `${which} ${what}; the model was told: ${first}` };
+}
+
+/**
+ * The builder's side of a refusal the model was told about, for the notice above the tool's output
+ * (never in the items, which the model reads): the same reason, and the fix only the builder can
+ * make. Undefined when no refusal of the run has such a fix (agentNotDoneHint then says what the
+ * model was told). `errors`: the errors of the items that were not done, of `itemCount` items.
+ */
+export function agentBuilderNotice(errors: Error[], itemCount: number): NodeExecutionHint | undefined {
+	const first = errors.find((error) => error instanceof NotSentError && error.refusal?.builderFix);
+	const refusal = first instanceof NotSentError ? first.refusal : undefined;
+	if (!refusal?.builderFix) return undefined;
+	const which = itemCount === 1 ? 'This tool call' : `${errors.length} of ${itemCount} items of this tool call`;
+	const what = errors.every((error) => error instanceof NotSentError) ? 'sent nothing' : 'did not succeed';
+	const fix = refusal.builderFix;
+	return { type: 'warning', location: 'outputPane', message: `${which} ${what}: ${plainText(refusal.reason)}. ${fix[0].toUpperCase()}${fix.slice(1)}.` };
 }
