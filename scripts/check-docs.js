@@ -83,6 +83,8 @@ const OTHER_NAMES = new Set([
 	'Tool Description',
 	'Set Manually',
 	'Chat Trigger',
+	// the Chat Trigger's option (n8n 1.123, 2.41)
+	'Make Chat Publicly Available',
 	'OpenAI Chat Model',
 	'Execute Once',
 	'Merge',

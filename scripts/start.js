@@ -34,7 +34,7 @@ const fs = require('fs');
 const path = require('path');
 const { httpRequest, freePort, portFree } = require('./lib/http');
 const { startCrmStub, setupPlayground, resumePlayground, readPlaygroundState, writePlaygroundState, SIM_TOKEN, SIM_USER } = require('./lib/playground');
-const { startScriptedChatModel, crmNote } = require('./lib/standInModel');
+const { startScriptedChatModel } = require('./lib/standInModel');
 
 /** The n8n owner npm start sets up. */
 const START_OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Passw0rd' };
@@ -87,6 +87,19 @@ function parsePort(text, where) {
 		throw new Error(`${where} must be a port number from 1 to 65535, got "${text}"`);
 	}
 	return port;
+}
+
+/**
+ * n8n's port checked again right before n8n starts, since the install before it can take minutes:
+ * the port chosen at first while it is still free; else, when none was asked for, the next free one
+ * (with a note saying so); a port asked for (`explicit`) that was taken meanwhile throws portTakenMessage.
+ * @param {{ port: number, note?: string }} chosen
+ * @param {number | undefined} explicit
+ * @param {number[]} [avoid] ports of the simulator and the stubs
+ */
+async function recheckN8nPort(chosen, explicit, avoid = []) {
+	if (await portFree(chosen.port)) return chosen;
+	return await pickPort(chosen.port, explicit, { variable: PORT_VARIABLE }, avoid);
 }
 
 /**
@@ -332,7 +345,7 @@ async function main() {
 		// Example 9's chat model: a stand-in on a free port that needs no key.
 		// The same port as last time when free, so that the kept credential still points at it.
 		const modelPort = ports.model && (await portFree(ports.model)) ? ports.model : 0;
-		const model = await startScriptedChatModel({ finalAnswer: crmNote, port: modelPort });
+		const model = await startScriptedChatModel({ port: modelPort });
 		cleanups.push(() => model.close());
 		step(3, TOTAL, `simulator of the service on ${sim.url}, CRM stub on ${crm.url}, stand-in chat model on ${model.url}`);
 
@@ -349,7 +362,8 @@ async function main() {
 		if (passed.length) say(`          n8n settings from the environment: ${passed.join(', ')}`);
 		await installPackageTarball(userFolder, pack.tarball, install);
 		if (stopping) return;
-		// chosen before the install; taken since then = said at start-up by startN8n
+		// chosen before the install, which can take minutes: checked again now
+		n8nPort = await recheckN8nPort(n8nPort, opts.port, [sim.port, crm.port, model.port]);
 		if (n8nPort.note) say(`          ${n8nPort.note} for n8n (choose one with --port N or ${PORT_VARIABLE}=N)`);
 		const n8n = await startN8n({ version, userFolder, port: n8nPort.port, env: n8nSettings.settings });
 		cleanups.push(() => n8n.stop());
@@ -445,6 +459,7 @@ module.exports = {
 	parseArgs,
 	pickPort,
 	portTakenMessage,
+	recheckN8nPort,
 	START_OWNER,
 };
 

@@ -191,7 +191,7 @@ async function capsChecks(ctx, { client, sim, checks, example, openAi, model, cr
 		assert.strictEqual(api.length, 0, `requests: ${api.map((r) => r.path).join(', ')}`);
 		const [item] = toolResults[0];
 		assert.strictEqual(item.outcome, 'refused', JSON.stringify(item));
-		assert.match(item.message, /^Refused: this call gives 40 numbers for one person; an AI Agent may give one number per call/);
+		assert.match(item.message, /^Refused: this call gives 40 numbers for one person, and an AI Agent may give one number per call, so nothing was called\. Call again with the one number the user meant/);
 		return item.message;
 	});
 

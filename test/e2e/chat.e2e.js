@@ -81,7 +81,7 @@ module.exports = async function chatChecks(ctx) {
 			assert.strictEqual(created.length, 1, `create requests: ${created.length}`);
 			const [item] = toolResults[0];
 			assert.strictEqual(item.outcome, 'done', JSON.stringify(item));
-			assert.match(answer, /"outcome":\s*"done"/);
+			assert.strictEqual(answer, "I've placed a call to Ann (+7 999 000-47-01).");
 			return `${created[0].body.phone}; answer ${answer.slice(0, 120)}`;
 		});
 
@@ -100,8 +100,19 @@ module.exports = async function chatChecks(ctx) {
 			assert.strictEqual(created.length, 0);
 			assert.deepStrictEqual(toolCalls.map((c) => [c.function.name, JSON.parse(c.function.arguments).phone]), [['Look_up_call_results', ANN]]);
 			assert.strictEqual(JSON.stringify(toolResults).includes(annRow.callId), true, JSON.stringify(toolResults));
-			assert.match(answer, /was answered \(Answered, call [^)]+\)\. The bot collected: \{"interested":"yes","callBack":"tomorrow"\}/);
+			assert.match(answer, /^The call to Ann \(\+7 999 000-47-01\) was answered \(Answered, call [^)]+\)\. The bot collected: \{"interested":"yes","callBack":"tomorrow"\}/);
 			return answer;
+		});
+
+		await checks.check('chat: the lookup finds the row by any written form of the number (+7 999 000-47-01, 8 999 000 47 01, digits): 14b brings it to the digits 14a keeps', async () => {
+			const found = [];
+			for (const written of ['+7 999 000-47-01', '8 999 000 47 01', ANN]) {
+				const { toolResults, created } = await chat('e2e-chat-forms', `SCRIPT ${JSON.stringify([{ tool: 'Look_up_call_results', args: { phone: written } }])}`);
+				assert.strictEqual(created.length, 0);
+				assert.ok(JSON.stringify(toolResults).includes(annRow.callId), `${written}: ${JSON.stringify(toolResults)}`);
+				found.push(written);
+			}
+			return `found by ${found.join(', ')}`;
 		});
 
 		await checks.check('chat: a call that was not answered reads "did not reach the person" with the status in words', async () => {
@@ -120,8 +131,11 @@ module.exports = async function chatChecks(ctx) {
 			const eve = '79990004703';
 			sim.setOutcome(eve, { attempts: [{ status: 'ANSWERED', durationSec: 4000 }] }); // 200 s at the suite's time scale
 			await chat('e2e-chat-eve', `call Eve on ${eve}`);
-			const { answer, created } = await chat('e2e-chat-eve', 'what did Eve say?');
+			// another person later in the same conversation: "what did Eve say?" still looks up Eve's number
+			await chat('e2e-chat-eve', 'and call Dan on 79990004704');
+			const { answer, created, toolCalls } = await chat('e2e-chat-eve', 'what did Eve say?');
 			assert.strictEqual(created.length, 0);
+			assert.deepStrictEqual(toolCalls.map((c) => JSON.parse(c.function.arguments).phone), [eve]);
 			assert.deepStrictEqual(await results.rowsOf(eve), []);
 			assert.match(answer, /no result yet/);
 			return answer;
@@ -153,9 +167,12 @@ module.exports = async function chatChecks(ctx) {
 			const four = await chat('e2e-chat-rules', 'call 79990004711, 79990004712, 79990004713 and 79990004714');
 			assert.strictEqual(four.created.length, 3);
 			assert.deepStrictEqual(four.toolResults.map((r) => r[0].outcome), ['done', 'done', 'done', 'refused']);
+			// the chat user is told which three people are being phoned, and why the fourth is not
+			assert.match(four.answer, /^I've placed calls to 79990004711, 79990004712 and 79990004713\. I did not call 79990004714: this call would go beyond 3 calls per agent run/);
+			assert.ok(!/CRM note/.test(four.answer), four.answer);
 			const next = await chat('e2e-chat-rules', 'call 79990004715');
 			assert.strictEqual(next.created.length, 1);
-			return four.toolResults[3][0].message;
+			return four.answer;
 		});
 
 		await checks.check('chat: the access token and the trigger\'s webhook secret never reach the model', async () => {

@@ -8,7 +8,7 @@ const assert = require('assert');
 const { httpRequest } = require('../../scripts/lib/n8n-instance');
 const { setupPlayground, loadExamples, ACTIVATED_EXAMPLES, SIM_TOKEN } = require('../../scripts/lib/playground');
 const { apiRequestsSince, shapeOf, outputOf, assertSuccess, crmResults, postLead, leadCallRequest, waitFor } = require('./harness');
-const { startScriptedChatModel, crmNote } = require('../../scripts/lib/standInModel');
+const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
 
 const P = '/cis/api/v1';
 
@@ -16,7 +16,7 @@ module.exports = async function exampleChecks(ctx) {
 	const examples = loadExamples();
 
 	// Example 9's chat model, as npm start runs it.
-	const model = await startScriptedChatModel({ finalAnswer: crmNote });
+	const model = await startScriptedChatModel();
 	try {
 		return await exampleChecksWithModel(ctx, examples, model);
 	} finally {

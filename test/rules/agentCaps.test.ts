@@ -21,7 +21,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(toolAnswerOf(result.observations[0])).toEqual({
 			outcome: 'refused',
 			message:
-				'Refused: this call gives 40 numbers for one person; an AI Agent may give one number per call ("AI Agent May Give Several Numbers per Call" is off), so nothing was called. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+				'Refused: this call gives 40 numbers for one person, and an AI Agent may give one number per call, so nothing was called. Call again with the one number the user meant; if it is unclear which, ask the user.',
 		});
 		expect(toolAnswerOf(result.observations[1]).outcome).toBe('done');
 		expect(created().map((request) => request.body.phone)).toEqual([['79990000099']]);
@@ -73,7 +73,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		const refused = await runTool(sim, addAndStart(), [{ phone: '79990000401', start: true }, { phone: '79990000402', start: false }], { via });
 		expect(outcomes(refused.observations)).toEqual(['refused', 'done']);
 		expect(toolAnswerOf(refused.observations[0]).message).toMatch(
-			/^Refused: starting a call task phones everyone already in it, and an AI Agent may not do that here \("AI Agent May Start the Task" is off\)/,
+			/^Refused: starting a call task phones everyone already in it, and an AI Agent may not do that here, so nothing was sent\. This is a limit set for these calls/,
 		);
 		const added = apiRequests(sim).filter((request) => request.path === ADD);
 		expect(added.map((request) => [request.body.phone, request.body.forceStart])).toEqual([[['79990000402'], false]]);

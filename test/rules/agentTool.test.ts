@@ -41,13 +41,13 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(toolAnswerOf(result.observations[3])).toEqual({
 			outcome: 'refused',
 			message:
-				'Refused: this call would go beyond 3 calls per agent run (the limit for an AI Agent tool when "Max Calls per Run" is not set), counting all CIS Auto-Call tools of this workflow execution together; 3 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+				'Refused: this call would go beyond 3 calls per agent run (the limit for an AI Agent tool when "Max Calls per Run" is not set), counting all CIS Auto-Call tools of this workflow execution together; 3 already started, so nothing was sent. This is a limit set for these calls: do not try to get around it (no other numbers, no repeats); tell the user.',
 		});
 	});
 
 	test('a number outside Allowed Numbers is refused with 0 requests, and the model reads the number and the rule', async () => {
 		const result = await runTool(sim, callTool({ allowedNumbers: '7495, +7 (812)' }), [{ phone: '+7 999 000-00-01' }], { via });
-		expectRefusedUnsent(result, 'Refused: the number 79990000001 is not in Allowed Numbers ("7495", "+7 (812)"), so it was not called. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.');
+		expectRefusedUnsent(result, 'Refused: the number 79990000001 is not in Allowed Numbers ("7495", "+7 (812)"), so it was not called. This is a limit set for these calls: do not try to get around it (no other numbers, no repeats); tell the user.');
 	});
 
 	test('a number of the wrong length is the number\'s fault: the model is told to ask the user for the right one, not that the user set a limit', async () => {
@@ -55,11 +55,13 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(apiRequests(sim)).toHaveLength(0);
 		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('refused');
-		expect(answer.message).toMatch(/^Refused: 7999000001 has 10 digits.*Ask the user for the right number of this person, then call with it; never guess or change a number yourself\.$/);
-		expect(answer.message).not.toMatch(/limit the user set/);
+		expect(answer.message).toBe(
+			'Refused: 7999000001 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called. Ask the user for the full number with its country code, then call with it; never guess, complete or change a number yourself.',
+		);
+		expect(answer.message).not.toMatch(/limit set for these calls|Options|Default Country/);
 	});
 
-	test('a tool call that sent nothing is not a plain success in the log: a warning above the tool\'s output says what the model was told', async () => {
+	test('a tool call that sent nothing is not a plain success in the log: a warning above the tool\'s output gives the builder the same reason and the fix', async () => {
 		const result = await runTool(sim, callTool(), [{ phone: '7999000001' }, { phone: '79990000041' }], { via });
 		expect(created()).toHaveLength(1);
 		const hints = Object.values(result.runData)
@@ -71,7 +73,8 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 				{
 					type: 'warning',
 					location: 'outputPane',
-					message: expect.stringMatching(/^This tool call sent nothing; the model was told: Refused: 7999000001 has 10 digits/),
+					message:
+						'This tool call sent nothing: 7999000001 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called. Write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it.',
 				},
 			]);
 		}
@@ -85,7 +88,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('refused');
 		expect(answer.message).toMatch(/Ask the user for the right number/);
-		expect(answer.message).not.toMatch(/limit the user set/);
+		expect(answer.message).not.toMatch(/limit set for these calls/);
 	});
 
 	test('the 6th call with Max Calls per Run = 5 is refused and 5 requests were sent', async () => {
@@ -96,7 +99,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(toolAnswerOf(result.observations[5])).toEqual({
 			outcome: 'refused',
 			message:
-				'Refused: this call would go beyond 5 calls per agent run ("Max Calls per Run"), counting all CIS Auto-Call tools of this workflow execution together; 5 already started, so nothing was sent. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+				'Refused: this call would go beyond 5 calls per agent run ("Max Calls per Run"), counting all CIS Auto-Call tools of this workflow execution together; 5 already started, so nothing was sent. This is a limit set for these calls: do not try to get around it (no other numbers, no repeats); tell the user.',
 		});
 	});
 
@@ -119,7 +122,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(answer).toEqual({
 			outcome: 'failed',
 			message:
-				'Failed: The service answered 400 to POST /cis/api/v1/telephony/autoCallCandidate/single: phone[0] is not a valid number {"field":"phone[0]"}. The service refused the request: phone[0] is not a valid number {"field":"phone[0]"}. Correct what the message names and try once more, or tell the user.',
+				'Failed: The service answered 400 to POST /cis/api/v1/telephony/autoCallCandidate/single: phone[0] is not a valid number {"field":"phone[0]"}. The service refused the values of this request, so nothing was created. Correct what the message names and try once more, or tell the user.',
 		});
 		expect(result.observations[0]).not.toMatch(/\n\s+at /);
 		expect(result.observations[0]).not.toContain(TOKEN);

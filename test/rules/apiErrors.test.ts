@@ -32,7 +32,7 @@ describe('API failures become NodeApiError with the status, the service\'s words
 		expect(error.message).toMatch(/Call not found/);
 	});
 
-	test('400 with the section 7 body: the service\'s own validation message', async () => {
+	test('400 with the section 7 body: the service\'s own validation message, said once', async () => {
 		sim.injectFault({
 			path: '/cis/api/v1/telephony/autoCallCandidate/single',
 			status: 400,
@@ -41,8 +41,8 @@ describe('API failures become NodeApiError with the status, the service\'s words
 		const result = await runAction(sim, createAndRun);
 		const error = result.error as NodeApiError;
 		expect(error.httpCode).toBe('400');
-		expect(error.message).toMatch(/Bot not found/);
-		expect(error.description).toMatch(/Bot not found.*botSettingsId/);
+		expect(error.message).toMatch(/: Bot not found \{"field":"botSettingsId"\}$/);
+		expect(error.description).toBe('The service refused the values of this request, so nothing was created.');
 	});
 
 	test('422 in the platform\'s {error, details} form', async () => {
@@ -50,7 +50,8 @@ describe('API failures become NodeApiError with the status, the service\'s words
 		const result = await runAction(sim, { resource: 'callTask', operation: 'create', name: 'T', defaultExecData: 'bot-1' });
 		const error = result.error as NodeApiError;
 		expect(error.httpCode).toBe('422');
-		expect(error.description).toMatch(/NAME_TAKEN/);
+		expect(error.message).toMatch(/NAME_TAKEN/);
+		expect(error.description).not.toMatch(/NAME_TAKEN/);
 	});
 
 	test('the simulator\'s own spec validation (400) reaches the user too', async () => {

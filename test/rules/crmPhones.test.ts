@@ -118,14 +118,19 @@ describe('Dry Run', () => {
 });
 
 describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s)', (via) => {
-	test('Default Country US completes the number the model gives; without it the model reads the refusal that names Default Country', async () => {
+	test('Default Country US completes the number the model gives; without it the model reads the reason and asks for the whole number, the builder reads Default Country', async () => {
 		const completed = await runTool(sim, createAndRunTool({ defaultCountry: 'US' }), [{ phone: '(212) 555-0147' }], { via });
 		expect((JSON.parse(completed.observations[0]) as IDataObject[])[0].outcome).not.toBe('refused');
 		expect(candidatesSent()).toEqual([['12125550147']]);
 		const refused = await runTool(sim, createAndRunTool(), [{ phone: '(212) 555-0147' }], { via });
 		const answer = (JSON.parse(refused.observations[0]) as IDataObject[])[0];
 		expect(answer.outcome).toBe('refused');
-		expect(answer.message).toContain(NATIONAL_REFUSED.replace(/^Refused: /, ''));
+		const [reason, builderFix] = NATIONAL_REFUSED.replace(/^Refused: /, '').split('; write');
+		expect(answer.message).toBe(`Refused: ${reason}. Ask the user for the full number with its country code, then call with it; never guess, complete or change a number yourself.`);
+		if (via === 'engineRequest') {
+			const hints = Object.values(refused.runData).flat().flatMap((task) => task.hints ?? []);
+			expect(hints.map((hint) => hint.message)).toEqual([`This tool call sent nothing: ${reason}. Write${builderFix}.`]);
+		}
 		expect(candidatesSent()).toEqual([['12125550147']]);
 	});
 });

@@ -121,14 +121,15 @@ describe('Dry Run', () => {
 });
 
 describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s)', (via) => {
-	test('a number of the wrong length: refused with 0 requests, and the model reads why; a whole one is called', async () => {
+	test('a number of the wrong length: refused with 0 requests, and the model reads why (not the builder\'s fix); a whole one is called', async () => {
 		const calls = [...WRONG_LENGTH.slice(0, 3).map(([phone]) => ({ phone })), { phone: '+7 999 000-55-55' }];
 		const result = await runTool(sim, createAndRunTool({ maxCallsPerRun: 10 }), calls, { via });
 		const answers = result.observations.map((text) => (JSON.parse(text) as IDataObject[])[0]);
 		expect(answers).toHaveLength(4);
 		answers.slice(0, 3).forEach((answer, index) => {
 			expect(answer.outcome).toBe('refused');
-			expect(answer.message).toContain(WRONG_LENGTH[index][1].replace(/^Refused: /, ''));
+			expect(answer.message).toContain(WRONG_LENGTH[index][1].replace(/^Refused: /, '').split('; write')[0]);
+			expect(answer.message).not.toMatch(/Default Country|Options/);
 		});
 		expect(answers[3].outcome).not.toBe('refused');
 		expect(phonesSent()).toEqual(['79990005555']);

@@ -132,6 +132,7 @@ async function main() {
 			['typed expression', scenarios.typedExpression],
 			['canvas', scenarios.exampleCanvas],
 			['new agent', scenarios.newAgent],
+			['chat agent', scenarios.handBuiltChatAgent],
 		])) {
 			if (opts.only.length && !opts.only.includes(name)) continue;
 			const started = Date.now();

@@ -28,7 +28,7 @@ const { TRIGGER_TYPE, webhookTarget, startCrmStub } = require('../../scripts/lib
 // tools' type-check, tsconfig.tools.json, runs without a build).
 /** @type {{ LOCAL_URL_MESSAGE: string }} */
 const { LOCAL_URL_MESSAGE } = require(path.join(__dirname, '..', '..', 'dist', 'nodes', 'CisAutoCallTrigger', 'publicUrl'));
-const { secs } = require('../lib/suite');
+const { secs, servedNodeTypes } = require('../lib/suite');
 
 const ENTRY = 'CIS Auto-Call';
 
@@ -1254,10 +1254,147 @@ async function newAgent(ctx) {
 		if (created.length !== 1 || JSON.stringify(created[0].body.phone) !== JSON.stringify([phone])) {
 			throw new Error(`the service got ${created.length} calls: ${JSON.stringify(created.map((request) => request.body.phone))}`);
 		}
-		const answer = JSON.stringify(execution.data.resultData.runData['AI Agent'].at(-1).data.main[0][0].json);
-		if (!/"outcome\\?":\s*\\?"done/.test(answer)) throw new Error(`the agent answered ${answer.slice(0, 300)}`);
-		return `${asked.length} requests POST /v1/responses; 1 call to ${phone}; the model read outcome done; ${file}`;
+		const answer = String(execution.data.resultData.runData['AI Agent'].at(-1).data.main[0][0].json.output);
+		if (answer !== `I've placed a call to Ann (${phone}).`) throw new Error(`the agent answered ${answer.slice(0, 300)}`);
+		return `${asked.length} requests POST /v1/responses; 1 call to ${phone}; the agent answered "${answer}"; ${file}`;
 	});
 }
 
-module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, firstWorkflow, typedExpression, exampleCanvas, newAgent };
+/* ------------------------------------------------------------------ a chat agent built by hand */
+
+/**
+ * The chat agent a new user builds from n8n's defaults (issue 53): Chat Trigger → AI Agent (3.1)
+ * with an OpenAI Chat Model as the editor saves a new one (pointed at the stand-in model of
+ * `npm start`), Simple Memory, the CIS Auto-Call tool (Create and Run, Tool Description left on
+ * automatic) and n8n's Data Table tool left at what n8n gives after choosing *Get* (Must Match: Any
+ * Condition, Limit 50, no order; the user adds one condition on the column `phone`). The Data Table
+ * tool comes first, as the first tool a user connects. The workflow is imported as the editor
+ * saves those nodes; then, in the browser, the CIS tool's Phone Numbers and the condition's Value
+ * get n8n's ✨ button, the workflow is saved with Ctrl+S, and the editor's own chat is used. The
+ * first message must place the call; the second, "what did Ann say?", must find the row (written
+ * here as example 14a writes it, digits only) by the ✨ argument n8n named `conditions0_Value`.
+ */
+async function handBuiltChatAgent(ctx) {
+	const { page, url, checks, client, sim, credential, model, types, images } = ctx;
+	const phone = '79990005602';
+	const written = '+7 999 000-56-02';
+	const served = (await servedNodeTypes(url, client.cookie)).types;
+	const versionOf = (name) => Math.max(...served.filter((d) => d.name === name).flatMap((d) => [].concat(d.version)));
+	let workflow;
+	let table;
+	const tools = { cis: 'CIS Auto-Call', table: 'Data table' };
+	await checks.check('hand-built chat agent: ✨ on the CIS Auto-Call tool\'s Phone Numbers and on the Data Table tool\'s condition value, saved as $fromAI(…)', async () => {
+		table = await client.ensureDataTable('ui_call_results', [
+			{ name: 'phone', type: 'string' },
+			{ name: 'callId', type: 'string' },
+			{ name: 'outcome', type: 'string' },
+			{ name: 'status', type: 'string' },
+			{ name: 'result', type: 'string' },
+		]);
+		const openAi = await client.createCredential({ name: 'Stand-in model (UI chat)', type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: `${model.url}/v1`, header: false } });
+		const node = (name, type, position, parameters, extra = {}) => ({ id: crypto.randomUUID(), name, type, typeVersion: versionOf(type), position, parameters, ...extra });
+		const nodes = [
+			node('When chat message received', '@n8n/n8n-nodes-langchain.chatTrigger', [0, 0], { options: {} }, { webhookId: crypto.randomUUID() }),
+			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', [220, 0], { options: {} }),
+			node('OpenAI Chat Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', [100, 220], { model: { __rl: true, mode: 'list', value: 'gpt-5-mini' }, builtInTools: {}, options: {} }, {
+				credentials: { openAiApi: { id: String(openAi.id), name: openAi.name } },
+			}),
+			node('Simple Memory', '@n8n/n8n-nodes-langchain.memoryBufferWindow', [240, 220], {}),
+			// what n8n gives after choosing Get, with one condition added on the column phone
+			node(tools.table, 'n8n-nodes-base.dataTableTool', [380, 220], {
+				operation: 'get',
+				dataTableId: { __rl: true, mode: 'list', value: table.id, cachedResultName: table.name },
+				filters: { conditions: [{ keyName: 'phone' }] },
+			}),
+			node(tools.cis, `${types.action.name}Tool`, [520, 220], { authentication: 'accessToken', resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '', options: {} }, {
+				credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
+			}),
+		];
+		const connections = {
+			'When chat message received': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'Simple Memory': { ai_memory: [[{ node: 'AI Agent', type: 'ai_memory', index: 0 }]] },
+			[tools.table]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			[tools.cis]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		};
+		workflow = await client.createWorkflow({ name: 'UI: a chat agent built by hand', nodes, connections, settings: { executionOrder: 'v1' } });
+		await page.goto(`${url}/workflow/${workflow.id}`);
+		const sparkle = async (nodeName, parameter) => {
+			await page.getByTestId('canvas-node').filter({ hasText: nodeName }).first().dblclick();
+			const item = parameterItem(page, parameter);
+			await item.waitFor({ timeout: 30000 });
+			await item.hover();
+			await item.getByTestId('from-ai-override-button').first().click();
+			await page.waitForTimeout(300);
+			await closeNdv(page);
+		};
+		await sparkle(tools.cis, 'phone');
+		await sparkle(tools.table, 'keyValue');
+		await page.keyboard.press('ControlOrMeta+s');
+		let saved;
+		for (const until = Date.now() + 20000; Date.now() < until; await sleep(500)) {
+			const wf = await client.getWorkflow(workflow.id);
+			const byName = (name) => wf.nodes.find((n) => n.name === name).parameters;
+			saved = [byName(tools.cis).phone, byName(tools.table).filters.conditions[0].keyValue];
+			if (saved.every((value) => /\$fromAI\(/.test(String(value)))) break;
+		}
+		if (!saved.every((value) => /\$fromAI\(/.test(String(value)))) throw new Error(`saved as ${JSON.stringify(saved)}`);
+		return `saved as ${saved.join(' and ')}`;
+	});
+	if (!workflow) return;
+
+	/** Sends a message in the editor's chat; resolves with the model's requests, the calls the service got, and the answer. */
+	const chatInEditor = async (text) => {
+		const mark = model.requests.length;
+		const simMark = sim.requests.length;
+		const before = (await client.listExecutions(workflow.id)).length;
+		// the editor's chat: "Open chat" under the canvas opens it (n8n's chat, data-test-id chat-input)
+		const input = page.getByTestId('canvas-chat').getByTestId('chat-input').first();
+		if (!(await input.isVisible().catch(() => false))) await page.getByTestId('workflow-chat-button').first().click();
+		await input.waitFor({ timeout: 30000 });
+		await input.fill(text);
+		await input.press('Enter');
+		let executions = [];
+		for (const until = Date.now() + 90000; Date.now() < until; ) {
+			await sleep(500);
+			executions = await client.listExecutions(workflow.id);
+			if (executions.length > before && ['success', 'error', 'crashed'].includes(executions[0].status)) break;
+		}
+		if (executions.length !== before + 1) throw new Error(`${executions.length - before} executions for "${text}"; expected 1`);
+		const execution = await client.getExecution(executions[0].id);
+		const error = execution.data && execution.data.resultData && execution.data.resultData.error;
+		if (executions[0].status !== 'success') throw new Error(`the execution ended ${executions[0].status}: ${error ? error.message : ''}`);
+		const output = execution.data.resultData.runData['AI Agent'].at(-1).data.main[0][0].json.output;
+		const asked = model.requests.slice(mark).filter((request) => request.method === 'POST');
+		const last = asked[asked.length - 1].body;
+		const toolCalls = (Array.isArray(last.input) ? last.input : []).filter((item) => item.type === 'function_call' || (item.role === 'assistant' && item.tool_calls));
+		const created = apiRequestsSince(sim, simMark).filter((request) => request.path === '/cis/api/v1/telephony/autoCallCandidate/single');
+		return { output: String(output), created, toolCalls: toolCalls.map((call) => ({ name: call.name, args: JSON.parse(call.arguments || '{}') })) };
+	};
+
+	await checks.check(`hand-built chat agent: the first message in the editor's chat, "call Ann on ${written}", places one call with that number, and the chat reads that it was placed`, async () => {
+		const { output, created, toolCalls } = await chatInEditor(`call Ann on ${written}`);
+		await page.screenshot({ path: path.join(images, 'hand-built-chat-agent-call.png'), animations: 'disabled' }).catch(() => undefined);
+		if (created.length !== 1 || JSON.stringify(created[0].body.phone) !== JSON.stringify([phone])) {
+			throw new Error(`the service got ${created.length} calls: ${JSON.stringify(created.map((request) => request.body.phone))}; the model called ${JSON.stringify(toolCalls)}`);
+		}
+		if (output !== `I've placed a call to Ann (${written}).`) throw new Error(`the agent answered ${output}`);
+		return output;
+	});
+
+	await checks.check('hand-built chat agent: "what did Ann say?" looks the row up through the Data Table tool (conditions0_Value, digits) and answers from it; nobody is called', async () => {
+		// the row example 14a writes when the call's result arrives
+		await client.insertDataTableRows(table, [{ phone, callId: 'ui-call-5602', outcome: 'answered', status: 'Answered', result: '{"interested":"yes"}' }]);
+		const { output, created, toolCalls } = await chatInEditor('what did Ann say?');
+		await page.screenshot({ path: path.join(images, 'hand-built-chat-agent-result.png'), animations: 'disabled' }).catch(() => undefined);
+		if (created.length !== 0) throw new Error(`${created.length} calls placed`);
+		const lookup = toolCalls.find((call) => call.args && call.args.conditions0_Value !== undefined);
+		if (!lookup || lookup.args.conditions0_Value !== phone) throw new Error(`the model called ${JSON.stringify(toolCalls)}`);
+		if (!/^The call to Ann \(\+7 999 000-56-02\) was answered \(Answered, call ui-call-5602\)\. The bot collected: \{"interested":"yes"\}\.$/.test(output)) {
+			throw new Error(`the agent answered ${output}`);
+		}
+		return `${lookup.name}(${JSON.stringify(lookup.args)}); ${output}`;
+	});
+}
+
+module.exports = { nodePanel, trigger, action, fieldNames, localUrl, dryRun, retryLeftOut, waitPanel, waitExecution, firstWorkflow, typedExpression, exampleCanvas, newAgent, handBuiltChatAgent };

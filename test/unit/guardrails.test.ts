@@ -148,7 +148,7 @@ describe('what the agent reads back', () => {
 		expect(agentFailure('refused', error)).toEqual({
 			outcome: 'refused',
 			message:
-				'Refused: the number 79990000001 is not in Allowed Numbers ("7495"), so it was not called. This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+				'Refused: the number 79990000001 is not in Allowed Numbers ("7495"), so it was not called. This is a limit set for these calls: do not try to get around it (no other numbers, no repeats); tell the user.',
 		});
 	});
 

@@ -7,7 +7,7 @@ import { execFile } from 'child_process';
 import * as net from 'net';
 import * as path from 'path';
 
-const { parseArgs, pickPort, PORT_VARIABLE } = require('../../scripts/start');
+const { parseArgs, pickPort, PORT_VARIABLE, recheckN8nPort } = require('../../scripts/start');
 
 const START = path.resolve(__dirname, '..', '..', 'scripts', 'start.js');
 
@@ -83,5 +83,21 @@ describe('npm start: the n8n port', () => {
 		expect(await pickPort(5678, freePort)).toEqual({ port: freePort });
 		const chosen = await pickPort(freePort, undefined, {}, [freePort]);
 		expect(chosen.port).not.toBe(freePort);
+	});
+
+	test('checked again right before n8n starts: a port taken during the install is given up for the next free one, unless it was asked for', async () => {
+		// the chosen port is taken by another program while n8n installs
+		const meanwhile = await listen();
+		const later = portOf(meanwhile);
+		try {
+			const moved = await recheckN8nPort({ port: later }, undefined, []);
+			expect(moved.port).not.toBe(later);
+			expect(moved.note).toBe(`port ${later} is taken, using ${moved.port}`);
+			await expect(recheckN8nPort({ port: later }, later, [])).rejects.toThrow(`port ${later} on 127.0.0.1 is taken`);
+		} finally {
+			await new Promise<void>((resolve) => meanwhile.close(() => resolve()));
+		}
+		// still free: kept as chosen, note and all
+		expect(await recheckN8nPort({ port: later, note: 'port 5678 is taken, using x' }, undefined, [])).toEqual({ port: later, note: 'port 5678 is taken, using x' });
 	});
 });

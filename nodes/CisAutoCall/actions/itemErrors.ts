@@ -6,7 +6,7 @@ import { errorMayHaveCarriedOut } from '../../shared/transport';
 // The two facts about an item's error that operations and the pipeline both ask.
 
 /**
- * Why the node did not send an item: `input` (a bad value), `refused` (a limit the user set said
+ * Why the node did not send an item: `input` (a bad value), `refused` (a limit the builder set said
  * no), `badNumber` (the number itself cannot be a person's phone), or `notSent` (any other reason
  * of the node's own; its message says "Not sent").
  */
@@ -19,6 +19,8 @@ export class NotSentError extends NodeOperationError {
 		message: string,
 		options: ConstructorParameters<typeof NodeOperationError>[2] = {},
 		readonly why: NotSentReason = 'notSent',
+		/** A refusal's words apart (runFeatures/guardrails RefusalWords): the reason, the builder's fix, what an AI Agent should do. */
+		readonly refusal?: { reason: string; builderFix?: string; forModel?: string },
 	) {
 		super(node, message, options);
 	}

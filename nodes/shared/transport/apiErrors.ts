@@ -94,7 +94,10 @@ export function toNodeApiError(
 		} else if (kind === 'notFound' && request.notFoundMeans) {
 			description = request.notFoundMeans;
 		} else if (kind === 'refusedInput') {
-			description = `The service refused the request: ${fromService ?? 'no reason given'}`;
+			// the message quotes the service's reason already: said once
+			description = fromService
+				? 'The service refused the values of this request, so nothing was created.'
+				: 'The service refused the request without a reason; nothing was created.';
 		} else if (kind === 'unauthorized' && renewsToken) {
 			description = RENEWED_TOKEN_REJECTED;
 		} else {

@@ -6,7 +6,7 @@
  * which shows the agent's options next to its own.
  */
 export { type AgentMode, agentModeOf } from './detection';
-export { agentFailure, type AgentFailureKind, agentNotDoneHint, agentSuccess, CANDIDATE_ID_UNKNOWN, failureKindOf } from './replies';
+export { agentBuilderNotice, agentFailure, type AgentFailureKind, agentNotDoneHint, agentSuccess, CANDIDATE_ID_UNKNOWN, failureKindOf } from './replies';
 export { agentWaitResult, type AgentWaitSetting, limitInWords, prepareAgentWait, refuseAgentWait } from './waiting';
 export {
 	agentMayStartTaskOption,

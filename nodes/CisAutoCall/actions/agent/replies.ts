@@ -13,7 +13,7 @@ import { statedOutcomeOf } from '../../../shared/transport';
 export type AgentFailureKind = 'refused' | 'failed' | 'unknown';
 
 const ADVICE = {
-	guardrail: 'This is a limit the user set: do not try to get around it (no other numbers, no repeats); tell the user.',
+	guardrail: 'This is a limit set for these calls: do not try to get around it (no other numbers, no repeats); tell the user.',
 	badNumber: 'Ask the user for the right number of this person, then call with it; never guess or change a number yourself.',
 	input: 'Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
 	failed: 'Correct what the message names and try once more, or tell the user.',
@@ -35,6 +35,13 @@ function plainText(text: string): string {
 export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject {
 	const text = plainText(error.message);
 	let message: string;
+	const refusal = error instanceof NotSentError ? error.refusal : undefined;
+	if (kind === 'refused' && refusal) {
+		// The person in the chat hears the reason and what to do; the builder's fix goes to the notice.
+		const reason = plainText(refusal.reason);
+		const advice = refusal.forModel ?? (error instanceof NotSentError && error.why === 'badNumber' ? ADVICE.badNumber : ADVICE.guardrail);
+		return { outcome: kind, message: `Refused: ${reason}. ${advice}` };
+	}
 	if (kind === 'refused') {
 		const why = error instanceof NotSentError ? error.why : 'input';
 		if (why === 'refused') message = `${text}. ${ADVICE.guardrail}`;
@@ -106,4 +113,20 @@ export function agentNotDoneHint(output: INodeExecutionData[]): NodeExecutionHin
 	const which = output.length === 1 ? 'This tool call' : `${notDone.length} of ${output.length} items of this tool call`;
 	const what = notDone.every((item) => item.json.outcome === 'refused') ? 'sent nothing' : 'did not succeed';
 	return { type: 'warning', location: 'outputPane', message: `${which} ${what}; the model was told: ${first}` };
+}
+
+/**
+ * The builder's side of a refusal the model was told about, for the notice above the tool's output
+ * (never in the items, which the model reads): the same reason, and the fix only the builder can
+ * make. Undefined when no refusal of the run has such a fix (agentNotDoneHint then says what the
+ * model was told). `errors`: the errors of the items that were not done, of `itemCount` items.
+ */
+export function agentBuilderNotice(errors: Error[], itemCount: number): NodeExecutionHint | undefined {
+	const first = errors.find((error) => error instanceof NotSentError && error.refusal?.builderFix);
+	const refusal = first instanceof NotSentError ? first.refusal : undefined;
+	if (!refusal?.builderFix) return undefined;
+	const which = itemCount === 1 ? 'This tool call' : `${errors.length} of ${itemCount} items of this tool call`;
+	const what = errors.every((error) => error instanceof NotSentError) ? 'sent nothing' : 'did not succeed';
+	const fix = refusal.builderFix;
+	return { type: 'warning', location: 'outputPane', message: `${which} ${what}: ${plainText(refusal.reason)}. ${fix[0].toUpperCase()}${fix.slice(1)}.` };
 }

@@ -2,6 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation } from '../operation';
 import { Outcomes } from './outcome';
+import { agentBuilderNotice } from '../agent';
 import { agentOutput, normalOutput, summarizeFailure } from './output';
 import { prepareAll } from './prepare';
 import type { PipelineRun } from './run';
@@ -47,7 +48,11 @@ export async function runPipeline(run: PipelineRun, operation: Operation): Promi
 
 	// 7. The output. Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
 	const failed = outcomes.firstFailed();
-	if (run.asAgentTool) return maskUrlSecrets(agentOutput(operation, outcomes.all));
+	if (run.asAgentTool) {
+		const errors = outcomes.all.flatMap((outcome) => (outcome && !outcome.ok ? [outcome.error] : []));
+		run.builderNotice = agentBuilderNotice(errors, run.items.length);
+		return maskUrlSecrets(agentOutput(operation, outcomes.all));
+	}
 	if (failed !== -1 && !run.continueOnFail) throw summarizeFailure(run.context, outcomes.all, failed);
 	return maskUrlSecrets(normalOutput(outcomes.all));
 }

@@ -70,6 +70,7 @@ export function inputError(context: IExecuteFunctions, error: unknown, itemIndex
 			`${error.message} [item ${itemIndex}]`,
 			{ itemIndex, description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.` },
 			error instanceof Refusal ? (error.cause === 'badNumber' ? 'badNumber' : 'refused') : 'input',
+			error instanceof Refusal ? { reason: error.reason, ...error.words } : undefined,
 		);
 	}
 	return asNodeError(context, error, itemIndex);

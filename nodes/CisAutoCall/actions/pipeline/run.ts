@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { perRunParameters } from '../../helpers/perRunParameters';
 import { createApiClient } from '../../../shared/transport';
@@ -24,6 +24,8 @@ export interface PipelineRun extends Run {
 	sends: boolean;
 	/** The steps of this run, in order: the memory of earlier tries, then the run features' steps. */
 	steps: Step[];
+	/** As an AI Agent's tool: the builder's notice of a refusal whose fix is theirs (set by the pipeline's output). */
+	builderNotice?: NodeExecutionHint;
 }
 
 /**

@@ -66,5 +66,8 @@ export function capRefusal(guardrails: Guardrails, used: number, count: number):
 		'maxCallsPerRun',
 		max,
 		`${calls} would go beyond ${max} ${max === 1 ? 'call' : 'calls'} ${scope} (${setting})${shared}; ${used} already started, so nothing was sent`,
+		'limit',
+		// a workflow's error names the setting already; an AI Agent's builder reads the fix in the notice
+		guardrails.asAgentTool ? { builderFix: 'raise "Max Calls per Run" in Options to allow more' } : {},
 	);
 }

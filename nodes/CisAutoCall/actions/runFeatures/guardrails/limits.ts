@@ -57,6 +57,11 @@ export function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
 		'maxCallsPerDay',
 		max,
 		`the daily limit of ${max} ${max === 1 ? 'call' : 'calls'} of this node ("Max Calls per Day") is reached: no more calls can be placed before ${utcTime(nextFreeAt)}, so nothing was sent`,
+		'limit',
+		{
+			builderFix: 'raise "Max Calls per Day" in Options to allow more',
+			forModel: 'Tell the user that the daily limit of calls is reached and when calls can be placed again; place no more calls.',
+		},
 	);
 }
 
@@ -66,6 +71,11 @@ export function callAgainRefusal(digits: string, hours: number, freeAt: number |
 		'callAgainAfterHours',
 		digits,
 		`${digits} was called within the last ${hours} ${hours === 1 ? 'hour' : 'hours'} ("Call a Number Again After (Hours)"); ${when}, so nothing was sent`,
+		'limit',
+		{
+			builderFix: 'lower "Call a Number Again After (Hours)" in Options to allow it sooner',
+			forModel: 'Tell the user this person was called recently and when they may be called again; do not call them on another number or in another way.',
+		},
 	);
 }
 

@@ -1,6 +1,6 @@
 import { COUNTRIES, COUNTRY_CODES } from './countryCodes';
 import { nationalLengthsOf } from './defaultCountry';
-import { MIN_PERSON_PHONE_DIGITS, Refusal } from './numbers';
+import { ASK_FOR_WHOLE_NUMBER, MIN_PERSON_PHONE_DIGITS, Refusal } from './numbers';
 
 // The service dials the digits it is given, so a number must be whole before it is sent: the
 // international form, country code first (79990005555), or the Russian form with 8 first
@@ -61,12 +61,22 @@ function nationalInWords(country: string): string {
 	return `a national number of ${country} (${describeLengths(nationalLengthsOf(country))} digits${trunkPrefix ? ` after the trunk ${trunkPrefix}` : ''})`;
 }
 
+/** The builder's way out when numbers come without their country code. */
+const WRITE_COUNTRY_CODE =
+	'write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it';
+
 /**
  * Why a number of a person's length cannot be dialled as it is, or undefined when it can. The words
  * name no country the number does not belong to: a number without its country code ((212) 555-0147)
  * would begin with another country's code (212, Morocco), so the way out, Default Country, is named instead.
  */
 export function wrongLength(digits: string, defaultCountry?: string): string | undefined {
+	const reason = wrongLengthReason(digits, defaultCountry);
+	return reason === undefined || defaultCountry !== undefined ? reason : `${reason}; ${WRITE_COUNTRY_CODE}`;
+}
+
+/** wrongLength without the builder's way out (the part an AI Agent tells the person in the chat). */
+function wrongLengthReason(digits: string, defaultCountry?: string): string | undefined {
 	const reading = readNumber(digits);
 	if (reading !== undefined && reading.lengths.includes(digits.length)) return undefined;
 	const fitsNoCode =
@@ -74,7 +84,7 @@ export function wrongLength(digits: string, defaultCountry?: string): string | u
 			? `${digits} begins with no country code`
 			: `${digits} has ${digits.length} digits, which fits no country code (${reading.code === '8' ? reading.described : `a number beginning with ${reading.code}`} has ${describeLengths(reading.lengths)})`;
 	if (defaultCountry !== undefined) return `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}, so nothing was called`;
-	return `${fitsNoCode}, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it`;
+	return `${fitsNoCode}, so nothing was called`;
 }
 
 /**
@@ -85,7 +95,9 @@ export function wrongLength(digits: string, defaultCountry?: string): string | u
 export function checkNumberLengths(phones: string[], defaultCountry?: string): void {
 	for (const digits of phones) {
 		if (digits.length < MIN_PERSON_PHONE_DIGITS) continue;
-		const reason = wrongLength(digits, defaultCountry);
-		if (reason !== undefined) throw new Refusal('phone', digits, reason, 'badNumber');
+		const reason = wrongLengthReason(digits, defaultCountry);
+		if (reason === undefined) continue;
+		const builderFix = defaultCountry === undefined ? WRITE_COUNTRY_CODE : undefined;
+		throw new Refusal('phone', digits, reason, 'badNumber', { builderFix, forModel: ASK_FOR_WHOLE_NUMBER });
 	}
 }

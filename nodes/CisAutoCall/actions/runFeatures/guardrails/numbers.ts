@@ -128,21 +128,38 @@ export function firstDisallowed(phones: string[], rules: NumberRule[]): string |
 export type RefusalCause = 'limit' | 'badNumber';
 
 /**
+ * The words of a refusal beyond its reason, each for whom it is: `builderFix`, the setting the
+ * workflow's builder may change ("set Default Country in Options"), which reaches the builder only
+ * (the error, or as an AI Agent's tool the execution's notice); `forModel`, what an AI Agent should
+ * do instead ("Ask the user for the full number …"), which it reads after the reason.
+ */
+export interface RefusalWords {
+	builderFix?: string;
+	forModel?: string;
+}
+
+/**
  * A guardrail said no. Handled like bad input (the pipeline adds the item; nothing is sent),
- * worded as a refusal.
+ * worded as a refusal: "Refused: <reason>; <builderFix>". A new limit refuses through here, and an
+ * AI Agent's tool then gives the model the reason and `forModel`, the builder the reason and the fix.
  */
 export class Refusal extends InputError {
 	constructor(
 		field: string,
 		value: unknown,
-		reason: string,
+		readonly reason: string,
 		readonly cause: RefusalCause = 'limit',
+		readonly words: RefusalWords = {},
 	) {
 		super(field, value, reason);
 		this.name = 'Refusal';
-		this.message = `Refused: ${reason}`;
+		this.message = `Refused: ${reason}${words.builderFix ? `; ${words.builderFix}` : ''}`;
 	}
 }
+
+/** What an AI Agent does when the number itself is wrong. */
+export const ASK_FOR_WHOLE_NUMBER =
+	'Ask the user for the full number with its country code, then call with it; never guess, complete or change a number yourself.';
 
 /** As an AI Agent's tool, refuses a candidate with several numbers unless the user allowed it. */
 export function checkOneNumber(phones: string[], guardrails: Guardrails): void {
@@ -150,7 +167,12 @@ export function checkOneNumber(phones: string[], guardrails: Guardrails): void {
 	throw new Refusal(
 		'phone',
 		`${phones.length} numbers`,
-		`this call gives ${phones.length} numbers for one person; an AI Agent may give one number per call ("AI Agent May Give Several Numbers per Call" is off), so nothing was called`,
+		`this call gives ${phones.length} numbers for one person, and an AI Agent may give one number per call, so nothing was called`,
+		'limit',
+		{
+			builderFix: 'turn on "AI Agent May Give Several Numbers per Call" in Options to allow more',
+			forModel: 'Call again with the one number the user meant; if it is unclear which, ask the user.',
+		},
 	);
 }
 
@@ -160,7 +182,9 @@ export function checkTaskStart(startsTask: boolean, guardrails: Guardrails): voi
 	throw new Refusal(
 		'start',
 		true,
-		'starting a call task phones everyone already in it, and an AI Agent may not do that here ("AI Agent May Start the Task" is off), so nothing was sent',
+		'starting a call task phones everyone already in it, and an AI Agent may not do that here, so nothing was sent',
+		'limit',
+		{ builderFix: 'turn on "AI Agent May Start the Task" in Options to allow it' },
 	);
 }
 
@@ -220,8 +244,9 @@ export function checkDiallable(phones: string[], allowShortNumbers: boolean): vo
 			throw new Refusal(
 				'phone',
 				digits,
-				`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called; to call an internal short number, turn on "Allow Short Numbers" in Options`,
+				`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called`,
 				'badNumber',
+				{ builderFix: 'to call an internal short number, turn on "Allow Short Numbers" in Options', forModel: ASK_FOR_WHOLE_NUMBER },
 			);
 		}
 	}
