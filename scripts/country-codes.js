@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Writes nodes/CisAutoCall/actions/runFeatures/guardrails/countryCodes.json, the lengths of phone
+ * Writes nodes/shared/phones/countryCodes.json, the lengths of phone
  * numbers per country code, and each country's code and national trunk prefixes (the 0 of 020 7946 0958,
  * for Default Country), from the metadata of libphonenumber-js (a dev dependency: Google's
  * libphonenumber metadata, maintained upstream). A number's lengths are those of landlines and mobiles. The nodes read the small committed table, so the
@@ -15,7 +15,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const TARGET = path.join(__dirname, '..', 'nodes', 'CisAutoCall', 'actions', 'runFeatures', 'guardrails', 'countryCodes.json');
+const TARGET = path.join(__dirname, '..', 'nodes', 'shared', 'phones', 'countryCodes.json');
 
 /** The version of libphonenumber-js installed, and its metadata (the "max" set: it has the lengths per type of number). */
 function readMetadata() {

@@ -10,7 +10,7 @@ import { execFileSync } from 'child_process';
 import * as path from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeLengths, wrongLength } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
+import { describeLengths, wrongLength } from '../../nodes/shared/phones';
 import { apiRequests, createAndRunTool, diallingOperations, jsonOf, runAction, runTool, useSimulatorWithTask } from '../actions/fixtures';
 
 jest.setTimeout(120_000);

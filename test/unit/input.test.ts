@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { addWebhookTargets, buildCallTaskBody, mergeExtraFields } from '../../nodes/shared/callTaskBody';
+import { readPhones } from '../../nodes/shared/phones';
 import { parseTimezone, toCps, toInstant, toStartMoment } from '../../nodes/shared/convert';
 import {
 	describeValue,
@@ -8,7 +9,6 @@ import {
 	requireInteger,
 	requireOption,
 	requireString,
-	toPhones,
 	toVariables,
 } from '../../nodes/shared/validation';
 
@@ -94,9 +94,9 @@ test('text: NaN, Infinity and objects are refused instead of sent as "NaN" or "[
 
 describe('phones: digits only, as the platform writes them', () => {
 	test('a leading + is dropped and the same number is sent once', () => {
-		expect(toPhones('phone', '+7 (999) 000-00-01')).toEqual(['79990000001']);
-		expect(toPhones('phone', ['+79990000001', '79990000001', '7 999 000 00 02'])).toEqual(['79990000001', '79990000002']);
-		expect(toPhones('phone', 79990000001)).toEqual(['79990000001']);
+		expect(readPhones('phone', '+7 (999) 000-00-01')).toEqual(['79990000001']);
+		expect(readPhones('phone', ['+79990000001', '79990000001', '7 999 000 00 02'])).toEqual(['79990000001', '79990000002']);
+		expect(readPhones('phone', 79990000001)).toEqual(['79990000001']);
 	});
 
 	test.each([
@@ -107,7 +107,7 @@ describe('phones: digits only, as the platform writes them', () => {
 		['79990000001 79990000002', /is longer than 15 digits/],
 		['7+9990000001', /is not a phone number/],
 	])('%p is refused', (value, message) => {
-		expect(() => toPhones('phone', value)).toThrow(message);
+		expect(() => readPhones('phone', value)).toThrow(message);
 	});
 });
 

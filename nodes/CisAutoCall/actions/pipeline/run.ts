@@ -5,8 +5,8 @@ import { createApiClient } from '../../../shared/transport';
 import type { Operation, Run } from '../operation';
 import { readRunFeatures } from '../runFeatures';
 import { traitsOf } from '../runFeatures/feature';
-import { phoneCompleter } from '../runFeatures/guardrails';
-import type { CompletePhone } from '../../../shared/validation';
+import { phoneReaderOf } from '../phones';
+import type { ReadItemPhones } from '../../../shared/phones';
 import type { Step } from '../runFeatures/feature';
 import { readRunSettings } from '../sending';
 import { EarlierTries } from './earlierTries';
@@ -34,13 +34,13 @@ export interface PipelineRun extends Run {
 export async function readRun(context: IExecuteFunctions, operation: Operation, asAgentTool: boolean): Promise<PipelineRun> {
 	let settings;
 	let featureSteps: Step[];
-	let completePhone: CompletePhone | undefined;
+	let readPhones: ReadItemPhones;
 	try {
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 		const saved = (context.getNode().parameters.options ?? {}) as IDataObject;
 		settings = readRunSettings(options, { batch: operation.kind === 'batch', nodeVersion: context.getNode().typeVersion });
 		featureSteps = readRunFeatures({ context, operation, asAgentTool, options, saved });
-		completePhone = traitsOf(operation).dials ? phoneCompleter(options) : undefined;
+		readPhones = phoneReaderOf(traitsOf(operation), options, saved);
 	} catch (error) {
 		throw inputError(context, error, 0);
 	}
@@ -53,7 +53,7 @@ export async function readRun(context: IExecuteFunctions, operation: Operation, 
 		settings,
 		parameter: perRunParameters(context),
 		groupTasks: earlierTries.groupTasks,
-		...(completePhone ? { completePhone } : {}),
+		readPhones,
 		// A tool gives one answer per item, like Continue On Fail.
 		continueOnFail: asAgentTool || context.continueOnFail(),
 		asAgentTool,

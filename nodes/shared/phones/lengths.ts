@@ -1,16 +1,22 @@
-import { COUNTRIES, COUNTRY_CODES } from './countryCodes';
+import { COUNTRIES, COUNTRY_CODES } from './countries';
 import { nationalLengthsOf } from './defaultCountry';
-import { MIN_PERSON_PHONE_DIGITS, Refusal } from './numbers';
 
 // The service dials the digits it is given, so a number must be whole before it is sent: the
-// international form, country code first (79990005555), or the Russian form with 8 first
-// (89990005555), which the service's RU normalisation and Russian networks read as +7, or a Russian
-// mobile number without its 7 (9990005555), which RU normalisation completes. The lengths of each
-// country code come from libphonenumber's metadata (countryCodes.json says which version).
+// international form, country code first (79990005555). The service reads numbers as numbers of its
+// own country (SERVICE_COUNTRY, its normalisation): the national form written with its trunk prefix
+// (89990005555) and a mobile number without its code (9990005555) are completed by the service.
+// The lengths of each country code come from libphonenumber's metadata (countryCodes.json says which version).
+
+/** The country whose numbers the service completes itself (its RU normalisation: platform facts). */
+export const SERVICE_COUNTRY = 'RU';
+const SERVICE_COUNTRY_IN_WORDS = 'Russian';
+
+/** The first digit of the service country's mobile numbers, which it completes when written without the code. */
+const SERVICE_MOBILE_FIRST_DIGIT = '9';
 
 /** How a number reads: its country code and the lengths (all digits) a number of that code has. */
 export interface NumberReading {
-	/** The country code, or "8" for the Russian form with 8 first. */
+	/** The country code, or the trunk prefix of the service country's national form. */
 	code: string;
 	/** For messages, e.g. "country code 7 (RU, KZ)". */
 	described: string;
@@ -18,20 +24,32 @@ export interface NumberReading {
 	lengths: readonly number[];
 }
 
-/** The Russian form with 8 first: 8 and the 10 digits of the number (8 999 000-55-55 is +7 999 000-55-55). */
-export const RUSSIAN_TRUNK_FORM: NumberReading = { code: '8', described: 'a Russian number written with 8 first', lengths: [11] };
+const service = COUNTRIES[SERVICE_COUNTRY];
+const serviceLengths = nationalLengthsOf(SERVICE_COUNTRY);
+const serviceTrunk = service.trunkPrefixes?.[0] ?? '';
+
+/** The service country's national form with its trunk prefix: 8 and the 10 digits (8 999 000-55-55 is +7 999 000-55-55). */
+export const SERVICE_TRUNK_FORM: NumberReading = {
+	code: serviceTrunk,
+	described: `a ${SERVICE_COUNTRY_IN_WORDS} number written with ${serviceTrunk} first`,
+	lengths: serviceLengths.map((length) => length + serviceTrunk.length),
+};
 
 /**
- * A Russian mobile number without its 7 (999 000-55-55): ten digits, 9 first, as many CRMs keep them.
- * The service's RU normalisation completes it to +7, and such numbers were sent before this rule, so
- * they pass, even where 9… would begin another country's code.
+ * A mobile number of the service country without its code (999 000-55-55), as many CRMs keep them.
+ * The service completes it, and such numbers were sent before this rule, so they pass, even where
+ * 9… would begin another country's code.
  */
-export const RUSSIAN_NATIONAL_FORM: NumberReading = { code: '9', described: 'a Russian mobile number without its 7', lengths: [10] };
+export const SERVICE_NATIONAL_FORM: NumberReading = {
+	code: SERVICE_MOBILE_FIRST_DIGIT,
+	described: `a ${SERVICE_COUNTRY_IN_WORDS} mobile number without its country code`,
+	lengths: serviceLengths,
+};
 
 /** The country code a number begins with (country codes are prefix-free: at most one fits). */
 export function readNumber(digits: string): NumberReading | undefined {
-	if (RUSSIAN_TRUNK_FORM.lengths.includes(digits.length) && digits.startsWith('8')) return RUSSIAN_TRUNK_FORM;
-	if (RUSSIAN_NATIONAL_FORM.lengths.includes(digits.length) && digits.startsWith('9')) return RUSSIAN_NATIONAL_FORM;
+	if (SERVICE_TRUNK_FORM.lengths.includes(digits.length) && digits.startsWith(SERVICE_TRUNK_FORM.code)) return SERVICE_TRUNK_FORM;
+	if (SERVICE_NATIONAL_FORM.lengths.includes(digits.length) && digits.startsWith(SERVICE_NATIONAL_FORM.code)) return SERVICE_NATIONAL_FORM;
 	for (let size = 1; size <= 3; size++) {
 		const code = digits.slice(0, size);
 		const plan = COUNTRY_CODES[code];
@@ -43,7 +61,7 @@ export function readNumber(digits: string): NumberReading | undefined {
 			};
 		}
 	}
-	return digits.startsWith('8') ? RUSSIAN_TRUNK_FORM : undefined;
+	return digits.startsWith(SERVICE_TRUNK_FORM.code) ? SERVICE_TRUNK_FORM : undefined;
 }
 
 /** "11", "11 or 12", "9 to 12". */
@@ -72,20 +90,7 @@ export function wrongLength(digits: string, defaultCountry?: string): string | u
 	const fitsNoCode =
 		reading === undefined
 			? `${digits} begins with no country code`
-			: `${digits} has ${digits.length} digits, which fits no country code (${reading.code === '8' ? reading.described : `a number beginning with ${reading.code}`} has ${describeLengths(reading.lengths)})`;
+			: `${digits} has ${digits.length} digits, which fits no country code (${reading === SERVICE_TRUNK_FORM ? reading.described : `a number beginning with ${reading.code}`} has ${describeLengths(reading.lengths)})`;
 	if (defaultCountry !== undefined) return `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}, so nothing was called`;
 	return `${fitsNoCode}, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it`;
-}
-
-/**
- * Refuses a number whose length does not fit its country code: a digit missing or one too many
- * reaches a stranger. Short numbers (fewer than 7 digits) are the short-number rule's, which
- * "Allow Short Numbers" relaxes; this rule applies to every other number. `defaultCountry` only words the refusal.
- */
-export function checkNumberLengths(phones: string[], defaultCountry?: string): void {
-	for (const digits of phones) {
-		if (digits.length < MIN_PERSON_PHONE_DIGITS) continue;
-		const reason = wrongLength(digits, defaultCountry);
-		if (reason !== undefined) throw new Refusal('phone', digits, reason, 'badNumber');
-	}
 }

@@ -1,7 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import { InputError } from '../validation';
+import { COUNTRIES, COUNTRY_CODES } from './countries';
 
-import { type CompletePhone, InputError } from '../../../../shared/validation';
-import { COUNTRIES, COUNTRY_CODES } from './countryCodes';
+/**
+ * Completes a number written without its country code (Default Country): `digits` as read, and
+ * whether it was written with + (then it has its country code).
+ */
+export type CompletePhone = (digits: string, international: boolean) => string;
 
 // Default Country: a number written without its country code, as CRMs of one country keep them
 // ((212) 555-0147, 020 7946 0958), is completed with that country's code before the number rules apply.
@@ -42,10 +46,4 @@ export function completerFor(country: string): CompletePhone {
 		// the country's code but without the + (442079460958 with GB), is left as written.
 		return isNational(digits) ? code + digits : digits;
 	};
-}
-
-/** The run's completion of numbers written without their country code, from its Options; none without Default Country. */
-export function phoneCompleter(options: IDataObject): CompletePhone | undefined {
-	const country = readDefaultCountry(options.defaultCountry);
-	return country === undefined ? undefined : completerFor(country);
 }
