@@ -30,6 +30,8 @@ export class Refusal extends InputError {
 		value: unknown,
 		reason: string,
 		readonly cause: RefusalCause = 'limit',
+		/** The reason in a few words, without the number, for the list of numbers left out of a CRM's list. */
+		readonly inShort: string = reason,
 	) {
 		super(field, value, reason);
 		this.name = 'Refusal';

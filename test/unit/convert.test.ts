@@ -1,8 +1,10 @@
 import { parseTimezone, timeOfDayToSeconds, toCps, toStartMoment } from '../../nodes/shared/convert';
 import { toVariables } from '../../nodes/shared/validation';
-import { readPhones } from '../../nodes/shared/phones';
+import { readPhones as readPhoneList } from '../../nodes/shared/phones';
 import { parseRetryAfter } from '../../nodes/shared/transport/failure';
 import { backoffDelay } from '../../nodes/shared/transport/retryPolicy';
+
+const readPhones = (field: string, value: unknown) => readPhoneList(field, value).phones;
 
 test('cps: the platform formula', () => {
 	expect(toCps('perSecond', 3)).toBe(1.03);

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { addWebhookTargets, buildCallTaskBody, mergeExtraFields } from '../../nodes/shared/callTaskBody';
-import { readPhones } from '../../nodes/shared/phones';
+import { readPhones as readPhoneList } from '../../nodes/shared/phones';
 import { parseTimezone, toCps, toInstant, toStartMoment } from '../../nodes/shared/convert';
 import {
 	describeValue,
@@ -11,6 +11,8 @@ import {
 	requireString,
 	toVariables,
 } from '../../nodes/shared/validation';
+
+const readPhones = (field: string, value: unknown) => readPhoneList(field, value).phones;
 
 describe('dates: only moments that exist on the calendar and the clock', () => {
 	test.each([

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { readDefaultCountry, readPhones, type ReadItemPhones } from '../../shared/phones';
+import { type ListError, readDefaultCountry, readPhones, type ReadItemPhones, type SkippedNumber } from '../../shared/phones';
 import type { OperationTraits } from './runFeatures/feature';
 import { undiallable } from './runFeatures/guardrails';
 
@@ -29,13 +29,29 @@ export function phoneOptions(traits: OperationTraits): INodeProperties[] {
 
 /**
  * How this run reads phones: Default Country read once, and for an operation that dials, the numbers
- * no bot may dial and the lengths a number must have. Throws InputError naming a bad option.
+ * no bot may dial and the lengths a number must have. The entries left out of an item's list go
+ * into `skipped` (by item), for its output. Throws InputError naming a bad option.
  */
-export function phoneReaderOf(traits: OperationTraits, options: IDataObject, saved: IDataObject): ReadItemPhones {
+export function phoneReaderOf(
+	traits: OperationTraits,
+	options: IDataObject,
+	saved: IDataObject,
+	skipped: Map<number, SkippedNumber[]>,
+): ReadItemPhones {
 	const country = traits.dials ? readDefaultCountry(options.defaultCountry) : undefined;
 	const allowShortNumbers = saved.allowShortNumbers === true;
 	const rules = traits.dials
 		? { country, checkLengths: true, screen: (digits: string) => undiallable(digits, allowShortNumbers) }
 		: {};
-	return (field, value) => readPhones(field, value, rules);
+	return (field, value, itemIndex) => {
+		try {
+			const list = readPhones(field, value, rules);
+			if (list.skipped.length > 0) skipped.set(itemIndex, list.skipped);
+			return list.phones;
+		} catch (error) {
+			const left = (error as ListError).skippedNumbers;
+			if (left) skipped.set(itemIndex, left);
+			throw error;
+		}
+	};
 }

@@ -79,18 +79,47 @@ function nationalInWords(country: string): string {
 	return `a national number of ${country} (${describeLengths(nationalLengthsOf(country))} digits${trunkPrefix ? ` after the trunk ${trunkPrefix}` : ''})`;
 }
 
+/** Why a number of a person's length cannot be dialled as it is: the refusal's words, and in short. */
+export interface LengthProblem {
+	reason: string;
+	inShort: string;
+}
+
 /**
  * Why a number of a person's length cannot be dialled as it is, or undefined when it can. The words
  * name no country the number does not belong to: a number without its country code ((212) 555-0147)
  * would begin with another country's code (212, Morocco), so the way out, Default Country, is named instead.
  */
-export function wrongLength(digits: string, defaultCountry?: string): string | undefined {
+export function lengthProblem(digits: string, defaultCountry?: string): LengthProblem | undefined {
 	const reading = readNumber(digits);
 	if (reading !== undefined && reading.lengths.includes(digits.length)) return undefined;
 	const fitsNoCode =
 		reading === undefined
-			? `${digits} begins with no country code`
-			: `${digits} has ${digits.length} digits, which fits no country code (${reading === SERVICE_TRUNK_FORM ? reading.described : `a number beginning with ${reading.code}`} has ${describeLengths(reading.lengths)})`;
-	if (defaultCountry !== undefined) return `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}, so nothing was called`;
-	return `${fitsNoCode}, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it`;
+			? 'begins with no country code'
+			: `has ${digits.length} digits, which fits no country code (${reading === SERVICE_TRUNK_FORM ? reading.described : `a number beginning with ${reading.code}`} has ${describeLengths(reading.lengths)})`;
+	if (defaultCountry !== undefined) {
+		const inShort = `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}`;
+		return { inShort, reason: `${digits} ${inShort}, so nothing was called` };
+	}
+	return {
+		inShort: fitsNoCode,
+		reason: `${digits} ${fitsNoCode}, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it`,
+	};
+}
+
+/** The words of lengthProblem(), or undefined when the number can be dialled. */
+export function wrongLength(digits: string, defaultCountry?: string): string | undefined {
+	return lengthProblem(digits, defaultCountry)?.reason;
+}
+
+/**
+ * A number written with + whose digits are fewer than its country code's numbers have: cut off
+ * (+7 999), whatever its last digits would reach. The refusal's words and in short, or undefined.
+ */
+export function cutOff(written: string, digits: string): LengthProblem | undefined {
+	const reading = readNumber(digits);
+	if (reading === undefined || reading === SERVICE_TRUNK_FORM || reading === SERVICE_NATIONAL_FORM) return undefined;
+	if (digits.length >= Math.min(...reading.lengths)) return undefined;
+	const inShort = `cut off: it has ${digits.length} digits, and a number with country code ${reading.code} has ${describeLengths(reading.lengths)}`;
+	return { inShort, reason: `${written} is ${inShort}, so nothing was called` };
 }

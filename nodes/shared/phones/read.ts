@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describeValue, InputError, isPlainObject, Refusal } from '../validation';
 import { type CompletePhone, completerFor } from './defaultCountry';
 import { isEmptyPhone, MIN_PERSON_PHONE_DIGITS, PHONE_MAX_DIGITS, phoneDigits, splitPhoneText, writtenWithPlus } from './digits';
-import { wrongLength } from './lengths';
+import { cutOff, lengthProblem } from './lengths';
 import { CRM_SHAPES, PICK_THE_PHONE } from './shapes';
 
 /** How the numbers of one item are read: the same for every operation that names a person by phone. */
@@ -18,6 +18,21 @@ export interface PhoneRules {
 
 /** Reads the numbers an item names (`field` names the value in messages); throws InputError or a refusal. */
 export type ReadItemPhones = (field: string, value: unknown, itemIndex: number) => string[];
+
+/** An entry of a CRM's list that was not called: as the CRM wrote it, and why, in a few words. */
+export interface SkippedNumber {
+	number: string;
+	reason: string;
+}
+
+/** The numbers to call, and the entries of a list left out. */
+export interface PhoneList {
+	phones: string[];
+	skipped: SkippedNumber[];
+}
+
+/** A refusal of a whole list, or of its only entry: `skippedNumbers` names every entry and why. */
+export type ListError = InputError & { skippedNumbers?: SkippedNumber[] };
 
 /** What went wrong with one entry of a value. */
 type EntryProblem = { kind: 'notANumber' } | { kind: 'tooLong' } | { kind: 'refused'; refusal: Refusal };
@@ -65,14 +80,28 @@ function readEntry(entry: unknown, rules: PhoneRules, complete?: CompletePhone):
 	const digits = phoneDigits(entry);
 	if (digits === undefined) return { kind: 'notANumber' };
 	if (digits.length > PHONE_MAX_DIGITS) return { kind: 'tooLong' };
-	const dialled = complete ? complete(digits, writtenWithPlus(entry)) : digits;
+	const international = writtenWithPlus(entry);
+	const dialled = complete ? complete(digits, international) : digits;
+	const cut = rules.checkLengths && international ? cutOff(String(entry).trim(), dialled) : undefined;
+	if (cut) return { kind: 'refused', refusal: new Refusal('phone', dialled, cut.reason, 'badNumber', cut.inShort) };
 	const refusal = rules.screen?.(dialled);
 	if (refusal) return { kind: 'refused', refusal };
 	if (rules.checkLengths && dialled.length >= MIN_PERSON_PHONE_DIGITS) {
-		const reason = wrongLength(dialled, rules.country);
-		if (reason !== undefined) return { kind: 'refused', refusal: new Refusal('phone', dialled, reason, 'badNumber') };
+		const problem = lengthProblem(dialled, rules.country);
+		if (problem) return { kind: 'refused', refusal: new Refusal('phone', dialled, problem.reason, 'badNumber', problem.inShort) };
 	}
 	return { digits: dialled };
+}
+
+/** Why an entry was left out of a list, in a few words. */
+function inShort(problem: EntryProblem): string {
+	if (problem.kind === 'refused') return problem.refusal.inShort;
+	return problem.kind === 'tooLong' ? `longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has` : 'not a phone number';
+}
+
+/** An entry as the CRM wrote it, as text. */
+function asWritten(entry: unknown): string {
+	return typeof entry === 'string' ? entry.trim() : typeof entry === 'number' ? String(entry) : describeValue(entry);
 }
 
 /** The error of an entry, naming the field, the value and (in a list) the entry. */
@@ -92,20 +121,54 @@ function errorOf(field: string, value: unknown, entry: unknown, problem: EntryPr
  * separated by commas, semicolons or new lines; a number may contain spaces, brackets, dots and
  * dashes: "+7 (999) 123-45-67". Each is read as its digits only, the platform's form (79991234567),
  * completed with Default Country, checked by `rules`; a number named twice is read once.
+ *
+ * A list (an array or a CRM's record) may hold entries that cannot be dialled (junk a CRM keeps): they
+ * are left out, each named in `skipped` with why, and the rest are called in the list's order; the list
+ * is refused only when nothing callable remains. A text the user typed or mapped is refused whole.
  */
-export function readPhones(field: string, value: unknown, rules: PhoneRules = {}): string[] {
+export function readPhones(field: string, value: unknown, rules: PhoneRules = {}): PhoneList {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		throw new InputError(field, value, 'is empty; enter at least one phone number');
 	}
 	const entries = entriesOf(value);
 	if (entries === undefined) throw new InputError(field, value, `is an object, not a phone number; ${PICK_THE_PHONE}`);
 	if (entries.length === 0) throw new InputError(field, value, 'holds no phone number');
-	const single = entries.length === 1 && !Array.isArray(value) && !isPlainObject(value);
+	const isList = Array.isArray(value) || isPlainObject(value);
+	const single = entries.length === 1 && !isList;
 	const complete = rules.country === undefined ? undefined : completerFor(rules.country);
-	const phones = entries.map((entry) => {
+	const phones: string[] = [];
+	const problems: Array<{ entry: unknown; problem: EntryProblem }> = [];
+	for (const entry of entries) {
 		const reading = readEntry(entry, rules, complete);
-		if ('kind' in reading) throw errorOf(field, value, entry, reading, single);
-		return reading.digits;
-	});
-	return [...new Set(phones)];
+		if (!('kind' in reading)) phones.push(reading.digits);
+		else if (!isList) throw errorOf(field, value, entry, reading, single);
+		else problems.push({ entry, problem: reading });
+	}
+	const skipped = problems.map(({ entry, problem }) => ({ number: asWritten(entry), reason: inShort(problem) }));
+	if (phones.length === 0) throw refusalOfList(field, value, problems, skipped);
+	return { phones: [...new Set(phones)], skipped };
+}
+
+/**
+ * A list of which nothing can be called: its one entry's own error, or a refusal naming every entry and why.
+ * The error carries the entries (`skippedNumbers`) for the item's output.
+ */
+function refusalOfList(
+	field: string,
+	value: unknown,
+	problems: Array<{ entry: unknown; problem: EntryProblem }>,
+	skipped: SkippedNumber[],
+): ListError {
+	// One entry, or entries that are no numbers at all (a field picked wrong): the first entry's own words.
+	const error: ListError =
+		problems.length === 1 || problems.every(({ problem }) => problem.kind === 'notANumber')
+			? errorOf(field, value, problems[0].entry, problems[0].problem, false)
+			: new Refusal(
+					field,
+					value,
+					`no number of the list can be called (${skipped.map(({ number, reason }) => `${number}: ${reason}`).join('. ')}), so nothing was called`,
+					'badNumber',
+				);
+	error.skippedNumbers = skipped;
+	return error;
 }

@@ -6,7 +6,7 @@ import type { Operation, Run } from '../operation';
 import { readRunFeatures } from '../runFeatures';
 import { traitsOf } from '../runFeatures/feature';
 import { phoneReaderOf } from '../phones';
-import type { ReadItemPhones } from '../../../shared/phones';
+import type { ReadItemPhones, SkippedNumber } from '../../../shared/phones';
 import type { Step } from '../runFeatures/feature';
 import { readRunSettings } from '../sending';
 import { EarlierTries } from './earlierTries';
@@ -24,6 +24,8 @@ export interface PipelineRun extends Run {
 	sends: boolean;
 	/** The steps of this run, in order: the memory of earlier tries, then the run features' steps. */
 	steps: Step[];
+	/** The entries left out of each item's phone list (junk a CRM keeps), for the item's output. */
+	skippedNumbers: Map<number, SkippedNumber[]>;
 }
 
 /**
@@ -35,12 +37,13 @@ export async function readRun(context: IExecuteFunctions, operation: Operation, 
 	let settings;
 	let featureSteps: Step[];
 	let readPhones: ReadItemPhones;
+	const skippedNumbers = new Map<number, SkippedNumber[]>();
 	try {
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 		const saved = (context.getNode().parameters.options ?? {}) as IDataObject;
 		settings = readRunSettings(options, { batch: operation.kind === 'batch', nodeVersion: context.getNode().typeVersion });
 		featureSteps = readRunFeatures({ context, operation, asAgentTool, options, saved });
-		readPhones = phoneReaderOf(traitsOf(operation), options, saved);
+		readPhones = phoneReaderOf(traitsOf(operation), options, saved, skippedNumbers);
 	} catch (error) {
 		throw inputError(context, error, 0);
 	}
@@ -59,5 +62,6 @@ export async function readRun(context: IExecuteFunctions, operation: Operation, 
 		asAgentTool,
 		sends: !featureSteps.some((step) => step.sendsNothing),
 		steps: [earlierTries, ...featureSteps],
+		skippedNumbers,
 	};
 }

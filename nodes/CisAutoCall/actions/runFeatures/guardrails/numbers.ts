@@ -162,6 +162,7 @@ export function undiallable(digits: string, allowShortNumbers: boolean): Refusal
 			digits,
 			`${digits} is an emergency number (${emergency}); no bot may call it, so nothing was called`,
 			'badNumber',
+			`an emergency number (${emergency}); no bot may call it`,
 		);
 	}
 	if (!allowShortNumbers && digits.length < MIN_PERSON_PHONE_DIGITS) {
@@ -170,6 +171,7 @@ export function undiallable(digits: string, allowShortNumbers: boolean): Refusal
 			digits,
 			`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called; to call an internal short number, turn on "Allow Short Numbers" in Options`,
 			'badNumber',
+			`${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS})`,
 		);
 	}
 	return undefined;
