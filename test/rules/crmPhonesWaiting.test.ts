@@ -59,7 +59,7 @@ describe.each(Object.keys(operations))('%s', (name) => {
 			const refused = await runWaiting(waiting, [{ phones: '+7 999 000-55-58' }, { phones: '020 7946 0959' }], parameters(), { continueOnFail: true });
 			expect(refused.waitingItems.map((item) => item.json.error)).toEqual([
 				undefined,
-				'Refused: 02079460959 begins with no country code, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it [item 1]',
+				'Refused: 02079460959 has no country code (a national number of 11 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 2079460959, without the leading 0) [item 1]',
 			]);
 			expect(candidatesSent()).toEqual([['442079460958'], ['79990005558']]);
 		});

@@ -58,6 +58,8 @@ export interface ItemOperation<Prepared = unknown> {
 	dialledPhones?(prepared: Prepared): string[];
 	/** Set by operations that may start a call task (which phones everyone in it): whether this item does. */
 	startsTask?(prepared: Prepared): boolean;
+	/** Set by an operation that names people by phone without dialling them (Cancel): it reads phones as dialling does. */
+	namesPeopleByPhone?: true;
 	/**
 	 * Set by the "… and Wait for Result" operations: each candidate's Callback Data gets a marker and
 	 * the execution waits for the results the CIS Auto-Call Trigger hands over (actions/waiting/).

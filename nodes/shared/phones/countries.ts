@@ -19,6 +19,8 @@ export const COUNTRY_CODES: Readonly<Record<string, CountryCode>> = table.codes;
 export interface Country {
 	code: string;
 	trunkPrefixes?: readonly string[];
+	/** The pattern of its landlines' and mobiles' national numbers (libphonenumber's), digits only. */
+	valid: string;
 }
 
 /** Every country (ISO 3166 alpha-2) of the metadata. */

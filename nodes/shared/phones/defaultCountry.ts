@@ -12,10 +12,15 @@ export type CompletePhone = (digits: string, international: boolean) => string;
 
 /** The Default Country option as a country of the metadata (upper case), or undefined when not set. */
 export function readDefaultCountry(value: unknown): string | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
 	const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
 	if (!/^[A-Z]{2}$/.test(code) || COUNTRIES[code] === undefined) {
-		throw new InputError('defaultCountry', value, 'is not a country code; enter a two-letter country code (ISO 3166), such as US, GB or DE');
+		throw new InputError(
+			'defaultCountry',
+			value,
+			'is not a country code; enter a two-letter country code (ISO 3166), such as US, GB or DE',
+		);
 	}
 	return code;
 }
@@ -40,7 +45,9 @@ export function completerFor(country: string): CompletePhone {
 	return (digits, international) => {
 		if (international) return digits;
 		if (digits.startsWith('00')) return digits.slice(2);
-		const prefix = prefixes.find((trunk) => digits.startsWith(trunk) && isNational(digits.slice(trunk.length)));
+		const prefix = prefixes.find(
+			(trunk) => digits.startsWith(trunk) && isNational(digits.slice(trunk.length)),
+		);
 		if (prefix !== undefined) return code + digits.slice(prefix.length);
 		// A number of a national length is national (as libphonenumber reads it); any other, such as one written with
 		// the country's code but without the + (442079460958 with GB), is left as written.

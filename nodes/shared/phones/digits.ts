@@ -19,7 +19,8 @@ export function phoneDigits(phone: unknown): string | undefined {
 	if (typeof phone === 'number') {
 		return Number.isSafeInteger(phone) && phone > 0 ? String(phone) : undefined;
 	}
-	if (typeof phone !== 'string' || !/^\+?[0-9()\-. ]*[0-9][0-9()\-. ]*$/.test(phone.trim())) return undefined;
+	if (typeof phone !== 'string' || !/^\+?[0-9()\-. ]*[0-9][0-9()\-. ]*$/.test(phone.trim()))
+		return undefined;
 	return phone.replace(/[^0-9]/g, '');
 }
 
@@ -29,5 +30,7 @@ export function writtenWithPlus(phone: unknown): boolean {
 }
 
 export function isEmptyPhone(phone: unknown): boolean {
-	return phone === undefined || phone === null || (typeof phone === 'string' && phone.trim() === '');
+	return (
+		phone === undefined || phone === null || (typeof phone === 'string' && phone.trim() === '')
+	);
 }

@@ -1,5 +1,6 @@
 import { COUNTRIES, COUNTRY_CODES } from './countries';
 import { nationalLengthsOf } from './defaultCountry';
+import { countriesOf, countriesWithNational, isNumberOf, isValidNumber } from './validity';
 
 // The service dials the digits it is given, so a number must be whole before it is sent: the
 // international form, country code first (79990005555). The service reads numbers as numbers of its
@@ -48,8 +49,16 @@ export const SERVICE_NATIONAL_FORM: NumberReading = {
 
 /** The country code a number begins with (country codes are prefix-free: at most one fits). */
 export function readNumber(digits: string): NumberReading | undefined {
-	if (SERVICE_TRUNK_FORM.lengths.includes(digits.length) && digits.startsWith(SERVICE_TRUNK_FORM.code)) return SERVICE_TRUNK_FORM;
-	if (SERVICE_NATIONAL_FORM.lengths.includes(digits.length) && digits.startsWith(SERVICE_NATIONAL_FORM.code)) return SERVICE_NATIONAL_FORM;
+	if (
+		SERVICE_TRUNK_FORM.lengths.includes(digits.length) &&
+		digits.startsWith(SERVICE_TRUNK_FORM.code)
+	)
+		return SERVICE_TRUNK_FORM;
+	if (
+		SERVICE_NATIONAL_FORM.lengths.includes(digits.length) &&
+		digits.startsWith(SERVICE_NATIONAL_FORM.code)
+	)
+		return SERVICE_NATIONAL_FORM;
 	for (let size = 1; size <= 3; size++) {
 		const code = digits.slice(0, size);
 		const plan = COUNTRY_CODES[code];
@@ -67,7 +76,9 @@ export function readNumber(digits: string): NumberReading | undefined {
 /** "11", "11 or 12", "9 to 12". */
 export function describeLengths(lengths: readonly number[]): string {
 	const sorted = [...lengths].sort((a, b) => a - b);
-	const consecutive = sorted.every((length, index) => index === 0 || length === sorted[index - 1] + 1);
+	const consecutive = sorted.every(
+		(length, index) => index === 0 || length === sorted[index - 1] + 1,
+	);
 	if (sorted.length === 1) return String(sorted[0]);
 	if (consecutive && sorted.length > 2) return `${sorted[0]} to ${sorted[sorted.length - 1]}`;
 	return `${sorted.slice(0, -1).join(', ')} or ${sorted[sorted.length - 1]}`;
@@ -88,7 +99,8 @@ export interface LengthProblem {
 /**
  * Why a number of a person's length cannot be dialled as it is, or undefined when it can. The words
  * name no country the number does not belong to: a number without its country code ((212) 555-0147)
- * would begin with another country's code (212, Morocco), so the way out, Default Country, is named instead.
+ * would begin with another country's code (212, Morocco), so the way out, Default Country, is named
+ * instead, with the user's own number as the example.
  */
 export function lengthProblem(digits: string, defaultCountry?: string): LengthProblem | undefined {
 	const reading = readNumber(digits);
@@ -101,10 +113,54 @@ export function lengthProblem(digits: string, defaultCountry?: string): LengthPr
 		const inShort = `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}`;
 		return { inShort, reason: `${digits} ${inShort}, so nothing was called` };
 	}
+	// The user's own number as the example; a trunk 0 is not written after the country code.
+	const national = digits.replace(/^0+/, '');
+	const writeIt = `write it with + and its country code (+<country code> ${national}${national !== digits ? ', without the leading 0' : ''})`;
+	if (reading !== SERVICE_TRUNK_FORM && countriesWithNational(digits).length > 0) {
+		const inShort = `has no country code (a national number of ${digits.length} digits)`;
+		return {
+			inShort,
+			reason: `${digits} ${inShort}, so nothing was called; set Default Country in Options to the country of the number, or ${writeIt}`,
+		};
+	}
 	return {
 		inShort: fitsNoCode,
-		reason: `${digits} ${fitsNoCode}, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it`,
+		reason: `${digits} ${fitsNoCode}, so nothing was called; ${writeIt}, or set Default Country in Options to complete numbers written without it`,
 	};
+}
+
+/**
+ * Why a number of the right length is no number of a person, or undefined when it is one (or when the
+ * metadata knows no country of its code): its national part is no landline or mobile number of a country
+ * of its code. `completedFrom`: the number as written, when Default Country gave it its code.
+ */
+export function validityProblem(
+	digits: string,
+	defaultCountry?: string,
+	completedFrom?: string,
+): LengthProblem | undefined {
+	const reading = readNumber(digits);
+	if (reading === undefined || !reading.lengths.includes(digits.length)) return undefined;
+	if (reading === SERVICE_TRUNK_FORM || reading === SERVICE_NATIONAL_FORM) {
+		const national = reading === SERVICE_TRUNK_FORM ? digits.slice(reading.code.length) : digits;
+		if (isNumberOf(SERVICE_COUNTRY, national)) return undefined;
+		const inShort = `not a valid number of ${SERVICE_COUNTRY} (${reading.described})`;
+		return {
+			inShort,
+			reason: `${digits} is ${inShort}, so nothing was called; correct the number`,
+		};
+	}
+	if (isValidNumber(reading.code, digits.slice(reading.code.length))) return undefined;
+	if (defaultCountry !== undefined && completedFrom !== undefined) {
+		const inShort = `not a valid number of ${defaultCountry} (Default Country)`;
+		return {
+			inShort,
+			reason: `${completedFrom} is ${inShort}, so nothing was called; correct the number, or set Default Country to the country of the number`,
+		};
+	}
+	const countries = countriesOf(reading.code);
+	const inShort = `not a valid number of country code ${reading.code} (${countries.slice(0, 3).join(', ')}${countries.length > 3 ? ' …' : ''})`;
+	return { inShort, reason: `${digits} is ${inShort}, so nothing was called; correct the number` };
 }
 
 /** The words of lengthProblem(), or undefined when the number can be dialled. */
@@ -118,7 +174,8 @@ export function wrongLength(digits: string, defaultCountry?: string): string | u
  */
 export function cutOff(written: string, digits: string): LengthProblem | undefined {
 	const reading = readNumber(digits);
-	if (reading === undefined || reading === SERVICE_TRUNK_FORM || reading === SERVICE_NATIONAL_FORM) return undefined;
+	if (reading === undefined || reading === SERVICE_TRUNK_FORM || reading === SERVICE_NATIONAL_FORM)
+		return undefined;
 	if (digits.length >= Math.min(...reading.lengths)) return undefined;
 	const inShort = `cut off: it has ${digits.length} digits, and a number with country code ${reading.code} has ${describeLengths(reading.lengths)}`;
 	return { inShort, reason: `${written} is ${inShort}, so nothing was called` };

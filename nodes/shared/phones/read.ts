@@ -2,8 +2,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { describeValue, InputError, isPlainObject, Refusal } from '../validation';
 import { type CompletePhone, completerFor } from './defaultCountry';
-import { isEmptyPhone, MIN_PERSON_PHONE_DIGITS, PHONE_MAX_DIGITS, phoneDigits, splitPhoneText, writtenWithPlus } from './digits';
-import { cutOff, lengthProblem } from './lengths';
+import {
+	isEmptyPhone,
+	MIN_PERSON_PHONE_DIGITS,
+	PHONE_MAX_DIGITS,
+	phoneDigits,
+	splitPhoneText,
+	writtenWithPlus,
+} from './digits';
+import { cutOff, lengthProblem, validityProblem } from './lengths';
 import { CRM_SHAPES, PICK_THE_PHONE } from './shapes';
 
 /** How the numbers of one item are read: the same for every operation that names a person by phone. */
@@ -12,8 +19,10 @@ export interface PhoneRules {
 	country?: string;
 	/** The numbers no bot may dial (the guardrails' policy): why, or undefined when it may be dialled. */
 	screen?: (digits: string) => Refusal | undefined;
-	/** Whether each number must have a length its country code has (the operations that dial). */
+	/** Whether each number must have a length and validity its country code has (the operations that dial). */
 	checkLengths?: boolean;
+	/** Told the entries of a list that were left out (also when the whole list is refused). */
+	onSkipped?: (skipped: SkippedNumber[]) => void;
 }
 
 /** Reads the numbers an item names (`field` names the value in messages); throws InputError or a refusal. */
@@ -31,11 +40,9 @@ export interface PhoneList {
 	skipped: SkippedNumber[];
 }
 
-/** A refusal of a whole list, or of its only entry: `skippedNumbers` names every entry and why. */
-export type ListError = InputError & { skippedNumbers?: SkippedNumber[] };
-
 /** What went wrong with one entry of a value. */
-type EntryProblem = { kind: 'notANumber' } | { kind: 'tooLong' } | { kind: 'refused'; refusal: Refusal };
+type EntryProblem =
+	{ kind: 'notANumber' } | { kind: 'tooLong' } | { kind: 'refused'; refusal: Refusal };
 
 type EntryReading = { digits: string } | EntryProblem;
 
@@ -64,7 +71,9 @@ function crmList(list: unknown[]): unknown[] {
 	const primary: unknown[] = [];
 	const rest: unknown[] = [];
 	for (const entry of list) {
-		const shape = isPlainObject(entry) ? CRM_SHAPES.find((candidate) => candidate.isEntry(entry)) : undefined;
+		const shape = isPlainObject(entry)
+			? CRM_SHAPES.find((candidate) => candidate.isEntry(entry))
+			: undefined;
 		if (!shape) {
 			rest.push(entry);
 			continue;
@@ -82,13 +91,26 @@ function readEntry(entry: unknown, rules: PhoneRules, complete?: CompletePhone):
 	if (digits.length > PHONE_MAX_DIGITS) return { kind: 'tooLong' };
 	const international = writtenWithPlus(entry);
 	const dialled = complete ? complete(digits, international) : digits;
-	const cut = rules.checkLengths && international ? cutOff(String(entry).trim(), dialled) : undefined;
-	if (cut) return { kind: 'refused', refusal: new Refusal('phone', dialled, cut.reason, 'badNumber', cut.inShort) };
+	const cut =
+		rules.checkLengths && international ? cutOff(String(entry).trim(), dialled) : undefined;
+	if (cut)
+		return {
+			kind: 'refused',
+			refusal: new Refusal('phone', dialled, cut.reason, 'badNumber', cut.inShort),
+		};
 	const refusal = rules.screen?.(dialled);
 	if (refusal) return { kind: 'refused', refusal };
 	if (rules.checkLengths && dialled.length >= MIN_PERSON_PHONE_DIGITS) {
-		const problem = lengthProblem(dialled, rules.country);
-		if (problem) return { kind: 'refused', refusal: new Refusal('phone', dialled, problem.reason, 'badNumber', problem.inShort) };
+		const completedFrom =
+			dialled !== digits && !digits.startsWith('00') ? String(entry).trim() : undefined;
+		const problem =
+			lengthProblem(dialled, rules.country) ??
+			validityProblem(dialled, rules.country, completedFrom);
+		if (problem)
+			return {
+				kind: 'refused',
+				refusal: new Refusal('phone', dialled, problem.reason, 'badNumber', problem.inShort),
+			};
 	}
 	return { digits: dialled };
 }
@@ -96,20 +118,36 @@ function readEntry(entry: unknown, rules: PhoneRules, complete?: CompletePhone):
 /** Why an entry was left out of a list, in a few words. */
 function inShort(problem: EntryProblem): string {
 	if (problem.kind === 'refused') return problem.refusal.inShort;
-	return problem.kind === 'tooLong' ? `longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has` : 'not a phone number';
+	return problem.kind === 'tooLong'
+		? `longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`
+		: 'not a phone number';
 }
 
 /** An entry as the CRM wrote it, as text. */
 function asWritten(entry: unknown): string {
-	return typeof entry === 'string' ? entry.trim() : typeof entry === 'number' ? String(entry) : describeValue(entry);
+	return typeof entry === 'string'
+		? entry.trim()
+		: typeof entry === 'number'
+			? String(entry)
+			: describeValue(entry);
 }
 
 /** The error of an entry, naming the field, the value and (in a list) the entry. */
-function errorOf(field: string, value: unknown, entry: unknown, problem: EntryProblem, single: boolean): InputError {
+function errorOf(
+	field: string,
+	value: unknown,
+	entry: unknown,
+	problem: EntryProblem,
+	single: boolean,
+): InputError {
 	if (problem.kind === 'refused') return problem.refusal;
 	const which = single ? 'is' : `has ${describeValue(entry)}, which is`;
 	if (problem.kind === 'tooLong') {
-		return new InputError(field, value, `${which} longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`);
+		return new InputError(
+			field,
+			value,
+			`${which} longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`,
+		);
 	}
 	const hint = isPlainObject(entry) || Array.isArray(entry) ? `; ${PICK_THE_PHONE}` : '';
 	return new InputError(field, value, `${which} not a phone number${hint}`);
@@ -131,7 +169,8 @@ export function readPhones(field: string, value: unknown, rules: PhoneRules = {}
 		throw new InputError(field, value, 'is empty; enter at least one phone number');
 	}
 	const entries = entriesOf(value);
-	if (entries === undefined) throw new InputError(field, value, `is an object, not a phone number; ${PICK_THE_PHONE}`);
+	if (entries === undefined)
+		throw new InputError(field, value, `is an object, not a phone number; ${PICK_THE_PHONE}`);
 	if (entries.length === 0) throw new InputError(field, value, 'holds no phone number');
 	const isList = Array.isArray(value) || isPlainObject(value);
 	const single = entries.length === 1 && !isList;
@@ -144,31 +183,29 @@ export function readPhones(field: string, value: unknown, rules: PhoneRules = {}
 		else if (!isList) throw errorOf(field, value, entry, reading, single);
 		else problems.push({ entry, problem: reading });
 	}
-	const skipped = problems.map(({ entry, problem }) => ({ number: asWritten(entry), reason: inShort(problem) }));
+	const skipped = problems.map(({ entry, problem }) => ({
+		number: asWritten(entry),
+		reason: inShort(problem),
+	}));
+	if (skipped.length > 0) rules.onSkipped?.(skipped);
 	if (phones.length === 0) throw refusalOfList(field, value, problems, skipped);
 	return { phones: [...new Set(phones)], skipped };
 }
 
-/**
- * A list of which nothing can be called: its one entry's own error, or a refusal naming every entry and why.
- * The error carries the entries (`skippedNumbers`) for the item's output.
- */
+/** A list of which nothing can be called: its one entry's own error, or a refusal naming every entry and why. */
 function refusalOfList(
 	field: string,
 	value: unknown,
 	problems: Array<{ entry: unknown; problem: EntryProblem }>,
 	skipped: SkippedNumber[],
-): ListError {
+): InputError {
 	// One entry, or entries that are no numbers at all (a field picked wrong): the first entry's own words.
-	const error: ListError =
-		problems.length === 1 || problems.every(({ problem }) => problem.kind === 'notANumber')
-			? errorOf(field, value, problems[0].entry, problems[0].problem, false)
-			: new Refusal(
-					field,
-					value,
-					`no number of the list can be called (${skipped.map(({ number, reason }) => `${number}: ${reason}`).join('. ')}), so nothing was called`,
-					'badNumber',
-				);
-	error.skippedNumbers = skipped;
-	return error;
+	return problems.length === 1 || problems.every(({ problem }) => problem.kind === 'notANumber')
+		? errorOf(field, value, problems[0].entry, problems[0].problem, false)
+		: new Refusal(
+				field,
+				value,
+				`no number of the list can be called (${skipped.map(({ number, reason }) => `${number}: ${reason}`).join('. ')}), so nothing was called`,
+				'badNumber',
+			);
 }

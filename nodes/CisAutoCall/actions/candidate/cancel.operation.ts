@@ -62,7 +62,9 @@ export const cancel = defineOperation<Cancellation>({
 	kind: 'item',
 	fields,
 	creates: false,
-	// The same reading of phones as the operations that dial; a bad number stops the run before any request.
+	namesPeopleByPhone: true,
+	// The same reading of phones as the operations that dial (lists, Default Country, validity): the number
+	// that cancels is the number that was dialled. A bad number stops the run before any request.
 	prepare: (run) => perTask((autoCallId, itemIndex, parameter) => ({ autoCallId, phones: run.readPhones('phone', parameter('phone', itemIndex), itemIndex) }))(run),
 	async execute(run, { autoCallId, phones }, itemIndex) {
 		const results: IDataObject[] = [];

@@ -6,6 +6,7 @@ import type { Operation, Run } from '../operation';
 import { readRunFeatures } from '../runFeatures';
 import { traitsOf } from '../runFeatures/feature';
 import { phoneReaderOf } from '../phones';
+import type { ReadItemParameter } from '../../../shared/parameterReaders';
 import type { ReadItemPhones, SkippedNumber } from '../../../shared/phones';
 import type { Step } from '../runFeatures/feature';
 import { readRunSettings } from '../sending';
@@ -37,13 +38,15 @@ export async function readRun(context: IExecuteFunctions, operation: Operation, 
 	let settings;
 	let featureSteps: Step[];
 	let readPhones: ReadItemPhones;
+	let parameter: ReadItemParameter;
 	const skippedNumbers = new Map<number, SkippedNumber[]>();
 	try {
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 		const saved = (context.getNode().parameters.options ?? {}) as IDataObject;
 		settings = readRunSettings(options, { batch: operation.kind === 'batch', nodeVersion: context.getNode().typeVersion });
 		featureSteps = readRunFeatures({ context, operation, asAgentTool, options, saved });
-		readPhones = phoneReaderOf(traitsOf(operation), options, saved, skippedNumbers);
+		parameter = perRunParameters(context);
+		readPhones = phoneReaderOf(traitsOf(operation), parameter, saved, skippedNumbers);
 	} catch (error) {
 		throw inputError(context, error, 0);
 	}
@@ -54,7 +57,7 @@ export async function readRun(context: IExecuteFunctions, operation: Operation, 
 		items: context.getInputData(),
 		client,
 		settings,
-		parameter: perRunParameters(context),
+		parameter,
 		groupTasks: earlierTries.groupTasks,
 		readPhones,
 		// A tool gives one answer per item, like Continue On Fail.

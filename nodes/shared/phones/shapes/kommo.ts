@@ -7,12 +7,17 @@ import type { PhoneShape } from './shape';
  */
 export const kommo: PhoneShape = {
 	described: "Kommo's custom_fields_values",
-	isEntry: (entry) => Array.isArray(entry.values) && ('field_code' in entry || 'field_id' in entry || 'code' in entry),
+	isEntry: (entry) =>
+		Array.isArray(entry.values) &&
+		('field_code' in entry || 'field_id' in entry || 'code' in entry),
 	phonesOf: (entry) => ({
 		phones:
 			(entry.field_code ?? entry.code) === 'PHONE'
-				? (entry.values as unknown[]).map((phone) => (isPlainObject(phone) && 'value' in phone ? phone.value : phone))
+				? (entry.values as unknown[]).map((phone) =>
+						isPlainObject(phone) && 'value' in phone ? phone.value : phone,
+					)
 				: [],
 	}),
-	listIn: (record) => (Array.isArray(record.custom_fields_values) ? record.custom_fields_values : undefined),
+	listIn: (record) =>
+		Array.isArray(record.custom_fields_values) ? record.custom_fields_values : undefined,
 };
