@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BITRIX24, byId, createTaskInState, KOMMO, PIPEDRIVE, target, useWaitingN8n, waitParameters } from '../actions/fixtures';
 
-const { sim, startN8n, runWaiting } = useWaitingN8n();
+const { sim, startN8n, runWaiting, resumedOnce } = useWaitingN8n();
 
 function candidatesSent(): string[][] {
 	return sim.requests
@@ -48,6 +48,18 @@ describe.each(Object.keys(operations))('%s', (name) => {
 				['79990005553', '89990005554'],
 				['79990005555', '79990005556'],
 			]);
+		});
+
+		test('junk in a CRM list: the good number is called, and the result after the wait still names the entries left out', async () => {
+			const { waiting, eventUrl } = await startN8n();
+			sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)] });
+			const execution = await runWaiting(waiting, [{ phones: [{ VALUE: '123' }, { VALUE: '+7 999 000-55-59' }] }], parameters());
+			expect(candidatesSent()).toEqual([['79990005559']]);
+			// Add to Task calls once its task runs (not started here); Create and Run calls at once.
+			if (name !== 'Create and Run and Wait for Result') return;
+			await resumedOnce(execution);
+			expect(execution.items).toHaveLength(1);
+			expect(execution.items?.[0].json.skippedNumbers).toEqual([{ number: '123', reason: 'an emergency number (123); no bot may call it' }]);
 		});
 
 		test('Default Country GB completes a national number; without it the number is refused by name and item, and not waited for', async () => {
