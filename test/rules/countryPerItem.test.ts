@@ -5,32 +5,15 @@
  * national number patterns (generated into the package): `999 000-99-93` with US is refused, naming
  * US, with 0 requests. Through n8n-core's engine against the simulator, on every operation that dials.
  */
-import type { IDataObject } from 'n8n-workflow';
-
-import {
-	apiRequests,
-	diallingOperations,
-	jsonOf,
-	runAction,
-	useSimulatorWithTask,
-} from '../actions/fixtures';
+import { apiRequests, jsonOf, runAction, useDialling } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 
-const { sim, taskId } = useSimulatorWithTask('Country per item');
-const operations = diallingOperations(taskId);
+const { sim, operations, candidatesSent: sent } = useDialling('Country per item');
 const fromItem = { defaultCountry: '={{ $json.country }}' };
 
 /** The numbers of each candidate sent, candidates sorted. */
-function candidatesSent(): string[][] {
-	return apiRequests(sim)
-		.flatMap((request) => {
-			const body = request.body as IDataObject;
-			return Array.isArray(body.batch) ? (body.batch as IDataObject[]) : [body];
-		})
-		.map((entry) => entry.phone as string[])
-		.sort((a, b) => a[0].localeCompare(b[0]));
-}
+const candidatesSent = () => sent().sort((a, b) => a[0].localeCompare(b[0]));
 
 describe.each(Object.keys(operations))('%s', (name) => {
 	test('Default Country from an expression: two items, two countries, each completed with its own', async () => {

@@ -8,28 +8,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	apiRequests,
-	diallingOperations,
-	jsonOf,
-	runAction,
-	useSimulatorWithTask,
-} from '../actions/fixtures';
+import { apiRequests, jsonOf, runAction, useDialling } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 
-const { sim, taskId } = useSimulatorWithTask('Junk in lists');
-const operations = diallingOperations(taskId);
+const { sim, operations, candidatesSent: sent } = useDialling('Junk in lists');
 
-/** Every number sent, in the order sent within each candidate. */
-function phonesSent(): string[][] {
-	return apiRequests(sim)
-		.flatMap((request) => {
-			const body = request.body as IDataObject;
-			return Array.isArray(body.batch) ? (body.batch as IDataObject[]) : [body];
-		})
-		.map((entry) => entry.phone as string[]);
-}
+const phonesSent = sent;
 
 describe.each(Object.keys(operations))('%s', (name) => {
 	test('a Bitrix24 lead with 123 and a good mobile: the mobile is called, the output names 123 and why', async () => {
