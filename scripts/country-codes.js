@@ -98,7 +98,7 @@ function personalPattern(metadata) {
  * pattern of its people's national numbers (`valid`: landlines and mobiles, libphonenumber's own).
  */
 function regions({ json, metadata }) {
-  /** @type {Record<string, { code: string, trunkPrefixes?: string[] }>} */
+  /** @type {Record<string, { code: string, trunkPrefixes?: string[], valid: string }>} */
   const table = {};
   for (const region of Object.keys(json.countries)) {
     if (!/^[A-Z]{2}$/.test(region)) continue;
