@@ -58,7 +58,7 @@ describe('Max Calls per Day', () => {
 		}
 		expect(answers.map((answer) => answer.outcome)).toEqual(['done', 'done', 'done', 'refused', 'refused']);
 		expect(answers[3].message).toMatch(DAILY_REFUSAL);
-		expect(answers[3].message).toMatch(/tell the user\.$/);
+		expect(answers[3].message).toMatch(/Tell the user that the daily limit of calls is reached and when calls can be placed again; place no more calls\.$/);
 		expect(calledPhones()).toEqual([0, 1, 2].map((index) => [phoneOf(index)]));
 	});
 

@@ -3,7 +3,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { Operation } from '../operation';
 import { Outcomes } from './outcome';
 import { agentBuilderNotice } from '../agent';
-import { agentOutput, normalOutput, summarizeFailure } from './output';
+import { addSkippedNumbers, agentOutput, normalOutput, summarizeFailure } from './output';
 import { prepareAll } from './prepare';
 import type { PipelineRun } from './run';
 import { sendAll } from './send';
@@ -30,7 +30,7 @@ export async function runPipeline(run: PipelineRun, operation: Operation): Promi
 	if (!run.sends) {
 		for (const step of steps) step.check?.(operation, prepared, outcomes);
 		for (const step of steps) step.show?.(operation, prepared, outcomes);
-		return maskUrlSecrets(normalOutput(outcomes.all));
+		return maskUrlSecrets(addSkippedNumbers(normalOutput(outcomes.all), run.skippedNumbers));
 	}
 
 	// 3. What an earlier try of this node run, or an earlier execution, already sent is left out.
@@ -51,8 +51,8 @@ export async function runPipeline(run: PipelineRun, operation: Operation): Promi
 	if (run.asAgentTool) {
 		const errors = outcomes.all.flatMap((outcome) => (outcome && !outcome.ok ? [outcome.error] : []));
 		run.builderNotice = agentBuilderNotice(errors, run.items.length);
-		return maskUrlSecrets(agentOutput(operation, outcomes.all));
+		return maskUrlSecrets(addSkippedNumbers(agentOutput(operation, outcomes.all), run.skippedNumbers));
 	}
 	if (failed !== -1 && !run.continueOnFail) throw summarizeFailure(run.context, outcomes.all, failed);
-	return maskUrlSecrets(normalOutput(outcomes.all));
+	return maskUrlSecrets(addSkippedNumbers(normalOutput(outcomes.all), run.skippedNumbers));
 }

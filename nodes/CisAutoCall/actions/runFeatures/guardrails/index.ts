@@ -5,7 +5,6 @@ import {
 	allowedNumbersOption,
 	allowShortNumbersOption,
 	callAgainAfterHoursOption,
-	defaultCountryOption,
 	maxCallsPerDayOption,
 	maxCallsPerRunOption,
 } from './options';
@@ -22,7 +21,6 @@ export const guardrails: RunFeature = {
 	options: ({ dials, startsTask }) => [
 		...(dials
 			? [
-					defaultCountryOption,
 					allowedNumbersOption,
 					maxCallsPerRunOption,
 					maxCallsPerDayOption,
@@ -43,7 +41,6 @@ export {
 	firstDisallowed,
 	parseAllowedNumbers,
 	readGuardrails,
-	Refusal,
+	undiallable,
 } from './numbers';
-export { describeLengths, wrongLength } from './numberLengths';
-export { completerFor, phoneCompleter, readDefaultCountry } from './defaultCountry';
+export { Refusal } from '../../../../shared/validation';

@@ -4,7 +4,8 @@ import { processMemory } from '../../../../shared/processMemory';
 import { type NodeRecord, partOfKey, recordOf, type RecordChanges, scopeOf, Window } from '../../../../shared/record';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults } from '../feature';
-import { type Guardrails, Refusal } from './numbers';
+import { Refusal } from '../../../../shared/validation';
+import type { Guardrails } from './numbers';
 
 /**
  * The limits across runs: Max Calls per Day and Call a Number Again After (Hours). They count on

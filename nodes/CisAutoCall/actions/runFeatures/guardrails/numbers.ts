@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
+import { ASK_FOR_WHOLE_NUMBER, describeValue, InputError, Refusal, requireInteger } from '../../../../shared/validation';
+import { MIN_PERSON_PHONE_DIGITS } from '../../../../shared/phones';
 import { DEFAULT_AGENT_MAX_CALLS } from '../../agent';
-import { readDefaultCountry } from './defaultCountry';
 import { MAX_CALL_AGAIN_HOURS, MAX_CALLS_PER_DAY } from './options';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
@@ -31,8 +31,6 @@ export interface Guardrails {
 	mayStartTask: boolean;
 	/** Whether numbers shorter than a person's phone (internal lines) may be called; emergency numbers never. */
 	allowShortNumbers: boolean;
-	/** Default Country (the candidates' numbers were completed with it when read), for the refusals' words. */
-	defaultCountry?: string;
 	/** Max Calls per Day, as saved (0: off): numbers this node dials in any 24 hours, over all its runs. */
 	maxCallsPerDay: number;
 	/** Call a Number Again After (Hours), as saved (0: off). */
@@ -46,14 +44,12 @@ export interface Guardrails {
  */
 export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved: IDataObject = {}): Guardrails {
 	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
-	const defaultCountry = readDefaultCountry(options.defaultCountry);
 	const agentRules = {
 		asAgentTool,
 		oneNumberPerCall: asAgentTool && saved.agentSeveralNumbers !== true,
 		mayStartTask: !asAgentTool || saved.agentMayStartTask === true,
 		allowShortNumbers: saved.allowShortNumbers === true,
 		...readLimitsAsSaved(saved),
-		...(defaultCountry === undefined ? {} : { defaultCountry }),
 	};
 	const setting = options.maxCallsPerRun;
 	if (setting === undefined || setting === null || setting === '') {
@@ -120,47 +116,6 @@ export function firstDisallowed(phones: string[], rules: NumberRule[]): string |
 	return phones.find((digits) => !rules.some((rule) => matchesRule(digits, rule)));
 }
 
-/**
- * Why a refusal: `limit`, the user's own settings do not allow it (Allowed Numbers, Max Calls per
- * Run, what an AI Agent may do); `badNumber`, the number itself cannot be a person's phone (wrong
- * length, no country code, too short, an emergency number), so only the right number helps.
- */
-export type RefusalCause = 'limit' | 'badNumber';
-
-/**
- * The words of a refusal beyond its reason, each for whom it is: `builderFix`, the setting the
- * workflow's builder may change ("set Default Country in Options"), which reaches the builder only
- * (the error, or as an AI Agent's tool the execution's notice); `forModel`, what an AI Agent should
- * do instead ("Ask the user for the full number …"), which it reads after the reason.
- */
-export interface RefusalWords {
-	builderFix?: string;
-	forModel?: string;
-}
-
-/**
- * A guardrail said no. Handled like bad input (the pipeline adds the item; nothing is sent),
- * worded as a refusal: "Refused: <reason>; <builderFix>". A new limit refuses through here, and an
- * AI Agent's tool then gives the model the reason and `forModel`, the builder the reason and the fix.
- */
-export class Refusal extends InputError {
-	constructor(
-		field: string,
-		value: unknown,
-		readonly reason: string,
-		readonly cause: RefusalCause = 'limit',
-		readonly words: RefusalWords = {},
-	) {
-		super(field, value, reason);
-		this.name = 'Refusal';
-		this.message = `Refused: ${reason}${words.builderFix ? `; ${words.builderFix}` : ''}`;
-	}
-}
-
-/** What an AI Agent does when the number itself is wrong. */
-export const ASK_FOR_WHOLE_NUMBER =
-	'Ask the user for the full number with its country code, then call with it; never guess, complete or change a number yourself.';
-
 /** As an AI Agent's tool, refuses a candidate with several numbers unless the user allowed it. */
 export function checkOneNumber(phones: string[], guardrails: Guardrails): void {
 	if (!guardrails.oneNumberPerCall || phones.length <= 1) return;
@@ -206,9 +161,6 @@ export const EMERGENCY_NUMBERS: readonly string[] = Object.freeze([
 	'120', '122', '123', '190', '192', '193', '997', '998', '061', '062', '15', '17', '18',
 ]);
 
-/** A phone number of a person has at least this many digits; shorter ones are internal or service lines. */
-export const MIN_PERSON_PHONE_DIGITS = 7;
-
 /**
  * The emergency number a dialled number reaches, if any: the number itself, or one behind a
  * country or trunk code (+1 911, +44 999, 8 112) or an international prefix (00, 011).
@@ -226,28 +178,41 @@ export function emergencyNumberIn(digits: string): string | undefined {
 }
 
 /**
- * Refuses numbers no bot may dial: an emergency number (always), and a number too short to be a
- * person's phone unless the user allowed short numbers. Applies to every version of the node.
+ * Why no bot may dial a number: an emergency number (always), or a number too short to be a
+ * person's phone unless the user allowed short numbers; undefined when it may be dialled. Applies
+ * to every version of the node.
  */
+export function undiallable(digits: string, allowShortNumbers: boolean): Refusal | undefined {
+	const emergency = emergencyNumberIn(digits);
+	if (emergency !== undefined) {
+		return new Refusal(
+			'phone',
+			digits,
+			`${digits} is an emergency number (${emergency}); no bot may call it, so nothing was called`,
+			'badNumber',
+			{ inShort: `an emergency number (${emergency}); no bot may call it` },
+		);
+	}
+	if (!allowShortNumbers && digits.length < MIN_PERSON_PHONE_DIGITS) {
+		return new Refusal(
+			'phone',
+			digits,
+			`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called`,
+			'badNumber',
+			{
+				inShort: `${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS})`,
+				builderFix: 'to call an internal short number, turn on "Allow Short Numbers" in Options',
+				forModel: ASK_FOR_WHOLE_NUMBER,
+			},
+		);
+	}
+	return undefined;
+}
+
+/** Refuses the first number no bot may dial (the last word before sending, whatever read the numbers). */
 export function checkDiallable(phones: string[], allowShortNumbers: boolean): void {
 	for (const digits of phones) {
-		const emergency = emergencyNumberIn(digits);
-		if (emergency !== undefined) {
-			throw new Refusal(
-				'phone',
-				digits,
-				`${digits} is an emergency number (${emergency}); no bot may call it, so nothing was called`,
-				'badNumber',
-			);
-		}
-		if (!allowShortNumbers && digits.length < MIN_PERSON_PHONE_DIGITS) {
-			throw new Refusal(
-				'phone',
-				digits,
-				`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called`,
-				'badNumber',
-				{ builderFix: 'to call an internal short number, turn on "Allow Short Numbers" in Options', forModel: ASK_FOR_WHOLE_NUMBER },
-			);
-		}
+		const refusal = undiallable(digits, allowShortNumbers);
+		if (refusal) throw refusal;
 	}
 }
