@@ -203,6 +203,7 @@ async function checksWithFakes(ctx, fakes) {
 	const bx = fakes.bitrix24;
 	const bxPhones = (phones) => phones.map((VALUE, i) => ({ VALUE, VALUE_TYPE: i ? 'WORK' : 'MOBILE' }));
 	const bitrix24 = crm('Bitrix24', '13', 'lead', 'leadId', {
+		/** @param {string[]} phones @param {{ contactPhones?: string[], country?: string }} extra */
 		create: async (phones, { contactPhones, country } = {}) => {
 			const contactId = contactPhones ? bx.addContact('Oleg', bxPhones(contactPhones)) : null;
 			const lead = bx.addLead('Website form', 'Oleg', bxPhones(phones || []), { contactId, country });
@@ -250,6 +251,21 @@ async function checksWithFakes(ctx, fakes) {
 	await cleanLead(pipedrive, ['+7 999 000-66-66', '+7 999 000-55-55'], ['79990006666', '79990005555']);
 	await cleanLead(kommo, ['+7 999 000-77-77', '+7 999 000-88-88'], ['79990007777', '79990008888']);
 	await cleanLead(bitrix24, ['+7 999 000-99-99', '+7 999 000-11-22'], ['79990009999', '79990001122']);
+
+	await checks.check('HubSpot: Contact Created and its phone change in one delivery (HubSpot batches events) → one call', async () => {
+		const id = hs.addContact({ firstname: 'Bo', lastname: 'Batch', phone: '(212) 555-0166' });
+		hubspot.sent++;
+		const answer = await hs.deliver([
+			{ subscriptionType: 'contact.creation', objectId: id },
+			{ subscriptionType: 'contact.propertyChange', objectId: id, propertyName: 'phone', propertyValue: '(212) 555-0166' },
+		]);
+		assert.ok(answer.status < 300, `${answer.status} ${answer.text}`);
+		await hubspot.noteNumber(id, 1);
+		await hubspot.settled();
+		assert.deepStrictEqual(calledFor('contactId', id).map((c) => c.phone), [['12125550166']]);
+		assert.strictEqual(hubspot.notes(id).length, 1, JSON.stringify(hubspot.notes(id)));
+		return '2 events in one delivery → 1 call, 1 logged call';
+	});
 
 	for (const a of all) {
 		await checks.check(`${a.label}: a ${a.record} without a phone → nobody called; a note says so and what to do; the next change without a phone writes nothing more`, async () => {
