@@ -306,7 +306,7 @@ async function checksWithFakes(ctx, fakes) {
 
 	// A known limit, not run by default: two events of a record whose phones are new, at the same instant, are two
 	// executions side by side, and n8n's Remove Duplicates reads its record, then writes it, without a lock: both may pass
-	// (HubSpot on n8n 1.123.81: 2 calls of 1 pair; docs/crm.md). CIS_E2E_CRM_AT_ONCE=1 runs it.
+	// (1 of the 4 pairs called twice on n8n 1.123.81 and on 2.41.1; docs/crm.md). CIS_E2E_CRM_AT_ONCE=1 runs it.
 	const atOnce = [];
 	for (const a of all) {
 		atOnce.push([`${a.label}: a phone corrected again and its two update events at the same instant → one call`, async () => {
