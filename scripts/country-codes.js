@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Writes nodes/CisAutoCall/actions/runFeatures/guardrails/countryCodes.json, the lengths of phone
+ * Writes nodes/shared/phones/countryCodes.json, the lengths of phone
  * numbers per country code, and each country's code and national trunk prefixes (the 0 of 020 7946 0958,
  * for Default Country), from the metadata of libphonenumber-js (a dev dependency: Google's
  * libphonenumber metadata, maintained upstream). A number's lengths are those of landlines and mobiles. The nodes read the small committed table, so the
@@ -15,7 +15,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const TARGET = path.join(__dirname, '..', 'nodes', 'CisAutoCall', 'actions', 'runFeatures', 'guardrails', 'countryCodes.json');
+const TARGET = path.join(__dirname, '..', 'nodes', 'shared', 'phones', 'countryCodes.json');
 
 /** The version of libphonenumber-js installed, and its metadata (the "max" set: it has the lengths per type of number). */
 function readMetadata() {
@@ -83,11 +83,22 @@ function expandPattern(pattern) {
 }
 
 /**
- * country (ISO 3166 alpha-2) → its country code and the trunk prefixes its national numbers are written
- * with (GB: 0, US: 1, RU: 8, BY: 80, 8 or 0), the one written today first, when it has any.
+ * The national numbers of a person in the numbering plan selected in `metadata`, as one pattern: its
+ * landlines' and mobiles' patterns (the same one once), or its general pattern when it tells no types.
+ */
+function personalPattern(metadata) {
+  const plan = metadata.numberingPlan;
+  const patterns = [...new Set(PERSONAL_TYPES.map((type) => plan.type(type)?.pattern()).filter(Boolean))];
+  return patterns.length > 0 ? patterns.join('|') : plan.nationalNumberPattern();
+}
+
+/**
+ * country (ISO 3166 alpha-2) → its country code, the trunk prefixes its national numbers are written
+ * with (GB: 0, US: 1, RU: 8, BY: 80, 8 or 0), the one written today first, when it has any, and the
+ * pattern of its people's national numbers (`valid`: landlines and mobiles, libphonenumber's own).
  */
 function regions({ json, metadata }) {
-  /** @type {Record<string, { code: string, trunkPrefixes?: string[] }>} */
+  /** @type {Record<string, { code: string, trunkPrefixes?: string[], valid: string }>} */
   const table = {};
   for (const region of Object.keys(json.countries)) {
     if (!/^[A-Z]{2}$/.test(region)) continue;
@@ -98,16 +109,29 @@ function regions({ json, metadata }) {
     const parsing = plan.nationalPrefixForParsing();
     const prefixes = typeof written === 'string' && /^\d+$/.test(written) ? [written] : [];
     for (const prefix of (typeof parsing === 'string' && expandPattern(parsing)) || []) if (!prefixes.includes(prefix)) prefixes.push(prefix);
-    table[region] = { code: String(plan.callingCode()), ...(prefixes.length > 0 ? { trunkPrefixes: prefixes } : {}) };
+    table[region] = {
+      code: String(plan.callingCode()),
+      ...(prefixes.length > 0 ? { trunkPrefixes: prefixes } : {}),
+      valid: personalPattern(metadata),
+    };
   }
   return table;
+}
+
+/** A value as JSON on one line, with a space after each comma and colon between values (never inside a text). */
+function compact(value) {
+  if (Array.isArray(value)) return `[${value.map(compact).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.entries(value).map(([key, entry]) => `${JSON.stringify(key)}: ${compact(entry)}`).join(', ')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** One JSON row per key, sorted by `order`. */
 function rowsOf(table, order) {
   return Object.keys(table)
     .sort(order)
-    .map((key) => `    ${JSON.stringify(key)}: ${JSON.stringify(table[key]).replace(/,/g, ', ').replace(/:/g, ': ')}`);
+    .map((key) => `    ${JSON.stringify(key)}: ${compact(table[key])}`);
 }
 
 function render(version, table, countries) {

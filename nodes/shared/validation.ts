@@ -13,6 +13,32 @@ export class InputError extends Error {
 	}
 }
 
+/**
+ * Why a refusal: `limit`, the user's own settings do not allow it (Allowed Numbers, Max Calls per
+ * Run, what an AI Agent may do); `badNumber`, the number itself cannot be a person's phone (wrong
+ * length, no country code, too short, an emergency number), so only the right number helps.
+ */
+export type RefusalCause = 'limit' | 'badNumber';
+
+/**
+ * A rule said no (a guardrail, or a number that cannot be dialled). Handled like bad input (the
+ * pipeline adds the item; nothing is sent), worded as a refusal.
+ */
+export class Refusal extends InputError {
+	constructor(
+		field: string,
+		value: unknown,
+		reason: string,
+		readonly cause: RefusalCause = 'limit',
+		/** The reason in a few words, without the number, for the list of numbers left out of a CRM's list. */
+		readonly inShort: string = reason,
+	) {
+		super(field, value, reason);
+		this.name = 'Refusal';
+		this.message = `Refused: ${reason}`;
+	}
+}
+
 /** No value at all: "Invalid phone: the field is empty", never "nothing is empty". */
 function noValue(value: unknown): boolean {
 	return value === undefined || value === null;
@@ -199,114 +225,6 @@ export function toObject(field: string, value: unknown): IDataObject | undefined
 	}
 	requireNestingWithin(field, parsed);
 	return parsed;
-}
-
-/** The longest number the international plan (E.164) allows, in digits. */
-export const PHONE_MAX_DIGITS = 15;
-
-/**
- * Completes a number written without its country code (Default Country): `digits` as read, and
- * whether it was written with + (then it has its country code).
- */
-export type CompletePhone = (digits: string, international: boolean) => string;
-
-/**
- * The one reading of phones, for every operation that dials or cancels.
- * Phones come as an array, or as one text with numbers separated by commas, semicolons or new lines
- * (LF, CR LF or a lone CR); a number may contain spaces, brackets, dots and dashes: "+7 (999) 123-45-67".
- * An array may be a CRM's list of phones (crmPhones). Each is sent as its digits only, the
- * platform's form (79991234567): a leading + is dropped, so "+7 999 123-45-67" and "79991234567"
- * are one number, sent once. `complete` adds a country code to a number written without one.
- */
-export function toPhones(field: string, value: unknown, complete?: CompletePhone): string[] {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-		throw new InputError(field, value, 'is empty; enter at least one phone number');
-	}
-	const list = Array.isArray(value)
-		? crmPhones(value)
-		: typeof value === 'string'
-			? value
-					.split(/[,;\r\n]+/)
-					.map((part) => part.trim())
-					.filter((part) => part !== '')
-			: typeof value === 'number'
-				? [value]
-				: isPlainObject(value) && Array.isArray(value.custom_fields_values)
-					? crmPhones(value.custom_fields_values)
-					: isPlainObject(value) && ('value' in value || 'VALUE' in value || isCustomField(value))
-						? crmPhones([value])
-						: undefined;
-	if (isPlainObject(value) && list === undefined) {
-		throw new InputError(field, value, `is an object, not a phone number; ${PICK_THE_PHONE}`);
-	}
-	if (!list || list.length === 0) {
-		throw new InputError(field, value, 'holds no phone number');
-	}
-	const single = list.length === 1 && !Array.isArray(value) && !isPlainObject(value);
-	const phones = list.map((phone) => {
-		const digits = phoneDigits(phone);
-		const which = single ? 'is' : `has ${describeValue(phone)}, which is`;
-		if (digits === undefined) {
-			const hint = isPlainObject(phone) || Array.isArray(phone) ? `; ${PICK_THE_PHONE}` : '';
-			throw new InputError(field, value, `${which} not a phone number${hint}`);
-		}
-		if (digits.length > PHONE_MAX_DIGITS) {
-			throw new InputError(field, value, `${which} longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`);
-		}
-		return complete ? complete(digits, typeof phone === 'string' && phone.trim().startsWith('+')) : digits;
-	});
-	return [...new Set(phones)];
-}
-
-const PICK_THE_PHONE =
-	'pick the field that holds the number, or a CRM\'s phone list (entries with value, such as Pipedrive\'s; with VALUE, such as Bitrix24\'s; or Kommo\'s custom_fields_values)';
-
-/** A CRM's phone entry: Pipedrive's `{label, value, primary}`, Bitrix24's `{VALUE, VALUE_TYPE}`. */
-function phoneOfEntry(entry: IDataObject): unknown {
-	if ('value' in entry) return entry.value;
-	if ('VALUE' in entry) return entry.VALUE;
-	return undefined;
-}
-
-/** A field of Kommo's (amoCRM's) `custom_fields_values`: `{field_code, values: [{value}]}` (`code` in its older webhooks). */
-function isCustomField(entry: IDataObject): boolean {
-	return Array.isArray(entry.values) && ('field_code' in entry || 'field_id' in entry || 'code' in entry);
-}
-
-function isEmptyPhone(phone: unknown): boolean {
-	return phone === undefined || phone === null || (typeof phone === 'string' && phone.trim() === '');
-}
-
-/**
- * A list of phones as CRMs keep them: texts and numbers, entries of Pipedrive (`value`, `primary`) and
- * Bitrix24 (`VALUE`), and Kommo's custom fields, of which the PHONE field's `values[].value` are the
- * phones (other fields are left out). The primary number first, then the rest in their order; empty
- * entries are dropped. An entry that is none of these is kept, for the caller to refuse by name.
- */
-function crmPhones(list: unknown[]): unknown[] {
-	const primary: unknown[] = [];
-	const rest: unknown[] = [];
-	for (const entry of list) {
-		if (!isPlainObject(entry)) {
-			rest.push(entry);
-		} else if (isCustomField(entry)) {
-			if ((entry.field_code ?? entry.code) !== 'PHONE') continue;
-			for (const phone of entry.values as unknown[]) rest.push(isPlainObject(phone) && 'value' in phone ? phone.value : phone);
-		} else if ('value' in entry || 'VALUE' in entry) {
-			(entry.primary === true ? primary : rest).push(phoneOfEntry(entry));
-		} else {
-			rest.push(entry);
-		}
-	}
-	return [...primary, ...rest].filter((phone) => !isEmptyPhone(phone));
-}
-
-function phoneDigits(phone: unknown): string | undefined {
-	if (typeof phone === 'number') {
-		return Number.isSafeInteger(phone) && phone > 0 ? String(phone) : undefined;
-	}
-	if (typeof phone !== 'string' || !/^\+?[0-9()\-. ]*[0-9][0-9()\-. ]*$/.test(phone.trim())) return undefined;
-	return phone.replace(/[^0-9]/g, '');
 }
 
 /** Variables are name → text; numbers and booleans are turned into text, anything else is refused. */

@@ -55,7 +55,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(apiRequests(sim)).toHaveLength(0);
 		const answer = toolAnswerOf(result.observations[0]);
 		expect(answer.outcome).toBe('refused');
-		expect(answer.message).toMatch(/^Refused: 7999000001 has 10 digits.*Ask the user for the right number of this person, then call with it; never guess or change a number yourself\.$/);
+		expect(answer.message).toMatch(/^Refused: 7999000001 has no country code \(a national number of 10 digits\).*Ask the user for the right number of this person, then call with it; never guess or change a number yourself\.$/);
 		expect(answer.message).not.toMatch(/limit the user set/);
 	});
 
@@ -71,7 +71,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 				{
 					type: 'warning',
 					location: 'outputPane',
-					message: expect.stringMatching(/^This tool call sent nothing; the model was told: Refused: 7999000001 has 10 digits/),
+					message: expect.stringMatching(/^This tool call sent nothing; the model was told: Refused: 7999000001 has no country code \(a national number of 10 digits\)/),
 				},
 			]);
 		}

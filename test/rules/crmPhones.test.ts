@@ -41,7 +41,7 @@ function candidatesSent(): string[][] {
 }
 
 const NATIONAL_REFUSED =
-	'Refused: 2125550147 has 10 digits, which fits no country code (a number beginning with 212 has 12), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it';
+	'Refused: 2125550147 has no country code (a national number of 10 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 2125550147)';
 
 describe.each(Object.entries(operations()))('%s', (_name, parameters) => {
 	test('a Pipedrive, a Bitrix24 and a Kommo contact: one candidate each, the primary number first, then the rest in order', async () => {
@@ -130,12 +130,13 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 	});
 });
 
-test('the editor: Default Country is in the Options of every operation that dials, and only there', () => {
+test('the editor: Default Country is in the Options of every operation that dials or names people by phone (Cancel), and only there; it takes an expression', () => {
 	const properties = new CisAutoCall().description.properties as INodeProperties[];
 	const withIt = properties
 		.filter((property) => property.name === 'options' && (property.options as INodeProperties[]).some((option) => option.name === 'defaultCountry'))
 		.flatMap((property) => property.displayOptions?.show?.operation as string[]);
-	expect(withIt.sort()).toEqual(['addManyToTask', 'addToTask', 'addToTaskAndWait', 'createAndRun', 'createAndRunAndWait', 'createBatch']);
+	expect(withIt.sort()).toEqual(['addManyToTask', 'addToTask', 'addToTaskAndWait', 'cancel', 'createAndRun', 'createAndRunAndWait', 'createBatch']);
 	const option = properties.flatMap((property) => (property.name === 'options' ? (property.options as INodeProperties[]) : [])).find((entry) => entry.name === 'defaultCountry');
 	expect(option?.description).toMatch(/\(212\) 555-0147 with US as \+1 212 555 0147/);
+	expect(option?.noDataExpression).toBeUndefined();
 });

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BITRIX24, byId, createTaskInState, KOMMO, PIPEDRIVE, target, useWaitingN8n, waitParameters } from '../actions/fixtures';
 
-const { sim, startN8n, runWaiting } = useWaitingN8n();
+const { sim, startN8n, runWaiting, resumedOnce } = useWaitingN8n();
 
 function candidatesSent(): string[][] {
 	return sim.requests
@@ -50,6 +50,18 @@ describe.each(Object.keys(operations))('%s', (name) => {
 			]);
 		});
 
+		test('junk in a CRM list: the good number is called, and the result after the wait still names the entries left out', async () => {
+			const { waiting, eventUrl } = await startN8n();
+			sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)] });
+			const execution = await runWaiting(waiting, [{ phones: [{ VALUE: '123' }, { VALUE: '+7 999 000-55-59' }] }], parameters());
+			expect(candidatesSent()).toEqual([['79990005559']]);
+			// Add to Task calls once its task runs (not started here); Create and Run calls at once.
+			if (name !== 'Create and Run and Wait for Result') return;
+			await resumedOnce(execution);
+			expect(execution.items).toHaveLength(1);
+			expect(execution.items?.[0].json.skippedNumbers).toEqual([{ number: '123', reason: 'an emergency number (123); no bot may call it' }]);
+		});
+
 		test('Default Country GB completes a national number; without it the number is refused by name and item, and not waited for', async () => {
 			const { waiting, eventUrl } = await startN8n();
 			sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)] });
@@ -59,7 +71,7 @@ describe.each(Object.keys(operations))('%s', (name) => {
 			const refused = await runWaiting(waiting, [{ phones: '+7 999 000-55-58' }, { phones: '020 7946 0959' }], parameters(), { continueOnFail: true });
 			expect(refused.waitingItems.map((item) => item.json.error)).toEqual([
 				undefined,
-				'Refused: 02079460959 begins with no country code, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it [item 1]',
+				'Refused: 02079460959 has no country code (a national number of 11 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 2079460959, without the leading 0) [item 1]',
 			]);
 			expect(candidatesSent()).toEqual([['442079460958'], ['79990005558']]);
 		});

@@ -48,7 +48,7 @@ function creations(sim: Simulator) {
 
 describe('the defaults as the editor shows them and as a run reads them', () => {
 	const defaultsOf = (batch: boolean) => {
-		const collection = runOptionsField({ creates: true, batch, dials: true, startsTask: false });
+		const collection = runOptionsField({ creates: true, batch, dials: true, readsPhones: true, startsTask: false });
 		const option = (name: string) => (collection.options as INodeProperties[]).find((o) => o.name === name)?.default;
 		return { concurrency: option('concurrency'), adaptiveConcurrency: option('adaptiveConcurrency') };
 	};

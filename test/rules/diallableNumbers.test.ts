@@ -18,6 +18,16 @@ const EMERGENCY = ['112', '911', '999', '000', '110', '101', '102', '103', '104'
 /** Each emergency number as a CRM field may hold it: bare, and behind a country code. */
 const dialled = EMERGENCY.flatMap((number) => [number, `+1 ${number}`, `+44 ${number}`, `+7 ${number}`]);
 
+/**
+ * The refusal of each: a bare emergency number is named as one; behind a country code written with +
+ * (+7 999) the number is cut off (999 is no emergency number in Russia), and refused as such.
+ */
+function refusalOf(written: string): RegExp {
+	const digits = written.replace(/[^0-9]/g, '');
+	if (!written.startsWith('+')) return new RegExp(`^Refused: ${digits} is an emergency number \\(${digits}\\); no bot may call it, so nothing was called`);
+	return new RegExp(`^Refused: \\${written} is cut off: it has ${digits.length} digits, and a number with country code ${written.slice(1).split(' ')[0]} has [0-9 ,a-z]+, so nothing was called`);
+}
+
 const operations = diallingOperations(taskId);
 
 describe('emergency numbers are recognised bare and behind a code, never in a person\'s phone', () => {
@@ -41,10 +51,8 @@ describe.each(Object.keys(operations))('%s', (name) => {
 			const outputs = jsonOf(result);
 			expect(outputs).toHaveLength(items.length);
 			outputs.forEach((json, index) => {
-				const digits = dialled[index].replace(/[^0-9]/g, '');
-				expect(json.error).toBe(
-					`Refused: ${digits} is an emergency number (${dialled[index].split(' ').pop()}); no bot may call it, so nothing was called [item ${index}]`,
-				);
+				expect(json.error).toMatch(refusalOf(dialled[index]));
+				expect(json.error).toMatch(new RegExp(`\\[item ${index}\\]$`));
 				expect(result.items[index].pairedItem).toEqual({ item: index });
 			});
 		});
@@ -55,7 +63,7 @@ describe.each(Object.keys(operations))('%s', (name) => {
 		const result = await runAction(sim, operations[name](), items);
 		expect(apiRequests(sim)).toHaveLength(0);
 		expect((result.error as Error).message).toBe(
-			'Refused: 1911 is an emergency number (911); no bot may call it, so nothing was called [item 2]',
+			'Refused: +1 911 is cut off: it has 4 digits, and a number with country code 1 has 11, so nothing was called [item 2]',
 		);
 	});
 
@@ -70,7 +78,7 @@ describe.each(Object.keys(operations))('%s', (name) => {
 		});
 		const outputs = jsonOf(allowed);
 		expect(outputs[0].error).toBeUndefined();
-		expect(outputs[1].error).toMatch(/^Refused: 44999 is an emergency number \(999\)/);
+		expect(outputs[1].error).toMatch(/^Refused: \+44 999 is cut off: it has 5 digits/);
 		const phonesSent = apiRequests(sim).flatMap((request) => {
 			const body = request.body as IDataObject | IDataObject[];
 			const entries = Array.isArray(body) ? body : Array.isArray((body as IDataObject).batch) ? ((body as IDataObject).batch as IDataObject[]) : [body];
@@ -88,7 +96,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		expect(answers).toHaveLength(dialled.length + 1);
 		answers.slice(0, dialled.length).forEach((answer, index) => {
 			expect(answer.outcome).toBe('refused');
-			expect(answer.message).toContain(`${dialled[index].replace(/[^0-9]/g, '')} is an emergency number`);
+			expect(answer.message).toMatch(new RegExp(refusalOf(dialled[index]).source.replace('^Refused: ', '')));
 		});
 		expect(answers[dialled.length].message).toContain('12345 has 5 digits, too few for a person\'s phone');
 	});

@@ -10,7 +10,7 @@ import { execFileSync } from 'child_process';
 import * as path from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeLengths, wrongLength } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
+import { describeLengths, wrongLength } from '../../nodes/shared/phones';
 import { apiRequests, createAndRunTool, diallingOperations, jsonOf, runAction, runTool, useSimulatorWithTask } from '../actions/fixtures';
 
 jest.setTimeout(120_000);
@@ -19,12 +19,12 @@ const { sim, taskId } = useSimulatorWithTask('Numbers task');
 
 /** Numbers missing a digit or with digits too many, and what the refusal says of each. */
 export const WRONG_LENGTH: [string, string][] = [
-	['+7 999 000-55', 'Refused: 799900055 has 9 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
-	['7999000555', 'Refused: 7999000555 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
-	['7999000555511', 'Refused: 7999000555511 has 13 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
-	['8 999 000 55', 'Refused: 899900055 has 9 digits, which fits no country code (a Russian number written with 8 first has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
-	['+375 29 123-45', 'Refused: 3752912345 has 10 digits, which fits no country code (a number beginning with 375 has 12), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
-	['0999 000 55 55', 'Refused: 09990005555 begins with no country code, so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
+	['+7 999 000-55', 'Refused: +7 999 000-55 is cut off: it has 9 digits, and a number with country code 7 has 11, so nothing was called'],
+	['7999000555', 'Refused: 7999000555 has no country code (a national number of 10 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 7999000555)'],
+	['7999000555511', 'Refused: 7999000555511 has 13 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it with + and its country code (+<country code> 7999000555511), or set Default Country in Options to complete numbers written without it'],
+	['8 999 000 55', 'Refused: 899900055 has 9 digits, which fits no country code (a Russian number written with 8 first has 11), so nothing was called; write it with + and its country code (+<country code> 899900055), or set Default Country in Options to complete numbers written without it'],
+	['+375 29 123-45', 'Refused: +375 29 123-45 is cut off: it has 10 digits, and a number with country code 375 has 12, so nothing was called'],
+	['0999 000 55 55', 'Refused: 09990005555 has no country code (a national number of 11 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 9990005555, without the leading 0)'],
 ];
 
 /**
@@ -60,7 +60,8 @@ describe('the lengths come from libphonenumber\'s metadata', () => {
 		['79990005555', undefined],
 		['89990005555', undefined],
 		['12025550100', undefined],
-		['1202555010', 'has 10 digits, which fits no country code (a number beginning with 1 has 11)'],
+		['1202555010', 'has no country code (a national number of 10 digits)'],
+		['19990009993', undefined],
 		['4930123456', undefined],
 	])('%s', (digits, reason) => {
 		if (reason === undefined) expect(wrongLength(digits)).toBeUndefined();

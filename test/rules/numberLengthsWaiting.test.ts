@@ -15,9 +15,9 @@ function apiRequests() {
 }
 
 const refusals: [string, string][] = [
-	['+7 999 000-55', 'Refused: 799900055 has 9 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
-	['7999000555', 'Refused: 7999000555 has 10 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
-	['7999000555511', 'Refused: 7999000555511 has 13 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it country code first (+44 20 7946 0958), or set Default Country in Options to complete numbers written without it'],
+	['+7 999 000-55', 'Refused: +7 999 000-55 is cut off: it has 9 digits, and a number with country code 7 has 11, so nothing was called'],
+	['7999000555', 'Refused: 7999000555 has no country code (a national number of 10 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 7999000555)'],
+	['7999000555511', 'Refused: 7999000555511 has 13 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it with + and its country code (+<country code> 7999000555511), or set Default Country in Options to complete numbers written without it'],
 ];
 
 const operations: Record<string, () => INodeParameters> = {

@@ -210,6 +210,22 @@ describe('the import graph of nodes/', () => {
 		expect(memoryUsers.filter((file) => file !== 'shared/processMemory.ts')).toEqual([`${HAND_OVER}waitState.ts`]);
 	});
 
+	it('phones keep to shared/phones/: it uses only itself and the input errors; the rest uses it through its index, and only it reads a phone', () => {
+		const PHONES = 'shared/phones/';
+		const fromPhones = arrowsFrom((file) => file.startsWith(PHONES));
+		expect(fromPhones.length).toBeGreaterThan(5);
+		expect(show(fromPhones.filter(({ to }) => !to.startsWith(PHONES) && to !== 'shared/validation.ts'))).toEqual([]);
+		const intoPhones = arrows.filter(({ from, to }) => to.startsWith(PHONES) && !from.startsWith(PHONES));
+		expect(intoPhones.length).toBeGreaterThan(3);
+		expect(show(intoPhones.filter(({ to }) => to !== `${PHONES}index.ts`))).toEqual([]);
+		// The country table is read in one file; a CRM's shape is told in shapes/ alone.
+		expect(show(arrows.filter(({ to }) => to === `${PHONES}countryCodes.json`))).toEqual([`${PHONES}countries.ts → ${PHONES}countryCodes.json`]);
+		const shapeKeys = [...graph.keys()].filter(
+			(file) => file.endsWith('.ts') && !file.startsWith(`${PHONES}shapes/`) && /\.custom_fields_values\b|\.VALUE\b|'VALUE' in/.test(fs.readFileSync(path.join(NODES, file), 'utf8')),
+		);
+		expect(shapeKeys).toEqual([]);
+	});
+
 	it('the process memory uses only the bounded memory', () => {
 		expect(graph.get('shared/processMemory.ts')).toEqual(['shared/expiringMap.ts']);
 	});

@@ -1,7 +1,10 @@
 import { parseTimezone, timeOfDayToSeconds, toCps, toStartMoment } from '../../nodes/shared/convert';
-import { toPhones, toVariables } from '../../nodes/shared/validation';
+import { toVariables } from '../../nodes/shared/validation';
+import { readPhones as readPhoneList } from '../../nodes/shared/phones';
 import { parseRetryAfter } from '../../nodes/shared/transport/failure';
 import { backoffDelay } from '../../nodes/shared/transport/retryPolicy';
+
+const readPhones = (field: string, value: unknown) => readPhoneList(field, value).phones;
 
 test('cps: the platform formula', () => {
 	expect(toCps('perSecond', 3)).toBe(1.03);
@@ -40,13 +43,13 @@ test('startMoment: wall time kept, instants shown in the workflow time zone', ()
 });
 
 test('phones and variables', () => {
-	expect(toPhones('phone', '79990000001, +7 (999) 000-00-02')).toEqual(['79990000001', '79990000002']);
-	expect(toPhones('phone', '+7 999 123 45 67')).toEqual(['79991234567']);
-	expect(toPhones('phone', '79990000001;79990000002\n79990000003')).toEqual(['79990000001', '79990000002', '79990000003']);
-	expect(() => toPhones('phone', 'not a phone')).toThrow(/Invalid phone: "not a phone" is not a phone number/);
-	expect(() => toPhones('phone', '79990000001, call me')).toThrow(/has "call me", which is not a phone number/);
-	expect(toPhones('phone', ['79990000001', 79990000002])).toEqual(['79990000001', '79990000002']);
-	expect(() => toPhones('phone', [])).toThrow(/holds no phone number/);
+	expect(readPhones('phone', '79990000001, +7 (999) 000-00-02')).toEqual(['79990000001', '79990000002']);
+	expect(readPhones('phone', '+7 999 123 45 67')).toEqual(['79991234567']);
+	expect(readPhones('phone', '79990000001;79990000002\n79990000003')).toEqual(['79990000001', '79990000002', '79990000003']);
+	expect(() => readPhones('phone', 'not a phone')).toThrow(/Invalid phone: "not a phone" is not a phone number/);
+	expect(() => readPhones('phone', '79990000001, call me')).toThrow(/has "call me", which is not a phone number/);
+	expect(readPhones('phone', ['79990000001', 79990000002])).toEqual(['79990000001', '79990000002']);
+	expect(() => readPhones('phone', [])).toThrow(/holds no phone number/);
 	expect(toVariables('variables', { name: 'Ann', age: 30, vip: true })).toEqual({ name: 'Ann', age: '30', vip: 'true' });
 	expect(() => toVariables('variables', { nested: { a: 1 } })).toThrow(/variables.nested/);
 });

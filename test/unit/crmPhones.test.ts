@@ -2,8 +2,9 @@
  * Phones as CRMs keep them (toPhones) and Default Country (completerFor), as pure functions. Through
  * n8n's engine, on every path that dials: test/rules/crmPhones.test.ts.
  */
-import { completerFor, readDefaultCountry } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails';
-import { toPhones } from '../../nodes/shared/validation';
+import { readDefaultCountry, readPhones } from '../../nodes/shared/phones';
+
+const toPhones = (field: string, value: unknown, rules = {}) => readPhones(field, value, rules).phones;
 
 describe('a CRM\'s phone list', () => {
 	test.each([
@@ -36,7 +37,7 @@ describe('a CRM\'s phone list', () => {
 });
 
 describe('Default Country', () => {
-	const read = (country: string, value: unknown) => toPhones('phone', value, completerFor(country));
+	const read = (country: string, value: unknown) => toPhones('phone', value, { country });
 	test.each([
 		{ country: 'US', written: '(212) 555-0147', called: '12125550147' },
 		{ country: 'US', written: '1 (212) 555-0147', called: '12125550147' },

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { addWebhookTargets, buildCallTaskBody, mergeExtraFields } from '../../nodes/shared/callTaskBody';
+import { readPhones as readPhoneList } from '../../nodes/shared/phones';
 import { parseTimezone, toCps, toInstant, toStartMoment } from '../../nodes/shared/convert';
 import {
 	describeValue,
@@ -8,9 +9,10 @@ import {
 	requireInteger,
 	requireOption,
 	requireString,
-	toPhones,
 	toVariables,
 } from '../../nodes/shared/validation';
+
+const readPhones = (field: string, value: unknown) => readPhoneList(field, value).phones;
 
 describe('dates: only moments that exist on the calendar and the clock', () => {
 	test.each([
@@ -94,9 +96,9 @@ test('text: NaN, Infinity and objects are refused instead of sent as "NaN" or "[
 
 describe('phones: digits only, as the platform writes them', () => {
 	test('a leading + is dropped and the same number is sent once', () => {
-		expect(toPhones('phone', '+7 (999) 000-00-01')).toEqual(['79990000001']);
-		expect(toPhones('phone', ['+79990000001', '79990000001', '7 999 000 00 02'])).toEqual(['79990000001', '79990000002']);
-		expect(toPhones('phone', 79990000001)).toEqual(['79990000001']);
+		expect(readPhones('phone', '+7 (999) 000-00-01')).toEqual(['79990000001']);
+		expect(readPhones('phone', ['+79990000001', '79990000001', '7 999 000 00 02'])).toEqual(['79990000001', '79990000002']);
+		expect(readPhones('phone', 79990000001)).toEqual(['79990000001']);
 	});
 
 	test.each([
@@ -107,7 +109,7 @@ describe('phones: digits only, as the platform writes them', () => {
 		['79990000001 79990000002', /is longer than 15 digits/],
 		['7+9990000001', /is not a phone number/],
 	])('%p is refused', (value, message) => {
-		expect(() => toPhones('phone', value)).toThrow(message);
+		expect(() => readPhones('phone', value)).toThrow(message);
 	});
 });
 

@@ -18,7 +18,7 @@ const context = {
 
 /** Every switch of every feature turned on, as saved and as resolved. */
 const allOn: IDataObject = { dryRun: true, repeatProtectionHours: 24, allowedNumbers: '7', maxCallsPerRun: 5, agentMayStartTask: true };
-const EVERY_TRAIT = { creates: true, batch: false, dials: true, startsTask: true };
+const EVERY_TRAIT = { creates: true, batch: false, dials: true, readsPhones: true, startsTask: true };
 
 const everyOperation = Object.entries(operations).flatMap(([resource, byName]) =>
 	Object.entries(byName).map(([name, operation]) => ({ label: `${resource} → ${name}`, operation })),

@@ -6,6 +6,7 @@ import type { BatchOperation, ItemOperation, Operation } from './operation';
 import { runFeatureOptions } from './runFeatures';
 import { type OperationTraits, traitsOf } from './runFeatures/feature';
 import { agentStartNotice, agentToolNotice } from './agent';
+import { phoneOptions } from './phones';
 import { sendingOptions } from './sending';
 
 /** What an operation declares of its panel: its own notices and fields; the rest follows from its traits. */
@@ -35,7 +36,7 @@ export function runOptionsField(traits: OperationTraits): INodeProperties {
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...runFeatureOptions(traits), ...sendingOptions(traits)],
+		options: [...phoneOptions(traits), ...runFeatureOptions(traits), ...sendingOptions(traits)],
 	};
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ReadItemParameter } from '../../shared/parameterReaders';
-import type { CompletePhone } from '../../shared/validation';
+import type { ReadItemPhones } from '../../shared/phones';
 import type { RunSettings } from './sending';
 import type { ApiClient, ApiRequest } from '../../shared/transport';
 
@@ -24,8 +24,8 @@ export interface Run {
 	 * (n8n's Retry On Fail), so that a later try joins the task an earlier one created.
 	 */
 	groupTasks: GroupTasks;
-	/** An operation that dials, with Default Country in its Options: completes a number written without its country code. */
-	completePhone?: CompletePhone;
+	/** The one reading of phones (nodes/shared/phones) with this run's Default Country and number rules. */
+	readPhones: ReadItemPhones;
 }
 
 /** Create Batch: the call task made for one group of entries, the try making it, or why none may be used. */
@@ -58,6 +58,8 @@ export interface ItemOperation<Prepared = unknown> {
 	dialledPhones?(prepared: Prepared): string[];
 	/** Set by operations that may start a call task (which phones everyone in it): whether this item does. */
 	startsTask?(prepared: Prepared): boolean;
+	/** Set by an operation that names people by phone without dialling them (Cancel): it reads phones as dialling does. */
+	namesPeopleByPhone?: true;
 	/**
 	 * Set by the "… and Wait for Result" operations: each candidate's Callback Data gets a marker and
 	 * the execution waits for the results the CIS Auto-Call Trigger hands over (actions/waiting/).

@@ -3,10 +3,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { parseTimezone } from '../../shared/convert';
 import type { CandidateKind } from '../descriptions/candidateFields';
 import type { ReadItemParameter } from '../../shared/parameterReaders';
+import type { ReadItemPhones } from '../../shared/phones';
 import { readCallbackData } from './callbackData';
 import { fieldAt } from './itemPaths';
 import {
-	type CompletePhone,
 	describeValue,
 	InputError,
 	isPlainObject,
@@ -14,7 +14,6 @@ import {
 	requireNestingWithin,
 	requireString,
 	setUserKey,
-	toPhones,
 	toVariables,
 } from '../../shared/validation';
 
@@ -137,14 +136,14 @@ function readTimezone(value: unknown, custom: unknown): number | undefined {
 }
 
 /**
- * Returns a reader: item index → candidate. Throws InputError (the caller adds the item). `complete`:
- * the run's Default Country, which completes numbers written without their country code.
+ * Returns a reader: item index → candidate. Throws InputError (the caller adds the item). `readPhones`:
+ * the run's one reading of phones (Default Country and the number rules).
  */
 export function candidateReader(
 	parameter: ReadItemParameter,
 	items: INodeExecutionData[],
 	kind: CandidateKind,
-	complete?: CompletePhone,
+	readPhones: ReadItemPhones,
 ): (itemIndex: number) => Candidate {
 	const mode = parameter('inputMode', 0, 'define') as string;
 	if (mode === 'fromItems') {
@@ -157,7 +156,7 @@ export function candidateReader(
 				json,
 			);
 			const phones = readRequiredField(json, 'phoneField', phoneField);
-			const candidate: Candidate = { phone: toPhones(`phone (field "${phoneField}")`, phones, complete) };
+			const candidate: Candidate = { phone: readPhones(`phone (field "${phoneField}")`, phones, itemIndex) };
 			if (variablesFields.length > 0) {
 				const variables: IDataObject = {};
 				for (const name of variablesFields) {
@@ -192,7 +191,7 @@ export function candidateReader(
 	}
 	return (itemIndex) => {
 		const extra = parameter('candidateFields', itemIndex, {}) as IDataObject;
-		const candidate: Candidate = { phone: toPhones('phone', parameter('phone', itemIndex), complete) };
+		const candidate: Candidate = { phone: readPhones('phone', parameter('phone', itemIndex), itemIndex) };
 		const jsonVariables = toVariables('variablesJson', extra.variablesJson) ?? {};
 		const pairVariables = toVariables('variables', pairsToObject(extra.variables)) ?? {};
 		if (Object.keys(jsonVariables).length + Object.keys(pairVariables).length > 0) {

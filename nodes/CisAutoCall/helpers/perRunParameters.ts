@@ -73,7 +73,7 @@ export function perRunParameters(context: IExecuteFunctions): ReadItemParameter 
 		refuseTypedAsText(name);
 		const key = options?.extractValue ? `${name}:value` : name;
 		if (resolved.has(key)) return resolved.get(key);
-		if (!containsExpression(raw[name])) {
+		if (!containsExpression(savedAt(raw, name))) {
 			const value = frozen(context.getNodeParameter(name, itemIndex, fallback, options));
 			resolved.set(key, value);
 			return value;
@@ -92,6 +92,11 @@ export function perRunParameters(context: IExecuteFunctions): ReadItemParameter 
 		}
 		return context.getNodeParameter(name, itemIndex, fallback, options);
 	};
+}
+
+/** The saved value at a parameter's path (`options.defaultCountry`: inside the Options collection). */
+function savedAt(raw: IDataObject, name: string): unknown {
+	return name.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as IDataObject)[key] : undefined), raw);
 }
 
 function containsExpression(value: unknown): boolean {

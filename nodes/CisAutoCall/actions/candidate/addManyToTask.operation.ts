@@ -13,8 +13,8 @@ export const addManyToTask: BatchOperation = defineOperation({
 	kind: 'batch',
 	fields: addToTaskFields,
 	creates: true,
-	prepare({ parameter, items, completePhone }) {
-		const readCandidate = candidateReader(parameter, items, 'addToTask', completePhone);
+	prepare({ parameter, items, readPhones }) {
+		const readCandidate = candidateReader(parameter, items, 'addToTask', readPhones);
 		return (itemIndex) => ({
 			autoCallId: readTaskId(parameter, itemIndex),
 			...readCandidate(itemIndex),

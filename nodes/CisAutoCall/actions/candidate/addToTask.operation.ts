@@ -32,8 +32,8 @@ export const addToTaskDeclaration: ItemDeclaration<ApiRequest> = {
 	kind: 'item',
 	fields: addToTaskFields,
 	creates: true,
-	prepare({ parameter, items, completePhone }) {
-		const readCandidate = candidateReader(parameter, items, 'addToTask', completePhone);
+	prepare({ parameter, items, readPhones }) {
+		const readCandidate = candidateReader(parameter, items, 'addToTask', readPhones);
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
 			const autoCallId = readTaskId(parameter, itemIndex);

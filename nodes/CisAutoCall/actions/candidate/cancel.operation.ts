@@ -4,7 +4,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { expectAcknowledgement } from '../../../shared/answerShapes';
 import { autoCallIdLocator, perTask } from '../../helpers/callTaskLocator';
 import { type ApiRequest, restatedApiError } from '../../../shared/transport';
-import { toPhones } from '../../../shared/validation';
 import { defineOperation } from '../defineOperation';
 import type { Run } from '../operation';
 
@@ -63,8 +62,10 @@ export const cancel = defineOperation<Cancellation>({
 	kind: 'item',
 	fields,
 	creates: false,
-	// The same reading of phones as the operations that dial; a bad number stops the run before any request.
-	prepare: perTask((autoCallId, itemIndex, parameter) => ({ autoCallId, phones: toPhones('phone', parameter('phone', itemIndex)) })),
+	namesPeopleByPhone: true,
+	// The same reading of phones as the operations that dial (lists, Default Country, validity): the number
+	// that cancels is the number that was dialled. A bad number stops the run before any request.
+	prepare: (run) => perTask((autoCallId, itemIndex, parameter) => ({ autoCallId, phones: run.readPhones('phone', parameter('phone', itemIndex), itemIndex) }))(run),
 	async execute(run, { autoCallId, phones }, itemIndex) {
 		const results: IDataObject[] = [];
 		const failures: Array<{ phone: string; error: Error }> = [];

@@ -21,8 +21,8 @@ export const createAndRunDeclaration: ItemDeclaration<ApiRequest> = {
 	kind: 'item',
 	fields: [botSettingsId, ...candidateFields('single')],
 	creates: true,
-	prepare({ parameter, items, completePhone }) {
-		const readCandidate = candidateReader(parameter, items, 'single', completePhone);
+	prepare({ parameter, items, readPhones }) {
+		const readCandidate = candidateReader(parameter, items, 'single', readPhones);
 		return (itemIndex) => {
 			const candidate = readCandidate(itemIndex);
 			const body: IDataObject = {

@@ -99,8 +99,8 @@ export const createBatch: BatchOperation = defineOperation({
 	kind: 'batch',
 	fields,
 	creates: true,
-	prepare({ parameter, items, completePhone }) {
-		const readCandidate = candidateReader(parameter, items, 'batch', completePhone);
+	prepare({ parameter, items, readPhones }) {
+		const readCandidate = candidateReader(parameter, items, 'batch', readPhones);
 		return (itemIndex) => ({
 			...readCandidate(itemIndex),
 			...readTaskSettings(parameter('taskSettings', itemIndex, {}) as IDataObject),

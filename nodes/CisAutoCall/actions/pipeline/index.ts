@@ -2,7 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation } from '../operation';
 import { Outcomes } from './outcome';
-import { agentOutput, normalOutput, summarizeFailure } from './output';
+import { addSkippedNumbers, agentOutput, normalOutput, summarizeFailure } from './output';
 import { prepareAll } from './prepare';
 import type { PipelineRun } from './run';
 import { sendAll } from './send';
@@ -29,7 +29,7 @@ export async function runPipeline(run: PipelineRun, operation: Operation): Promi
 	if (!run.sends) {
 		for (const step of steps) step.check?.(operation, prepared, outcomes);
 		for (const step of steps) step.show?.(operation, prepared, outcomes);
-		return maskUrlSecrets(normalOutput(outcomes.all));
+		return maskUrlSecrets(addSkippedNumbers(normalOutput(outcomes.all), run.skippedNumbers));
 	}
 
 	// 3. What an earlier try of this node run, or an earlier execution, already sent is left out.
@@ -47,7 +47,7 @@ export async function runPipeline(run: PipelineRun, operation: Operation): Promi
 
 	// 7. The output. Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
 	const failed = outcomes.firstFailed();
-	if (run.asAgentTool) return maskUrlSecrets(agentOutput(operation, outcomes.all));
+	if (run.asAgentTool) return maskUrlSecrets(addSkippedNumbers(agentOutput(operation, outcomes.all), run.skippedNumbers));
 	if (failed !== -1 && !run.continueOnFail) throw summarizeFailure(run.context, outcomes.all, failed);
-	return maskUrlSecrets(normalOutput(outcomes.all));
+	return maskUrlSecrets(addSkippedNumbers(normalOutput(outcomes.all), run.skippedNumbers));
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { agentFailure, agentSuccess, failureKindOf } from '../agent';
+import type { SkippedNumber } from '../../../shared/phones';
 import type { Operation } from '../operation';
 import { NotSentError } from '../itemErrors';
 import type { ItemOutcomes } from './outcome';
@@ -20,6 +21,19 @@ export function normalOutput(outcomes: ItemOutcomes): INodeExecutionData[] {
 		}
 	});
 	return output;
+}
+
+/**
+ * Each output item of an item whose phone list had entries left out names them (`skippedNumbers`:
+ * the entry as written, and why), the error item of a list refused whole too.
+ */
+export function addSkippedNumbers(output: INodeExecutionData[], skipped: Map<number, SkippedNumber[]>): INodeExecutionData[] {
+	if (skipped.size === 0) return output;
+	return output.map((item) => {
+		const itemIndex = (item.pairedItem as { item: number }).item;
+		const entries = skipped.get(itemIndex);
+		return entries ? { ...item, json: { ...item.json, skippedNumbers: entries.map((entry) => ({ ...entry })) } } : item;
+	});
 }
 
 /** What the model reads: per item an `outcome`, with the ids or with a short message. */

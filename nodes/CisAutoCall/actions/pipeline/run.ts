@@ -5,8 +5,9 @@ import { createApiClient } from '../../../shared/transport';
 import type { Operation, Run } from '../operation';
 import { readRunFeatures } from '../runFeatures';
 import { traitsOf } from '../runFeatures/feature';
-import { phoneCompleter } from '../runFeatures/guardrails';
-import type { CompletePhone } from '../../../shared/validation';
+import { phoneReaderOf } from '../phones';
+import type { ReadItemParameter } from '../../../shared/parameterReaders';
+import type { ReadItemPhones, SkippedNumber } from '../../../shared/phones';
 import type { Step } from '../runFeatures/feature';
 import { readRunSettings } from '../sending';
 import { EarlierTries } from './earlierTries';
@@ -24,6 +25,8 @@ export interface PipelineRun extends Run {
 	sends: boolean;
 	/** The steps of this run, in order: the memory of earlier tries, then the run features' steps. */
 	steps: Step[];
+	/** The entries left out of each item's phone list (junk a CRM keeps), for the item's output. */
+	skippedNumbers: Map<number, SkippedNumber[]>;
 }
 
 /**
@@ -34,13 +37,16 @@ export interface PipelineRun extends Run {
 export async function readRun(context: IExecuteFunctions, operation: Operation, asAgentTool: boolean): Promise<PipelineRun> {
 	let settings;
 	let featureSteps: Step[];
-	let completePhone: CompletePhone | undefined;
+	let readPhones: ReadItemPhones;
+	let parameter: ReadItemParameter;
+	const skippedNumbers = new Map<number, SkippedNumber[]>();
 	try {
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 		const saved = (context.getNode().parameters.options ?? {}) as IDataObject;
 		settings = readRunSettings(options, { batch: operation.kind === 'batch', nodeVersion: context.getNode().typeVersion });
 		featureSteps = readRunFeatures({ context, operation, asAgentTool, options, saved });
-		completePhone = traitsOf(operation).dials ? phoneCompleter(options) : undefined;
+		parameter = perRunParameters(context);
+		readPhones = phoneReaderOf(traitsOf(operation), parameter, saved, skippedNumbers);
 	} catch (error) {
 		throw inputError(context, error, 0);
 	}
@@ -51,13 +57,14 @@ export async function readRun(context: IExecuteFunctions, operation: Operation, 
 		items: context.getInputData(),
 		client,
 		settings,
-		parameter: perRunParameters(context),
+		parameter,
 		groupTasks: earlierTries.groupTasks,
-		...(completePhone ? { completePhone } : {}),
+		readPhones,
 		// A tool gives one answer per item, like Continue On Fail.
 		continueOnFail: asAgentTool || context.continueOnFail(),
 		asAgentTool,
 		sends: !featureSteps.some((step) => step.sendsNothing),
 		steps: [earlierTries, ...featureSteps],
+		skippedNumbers,
 	};
 }

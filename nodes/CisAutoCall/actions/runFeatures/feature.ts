@@ -30,6 +30,8 @@ export interface OperationTraits {
 	batch: boolean;
 	/** Whether it starts calls (it dials the items' numbers). */
 	dials: boolean;
+	/** Whether it names people by their phone numbers (it dials them, or cancels their calls): it reads phones. */
+	readsPhones: boolean;
 	/** Whether it may start a call task (which phones everyone in it). */
 	startsTask: boolean;
 }
@@ -40,6 +42,7 @@ export function traitsOf(operation: Operation): OperationTraits {
 		creates: operation.creates,
 		batch: operation.kind === 'batch',
 		dials: operation.dialledPhones !== undefined,
+		readsPhones: operation.dialledPhones !== undefined || ('namesPeopleByPhone' in operation && operation.namesPeopleByPhone === true),
 		startsTask: operation.startsTask !== undefined,
 	};
 }

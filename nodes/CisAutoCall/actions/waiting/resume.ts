@@ -51,8 +51,12 @@ function outputOf(stored: StoredWait, results: IDataObject): INodeExecutionData[
 	const output: INodeExecutionData[] = [];
 	for (let item = 0; item < inputCount; item++) {
 		const given = results[String(item)];
-		if (stored.items.includes(item) && isPlainObject(given)) output.push(resultItem(given, item));
-		else output.push({ json: { status: 'Not called', outcome: 'notCalled' }, pairedItem: { item } });
+		const result =
+			stored.items.includes(item) && isPlainObject(given)
+				? resultItem(given, item)
+				: { json: { status: 'Not called', outcome: 'notCalled' } as IDataObject, pairedItem: { item } };
+		const skippedNumbers = stored.skippedNumbers[String(item)];
+		output.push(skippedNumbers === undefined ? result : { ...result, json: { ...result.json, skippedNumbers } });
 	}
 	return output;
 }

@@ -202,7 +202,13 @@ export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, 
 	const items = [...new Set(created)].sort((a, b) => a - b);
 	const clean = output.map((item) => ({ ...item, json: scrub(item.json, wait.key) }));
 	if (items.length === 0) return clean;
-	keepWait(context, wait.key, items);
+	// The entries left out of a waited item's phone list go into its result too.
+	const skippedNumbers: IDataObject = {};
+	for (const item of clean) {
+		const index = (item.pairedItem as { item: number }).item;
+		if (item.json.skippedNumbers !== undefined && items.includes(index)) skippedNumbers[String(index)] = item.json.skippedNumbers;
+	}
+	keepWait(context, wait.key, items, skippedNumbers);
 	if (agentMode !== 'none') prepareAgentWait(context, wait.limitInWords, queuedRunsOfThisNode(context));
 	await context.putExecutionToWait(new Date(wait.until * 1000));
 	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));

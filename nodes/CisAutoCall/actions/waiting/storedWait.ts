@@ -14,6 +14,8 @@ export interface StoredWait {
 	total: number;
 	/** The input items whose candidates are waited for, ascending. */
 	items: number[];
+	/** The entries left out of each item's phone list (by input item), for the result's output. */
+	skippedNumbers: IDataObject;
 }
 
 /**
@@ -22,6 +24,8 @@ export interface StoredWait {
  * 1.123.81, and holds 10 entries of 512 characters.)
  */
 const WAIT_CONTEXT_KEY = 'cisAutoCallWait';
+/** Beside it, the entries left out of the items' phone lists, as JSON (only when there are any). */
+const SKIPPED_CONTEXT_KEY = 'cisAutoCallWaitSkippedNumbers';
 
 function storedText(key: string, total: number, items: number[]): string {
 	const ranges: string[] = [];
@@ -44,19 +48,33 @@ function parseStored(value: unknown): StoredWait | undefined {
 		const [from, to] = part.split('-').map(Number);
 		for (let item = from; item <= (to ?? from); item++) items.push(item);
 	}
-	return { hash, total, items };
+	return { hash, total, items, skippedNumbers: {} };
+}
+
+function parseSkipped(value: unknown): IDataObject {
+	if (typeof value !== 'string') return {};
+	try {
+		const parsed: unknown = JSON.parse(value);
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as IDataObject) : {};
+	} catch {
+		return {};
+	}
 }
 
 /** The start of a wait keeps it in the execution (`items`: ascending). */
-export function keepWait(context: IExecuteFunctions, key: string, items: number[]): void {
-	context.getContext('node')[WAIT_CONTEXT_KEY] = storedText(key, context.getInputData().length, items);
+export function keepWait(context: IExecuteFunctions, key: string, items: number[], skippedNumbers: IDataObject = {}): void {
+	const nodeContext = context.getContext('node');
+	nodeContext[WAIT_CONTEXT_KEY] = storedText(key, context.getInputData().length, items);
+	if (Object.keys(skippedNumbers).length > 0) nodeContext[SKIPPED_CONTEXT_KEY] = JSON.stringify(skippedNumbers);
+	else delete nodeContext[SKIPPED_CONTEXT_KEY];
 }
 
 /** The resume reads it back; undefined when the execution keeps none or it cannot be read. */
 export function keptWait(context: IWebhookFunctions): StoredWait | undefined {
 	try {
 		const nodeContext: IDataObject | undefined = savedNodeContextOf(context);
-		return parseStored(nodeContext?.[WAIT_CONTEXT_KEY]);
+		const stored = parseStored(nodeContext?.[WAIT_CONTEXT_KEY]);
+		return stored && { ...stored, skippedNumbers: parseSkipped(nodeContext?.[SKIPPED_CONTEXT_KEY]) };
 	} catch {
 		return undefined;
 	}

@@ -1,7 +1,7 @@
 import type { RunFeature } from '../feature';
 import { readGuardrails } from './numbers';
 import { agentMayStartTaskOption, agentSeveralNumbersOption } from '../../agent';
-import { allowedNumbersOption, allowShortNumbersOption, defaultCountryOption, maxCallsPerRunOption } from './options';
+import { allowedNumbersOption, allowShortNumbersOption, maxCallsPerRunOption } from './options';
 import { GuardrailsStep } from './step';
 
 /**
@@ -12,7 +12,7 @@ import { GuardrailsStep } from './step';
  */
 export const guardrails: RunFeature = {
 	options: ({ dials, startsTask }) => [
-		...(dials ? [defaultCountryOption, allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption] : []),
+		...(dials ? [allowedNumbersOption, maxCallsPerRunOption, agentSeveralNumbersOption, allowShortNumbersOption] : []),
 		...(startsTask ? [agentMayStartTaskOption] : []),
 	],
 	read: ({ asAgentTool, options, saved }) => new GuardrailsStep(readGuardrails(options, asAgentTool, saved)),
@@ -25,7 +25,6 @@ export {
 	firstDisallowed,
 	parseAllowedNumbers,
 	readGuardrails,
-	Refusal,
+	undiallable,
 } from './numbers';
-export { describeLengths, wrongLength } from './numberLengths';
-export { completerFor, phoneCompleter, readDefaultCountry } from './defaultCountry';
+export { Refusal } from '../../../../shared/validation';

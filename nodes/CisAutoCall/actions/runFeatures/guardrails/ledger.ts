@@ -2,7 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ExpiringMap } from '../../../../shared/expiringMap';
 import { processMemory } from '../../../../shared/processMemory';
-import { type Guardrails, Refusal } from './numbers';
+import { Refusal } from '../../../../shared/validation';
+import type { Guardrails } from './numbers';
 
 /**
  * Calls (numbers) started per workflow execution and node, or for an AI Agent's tools per execution

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeValue, InputError, requireInteger } from '../../../../shared/validation';
+import { describeValue, InputError, Refusal, requireInteger } from '../../../../shared/validation';
+import { MIN_PERSON_PHONE_DIGITS } from '../../../../shared/phones';
 import { DEFAULT_AGENT_MAX_CALLS } from '../../agent';
-import { readDefaultCountry } from './defaultCountry';
 
 // Reading the guardrail settings: Allowed Numbers parsed into rules, Max Calls per Run, and the
 // refusal both raise.
@@ -30,8 +30,6 @@ export interface Guardrails {
 	mayStartTask: boolean;
 	/** Whether numbers shorter than a person's phone (internal lines) may be called; emergency numbers never. */
 	allowShortNumbers: boolean;
-	/** Default Country (the candidates' numbers were completed with it when read), for the refusals' words. */
-	defaultCountry?: string;
 }
 
 /**
@@ -41,13 +39,11 @@ export interface Guardrails {
  */
 export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved: IDataObject = {}): Guardrails {
 	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
-	const defaultCountry = readDefaultCountry(options.defaultCountry);
 	const agentRules = {
 		asAgentTool,
 		oneNumberPerCall: asAgentTool && saved.agentSeveralNumbers !== true,
 		mayStartTask: !asAgentTool || saved.agentMayStartTask === true,
 		allowShortNumbers: saved.allowShortNumbers === true,
-		...(defaultCountry === undefined ? {} : { defaultCountry }),
 	};
 	const setting = options.maxCallsPerRun;
 	if (setting === undefined || setting === null || setting === '') {
@@ -99,30 +95,6 @@ export function firstDisallowed(phones: string[], rules: NumberRule[]): string |
 	return phones.find((digits) => !rules.some((rule) => matchesRule(digits, rule)));
 }
 
-/**
- * Why a refusal: `limit`, the user's own settings do not allow it (Allowed Numbers, Max Calls per
- * Run, what an AI Agent may do); `badNumber`, the number itself cannot be a person's phone (wrong
- * length, no country code, too short, an emergency number), so only the right number helps.
- */
-export type RefusalCause = 'limit' | 'badNumber';
-
-/**
- * A guardrail said no. Handled like bad input (the pipeline adds the item; nothing is sent),
- * worded as a refusal.
- */
-export class Refusal extends InputError {
-	constructor(
-		field: string,
-		value: unknown,
-		reason: string,
-		readonly cause: RefusalCause = 'limit',
-	) {
-		super(field, value, reason);
-		this.name = 'Refusal';
-		this.message = `Refused: ${reason}`;
-	}
-}
-
 /** As an AI Agent's tool, refuses a candidate with several numbers unless the user allowed it. */
 export function checkOneNumber(phones: string[], guardrails: Guardrails): void {
 	if (!guardrails.oneNumberPerCall || phones.length <= 1) return;
@@ -161,9 +133,6 @@ export const EMERGENCY_NUMBERS: readonly string[] = Object.freeze([
 	'120', '122', '123', '190', '192', '193', '997', '998', '061', '062', '15', '17', '18',
 ]);
 
-/** A phone number of a person has at least this many digits; shorter ones are internal or service lines. */
-export const MIN_PERSON_PHONE_DIGITS = 7;
-
 /**
  * The emergency number a dialled number reaches, if any: the number itself, or one behind a
  * country or trunk code (+1 911, +44 999, 8 112) or an international prefix (00, 011).
@@ -181,27 +150,37 @@ export function emergencyNumberIn(digits: string): string | undefined {
 }
 
 /**
- * Refuses numbers no bot may dial: an emergency number (always), and a number too short to be a
- * person's phone unless the user allowed short numbers. Applies to every version of the node.
+ * Why no bot may dial a number: an emergency number (always), or a number too short to be a
+ * person's phone unless the user allowed short numbers; undefined when it may be dialled. Applies
+ * to every version of the node.
  */
+export function undiallable(digits: string, allowShortNumbers: boolean): Refusal | undefined {
+	const emergency = emergencyNumberIn(digits);
+	if (emergency !== undefined) {
+		return new Refusal(
+			'phone',
+			digits,
+			`${digits} is an emergency number (${emergency}); no bot may call it, so nothing was called`,
+			'badNumber',
+			`an emergency number (${emergency}); no bot may call it`,
+		);
+	}
+	if (!allowShortNumbers && digits.length < MIN_PERSON_PHONE_DIGITS) {
+		return new Refusal(
+			'phone',
+			digits,
+			`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called; to call an internal short number, turn on "Allow Short Numbers" in Options`,
+			'badNumber',
+			`${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS})`,
+		);
+	}
+	return undefined;
+}
+
+/** Refuses the first number no bot may dial (the last word before sending, whatever read the numbers). */
 export function checkDiallable(phones: string[], allowShortNumbers: boolean): void {
 	for (const digits of phones) {
-		const emergency = emergencyNumberIn(digits);
-		if (emergency !== undefined) {
-			throw new Refusal(
-				'phone',
-				digits,
-				`${digits} is an emergency number (${emergency}); no bot may call it, so nothing was called`,
-				'badNumber',
-			);
-		}
-		if (!allowShortNumbers && digits.length < MIN_PERSON_PHONE_DIGITS) {
-			throw new Refusal(
-				'phone',
-				digits,
-				`${digits} has ${digits.length} digits, too few for a person's phone (at least ${MIN_PERSON_PHONE_DIGITS}), so nothing was called; to call an internal short number, turn on "Allow Short Numbers" in Options`,
-				'badNumber',
-			);
-		}
+		const refusal = undiallable(digits, allowShortNumbers);
+		if (refusal) throw refusal;
 	}
 }

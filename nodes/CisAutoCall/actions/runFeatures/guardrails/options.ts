@@ -5,21 +5,6 @@ import { DEFAULT_AGENT_MAX_CALLS } from '../../agent';
 // The editor fields of the guardrails (Options of the operations that start calls); the AI Agent's
 // own options and notices are the agent's (agent/options.ts).
 
-/**
- * Numbers written without their country code, as a CRM of one country keeps them, get this country's
- * code when read (defaultCountry.ts).
- */
-export const defaultCountryOption: INodeProperties = {
-	displayName: 'Default Country',
-	name: 'defaultCountry',
-	type: 'string',
-	default: '',
-	noDataExpression: true,
-	placeholder: 'e.g. US',
-	description:
-		'The country of numbers written without their country code, as a two-letter code (US, GB, DE …). Such a number is called with that country\'s code: (212) 555-0147 with US as +1 212 555 0147, 020 7946 0958 with GB as +44 20 7946 0958. A number written with + or 00 keeps its own code. Empty: numbers must be written country code first.',
-};
-
 export const allowedNumbersOption: INodeProperties = {
 	displayName: 'Allowed Numbers',
 	name: 'allowedNumbers',

@@ -4,7 +4,6 @@ import type { Operation, Run } from '../../operation';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
 import { callLedger, capRefusal, ledgerKeyOf } from './ledger';
-import { checkNumberLengths } from './numberLengths';
 import { checkAllowedNumbers, checkDiallable, checkOneNumber, checkTaskStart, type Guardrails } from './numbers';
 
 /** The calls of a run booked against Max Calls per Run (numbers per item), to release those that did not start. */
@@ -31,8 +30,8 @@ function saveCallCount(context: IExecuteFunctions, asAgentTool: boolean, count: 
 }
 
 /**
- * Each item first: an emergency number, one too short for a person or of another length than its
- * country code has, a task start an AI Agent may not make, several numbers where an AI Agent may
+ * Each item first: an emergency number or one too short for a person (the phones' reading refuses
+ * those of another length than their country code has), a task start an AI Agent may not make, several numbers where an AI Agent may
  * give one, a number outside Allowed Numbers: the item is refused. Then the numbers of the run
  * (every number of every candidate: each can be dialled) are booked against Max Calls per Run, all
  * or none: a run that would go beyond it is refused whole. Nothing is sent for a refused item.
@@ -75,7 +74,6 @@ export function checkItems(operation: Operation, guardrails: Guardrails, prepare
 			checkTaskStart(startsTask(value), guardrails);
 			const phones = phonesOf(value);
 			checkDiallable(phones, guardrails.allowShortNumbers);
-			checkNumberLengths(phones, guardrails.defaultCountry);
 			checkOneNumber(phones, guardrails);
 			checkAllowedNumbers(phones, guardrails.allowedNumbers);
 			numbersByItem.set(itemIndex, phones.length);

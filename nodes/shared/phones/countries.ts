@@ -9,9 +9,6 @@ export interface CountryCode {
 	nationalLengths: readonly number[];
 }
 
-/** The source of the table, for messages and the docs. */
-export const COUNTRY_CODES_SOURCE: string = table.source;
-
 /** Every country code (E.164) with its regions and national number lengths. */
 export const COUNTRY_CODES: Readonly<Record<string, CountryCode>> = table.codes;
 
@@ -22,6 +19,8 @@ export const COUNTRY_CODES: Readonly<Record<string, CountryCode>> = table.codes;
 export interface Country {
 	code: string;
 	trunkPrefixes?: readonly string[];
+	/** The pattern of its landlines' and mobiles' national numbers (libphonenumber's), digits only. */
+	valid: string;
 }
 
 /** Every country (ISO 3166 alpha-2) of the metadata. */

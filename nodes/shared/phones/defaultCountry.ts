@@ -1,17 +1,26 @@
-import type { IDataObject } from 'n8n-workflow';
+import { InputError } from '../validation';
+import { COUNTRIES, COUNTRY_CODES } from './countries';
 
-import { type CompletePhone, InputError } from '../../../../shared/validation';
-import { COUNTRIES, COUNTRY_CODES } from './countryCodes';
+/**
+ * Completes a number written without its country code (Default Country): `digits` as read, and
+ * whether it was written with + (then it has its country code).
+ */
+export type CompletePhone = (digits: string, international: boolean) => string;
 
 // Default Country: a number written without its country code, as CRMs of one country keep them
 // ((212) 555-0147, 020 7946 0958), is completed with that country's code before the number rules apply.
 
 /** The Default Country option as a country of the metadata (upper case), or undefined when not set. */
 export function readDefaultCountry(value: unknown): string | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
 	const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
 	if (!/^[A-Z]{2}$/.test(code) || COUNTRIES[code] === undefined) {
-		throw new InputError('defaultCountry', value, 'is not a country code; enter a two-letter country code (ISO 3166), such as US, GB or DE');
+		throw new InputError(
+			'defaultCountry',
+			value,
+			'is not a country code; enter a two-letter country code (ISO 3166), such as US, GB or DE',
+		);
 	}
 	return code;
 }
@@ -36,16 +45,12 @@ export function completerFor(country: string): CompletePhone {
 	return (digits, international) => {
 		if (international) return digits;
 		if (digits.startsWith('00')) return digits.slice(2);
-		const prefix = prefixes.find((trunk) => digits.startsWith(trunk) && isNational(digits.slice(trunk.length)));
+		const prefix = prefixes.find(
+			(trunk) => digits.startsWith(trunk) && isNational(digits.slice(trunk.length)),
+		);
 		if (prefix !== undefined) return code + digits.slice(prefix.length);
 		// A number of a national length is national (as libphonenumber reads it); any other, such as one written with
 		// the country's code but without the + (442079460958 with GB), is left as written.
 		return isNational(digits) ? code + digits : digits;
 	};
-}
-
-/** The run's completion of numbers written without their country code, from its Options; none without Default Country. */
-export function phoneCompleter(options: IDataObject): CompletePhone | undefined {
-	const country = readDefaultCountry(options.defaultCountry);
-	return country === undefined ? undefined : completerFor(country);
 }
