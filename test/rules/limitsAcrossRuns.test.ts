@@ -197,6 +197,17 @@ describe('Call a Number Again After (Hours)', () => {
 		expect(runs.map((run) => jsonOf(run)[0].error === undefined).sort()).toEqual([false, true]);
 	});
 
+	test('one person written three ways (+7, the trunk 8, without the 7) as an AI Agent tool: called once', async () => {
+		const outcomes = [];
+		for (const phone of ['+7 986 333-22-11', '8 986 333 22 11', '986 333 22 11']) {
+			const run = await runTool(sim, createAndRunTool({ callAgainAfterHours: 24 }), [{ phone }], { nodeId: 'three-forms-node' });
+			outcomes.push(toolAnswerOf(run.observations[0]));
+		}
+		expect(outcomes.map(({ outcome }) => outcome)).toEqual(['done', 'refused', 'refused']);
+		expect(outcomes[2].message).toMatch(/^Refused: 9863332211 was called within the last 24 hours/);
+		expect(calls()).toHaveLength(1);
+	});
+
 	test('the same number twice in one run: called once', async () => {
 		const run = await runAction(sim, createAndRun({ callAgainAfterHours: 1 }), [{ phone: phoneOf(0) }, { phone: phoneOf(0) }], { nodeId: 'same-run-again-node', continueOnFail: true });
 		expect(String(jsonOf(run)[1].error)).toMatch(/was called within the last 1 hour .*this run already calls it/);
