@@ -7,6 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { readGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails/numbers';
 import { processMemory } from '../../nodes/shared/processMemory';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
@@ -229,6 +230,21 @@ describe('read from the saved workflow only', () => {
 		const run = await runTool(sim, createAndRunTool({ [name]: "={{ $fromAI('limit', 'the limit', 'number') }}" }), [{ phone: phoneOf(0), limit: 1000 }], { nodeId: `expression-${name}-node` });
 		expect(String(run.error?.message ?? run.observations[0])).toContain(name);
 		expect(calls()).toHaveLength(0);
+	});
+
+	test.each([
+		['allowedNumbers', "={{ $fromAI('allowed', 'allowed prefixes', 'string') }}"],
+		['maxCallsPerRun', "={{ $fromAI('cap', 'the cap', 'number') }}"],
+	])('%s from a model ($fromAI()) is refused naming the option; nothing is sent', async (name, value) => {
+		const run = await runTool(sim, createAndRunTool({ [name]: value }), [{ phone: phoneOf(0), allowed: '7986', cap: 50 }], { nodeId: `from-ai-${name}-node` });
+		expect(String(run.error?.message ?? toolAnswerOf(run.observations[0]).message)).toContain(name);
+		expect(calls()).toHaveLength(0);
+	});
+
+	test("a builder's own expression for Allowed Numbers and Max Calls per Run is read as n8n resolved it", () => {
+		const saved = { allowedNumbers: '={{ $vars.allowed }}', maxCallsPerRun: '={{ $vars.cap }}' };
+		const guardrails = readGuardrails({ allowedNumbers: '7986', maxCallsPerRun: 2 }, true, saved);
+		expect(guardrails).toMatchObject({ allowedNumbers: [{ pattern: '7986' }], maxCalls: 2 });
 	});
 
 	test('both off (0, the default of workflows saved before): nothing is counted or recorded for them', async () => {
