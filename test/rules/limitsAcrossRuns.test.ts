@@ -162,6 +162,21 @@ describe('Max Calls per Day', () => {
 	});
 });
 
+describe("n8n's database cannot be asked", () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	test.each([
+		['maxCallsPerDay', { maxCallsPerDay: 3 }],
+		['callAgainAfterHours', { callAgainAfterHours: 24 }],
+	])('%s: every item is refused, nothing is sent, and the count does not restart in memory', async (_, limits) => {
+		const failing = jest.spyOn(harnessDeduplicator, 'checkProcessedAndRecord').mockRejectedValue(new Error('connection terminated'));
+		const run = await runAction(sim, createAndRun(limits), phoneItems(2), { nodeId: `database-down-${Object.keys(limits)[0]}-node`, continueOnFail: true });
+		expect(failing).toHaveBeenCalled();
+		for (const item of jsonOf(run)) expect(String(item.error)).toMatch(/could not be checked.*nothing was sent/);
+		expect(calls()).toHaveLength(0);
+	});
+});
+
 describe('Call a Number Again After (Hours)', () => {
 	test('an agent run calls a number the run before called: refused, naming when it may be called again; another number is called', async () => {
 		const first = await runTool(sim, createAndRunTool({ callAgainAfterHours: 24 }), [{ phone: phoneOf(0) }], { nodeId: 'agent-again-node' });

@@ -156,7 +156,7 @@ export class LimitsAcrossRuns {
 		private readonly guardrails: Guardrails,
 		private readonly now: () => number,
 	) {
-		this.record = recordOf(context);
+		this.record = recordOf(context, true);
 		this.scope = scopeOf(context);
 		if (guardrails.maxCallsPerDay > 0) this.day = new Window('cis-day-slot', DAY_HOURS, PARTS);
 		if (guardrails.callAgainAfterHours > 0) this.again = new Window('cis-number', guardrails.callAgainAfterHours, PARTS);
@@ -177,16 +177,31 @@ export class LimitsAcrossRuns {
 		if (prepared.size === 0) return;
 		const now = this.now();
 		const phones = new Map([...prepared].map(([itemIndex, value]) => [itemIndex, phonesOf(value)]));
-		const refusals = await this.record.alone(async (record) => await this.claimAlone(record, now, phones));
+		let refusals: Map<number, Refusal>;
+		try {
+			refusals = await this.record.alone(async (record) => await this.claimAlone(record, now, phones));
+		} catch {
+			// Counting on this process's memory would start the day afresh: nothing is sent instead.
+			this.claims.clear();
+			refusals = new Map([...prepared.keys()].map((itemIndex) => [itemIndex, this.uncheckedRefusal()]));
+		}
 		for (const [itemIndex, refusal] of refusals) {
 			outcomes.fail(itemIndex, refusal);
 			prepared.delete(itemIndex);
 		}
 	}
 
+	/** n8n's database could not be asked: the limits set cannot be checked. */
+	private uncheckedRefusal(): Refusal {
+		const [field, value, limit] =
+			this.guardrails.maxCallsPerDay > 0
+				? ['maxCallsPerDay', this.guardrails.maxCallsPerDay, 'the daily limit ("Max Calls per Day")']
+				: ['callAgainAfterHours', this.guardrails.callAgainAfterHours, 'when the number was last called ("Call a Number Again After (Hours)")'];
+		return new Refusal(field, value, `${limit} could not be checked in n8n's database; nothing was sent`);
+	}
+
 	private async claimAlone(record: RecordChanges, now: number, phones: Map<number, string[]>): Promise<Map<number, Refusal>> {
 		const { day, again } = this;
-		// A database error runs this again on the process's memory (the record's fallback): start afresh.
 		this.claims.clear();
 		const numberKeys = new Map<string, string[]>();
 		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(numberCalled(digits), now, PARTS));
