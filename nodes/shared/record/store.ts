@@ -217,7 +217,7 @@ export function recordOf(context: IExecuteFunctions, strict = false): NodeRecord
 		try {
 			return await use(database);
 		} catch (error) {
-			if (strict) throw error;
+			if (strict) return await Promise.reject(error);
 			return await use(fallBack(error));
 		}
 	};
