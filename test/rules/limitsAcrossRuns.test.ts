@@ -7,6 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { readGuardrails } from '../../nodes/CisAutoCall/actions/runFeatures/guardrails/numbers';
 import { processMemory } from '../../nodes/shared/processMemory';
 import { harnessDeduplicator } from '../engine/deduplicator';
 import { HARNESS_WORKFLOW_ID } from '../engine/setup';
@@ -161,6 +162,21 @@ describe('Max Calls per Day', () => {
 	});
 });
 
+describe("n8n's database cannot be asked", () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	test.each([
+		['maxCallsPerDay', { maxCallsPerDay: 3 }],
+		['callAgainAfterHours', { callAgainAfterHours: 24 }],
+	])('%s: every item is refused, nothing is sent, and the count does not restart in memory', async (_, limits) => {
+		const failing = jest.spyOn(harnessDeduplicator, 'checkProcessedAndRecord').mockRejectedValue(new Error('connection terminated'));
+		const run = await runAction(sim, createAndRun(limits), phoneItems(2), { nodeId: `database-down-${Object.keys(limits)[0]}-node`, continueOnFail: true });
+		expect(failing).toHaveBeenCalled();
+		for (const item of jsonOf(run)) expect(String(item.error)).toMatch(/could not be checked.*nothing was sent/);
+		expect(calls()).toHaveLength(0);
+	});
+});
+
 describe('Call a Number Again After (Hours)', () => {
 	test('an agent run calls a number the run before called: refused, naming when it may be called again; another number is called', async () => {
 		const first = await runTool(sim, createAndRunTool({ callAgainAfterHours: 24 }), [{ phone: phoneOf(0) }], { nodeId: 'agent-again-node' });
@@ -197,6 +213,17 @@ describe('Call a Number Again After (Hours)', () => {
 		expect(runs.map((run) => jsonOf(run)[0].error === undefined).sort()).toEqual([false, true]);
 	});
 
+	test('one person written three ways (+7, the trunk 8, without the 7) as an AI Agent tool: called once', async () => {
+		const outcomes = [];
+		for (const phone of ['+7 986 333-22-11', '8 986 333 22 11', '986 333 22 11']) {
+			const run = await runTool(sim, createAndRunTool({ callAgainAfterHours: 24 }), [{ phone }], { nodeId: 'three-forms-node' });
+			outcomes.push(toolAnswerOf(run.observations[0]));
+		}
+		expect(outcomes.map(({ outcome }) => outcome)).toEqual(['done', 'refused', 'refused']);
+		expect(outcomes[2].message).toMatch(/^Refused: 9863332211 was called within the last 24 hours/);
+		expect(calls()).toHaveLength(1);
+	});
+
 	test('the same number twice in one run: called once', async () => {
 		const run = await runAction(sim, createAndRun({ callAgainAfterHours: 1 }), [{ phone: phoneOf(0) }, { phone: phoneOf(0) }], { nodeId: 'same-run-again-node', continueOnFail: true });
 		expect(String(jsonOf(run)[1].error)).toMatch(/was called within the last 1 hour .*this run already calls it/);
@@ -218,6 +245,21 @@ describe('read from the saved workflow only', () => {
 		const run = await runTool(sim, createAndRunTool({ [name]: "={{ $fromAI('limit', 'the limit', 'number') }}" }), [{ phone: phoneOf(0), limit: 1000 }], { nodeId: `expression-${name}-node` });
 		expect(String(run.error?.message ?? run.observations[0])).toContain(name);
 		expect(calls()).toHaveLength(0);
+	});
+
+	test.each([
+		['allowedNumbers', "={{ $fromAI('allowed', 'allowed prefixes', 'string') }}"],
+		['maxCallsPerRun', "={{ $fromAI('cap', 'the cap', 'number') }}"],
+	])('%s from a model ($fromAI()) is refused naming the option; nothing is sent', async (name, value) => {
+		const run = await runTool(sim, createAndRunTool({ [name]: value }), [{ phone: phoneOf(0), allowed: '7986', cap: 50 }], { nodeId: `from-ai-${name}-node` });
+		expect(String(run.error?.message ?? toolAnswerOf(run.observations[0]).message)).toContain(name);
+		expect(calls()).toHaveLength(0);
+	});
+
+	test("a builder's own expression for Allowed Numbers and Max Calls per Run is read as n8n resolved it", () => {
+		const saved = { allowedNumbers: '={{ $vars.allowed }}', maxCallsPerRun: '={{ $vars.cap }}' };
+		const guardrails = readGuardrails({ allowedNumbers: '7986', maxCallsPerRun: 2 }, true, saved);
+		expect(guardrails).toMatchObject({ allowedNumbers: [{ pattern: '7986' }], maxCalls: 2 });
 	});
 
 	test('both off (0, the default of workflows saved before): nothing is counted or recorded for them', async () => {

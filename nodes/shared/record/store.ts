@@ -193,9 +193,9 @@ function warnOfFallback(context: IExecuteFunctions, scope: string, why: string):
 /**
  * The record of this workflow and node: n8n's database when the helpers are there, else this
  * process's memory. A database error moves this record to the process's memory (a warning in
- * n8n's log), for the rest of the run.
+ * n8n's log), for the rest of the run; with `strict` (the daily limits) it is thrown instead.
  */
-export function recordOf(context: IExecuteFunctions): NodeRecord {
+export function recordOf(context: IExecuteFunctions, strict = false): NodeRecord {
 	const scope = scopeOf(context);
 	const helpers = context.helpers as unknown as DedupHelpers;
 	if (typeof helpers.checkProcessedAndRecord !== 'function' || typeof helpers.removeProcessed !== 'function') {
@@ -217,6 +217,7 @@ export function recordOf(context: IExecuteFunctions): NodeRecord {
 		try {
 			return await use(database);
 		} catch (error) {
+			if (strict) return await Promise.reject(error);
 			return await use(fallBack(error));
 		}
 	};

@@ -39,6 +39,16 @@ function slotOfKey(key: string): number {
 	return Number(key.split(':')[3]);
 }
 
+/**
+ * The number a call reaches, as the service reads it: the Russian trunk form 8XXXXXXXXXX and a
+ * 10-digit mobile 9XXXXXXXXX are +7 (docs/limits.md), so the three forms of one person count as one.
+ */
+function numberCalled(digits: string): string {
+	if (digits.length === 11 && digits.startsWith('8')) return `7${digits.slice(1)}`;
+	if (digits.length === 10 && digits.startsWith('9')) return `7${digits}`;
+	return digits;
+}
+
 /** The keys a run recorded for an item that may still be called: taken off if its call did not start. */
 interface Claim {
 	keys: string[];
@@ -157,7 +167,7 @@ export class LimitsAcrossRuns {
 		private readonly guardrails: Guardrails,
 		private readonly now: () => number,
 	) {
-		this.record = recordOf(context);
+		this.record = recordOf(context, true);
 		this.scope = scopeOf(context);
 		if (guardrails.maxCallsPerDay > 0) this.day = new Window('cis-day-slot', DAY_HOURS, PARTS);
 		if (guardrails.callAgainAfterHours > 0) this.again = new Window('cis-number', guardrails.callAgainAfterHours, PARTS);
@@ -178,19 +188,34 @@ export class LimitsAcrossRuns {
 		if (prepared.size === 0) return;
 		const now = this.now();
 		const phones = new Map([...prepared].map(([itemIndex, value]) => [itemIndex, phonesOf(value)]));
-		const refusals = await this.record.alone(async (record) => await this.claimAlone(record, now, phones));
+		let refusals: Map<number, Refusal>;
+		try {
+			refusals = await this.record.alone(async (record) => await this.claimAlone(record, now, phones));
+		} catch {
+			// Counting on this process's memory would start the day afresh: nothing is sent instead.
+			this.claims.clear();
+			refusals = new Map([...prepared.keys()].map((itemIndex) => [itemIndex, this.uncheckedRefusal()]));
+		}
 		for (const [itemIndex, refusal] of refusals) {
 			outcomes.fail(itemIndex, refusal);
 			prepared.delete(itemIndex);
 		}
 	}
 
+	/** n8n's database could not be asked: the limits set cannot be checked. */
+	private uncheckedRefusal(): Refusal {
+		const [field, value, limit] =
+			this.guardrails.maxCallsPerDay > 0
+				? ['maxCallsPerDay', this.guardrails.maxCallsPerDay, 'the daily limit ("Max Calls per Day")']
+				: ['callAgainAfterHours', this.guardrails.callAgainAfterHours, 'when the number was last called ("Call a Number Again After (Hours)")'];
+		return new Refusal(field, value, `${limit} could not be checked in n8n's database; nothing was sent`);
+	}
+
 	private async claimAlone(record: RecordChanges, now: number, phones: Map<number, string[]>): Promise<Map<number, Refusal>> {
 		const { day, again } = this;
-		// A database error runs this again on the process's memory (the record's fallback): start afresh.
 		this.claims.clear();
 		const numberKeys = new Map<string, string[]>();
-		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(digits, now, PARTS));
+		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(numberCalled(digits), now, PARTS));
 		const mine = day ? this.mySlotKeys(day, now) : [];
 		const slots = day ? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine) : undefined;
 		// One ask for the numbers, this process's slots and the first slots (as many as the run's numbers), then more slots while too few are free.
@@ -207,7 +232,7 @@ export class LimitsAcrossRuns {
 			const refusal = again ? this.calledBefore(again, numbers, numberKeys, found, calledNow) : undefined;
 			if (refusal) refusals.set(itemIndex, refusal);
 			else {
-				for (const digits of numbers) calledNow.add(digits);
+				for (const digits of numbers) calledNow.add(numberCalled(digits));
 				wanting.push([itemIndex, numbers]);
 			}
 		}
@@ -244,7 +269,7 @@ export class LimitsAcrossRuns {
 		for (const digits of numbers) {
 			const earlier = (numberKeys.get(digits) ?? []).filter((key) => found.has(key));
 			if (earlier.length > 0) return callAgainRefusal(digits, again.hours, freeFrom(again, earlier));
-			if (calledNow.has(digits)) return callAgainRefusal(digits, again.hours, undefined);
+			if (calledNow.has(numberCalled(digits))) return callAgainRefusal(digits, again.hours, undefined);
 		}
 		return undefined;
 	}

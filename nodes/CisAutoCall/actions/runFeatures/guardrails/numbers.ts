@@ -43,6 +43,7 @@ export interface Guardrails {
  * turn them on.
  */
 export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved: IDataObject = {}): Guardrails {
+	for (const name of ['allowedNumbers', 'maxCallsPerRun']) refuseModelValue(name, saved[name]);
 	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
 	const agentRules = {
 		asAgentTool,
@@ -58,6 +59,16 @@ export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved
 			: { allowedNumbers, maxCallsIsDefault: false, ...agentRules };
 	}
 	return { allowedNumbers, maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }), maxCallsIsDefault: false, ...agentRules };
+}
+
+/**
+ * A guardrail the model may not set: a saved value that asks the model (`$fromAI()`) is refused naming
+ * the option; a builder's own expression ({{ $vars.allowed }}) is read as n8n resolved it.
+ */
+function refuseModelValue(name: string, saved: unknown): void {
+	if (typeof saved === 'string' && /\$fromAI\s*\(/i.test(saved)) {
+		throw new InputError(name, saved, 'asks the model ($fromAI()): this option must be set in the workflow, not by the model');
+	}
 }
 
 /**
