@@ -13,4 +13,4 @@ export {
 } from './read';
 export { MIN_PERSON_PHONE_DIGITS, PHONE_MAX_DIGITS } from './digits';
 export { completerFor, readDefaultCountry, type CompletePhone } from './defaultCountry';
-export { describeLengths, wrongLength } from './lengths';
+export { asTheServiceDials, describeLengths, wrongLength } from './lengths';

@@ -48,6 +48,17 @@ export const SERVICE_NATIONAL_FORM: NumberReading = {
 };
 
 /** The country code a number begins with (country codes are prefix-free: at most one fits). */
+/**
+ * The number the service dials for these digits: its own country's national forms (89990005555,
+ * 9990005555) completed with its code, as it completes them; any other number as it is.
+ */
+export function asTheServiceDials(digits: string): string {
+	const reading = readNumber(digits);
+	if (reading === SERVICE_TRUNK_FORM) return `${service.code}${digits.slice(serviceTrunk.length)}`;
+	if (reading === SERVICE_NATIONAL_FORM) return `${service.code}${digits}`;
+	return digits;
+}
+
 export function readNumber(digits: string): NumberReading | undefined {
 	if (
 		SERVICE_TRUNK_FORM.lengths.includes(digits.length) &&

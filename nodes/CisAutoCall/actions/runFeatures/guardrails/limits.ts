@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { asTheServiceDials } from '../../../../shared/phones';
 import { processMemory } from '../../../../shared/processMemory';
 import { type NodeRecord, partOfKey, recordOf, type RecordChanges, scopeOf, Window } from '../../../../shared/record';
 import { mayHaveCreated } from '../../itemErrors';
@@ -37,16 +38,6 @@ const slotsClaimed = processMemory<string[]>('dailySlotsClaimed');
 /** The slot a key of the day names (the last field of recordKey). */
 function slotOfKey(key: string): number {
 	return Number(key.split(':')[3]);
-}
-
-/**
- * The number a call reaches, as the service reads it: the Russian trunk form 8XXXXXXXXXX and a
- * 10-digit mobile 9XXXXXXXXX are +7 (docs/limits.md), so the three forms of one person count as one.
- */
-function numberCalled(digits: string): string {
-	if (digits.length === 11 && digits.startsWith('8')) return `7${digits.slice(1)}`;
-	if (digits.length === 10 && digits.startsWith('9')) return `7${digits}`;
-	return digits;
 }
 
 /** The keys a run recorded for an item that may still be called: taken off if its call did not start. */
@@ -215,7 +206,7 @@ export class LimitsAcrossRuns {
 		const { day, again } = this;
 		this.claims.clear();
 		const numberKeys = new Map<string, string[]>();
-		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(numberCalled(digits), now, PARTS));
+		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(asTheServiceDials(digits), now, PARTS));
 		const mine = day ? this.mySlotKeys(day, now) : [];
 		const slots = day ? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine) : undefined;
 		// One ask for the numbers, this process's slots and the first slots (as many as the run's numbers), then more slots while too few are free.
@@ -232,7 +223,7 @@ export class LimitsAcrossRuns {
 			const refusal = again ? this.calledBefore(again, numbers, numberKeys, found, calledNow) : undefined;
 			if (refusal) refusals.set(itemIndex, refusal);
 			else {
-				for (const digits of numbers) calledNow.add(numberCalled(digits));
+				for (const digits of numbers) calledNow.add(asTheServiceDials(digits));
 				wanting.push([itemIndex, numbers]);
 			}
 		}
@@ -269,7 +260,7 @@ export class LimitsAcrossRuns {
 		for (const digits of numbers) {
 			const earlier = (numberKeys.get(digits) ?? []).filter((key) => found.has(key));
 			if (earlier.length > 0) return callAgainRefusal(digits, again.hours, freeFrom(again, earlier));
-			if (calledNow.has(numberCalled(digits))) return callAgainRefusal(digits, again.hours, undefined);
+			if (calledNow.has(asTheServiceDials(digits))) return callAgainRefusal(digits, again.hours, undefined);
 		}
 		return undefined;
 	}
