@@ -33,7 +33,7 @@ export function secretProperty(field: Pick<INodeProperties, 'displayName' | 'nam
 }
 
 /** Marks an error of the credential's own checks: nothing was sent. */
-export function credentialRefusal(message: string): Error {
+function credentialRefusal(message: string): Error {
 	return Object.assign(new Error(message), { cisRefused: true });
 }
 

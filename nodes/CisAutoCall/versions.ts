@@ -16,7 +16,7 @@ export const beforeVersion2: IDisplayOptions = { show: { '@version': [{ _cnd: { 
  * Version 3 (the default for new nodes) takes Callback Data as name/value pairs, each value a plain
  * field or an expression, beside the JSON; versions 1 and 2 keep the JSON field alone.
  */
-export const CALLBACK_PAIRS_VERSION = 3;
+const CALLBACK_PAIRS_VERSION = 3;
 
 /** Shown from version 3 on. */
 export const fromVersion3: IDisplayOptions = { show: { '@version': [{ _cnd: { gte: CALLBACK_PAIRS_VERSION } }] } };

@@ -1,6 +1,6 @@
 import { InputError, requireInteger } from './validation';
 
-export const TIMEZONE_LIMIT_SECONDS = 43200;
+const TIMEZONE_LIMIT_SECONDS = 43200;
 
 /**
  * A candidate's time zone in seconds from UTC. Accepts seconds (10800), or an offset

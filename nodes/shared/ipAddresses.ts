@@ -5,7 +5,7 @@
  */
 
 /** An address range: the address bytes (4 for IPv4, 16 for IPv6) and the prefix length in bits. */
-export interface AddressRange {
+interface AddressRange {
 	bytes: number[];
 	prefix: number;
 	text: string;
@@ -97,7 +97,7 @@ export function isLoopbackIp(host: string): boolean {
 }
 
 /** One entry: an address (a range of one) or address/prefix. */
-export function parseRange(input: string): AddressRange | undefined {
+function parseRange(input: string): AddressRange | undefined {
 	const text = input.trim();
 	const slash = text.indexOf('/');
 	const addressText = slash === -1 ? text : text.slice(0, slash);

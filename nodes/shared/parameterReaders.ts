@@ -25,7 +25,7 @@ export type ReadItemParameter = (
  * starting with '=') or a resource locator, at any depth. n8n decides the same way whether a
  * Webhook node's parameters are static.
  */
-export function holdsExpression(value: unknown): boolean {
+function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
 	if (isPlainObject(value)) return '__rl' in value || Object.values(value).some(holdsExpression);

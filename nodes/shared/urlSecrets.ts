@@ -12,7 +12,7 @@
 const SECRET_IN_URL = /((?:[?&]|%3F|%26)secret(?:=|%3D))(?!\*\*\*(?:[&#"'\\\s<>]|%2[36]|$))(?:(?!%2[36])[^&#"'\\\s<>])+/gi;
 
 /** The mark that replaces a masked value. */
-export const MASKED = '***';
+const MASKED = '***';
 
 /** A text with every `secret=` value of the URLs in it masked. */
 export function maskUrlSecretsInText(text: string): string {

@@ -170,7 +170,7 @@ export function requireOption<T extends string>(field: string, value: unknown, a
 }
 
 /** The largest integer the service's `int` fields can hold on a 32-bit server; bigger values are refused. */
-export const MAX_INT = 2147483647;
+const MAX_INT = 2147483647;
 
 export function requireInteger(
 	field: string,

@@ -88,7 +88,7 @@ export function waitKeyMatches(key: unknown, storedHash: unknown): boolean {
 }
 
 /** How a candidate's wait ended, as the output says it. */
-export type WaitOutcome = 'answered' | 'notReached';
+type WaitOutcome = 'answered' | 'notReached';
 
 /** The result of one candidate that the trigger hands to the waiting node. */
 export interface CandidateResult extends IDataObject {

@@ -5,7 +5,7 @@ import { requireId } from '../../shared/validation';
 import { defineOperation } from './defineOperation';
 import type { ItemOperation, PreparedRequest } from './operation';
 
-export const skipDeleteRecord: INodeProperties = {
+const skipDeleteRecord: INodeProperties = {
 	displayName: 'Keep Recording',
 	name: 'skipDeleteRecord',
 	type: 'boolean',

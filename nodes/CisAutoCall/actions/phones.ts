@@ -18,7 +18,7 @@ import { undiallable } from './runFeatures/guardrails';
  * Numbers written without their country code, as a CRM of one country keeps them, get this country's
  * code when read; an expression gives each item its own (the CRM's country field).
  */
-export const defaultCountryOption: INodeProperties = {
+const defaultCountryOption: INodeProperties = {
 	displayName: 'Default Country',
 	name: 'defaultCountry',
 	type: 'string',

@@ -4,10 +4,10 @@ import { DEFAULT_TRANSPORT_SETTINGS, type TransportSettings } from '../../shared
 import { MAX_WAIT_MS } from '../../shared/transport/retryPolicy';
 import { InputError, requireInteger } from '../../shared/validation';
 
-export const MAX_REQUESTS_PER_SECOND = 1000;
+const MAX_REQUESTS_PER_SECOND = 1000;
 /** n8n opens a connection per request; against a distant service many in flight hide that wait. */
-export const MAX_CONCURRENCY = 200;
-export const MAX_TIMEOUT_SECONDS = 3600;
+const MAX_CONCURRENCY = 200;
+const MAX_TIMEOUT_SECONDS = 3600;
 
 /**
  * What a run of a one-request-per-item operation does when Options are left alone: Adapt
@@ -26,7 +26,7 @@ export const DEFAULT_FIXED_CONCURRENCY = DEFAULT_TRANSPORT_SETTINGS.concurrency;
  * default, up to DEFAULT_ADAPTIVE_CEILING (literal values: n8n's lint reads them; a test checks
  * that a run reads the same defaults).
  */
-export const perItemConcurrencyOptions: INodeProperties[] = [
+const perItemConcurrencyOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
 		name: 'concurrency',
@@ -47,7 +47,7 @@ export const perItemConcurrencyOptions: INodeProperties[] = [
 ];
 
 /** The same for batch requests (up to 10,000 candidates each): 5 at once, not adapted, unless set. */
-export const batchConcurrencyOptions: INodeProperties[] = [
+const batchConcurrencyOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
 		name: 'concurrency',

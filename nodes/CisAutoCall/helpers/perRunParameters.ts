@@ -15,7 +15,7 @@ export type { ReadItemParameter } from '../../shared/parameterReaders';
 type ItemReading = { by: 'n8n' } | { by: 'fields'; value: ItemPathValue; checkedOnce: boolean };
 
 /** Besides the first item read from fields, n8n's own result is compared on every this many items. */
-export const CHECK_EVERY = 100;
+const CHECK_EVERY = 100;
 
 /** Whether an item read from fields is compared with n8n's own result: the first, every 100th and the last. */
 function checksItem(reading: { checkedOnce: boolean }, itemIndex: number, itemCount: number): boolean {

@@ -14,7 +14,7 @@ import { type Delivery, verifyDelivery } from './verify';
  */
 
 export { MAX_REMEMBERED_DELIVERIES } from './deliveries';
-export { DEFAULT_EVENTS, readEvents, readOptions, type TriggerOptions } from './verify';
+export { DEFAULT_EVENTS, readEvents, readOptions,  } from './verify';
 
 /** Verifies a delivery and answers it: refused, ignored, handed over, or the workflow started with the event as one item. */
 export async function answerDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -43,7 +43,7 @@ export function readOptions(read: ReadParameter): TriggerOptions {
 }
 
 /** The settings a delivery is checked against, read once per delivery (Events and Options sit at the top level in every version). */
-export interface DeliverySettings {
+interface DeliverySettings {
 	events: string[];
 	options: TriggerOptions;
 }

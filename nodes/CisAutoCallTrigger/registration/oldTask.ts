@@ -39,12 +39,12 @@ export const OLD_TASK_POLICY_OPTIONS: INodePropertyOptions[] = [
 /** Why the trigger stops using a task. */
 export type RetireReason = 'deactivated' | 'replaced';
 
-export function readOldTaskPolicy(value: unknown): OldTaskPolicy {
+function readOldTaskPolicy(value: unknown): OldTaskPolicy {
 	return value === 'stop' || value === 'leave' ? value : DEFAULT_OLD_TASK_POLICY;
 }
 
 /** The platform endpoint (`telephony/autoCall/{id}/<action>`) a policy calls for, if any. */
-export function retireActionFor(policy: OldTaskPolicy, reason: RetireReason): 'pause' | 'halted' | undefined {
+function retireActionFor(policy: OldTaskPolicy, reason: RetireReason): 'pause' | 'halted' | undefined {
 	if (policy === 'leave') return undefined;
 	return policy === 'stop' && reason === 'replaced' ? 'halted' : 'pause';
 }

@@ -6,11 +6,11 @@
  */
 export {
 	readPhones,
-	type PhoneList,
-	type PhoneRules,
+	
+	
 	type ReadItemPhones,
 	type SkippedNumber,
 } from './read';
-export { MIN_PERSON_PHONE_DIGITS, PHONE_MAX_DIGITS } from './digits';
-export { completerFor, readDefaultCountry, type CompletePhone } from './defaultCountry';
+export { MIN_PERSON_PHONE_DIGITS,  } from './digits';
+export {  readDefaultCountry,  } from './defaultCountry';
 export { asTheServiceDials, describeLengths, wrongLength } from './lengths';

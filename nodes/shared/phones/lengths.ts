@@ -9,14 +9,14 @@ import { countriesOf, countriesWithNational, isNumberOf, isValidNumber } from '.
 // The lengths of each country code come from libphonenumber's metadata (countryCodes.json says which version).
 
 /** The country whose numbers the service completes itself (its RU normalisation: platform facts). */
-export const SERVICE_COUNTRY = 'RU';
+const SERVICE_COUNTRY = 'RU';
 const SERVICE_COUNTRY_IN_WORDS = 'Russian';
 
 /** The first digit of the service country's mobile numbers, which it completes when written without the code. */
 const SERVICE_MOBILE_FIRST_DIGIT = '9';
 
 /** How a number reads: its country code and the lengths (all digits) a number of that code has. */
-export interface NumberReading {
+interface NumberReading {
 	/** The country code, or the trunk prefix of the service country's national form. */
 	code: string;
 	/** For messages, e.g. "country code 7 (RU, KZ)". */
@@ -30,7 +30,7 @@ const serviceLengths = nationalLengthsOf(SERVICE_COUNTRY);
 const serviceTrunk = service.trunkPrefixes?.[0] ?? '';
 
 /** The service country's national form with its trunk prefix: 8 and the 10 digits (8 999 000-55-55 is +7 999 000-55-55). */
-export const SERVICE_TRUNK_FORM: NumberReading = {
+const SERVICE_TRUNK_FORM: NumberReading = {
 	code: serviceTrunk,
 	described: `a ${SERVICE_COUNTRY_IN_WORDS} number written with ${serviceTrunk} first`,
 	lengths: serviceLengths.map((length) => length + serviceTrunk.length),
@@ -41,7 +41,7 @@ export const SERVICE_TRUNK_FORM: NumberReading = {
  * The service completes it, and such numbers were sent before this rule, so they pass, even where
  * 9… would begin another country's code.
  */
-export const SERVICE_NATIONAL_FORM: NumberReading = {
+const SERVICE_NATIONAL_FORM: NumberReading = {
 	code: SERVICE_MOBILE_FIRST_DIGIT,
 	described: `a ${SERVICE_COUNTRY_IN_WORDS} mobile number without its country code`,
 	lengths: serviceLengths,
@@ -59,7 +59,7 @@ export function asTheServiceDials(digits: string): string {
 	return digits;
 }
 
-export function readNumber(digits: string): NumberReading | undefined {
+function readNumber(digits: string): NumberReading | undefined {
 	if (
 		SERVICE_TRUNK_FORM.lengths.includes(digits.length) &&
 		digits.startsWith(SERVICE_TRUNK_FORM.code)

@@ -8,7 +8,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * (a request's fingerprint, a number, a slot). Repeat Protection's keys have kept this form since
  * records were first written (`cis-request:24h:<part>:<fingerprint>`).
  */
-export function recordKey(kind: string, hours: number, part: number, id: string): string {
+function recordKey(kind: string, hours: number, part: number, id: string): string {
 	return `${kind}:${hours}h:${part}:${id}`;
 }
 

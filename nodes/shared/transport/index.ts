@@ -17,9 +17,9 @@ import { API_PATH, type ApiRequest, type Failure, type RequestContext } from './
  * NodeApiError (apiErrors.ts).
  */
 
-export type { AnswerCheck, ApiRequest, Failure, Repeatability, RequestContext } from './types';
-export { restatedApiError, type StatedOutcome, statedOutcomeOf } from './apiErrors';
-export { classify, type Classification, errorMayHaveCarriedOut, type FailureKind, kindOfError } from './classify';
+export type { AnswerCheck, ApiRequest,  Repeatability, RequestContext } from './types';
+export { restatedApiError,  statedOutcomeOf } from './apiErrors';
+export {   errorMayHaveCarriedOut, type FailureKind, kindOfError } from './classify';
 
 export interface TransportSettings {
 	/**
@@ -43,7 +43,7 @@ export const DEFAULT_TRANSPORT_SETTINGS: TransportSettings = {
 	timeoutMs: 30000,
 };
 
-export const CREDENTIAL_BY_AUTHENTICATION: Record<string, string> = {
+const CREDENTIAL_BY_AUTHENTICATION: Record<string, string> = {
 	accessToken: 'cisAutoCallApi',
 	login: 'cisAutoCallLoginApi',
 };

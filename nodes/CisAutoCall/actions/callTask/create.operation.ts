@@ -67,7 +67,7 @@ const fields: INodeProperties[] = [
 	webhookTargets,
 ];
 
-export function readWebhookTargets(value: unknown): IDataObject[] {
+function readWebhookTargets(value: unknown): IDataObject[] {
 	const targets = ((value as IDataObject | undefined)?.target ?? []) as IDataObject[];
 	return targets.map((target, index) => {
 		const chosen = EVENTS.map((event) => event.value).filter((name) => target[name] === true);

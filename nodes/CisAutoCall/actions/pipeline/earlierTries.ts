@@ -53,10 +53,10 @@ export class RetryMemory {
 	}
 }
 
-export const retryMemory = new RetryMemory(processMemory('earlierTries'));
+const retryMemory = new RetryMemory(processMemory('earlierTries'));
 
 /** Execution id + node + run index; undefined when n8n gives no execution id (nothing is then kept). */
-export function runKeyOf(context: IExecuteFunctions): string | undefined {
+function runKeyOf(context: IExecuteFunctions): string | undefined {
 	const executionId = context.getExecutionId();
 	if (!executionId) return undefined;
 	const runIndex = context.getWorkflowDataProxy(0).$runIndex as number;

@@ -77,7 +77,7 @@ export function inputError(context: IExecuteFunctions, error: unknown, itemIndex
 }
 
 /** Any error of an item as an n8n error that names the item. */
-export function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;

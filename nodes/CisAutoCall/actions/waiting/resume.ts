@@ -13,7 +13,7 @@ import { agentModeOf, agentWaitResult } from '../agent';
  */
 
 /** What a resume request leads to. */
-export type Resume =
+type Resume =
 	/** Not this wait's key, or the execution keeps no wait: answered 401. */
 	| { kind: 'notThisWait' }
 	/** Results of some candidates are still missing: answered 202, the execution goes on waiting. */
@@ -62,7 +62,7 @@ function outputOf(stored: StoredWait, results: IDataObject): INodeExecutionData[
 }
 
 /** What a request body leads to, for the wait the execution keeps. */
-export function resumeOf(stored: StoredWait | undefined, body: unknown): Resume {
+function resumeOf(stored: StoredWait | undefined, body: unknown): Resume {
 	const resume = isPlainObject(body) ? body[RESUME_BODY_FIELD] : undefined;
 	if (!stored || !isPlainObject(resume) || !waitKeyMatches(resume.key, stored.hash)) return { kind: 'notThisWait' };
 	const results = isPlainObject(resume.results) ? resume.results : {};

@@ -20,7 +20,7 @@ import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder, servedByMcpTri
  */
 
 /** One wait of one node run. */
-export interface Wait {
+interface Wait {
 	key: string;
 	/** When the wait's time limit (Wait at Most) passes, in seconds since 1970: the markers carry it, and the execution waits until then. */
 	until: number;
@@ -87,7 +87,7 @@ function readWaitAtMost(context: IExecuteFunctions): { ms: number; words: string
  * trigger hands the result over), no wait could end, so nothing is sent and the error names the
  * setting that allows it. Asked of n8n's own egress filter (n8n 2.x; nothing is sent).
  */
-export async function refuseBlockedWait(context: IExecuteFunctions, resumeUrl: unknown): Promise<void> {
+async function refuseBlockedWait(context: IExecuteFunctions, resumeUrl: unknown): Promise<void> {
 	if (typeof resumeUrl !== 'string') return;
 	let origin: string;
 	try {
@@ -113,7 +113,7 @@ export async function refuseBlockedWait(context: IExecuteFunctions, resumeUrl: u
  * finished after it came late, and starts the trigger's workflow instead. A later try of Retry On
  * Fail keeps both, so that the candidates an earlier try created still match the wait.
  */
-export function startWait(context: IExecuteFunctions, resumeUrl: unknown): Wait {
+function startWait(context: IExecuteFunctions, resumeUrl: unknown): Wait {
 	const execution = context.getExecutionId();
 	const node = context.getNode().id;
 	const run = nodeRunOf(context, execution);
@@ -128,7 +128,7 @@ export function startWait(context: IExecuteFunctions, resumeUrl: unknown): Wait 
  * The operation of one waiting run: each candidate's Callback Data gets the wait's marker, next to
  * (never instead of) the user's own Callback Data.
  */
-export function markedForWait(operation: ItemOperation<ApiRequest>, wait: Wait): ItemOperation<ApiRequest> {
+function markedForWait(operation: ItemOperation<ApiRequest>, wait: Wait): ItemOperation<ApiRequest> {
 	return {
 		...operation,
 		prepare(run) {
@@ -180,7 +180,7 @@ export async function runWaiting(
 }
 
 /** Removes the wait's key from whatever the node outputs or throws (an error may quote the request). */
-export function scrub<T>(value: T, key: string): T {
+function scrub<T>(value: T, key: string): T {
 	if (typeof value === 'string') return value.split(key).join('***') as T;
 	if (Array.isArray(value)) return value.map((entry) => scrub(entry, key)) as T;
 	if (isPlainObject(value)) {
@@ -195,7 +195,7 @@ export function scrub<T>(value: T, key: string): T {
  * After the calls were placed: waits for the candidates that were created. When none was, the
  * node goes on at once with its output (error items say why).
  */
-export async function waitForCandidates(context: IExecuteFunctions, wait: Wait, output: INodeExecutionData[], agentMode: AgentMode): Promise<INodeExecutionData[]> {
+async function waitForCandidates(context: IExecuteFunctions, wait: Wait, output: INodeExecutionData[], agentMode: AgentMode): Promise<INodeExecutionData[]> {
 	const created = output
 		.filter((item) => typeof item.json.autoCallCandidateId === 'string' || typeof item.json.autoCallCandidateId === 'number')
 		.map((item) => (item.pairedItem as { item: number }).item);

@@ -16,7 +16,7 @@ function requestOf(operation: Operation, prepared: unknown): ShownRequest | unde
 }
 
 /** What one prepared item would send: the method, the path and the body (entries of batch operations). */
-export function previewOf(operation: Operation, prepared: unknown): IDataObject {
+function previewOf(operation: Operation, prepared: unknown): IDataObject {
 	const request = requestOf(operation, prepared);
 	if (!request) return { body: prepared as IDataObject };
 	const preview: IDataObject = { method: request.method, path: `${API_PATH}${request.path}` };

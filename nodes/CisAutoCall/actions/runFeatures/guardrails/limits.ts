@@ -54,7 +54,7 @@ function freeFrom(window: Window, foundKeys: string[]): number {
 	return window.startOf(Math.max(...foundKeys.map(partOfKey)) + PARTS + 1);
 }
 
-export function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
+function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
 	return new Refusal(
 		'maxCallsPerDay',
 		max,
@@ -67,7 +67,7 @@ export function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
 	);
 }
 
-export function callAgainRefusal(digits: string, hours: number, freeAt: number | undefined): Refusal {
+function callAgainRefusal(digits: string, hours: number, freeAt: number | undefined): Refusal {
 	const when = freeAt === undefined ? 'this run already calls it' : `it may be called again after ${utcTime(freeAt)}`;
 	return new Refusal(
 		'callAgainAfterHours',

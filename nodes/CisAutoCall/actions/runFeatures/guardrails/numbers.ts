@@ -111,7 +111,7 @@ export function parseAllowedNumbers(value: unknown): NumberRule[] {
 		});
 }
 
-export function matchesRule(digits: string, rule: NumberRule): boolean {
+function matchesRule(digits: string, rule: NumberRule): boolean {
 	if (digits.length < rule.pattern.length) return false;
 	if (rule.wholeNumber && digits.length !== rule.pattern.length) return false;
 	for (let index = 0; index < rule.pattern.length; index++) {
@@ -167,7 +167,7 @@ export function checkAllowedNumbers(phones: string[], rules: NumberRule[]): void
  * No bot may dial them, whatever the settings: the list is short numbers only, so a person's
  * phone is never caught.
  */
-export const EMERGENCY_NUMBERS: readonly string[] = Object.freeze([
+const EMERGENCY_NUMBERS: readonly string[] = Object.freeze([
 	'112', '911', '999', '000', '110', '100', '101', '102', '103', '104', '108', '113', '115', '117', '118', '119',
 	'120', '122', '123', '190', '192', '193', '997', '998', '061', '062', '15', '17', '18',
 ]);

@@ -70,7 +70,7 @@ function phonesOf(operation: Operation): (prepared: unknown) => string[] {
 	return (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
 }
 
-export function checkItems(operation: Operation, guardrails: Guardrails, prepared: Map<number, unknown>, outcomes: ItemResults): Map<number, number> {
+function checkItems(operation: Operation, guardrails: Guardrails, prepared: Map<number, unknown>, outcomes: ItemResults): Map<number, number> {
 	const phonesOfItem = phonesOf(operation);
 	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
 	const numbersByItem = new Map<number, number>();
@@ -91,7 +91,7 @@ export function checkItems(operation: Operation, guardrails: Guardrails, prepare
 }
 
 /** Booked calls that were not sent, or that the service refused (4xx), did not start: they do not count. */
-export function releaseUnstarted(booking: Booking, outcomes: ItemResults): void {
+function releaseUnstarted(booking: Booking, outcomes: ItemResults): void {
 	let unstarted = 0;
 	for (const [itemIndex, numbers] of booking.numbersByItem) {
 		const outcome = outcomes.get(itemIndex);

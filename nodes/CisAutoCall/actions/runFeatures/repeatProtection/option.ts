@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { requireInteger } from '../../../../shared/validation';
 
-export const DEFAULT_REPEAT_PROTECTION_HOURS = 24;
-export const MAX_REPEAT_PROTECTION_HOURS = 24 * 30;
+const DEFAULT_REPEAT_PROTECTION_HOURS = 24;
+const MAX_REPEAT_PROTECTION_HOURS = 24 * 30;
 
 /**
  * The "Repeat Protection" option of the operations that create (its step: step.ts):

@@ -130,6 +130,6 @@ function rememberResult(key: string, json: IDataObject | undefined): void {
 }
 
 /** n8n starts its "Retry" of a failed execution in the execute mode `retry` (1.x and 2.x, also on a queue-mode worker). */
-export function isRetryOfFailedExecution(context: IExecuteFunctions): boolean {
+function isRetryOfFailedExecution(context: IExecuteFunctions): boolean {
 	return context.getMode() === 'retry';
 }
