@@ -13,7 +13,8 @@ export class CisAutoCallApi implements ICredentialType {
 
 	displayName = 'CIS Auto-Call API';
 
-	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/getting-started.md#credentials';
+	documentationUrl =
+		'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/getting-started.md#credentials';
 
 	icon = icon;
 
@@ -22,7 +23,8 @@ export class CisAutoCallApi implements ICredentialType {
 		secretProperty({
 			displayName: 'Access Token',
 			name: 'accessToken',
-			description: 'Bearer token of the service; tokens expire, so to have n8n renew them use the "CIS Auto-Call Login API" credential',
+			description:
+				'Bearer token of the service; tokens expire, so to have n8n renew them use the "CIS Auto-Call Login API" credential',
 		}),
 	];
 

@@ -19,7 +19,8 @@ export class CisAutoCallLoginApi implements ICredentialType {
 
 	displayName = 'CIS Auto-Call Login API';
 
-	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/getting-started.md#credentials';
+	documentationUrl =
+		'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/getting-started.md#credentials';
 
 	icon = icon;
 
@@ -55,14 +56,17 @@ export class CisAutoCallLoginApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 60 },
 			default: 86400,
-			description: 'Lifetime asked for each token; n8n logs in again when the service says the token expired',
+			description:
+				'Lifetime asked for each token; n8n logs in again when the service says the token expired',
 		},
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const loginUrl = String(credentials.loginUrl ?? '').trim();
 		const shown = displayUrl(loginUrl);
-		const refused = insecureUrlProblem('Login URL', loginUrl) ?? insecureUrlProblem('Base URL', credentials.baseUrl);
+		const refused =
+			insecureUrlProblem('Login URL', loginUrl) ??
+			insecureUrlProblem('Base URL', credentials.baseUrl);
 		if (refused) throw loginFailure(`${refused}. Nothing was sent.`);
 		let response: IN8nHttpFullResponse;
 		try {
@@ -88,7 +92,9 @@ export class CisAutoCallLoginApi implements ICredentialType {
 					`Login at ${shown} not sent: n8n's SSRF protection blocks ${blockedAddress(blocked)}, so nothing reached the service. To allow it, the n8n administrator can ${allowingSetting(blocked)} and restart n8n.`,
 				);
 			}
-			throw loginFailure(`Login at ${shown} failed: no answer (${networkCode(error)}). Check the Login URL: the service's login address, such as ${LOGIN_URL_EXAMPLE}.`);
+			throw loginFailure(
+				`Login at ${shown} failed: no answer (${networkCode(error)}). Check the Login URL: the service's login address, such as ${LOGIN_URL_EXAMPLE}.`,
+			);
 		}
 		const status = response.statusCode;
 		if (status >= 300 && status < 400) {

@@ -13,7 +13,8 @@ export class CisAutoCallWebhookSecretApi implements ICredentialType {
 
 	displayName = 'CIS Auto-Call Webhook Secret API';
 
-	documentationUrl = 'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/trigger.md';
+	documentationUrl =
+		'https://github.com/cis-autocall/n8n-nodes-cis-autocall/blob/main/docs/trigger.md';
 
 	icon = icon;
 
@@ -23,7 +24,8 @@ export class CisAutoCallWebhookSecretApi implements ICredentialType {
 			name: 'secret',
 			// Under the field, so the rule is read before saving (the trigger's credential test refuses a shorter one).
 			hint: 'At least 16 characters',
-			description: 'A value you choose, e.g. a random password, that the webhook URL ends with after ?secret=; requests without it get 401',
+			description:
+				'A value you choose, e.g. a random password, that the webhook URL ends with after ?secret=; requests without it get 401',
 		}),
 	];
 }

@@ -1,8 +1,4 @@
-import type {
-	ICredentialTestRequest,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { ICredentialTestRequest, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../nodes/shared/serviceUrl';
 
@@ -22,13 +18,16 @@ export const baseUrlProperty: INodeProperties = {
 	type: 'string',
 	default: 'https://twin24.ai',
 	placeholder: 'e.g. https://twin24.ai',
-	description: 'Address of the service without the API path; https://twin-ai.com for the international region',
+	description:
+		'Address of the service without the API path; https://twin-ai.com for the international region',
 	hint: "The node adds /cis/api/v1/... Only https:// is accepted (plain http:// only for this machine: localhost, 127.x.x.x, ::1). With plain http://, list localhost and 127.0.0.1 in n8n's NO_PROXY when HTTP_PROXY is set, or the token goes to the proxy unencrypted.",
 	required: true,
 };
 
 /** A required text that n8n stores encrypted and shows as dots (a token, a password, a secret). */
-export function secretProperty(field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'hint'>): INodeProperties {
+export function secretProperty(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'hint'>,
+): INodeProperties {
 	return { ...field, type: 'string', typeOptions: { password: true }, default: '', required: true };
 }
 
@@ -43,8 +42,13 @@ function credentialRefusal(message: string): Error {
  * redirects: n8n would otherwise send the Authorization header on to wherever a 3xx points.
  * This also holds when another node (e.g. HTTP Request) uses this credential.
  */
-export function withBearerToken(baseUrl: unknown, token: string, requestOptions: IHttpRequestOptions): IHttpRequestOptions {
-	const problem = insecureUrlProblem('Base URL', baseUrl) ?? otherAddressProblem(String(baseUrl), requestOptions);
+export function withBearerToken(
+	baseUrl: unknown,
+	token: string,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const problem =
+		insecureUrlProblem('Base URL', baseUrl) ?? otherAddressProblem(String(baseUrl), requestOptions);
 	if (problem) throw credentialRefusal(`${problem}. Nothing was sent.`);
 	requestOptions.disableFollowRedirect = true;
 	// The same for n8n's legacy request helper (request-promise options).
@@ -53,12 +57,18 @@ export function withBearerToken(baseUrl: unknown, token: string, requestOptions:
 	return requestOptions;
 }
 
-function otherAddressProblem(baseUrl: string, requestOptions: IHttpRequestOptions): string | undefined {
+function otherAddressProblem(
+	baseUrl: string,
+	requestOptions: IHttpRequestOptions,
+): string | undefined {
 	const legacy = requestOptions as IHttpRequestOptions & { uri?: unknown };
 	const raw = requestOptions.url ?? legacy.uri;
 	let target: URL;
 	try {
-		target = new URL(String(raw), requestOptions.baseURL ? String(requestOptions.baseURL) : undefined);
+		target = new URL(
+			String(raw),
+			requestOptions.baseURL ? String(requestOptions.baseURL) : undefined,
+		);
 	} catch {
 		return 'The token is sent only to the Base URL, and the address of this request could not be read';
 	}
@@ -93,7 +103,10 @@ export const listOneTask: ICredentialTestRequest = {
 		{ type: 'responseCode', properties: { value: 404, message: NOTHING_AT_BASE_URL } },
 		...[301, 302, 303, 307, 308].map((status) => ({
 			type: 'responseCode' as const,
-			properties: { value: status, message: `The service answered with a redirect (HTTP ${status}); ${REDIRECT_MESSAGE}` },
+			properties: {
+				value: status,
+				message: `The service answered with a redirect (HTTP ${status}); ${REDIRECT_MESSAGE}`,
+			},
 		})),
 	],
 };

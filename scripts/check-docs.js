@@ -43,11 +43,22 @@ const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 
 /** The user guide: checked for links and for the names it quotes. */
-const USER_DOCS = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'examples/README.md'];
+const USER_DOCS = [
+	'README.md',
+	...fs
+		.readdirSync(path.join(ROOT, 'docs'))
+		.filter((f) => f.endsWith('.md'))
+		.map((f) => `docs/${f}`),
+	'examples/README.md',
+];
 /** Checked for links only (developers' and lab pages, the changelog). */
-const OTHER_DOCS = ['CONTRIBUTING.md', 'CHANGELOG.md', 'test/README.md', 'test/bench/RESULTS.md', 'test/bench/LAB.md'].filter((f) =>
-	fs.existsSync(path.join(ROOT, f)),
-);
+const OTHER_DOCS = [
+	'CONTRIBUTING.md',
+	'CHANGELOG.md',
+	'test/README.md',
+	'test/bench/RESULTS.md',
+	'test/bench/LAB.md',
+].filter((f) => fs.existsSync(path.join(ROOT, f)));
 
 /** Names of n8n itself, of other nodes and of the service that the guide may quote in bold. */
 const OTHER_NAMES = new Set([
@@ -149,9 +160,12 @@ function anchorsOf(file, root = ROOT) {
 /** The link targets of a markdown file: markdown links and images, reference definitions, HTML href and src. */
 function linkTargets(text) {
 	const targets = [];
-	for (const match of text.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) targets.push(match[1]);
-	for (const match of text.matchAll(/^\s{0,3}\[[^\]]+\]:\s+<?([^\s>]+)>?/gm)) targets.push(match[1]);
-	for (const match of text.matchAll(/<(?:a|img)\b[^>]*?\b(?:href|src)="([^"]+)"/gi)) targets.push(match[1]);
+	for (const match of text.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g))
+		targets.push(match[1]);
+	for (const match of text.matchAll(/^\s{0,3}\[[^\]]+\]:\s+<?([^\s>]+)>?/gm))
+		targets.push(match[1]);
+	for (const match of text.matchAll(/<(?:a|img)\b[^>]*?\b(?:href|src)="([^"]+)"/gi))
+		targets.push(match[1]);
 	return targets;
 }
 
@@ -168,23 +182,36 @@ function checkLinks(file, problems, root = ROOT) {
 			problems.push(`${file}: link to ${target}: ${resolved} does not exist`);
 			continue;
 		}
-		if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(resolved, root).has(anchor)) {
-			problems.push(`${file}: link to ${target}: ${resolved} has no heading with the anchor #${anchor}`);
+		if (
+			anchor !== undefined &&
+			resolved.endsWith('.md') &&
+			!anchorsOf(resolved, root).has(anchor)
+		) {
+			problems.push(
+				`${file}: link to ${target}: ${resolved} has no heading with the anchor #${anchor}`,
+			);
 		}
 	}
 	// A section named in prose: `the README, "Section"`, `README's "Section"`, `docs/x.md, "Section"`.
-	for (const match of text.matchAll(/\b(README|[\w./-]+\.md)(?:'s)?,?\s+(?:section\s+)?["“]([^"”\n]{2,80})["”]/g)) {
+	for (const match of text.matchAll(
+		/\b(README|[\w./-]+\.md)(?:'s)?,?\s+(?:section\s+)?["“]([^"”\n]{2,80})["”]/g,
+	)) {
 		count++;
 		// "the README" is the repository's; a file name is relative to the page, else to the repository.
 		const named = match[1] === 'README' ? 'README.md' : match[1];
-		const candidates = match[1] === 'README' ? [named] : [path.normalize(path.join(dir, named)), path.normalize(named)];
+		const candidates =
+			match[1] === 'README'
+				? [named]
+				: [path.normalize(path.join(dir, named)), path.normalize(named)];
 		const resolved = candidates.find((candidate) => fs.existsSync(path.join(root, candidate)));
 		if (!resolved) {
 			problems.push(`${file}: names the section "${match[2]}" of ${named}, which does not exist`);
 			continue;
 		}
 		if (!anchorsOf(resolved, root).has(anchorOf(match[2]))) {
-			problems.push(`${file}: names the section "${match[2]}" of ${resolved}, which has no such heading`);
+			problems.push(
+				`${file}: names the section "${match[2]}" of ${resolved}, which has no such heading`,
+			);
 		}
 	}
 	return count;
@@ -215,7 +242,9 @@ function editorTexts() {
 		for (const Exported of Object.values(module)) {
 			if (typeof Exported !== 'function') continue;
 			const instance = new Exported();
-			const descriptions = instance.nodeVersions ? Object.values(instance.nodeVersions).map((v) => v.description) : [instance.description ?? instance];
+			const descriptions = instance.nodeVersions
+				? Object.values(instance.nodeVersions).map((v) => v.description)
+				: [instance.description ?? instance];
 			for (const description of descriptions) {
 				add(description.displayName);
 				add(description.defaults?.name);
@@ -235,11 +264,15 @@ function shippedTypes() {
 		for (const Exported of Object.values(module)) {
 			if (typeof Exported !== 'function') continue;
 			const instance = new Exported();
-			const description = instance.description ?? Object.values(instance.nodeVersions ?? {})[0]?.description;
-			const base = instance.nodeVersions ? { ...instance.description, version: Object.keys(instance.nodeVersions).map(Number) } : description;
+			const description =
+				instance.description ?? Object.values(instance.nodeVersions ?? {})[0]?.description;
+			const base = instance.nodeVersions
+				? { ...instance.description, version: Object.keys(instance.nodeVersions).map(Number) }
+				: description;
 			const versions = [].concat(base.version);
 			types.set(`${pkg.name}.${base.name}`, versions);
-			if (description.usableAsTool || base.usableAsTool) types.set(`${pkg.name}.${base.name}Tool`, versions);
+			if (description.usableAsTool || base.usableAsTool)
+				types.set(`${pkg.name}.${base.name}Tool`, versions);
 		}
 	}
 	return types;
@@ -264,7 +297,27 @@ function looksLikeEditorName(text) {
 	if (!/[A-Z]/.test(text) || /^Example\b/.test(text)) return false;
 	const words = text.split(/\s+/);
 	if (words.length > 8) return false;
-	const small = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'of', 'on', 'or', 'per', 'the', 'to', 'with', '→', '(hours)', '(json)']);
+	const small = new Set([
+		'a',
+		'an',
+		'and',
+		'as',
+		'at',
+		'by',
+		'for',
+		'from',
+		'in',
+		'of',
+		'on',
+		'or',
+		'per',
+		'the',
+		'to',
+		'with',
+		'→',
+		'(hours)',
+		'(json)',
+	]);
 	return words.every((word) => small.has(word.toLowerCase()) || /^[A-Z0-9(]/.test(word));
 }
 
@@ -277,12 +330,17 @@ function checkNames(file, texts, code, problems) {
 		count++;
 		const parts = name.split(/\s*→\s*/);
 		const known = (part) =>
-			texts.has(part) || OTHER_NAMES.has(part) || OTHER_NAMES.has(name) || [...texts].some((t) => t.startsWith(`${part} (`));
-		if (!parts.every(known)) problems.push(`${file}: **${name}** is not a text of the nodes or credentials (renamed?)`);
+			texts.has(part) ||
+			OTHER_NAMES.has(part) ||
+			OTHER_NAMES.has(name) ||
+			[...texts].some((t) => t.startsWith(`${part} (`));
+		if (!parts.every(known))
+			problems.push(`${file}: **${name}** is not a text of the nodes or credentials (renamed?)`);
 	}
 	for (const match of text.matchAll(/`([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)`/g)) {
 		count++;
-		if (!new RegExp(`\\b${match[1]}\\b`).test(code)) problems.push(`${file}: \`${match[1]}\` is not in the built nodes (renamed?)`);
+		if (!new RegExp(`\\b${match[1]}\\b`).test(code))
+			problems.push(`${file}: \`${match[1]}\` is not in the built nodes (renamed?)`);
 	}
 	return count;
 }
@@ -290,7 +348,9 @@ function checkNames(file, texts, code, problems) {
 function checkExamples(types, problems) {
 	const pkg = JSON.parse(read('package.json'));
 	let count = 0;
-	for (const file of fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'))) {
+	for (const file of fs
+		.readdirSync(path.join(ROOT, 'examples'))
+		.filter((f) => f.endsWith('.json'))) {
 		count++;
 		let workflow;
 		try {
@@ -306,17 +366,22 @@ function checkExamples(types, problems) {
 		for (const node of workflow.nodes) {
 			if (!String(node.type).startsWith(`${pkg.name}.`)) continue;
 			const versions = types.get(node.type);
-			if (!versions) problems.push(`examples/${file}: node "${node.name}" has the unknown type ${node.type}`);
+			if (!versions)
+				problems.push(`examples/${file}: node "${node.name}" has the unknown type ${node.type}`);
 			else if (!versions.includes(node.typeVersion)) {
-				problems.push(`examples/${file}: node "${node.name}" has version ${node.typeVersion}; ${node.type} has ${versions.join(', ')}`);
+				problems.push(
+					`examples/${file}: node "${node.name}" has version ${node.typeVersion}; ${node.type} has ${versions.join(', ')}`,
+				);
 			}
 		}
 		for (const [from, outputs] of Object.entries(workflow.connections)) {
-			if (!workflow.nodes.some((node) => node.name === from)) problems.push(`examples/${file}: a connection from the missing node "${from}"`);
+			if (!workflow.nodes.some((node) => node.name === from))
+				problems.push(`examples/${file}: a connection from the missing node "${from}"`);
 			for (const list of Object.values(outputs)) {
 				for (const targets of list) {
 					for (const target of targets ?? []) {
-						if (!workflow.nodes.some((node) => node.name === target.node)) problems.push(`examples/${file}: a connection to the missing node "${target.node}"`);
+						if (!workflow.nodes.some((node) => node.name === target.node))
+							problems.push(`examples/${file}: a connection to the missing node "${target.node}"`);
 					}
 				}
 			}
@@ -327,8 +392,16 @@ function checkExamples(types, problems) {
 
 /** The tables that list the service's events: the file, the line their table follows, a row's cells for an event. */
 const EVENT_TABLES = [
-	{ file: 'docs/trigger.md', after: 'Events (**Events** field;', cells: (event) => [event.name, `\`${event.value}\``] },
-	{ file: 'docs/service.md', after: '## Events (webhooks)', cells: (event) => [`\`${event.value}\``] },
+	{
+		file: 'docs/trigger.md',
+		after: 'Events (**Events** field;',
+		cells: (event) => [event.name, `\`${event.value}\``],
+	},
+	{
+		file: 'docs/service.md',
+		after: '## Events (webhooks)',
+		cells: (event) => [`\`${event.value}\``],
+	},
 ];
 
 /** The rows (cells, trimmed) of the first table after the line that starts with `after`, header and rule left out. */
@@ -338,7 +411,13 @@ function tableAfter(text, after) {
 	if (at < 0) return undefined;
 	while (at < lines.length && !lines[at].startsWith('|')) at++;
 	const rows = [];
-	for (; at < lines.length && lines[at].startsWith('|'); at++) rows.push(lines[at].split('|').slice(1, -1).map((cell) => cell.trim()));
+	for (; at < lines.length && lines[at].startsWith('|'); at++)
+		rows.push(
+			lines[at]
+				.split('|')
+				.slice(1, -1)
+				.map((cell) => cell.trim()),
+		);
 	return rows.slice(2);
 }
 
@@ -352,9 +431,13 @@ function checkEventTables(problems) {
 			continue;
 		}
 		const expected = events.map((event) => cells(event).join(' | '));
-		const found = rows.map((row, index) => row.slice(0, cells(events[index] ?? events[0]).length).join(' | '));
+		const found = rows.map((row, index) =>
+			row.slice(0, cells(events[index] ?? events[0]).length).join(' | '),
+		);
 		if (JSON.stringify(found) !== JSON.stringify(expected)) {
-			problems.push(`${file}: the events table begins its rows with ${JSON.stringify(found)}; nodes/shared/events.json has ${JSON.stringify(expected)}`);
+			problems.push(
+				`${file}: the events table begins its rows with ${JSON.stringify(found)}; nodes/shared/events.json has ${JSON.stringify(expected)}`,
+			);
 		}
 		count += rows.length;
 	}
@@ -384,40 +467,93 @@ async function checkSimulatorSteps(problems) {
 		checked++;
 		if (!ok) problems.push(problem);
 	};
-	const login = /log in to n8n at `http:\/\/127\.0\.0\.1:(\d+)` as\s+`([^`]+)` \/ `([^`]+)`/.exec(text);
-	expect(login !== null, 'README: no "log in to n8n at `http://127.0.0.1:<port>` as `<email>` / `<password>`"');
+	const login = /log in to n8n at `http:\/\/127\.0\.0\.1:(\d+)` as\s+`([^`]+)` \/ `([^`]+)`/.exec(
+		text,
+	);
+	expect(
+		login !== null,
+		'README: no "log in to n8n at `http://127.0.0.1:<port>` as `<email>` / `<password>`"',
+	);
 	if (login) {
-		expect(Number(login[1]) === DEFAULT_N8N_PORT, `README: n8n at port ${login[1]}, npm start uses ${DEFAULT_N8N_PORT}`);
-		expect(login[2] === START_OWNER.email && login[3] === START_OWNER.password, `README: login ${login[2]} / ${login[3]}, npm start sets up ${START_OWNER.email} / ${START_OWNER.password}`);
+		expect(
+			Number(login[1]) === DEFAULT_N8N_PORT,
+			`README: n8n at port ${login[1]}, npm start uses ${DEFAULT_N8N_PORT}`,
+		);
+		expect(
+			login[2] === START_OWNER.email && login[3] === START_OWNER.password,
+			`README: login ${login[2]} / ${login[3]}, npm start sets up ${START_OWNER.email} / ${START_OWNER.password}`,
+		);
 	}
-	expect(new URL(EXAMPLE_CRM_URL).port === String(DEFAULT_CRM_PORT), `the examples' CRM URL ${EXAMPLE_CRM_URL} is not on port ${DEFAULT_CRM_PORT}`);
-	for (const [, port, route] of text.matchAll(/http:\/\/127\.0\.0\.1:(\d+)(\/(?:__sim|__crm|leads|webhook)[^\s`']*)?/g)) {
-		const wanted = route === undefined ? DEFAULT_N8N_PORT : route.startsWith('/__sim') ? DEFAULT_SIM_PORT : route.startsWith('/webhook') ? DEFAULT_N8N_PORT : DEFAULT_CRM_PORT;
-		expect(Number(port) === wanted, `README: http://127.0.0.1:${port}${route ?? ''} is not on port ${wanted}, the one npm start uses for it`);
+	expect(
+		new URL(EXAMPLE_CRM_URL).port === String(DEFAULT_CRM_PORT),
+		`the examples' CRM URL ${EXAMPLE_CRM_URL} is not on port ${DEFAULT_CRM_PORT}`,
+	);
+	for (const [, port, route] of text.matchAll(
+		/http:\/\/127\.0\.0\.1:(\d+)(\/(?:__sim|__crm|leads|webhook)[^\s`']*)?/g,
+	)) {
+		const wanted =
+			route === undefined
+				? DEFAULT_N8N_PORT
+				: route.startsWith('/__sim')
+					? DEFAULT_SIM_PORT
+					: route.startsWith('/webhook')
+						? DEFAULT_N8N_PORT
+						: DEFAULT_CRM_PORT;
+		expect(
+			Number(port) === wanted,
+			`README: http://127.0.0.1:${port}${route ?? ''} is not on port ${wanted}, the one npm start uses for it`,
+		);
 	}
 	const sample = /the lead \(`(\{"name"[^`]*\})`\)/.exec(text);
 	expect(sample !== null, 'README: no sample lead (`{"name": …}`) in the lead\'s workflow');
 	const lead = sample ? JSON.parse(sample[1]) : {};
 	const curls = curlCommands(text);
 	const toProduction = curls.filter((curl) => curl.url === '<Production URL>');
-	expect(toProduction.length === 1, `README: ${toProduction.length} curl commands to '<Production URL>', expected 1 (the lead sent by hand)`);
-	for (const curl of toProduction) expect(JSON.stringify(JSON.parse(curl.body ?? 'null')) === JSON.stringify(lead), `README: the lead sent with curl is ${curl.body}, not the sample lead ${sample && sample[1]}`);
+	expect(
+		toProduction.length === 1,
+		`README: ${toProduction.length} curl commands to '<Production URL>', expected 1 (the lead sent by hand)`,
+	);
+	for (const curl of toProduction)
+		expect(
+			JSON.stringify(JSON.parse(curl.body ?? 'null')) === JSON.stringify(lead),
+			`README: the lead sent with curl is ${curl.body}, not the sample lead ${sample && sample[1]}`,
+		);
 	const sim = await createSimulator({ port: 0 });
 	const crm = await startCrmStub({ port: 0 });
 	try {
 		for (const curl of curls.filter((c) => c.url !== '<Production URL>')) {
 			const address = new URL(curl.url);
-			const target = address.pathname.startsWith('/__sim') ? sim.url : address.pathname.startsWith('/__crm') ? crm.url : undefined;
+			const target = address.pathname.startsWith('/__sim')
+				? sim.url
+				: address.pathname.startsWith('/__crm')
+					? crm.url
+					: undefined;
 			if (!target) continue;
-			const body = curl.body?.replace('<Production URL>?secret=<your secret>', 'http://127.0.0.1:9/webhook/x/webhook?secret=s');
-			const answer = await fetch(`${target}${address.pathname}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-			expect(answer.status === 200, `README: curl ${curl.url} answered ${answer.status} by the simulator or CRM stub: ${(await answer.text()).slice(0, 200)}`);
+			const body = curl.body?.replace(
+				'<Production URL>?secret=<your secret>',
+				'http://127.0.0.1:9/webhook/x/webhook?secret=s',
+			);
+			const answer = await fetch(
+				`${target}${address.pathname}`,
+				body === undefined
+					? {}
+					: { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+			);
+			expect(
+				answer.status === 200,
+				`README: curl ${curl.url} answered ${answer.status} by the simulator or CRM stub: ${(await answer.text()).slice(0, 200)}`,
+			);
 			if (address.pathname === '/__sim/outcome') {
 				const phone = JSON.parse(body).phone;
-				expect(phone === String(lead.phone).replace(/[^0-9]/g, ''), `README: the scripted number ${phone} is not the sample lead's ${lead.phone} as the node sends it`);
+				expect(
+					phone === String(lead.phone).replace(/[^0-9]/g, ''),
+					`README: the scripted number ${phone} is not the sample lead's ${lead.phone} as the node sends it`,
+				);
 			}
 		}
-		for (const route of new Set([...text.matchAll(/http:\/\/127\.0\.0\.1:\d+(\/__crm\/[\w/-]+)/g)].map((match) => match[1]))) {
+		for (const route of new Set(
+			[...text.matchAll(/http:\/\/127\.0\.0\.1:\d+(\/__crm\/[\w/-]+)/g)].map((match) => match[1]),
+		)) {
 			const answer = await fetch(`${crm.url}${route}`);
 			expect(answer.status === 200, `README: ${route} answered ${answer.status} by the CRM stub`);
 		}
@@ -429,7 +565,8 @@ async function checkSimulatorSteps(problems) {
 }
 
 /** Words that would say a node or operation cannot be an AI Agent's tool. */
-const NOT_A_TOOL = /\b(?:not|never|cannot be) (?:usable|used|available) as an? (?:AI Agent(?:'s)? )?tool\b|\bagent cannot wait\b/i;
+const NOT_A_TOOL =
+	/\b(?:not|never|cannot be) (?:usable|used|available) as an? (?:AI Agent(?:'s)? )?tool\b|\bagent cannot wait\b/i;
 const WAITING_TOOL_SECTION = 'ai-agents.md#an-agent-that-waits-for-what-the-person-said';
 
 /** Check 7: the waiting operations are a tool, and every page says so (or says nothing). */
@@ -437,7 +574,9 @@ function checkWaitingToolTruth(types, problems) {
 	const pkg = JSON.parse(read('package.json'));
 	const isTool = types.has(`${pkg.name}.cisAutoCallTool`);
 	if (!isTool) {
-		problems.push('the built action node is not usable as an AI Agent tool: docs/ai-agents.md describes the waiting tool');
+		problems.push(
+			'the built action node is not usable as an AI Agent tool: docs/ai-agents.md describes the waiting tool',
+		);
 		return 1;
 	}
 	let checked = 0;
@@ -447,12 +586,21 @@ function checkWaitingToolTruth(types, problems) {
 		checked++;
 		const found = new RegExp(NOT_A_TOOL.source, 'gi');
 		for (const match of text.matchAll(found)) {
-			problems.push(`${file}: says "${text.slice(Math.max(0, match.index - 40), match.index + match[0].length + 40).trim()}", but the node is an AI Agent's tool, its waiting operations too`);
+			problems.push(
+				`${file}: says "${text.slice(Math.max(0, match.index - 40), match.index + match[0].length + 40).trim()}", but the node is an AI Agent's tool, its waiting operations too`,
+			);
 		}
 	}
-	if (!anchorsOf('docs/ai-agents.md').has(WAITING_TOOL_SECTION.split('#')[1])) problems.push(`docs/ai-agents.md has no section "${WAITING_TOOL_SECTION}"`);
-	const waitSection = read('docs/operations.md').split(/^## /m).find((section) => /^Wait for the result/.test(section)) || '';
-	if (!waitSection.includes(WAITING_TOOL_SECTION)) problems.push(`docs/operations.md, "Wait for the result", does not link to ${WAITING_TOOL_SECTION} (the waiting tool)`);
+	if (!anchorsOf('docs/ai-agents.md').has(WAITING_TOOL_SECTION.split('#')[1]))
+		problems.push(`docs/ai-agents.md has no section "${WAITING_TOOL_SECTION}"`);
+	const waitSection =
+		read('docs/operations.md')
+			.split(/^## /m)
+			.find((section) => /^Wait for the result/.test(section)) || '';
+	if (!waitSection.includes(WAITING_TOOL_SECTION))
+		problems.push(
+			`docs/operations.md, "Wait for the result", does not link to ${WAITING_TOOL_SECTION} (the waiting tool)`,
+		);
 	return checked;
 }
 
@@ -488,19 +636,39 @@ async function main() {
 	}
 	const problems = [];
 	const examples = checkExamples(shippedTypes(), problems);
-	report('examples/*.json: parse, node types and versions the package has, connections', problems, examples);
+	report(
+		'examples/*.json: parse, node types and versions the package has, connections',
+		problems,
+		examples,
+	);
 	const toolProblems = [];
 	const toolLines = checkWaitingToolTruth(shippedTypes(), toolProblems);
-	report('the user guide: the "… and Wait for Result" operations are an AI Agent\'s tool, one truth on every page', toolProblems, toolLines);
+	report(
+		'the user guide: the "… and Wait for Result" operations are an AI Agent\'s tool, one truth on every page',
+		toolProblems,
+		toolLines,
+	);
 	const eventProblems = [];
 	const eventRows = checkEventTables(eventProblems);
-	report('docs/trigger.md, docs/service.md: one row per event of nodes/shared/events.json', eventProblems, eventRows);
+	report(
+		'docs/trigger.md, docs/service.md: one row per event of nodes/shared/events.json',
+		eventProblems,
+		eventRows,
+	);
 	const crmProblems = [];
 	const crmExamples = checkCrmPage(crmProblems);
-	report('docs/crm.md: a section and a link per CRM example; a row in examples/README.md', crmProblems, crmExamples);
+	report(
+		'docs/crm.md: a section and a link per CRM example; a row in examples/README.md',
+		crmProblems,
+		crmExamples,
+	);
 	const simulatorProblems = [];
 	const steps = await checkSimulatorSteps(simulatorProblems);
-	report('README.md: the steps with the simulator (login, ports, curl commands) hold against npm start, the simulator and the CRM stub', simulatorProblems, steps);
+	report(
+		'README.md: the steps with the simulator (login, ports, curl commands) hold against npm start, the simulator and the CRM stub',
+		simulatorProblems,
+		steps,
+	);
 	console.log(`docs: ${passed} passed, ${failed} failed`);
 	process.exit(failed === 0 ? 0 : 1);
 }
@@ -511,13 +679,21 @@ function checkCrmPage(problems) {
 	const page = read('docs/crm.md');
 	const headings = [...page.matchAll(/^## (.*)$/gm)].map((m) => m[1].toLowerCase());
 	const table = read('examples/README.md');
-	const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => CRM_EXAMPLES.includes(f.split('-')[0]) && f.endsWith('.json'));
-	if (files.length !== CRM_EXAMPLES.length) problems.push(`examples/: ${files.length} files for the CRM examples ${CRM_EXAMPLES.join(', ')}`);
+	const files = fs
+		.readdirSync(path.join(ROOT, 'examples'))
+		.filter((f) => CRM_EXAMPLES.includes(f.split('-')[0]) && f.endsWith('.json'));
+	if (files.length !== CRM_EXAMPLES.length)
+		problems.push(
+			`examples/: ${files.length} files for the CRM examples ${CRM_EXAMPLES.join(', ')}`,
+		);
 	for (const file of files) {
 		const crm = file.split('-')[1];
-		if (!page.includes(`(../examples/${file})`)) problems.push(`docs/crm.md does not link examples/${file}`);
-		if (!headings.some((h) => h.replace(/[^a-z0-9]/g, '').startsWith(crm))) problems.push(`docs/crm.md has no section "## ${crm} …" for examples/${file}`);
-		if (!table.includes(`| [\`${file}\`](${file}) |`)) problems.push(`examples/README.md has no row for ${file}`);
+		if (!page.includes(`(../examples/${file})`))
+			problems.push(`docs/crm.md does not link examples/${file}`);
+		if (!headings.some((h) => h.replace(/[^a-z0-9]/g, '').startsWith(crm)))
+			problems.push(`docs/crm.md has no section "## ${crm} …" for examples/${file}`);
+		if (!table.includes(`| [\`${file}\`](${file}) |`))
+			problems.push(`examples/README.md has no row for ${file}`);
 	}
 	return files.length;
 }
@@ -530,4 +706,11 @@ if (require.main === module) {
 	});
 }
 
-module.exports = { checkLinks, anchorOf, linkTargets, tableAfter, curlCommands, checkSimulatorSteps };
+module.exports = {
+	checkLinks,
+	anchorOf,
+	linkTargets,
+	tableAfter,
+	curlCommands,
+	checkSimulatorSteps,
+};

@@ -37,20 +37,29 @@ function parseArgs(argv) {
 	const opts = {};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		if (flag === '--tarball') opts.tarball = path.resolve(inline !== undefined ? inline : argv[++i]);
-		else throw new Error(`unknown option ${argv[i]} (usage: node scripts/scan-package.js [--tarball file.tgz])`);
+		if (flag === '--tarball')
+			opts.tarball = path.resolve(inline !== undefined ? inline : argv[++i]);
+		else
+			throw new Error(
+				`unknown option ${argv[i]} (usage: node scripts/scan-package.js [--tarball file.tgz])`,
+			);
 	}
 	return opts;
 }
 
 /** `npm pack` of the repository (dist/ must be built) into `dir`; returns the tarball path. */
 function packRepository(dir) {
-	if (!fs.existsSync(path.join(REPO_ROOT, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first');
-	const out = execFileSync(process.execPath, [npmCli(), 'pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
-		cwd: REPO_ROOT,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	if (!fs.existsSync(path.join(REPO_ROOT, 'dist')))
+		throw new Error('dist/ is missing: run `npm run build` first');
+	const out = execFileSync(
+		process.execPath,
+		[npmCli(), 'pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+		{
+			cwd: REPO_ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	const info = JSON.parse(out.slice(out.indexOf('[')))[0];
 	return path.join(dir, info.filename);
 }
@@ -58,7 +67,9 @@ function packRepository(dir) {
 /** Unpacks a tarball the way the scanner does (`tar -xzf … --strip-components=1`). */
 function unpack(tarball, dir) {
 	fs.mkdirSync(dir, { recursive: true });
-	execFileSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+	execFileSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], {
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	return dir;
 }
 
@@ -68,8 +79,15 @@ async function loadScanner() {
 	const scannerRequire = require('module').createRequire(entry);
 	// the scanner makes a temp folder when loaded; remove it when this process ends
 	scannerRequire('tmp').setGracefulCleanup();
-	const version = JSON.parse(fs.readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')).version;
-	return { scanner, version, ESLint: scannerRequire('eslint').ESLint, glob: scannerRequire('fast-glob') };
+	const version = JSON.parse(
+		fs.readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
+	).version;
+	return {
+		scanner,
+		version,
+		ESLint: scannerRequire('eslint').ESLint,
+		glob: scannerRequire('fast-glob'),
+	};
 }
 
 /**
@@ -78,14 +96,25 @@ async function loadScanner() {
  */
 async function scanPart({ scanner, ESLint, glob }, { label, dir, patterns }) {
 	const verdict = await scanner.analyzePackage(dir, patterns);
-	const eslint = new ESLint({ cwd: dir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await scanner.buildScanConfig() });
-	const files = glob.sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
+	const eslint = new ESLint({
+		cwd: dir,
+		allowInlineConfig: false,
+		overrideConfigFile: true,
+		overrideConfig: await scanner.buildScanConfig(),
+	});
+	const files = glob.sync(patterns, {
+		cwd: dir,
+		absolute: true,
+		ignore: ['node_modules/**', '**/package-lock.json'],
+	});
 	const results = files.length ? await eslint.lintFiles(files) : [];
 	const errors = results.reduce((n, r) => n + r.errorCount, 0);
 	const warnings = results.reduce((n, r) => n + r.warningCount, 0);
 	const passed = Boolean(verdict.passed) && errors + warnings === 0;
 	say(`${passed ? 'PASS' : 'FAIL'}  ${label}`);
-	say(`      patterns ${patterns.join(', ')}: ${files.length} files, ${errors + warnings} problems (${errors} errors, ${warnings} warnings); scanner verdict: ${verdict.passed ? 'passed' : `failed (${verdict.message})`}`);
+	say(
+		`      patterns ${patterns.join(', ')}: ${files.length} files, ${errors + warnings} problems (${errors} errors, ${warnings} warnings); scanner verdict: ${verdict.passed ? 'passed' : `failed (${verdict.message})`}`,
+	);
 	if (errors + warnings > 0) {
 		const formatter = await eslint.loadFormatter('stylish');
 		say((await formatter.format(results)).replace(/^/gm, '      '));
@@ -101,11 +130,27 @@ async function main() {
 		const tarball = opts.tarball || packRepository(work);
 		const packageDir = unpack(tarball, path.join(work, 'package'));
 		const fileCount = loaded.glob.sync('**/*', { cwd: packageDir, dot: true }).length;
-		say(`${SCANNER_PACKAGE} ${loaded.version}, analyser run offline on ${path.basename(tarball)} (${fileCount} files)`);
+		say(
+			`${SCANNER_PACKAGE} ${loaded.version}, analyser run offline on ${path.basename(tarball)} (${fileCount} files)`,
+		);
 		const parts = [
-			{ label: 'source: package.json, nodes/, credentials/ (what the scanner lints in the attested commit)', dir: REPO_ROOT, patterns: loaded.scanner.SOURCE_FILE_PATTERNS },
-			{ label: 'packed package: compiled .js and package.json (what the scanner lints in the download)', dir: packageDir, patterns: ['**/*.js', 'package.json'] },
-			{ label: 'packed package: every .js, .ts and .json file (the analyser\'s default patterns)', dir: packageDir, patterns: ['**/*.js', '**/*.ts', '**/*.json'] },
+			{
+				label:
+					'source: package.json, nodes/, credentials/ (what the scanner lints in the attested commit)',
+				dir: REPO_ROOT,
+				patterns: loaded.scanner.SOURCE_FILE_PATTERNS,
+			},
+			{
+				label:
+					'packed package: compiled .js and package.json (what the scanner lints in the download)',
+				dir: packageDir,
+				patterns: ['**/*.js', 'package.json'],
+			},
+			{
+				label: "packed package: every .js, .ts and .json file (the analyser's default patterns)",
+				dir: packageDir,
+				patterns: ['**/*.js', '**/*.ts', '**/*.json'],
+			},
 		];
 		let passed = 0;
 		let failed = 0;

@@ -33,12 +33,24 @@
 const fs = require('fs');
 const path = require('path');
 const { httpRequest, freePort, portFree } = require('./lib/http');
-const { startCrmStub, setupPlayground, resumePlayground, readPlaygroundState, writePlaygroundState, SIM_TOKEN, SIM_USER } = require('./lib/playground');
+const {
+	startCrmStub,
+	setupPlayground,
+	resumePlayground,
+	readPlaygroundState,
+	writePlaygroundState,
+	SIM_TOKEN,
+	SIM_USER,
+} = require('./lib/playground');
 const { startScriptedChatModel } = require('./lib/standInModel');
 
 /** The n8n owner npm start sets up. */
-const START_OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Passw0rd' };
-
+const START_OWNER = {
+	email: 'demo@example.com',
+	firstName: 'Demo',
+	lastName: 'User',
+	password: 'Demo-Passw0rd',
+};
 
 /** The n8n port asked for: --port, else $CIS_N8N_PORT, else none (5678 or the next free one). */
 const PORT_VARIABLE = 'CIS_N8N_PORT';
@@ -56,13 +68,14 @@ function defaultUserFolder(version) {
  * n8n's own settings, as n8n documents them (docs.n8n.io, "Environment variables"): every N8N_*
  * variable, the database, executions, queue and a few more. npm start passes them to n8n as they are.
  */
-const N8N_SETTING = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|NODES_|NODE_FUNCTION_ALLOW_|CREDENTIALS_|WORKFLOWS_|EXTERNAL_|GENERIC_TIMEZONE$|WEBHOOK_URL$|CODE_ENABLE_STDOUT$|OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS$)/;
+const N8N_SETTING =
+	/^(N8N_|DB_|EXECUTIONS_|QUEUE_|NODES_|NODE_FUNCTION_ALLOW_|CREDENTIALS_|WORKFLOWS_|EXTERNAL_|GENERIC_TIMEZONE$|WEBHOOK_URL$|CODE_ENABLE_STDOUT$|OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS$)/;
 /** What npm start itself decides (its options say how), so a variable cannot move it. */
 const SET_BY_START = {
 	N8N_PORT: '--port N or CIS_N8N_PORT=N',
 	N8N_USER_FOLDER: '--user-folder DIR',
 	N8N_LISTEN_ADDRESS: 'n8n listens on 127.0.0.1 only',
-	N8N_ENCRYPTION_KEY: 'the kept folder\'s credentials are encrypted with npm start\'s key',
+	N8N_ENCRYPTION_KEY: "the kept folder's credentials are encrypted with npm start's key",
 	N8N_RUNNERS_BROKER_PORT: 'a free port is chosen',
 };
 
@@ -123,7 +136,8 @@ async function pickPort(preferred, explicit, naming = {}, avoid = []) {
 	}
 	if (!avoid.includes(preferred) && (await portFree(preferred))) return { port: preferred };
 	for (let port = preferred + 1; port < preferred + 20 && port <= 65535; port++) {
-		if (!avoid.includes(port) && (await portFree(port))) return { port, note: `port ${preferred} is taken, using ${port}` };
+		if (!avoid.includes(port) && (await portFree(port)))
+			return { port, note: `port ${preferred} is taken, using ${port}` };
 	}
 	const port = await freePort();
 	return { port, note: `port ${preferred} is taken, using ${port}` };
@@ -133,7 +147,8 @@ async function pickPort(preferred, explicit, naming = {}, avoid = []) {
 
 function parseArgs(argv, env = process.env) {
 	const opts = { version: '2.41.1', timeScale: 1, fresh: false, check: false };
-	if (env[PORT_VARIABLE] !== undefined && env[PORT_VARIABLE] !== '') opts.port = parsePort(env[PORT_VARIABLE], PORT_VARIABLE);
+	if (env[PORT_VARIABLE] !== undefined && env[PORT_VARIABLE] !== '')
+		opts.port = parsePort(env[PORT_VARIABLE], PORT_VARIABLE);
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		const value = () => (inline !== undefined ? inline : argv[++i]);
@@ -222,20 +237,34 @@ function step(n, total, text) {
 async function checkExampleFlow({ n8nUrl, crm, timeoutMs = 120000 }) {
 	const lead = { name: 'Check Lead', phone: '79990005556', crmId: 'CHECK-1' };
 	const res = await httpRequest('POST', `${n8nUrl}/webhook/cis-lead`, { body: lead });
-	if (res.status !== 200) throw new Error(`POST ${n8nUrl}/webhook/cis-lead answered ${res.status}: ${res.text}`);
+	if (res.status !== 200)
+		throw new Error(`POST ${n8nUrl}/webhook/cis-lead answered ${res.status}: ${res.text}`);
 	const deadline = Date.now() + timeoutMs;
 	const t0 = Date.now();
 	for (;;) {
-		const result = crm.requests.find((r) => r.path === `/leads/${lead.crmId}/call-results` && r.body && r.body.event === 'CALL_ENDED');
-		if (result) return `lead ${lead.crmId} called; its CALL_ENDED reached the CRM stub after ${((Date.now() - t0) / 1000).toFixed(1)} s`;
-		if (Date.now() > deadline) throw new Error(`no CALL_ENDED for lead ${lead.crmId} at the CRM stub within ${timeoutMs / 1000} s (received: ${crm.requests.map(shortEvent).join('; ') || 'nothing'})`);
+		const result = crm.requests.find(
+			(r) =>
+				r.path === `/leads/${lead.crmId}/call-results` && r.body && r.body.event === 'CALL_ENDED',
+		);
+		if (result)
+			return `lead ${lead.crmId} called; its CALL_ENDED reached the CRM stub after ${((Date.now() - t0) / 1000).toFixed(1)} s`;
+		if (Date.now() > deadline)
+			throw new Error(
+				`no CALL_ENDED for lead ${lead.crmId} at the CRM stub within ${timeoutMs / 1000} s (received: ${crm.requests.map(shortEvent).join('; ') || 'nothing'})`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
 
 function shortEvent(entry) {
 	const b = entry.body && typeof entry.body === 'object' ? entry.body : {};
-	const bits = [b.event, b.status, b.callId ? `call ${b.callId}` : null, b.campaign ? `(${b.campaign})` : null, b.note ? JSON.stringify(b.note) : null].filter(Boolean);
+	const bits = [
+		b.event,
+		b.status,
+		b.callId ? `call ${b.callId}` : null,
+		b.campaign ? `(${b.campaign})` : null,
+		b.note ? JSON.stringify(b.note) : null,
+	].filter(Boolean);
 	return `${entry.method} ${entry.path}${bits.length ? `  ${bits.join(' ')}` : ''}`;
 }
 
@@ -269,7 +298,11 @@ async function main() {
 		process.exit(code);
 	};
 	let signals = 0;
-	for (const [sig, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
+	for (const [sig, code] of /** @type {[NodeJS.Signals, number][]} */ ([
+		['SIGINT', 130],
+		['SIGTERM', 143],
+		['SIGHUP', 129],
+	])) {
 		process.on(sig, () => {
 			signals += 1;
 			if (signals > 1) process.exit(code); // a second Ctrl-C: now (exit hooks still kill n8n's group)
@@ -312,7 +345,11 @@ async function main() {
 		if (isInstalled(version)) {
 			step(1, TOTAL, `n8n ${version}: already installed in the cache; runs on ${runsOn}`);
 		} else {
-			step(1, TOTAL, `n8n ${version}: installing on first use into the cache (4 to 12 minutes depending on the machine, 2-3 GB; progress below); runs on ${runsOn}`);
+			step(
+				1,
+				TOTAL,
+				`n8n ${version}: installing on first use into the cache (4 to 12 minutes depending on the machine, 2-3 GB; progress below); runs on ${runsOn}`,
+			);
 		}
 		const install = await ensureN8n(version);
 		if (stopping) return;
@@ -331,14 +368,28 @@ async function main() {
 		// 3. simulator + CRM stub
 		const ports = (earlier && earlier.ports) || {};
 		const sim = await createSimulator({
-			port: (await pickPort(ports.sim || DEFAULT_SIM_PORT, opts.simPort, { what: 'the simulator', option: '--sim-port' }, [n8nPort.port])).port,
+			port: (
+				await pickPort(
+					ports.sim || DEFAULT_SIM_PORT,
+					opts.simPort,
+					{ what: 'the simulator', option: '--sim-port' },
+					[n8nPort.port],
+				)
+			).port,
 			token: SIM_TOKEN,
 			users: [SIM_USER],
 			timeScale: opts.timeScale,
 		});
 		cleanups.push(() => sim.close());
 		const crm = await startCrmStub({
-			port: (await pickPort(ports.crm || DEFAULT_CRM_PORT, opts.crmPort, { what: 'the CRM stub', option: '--crm-port' }, [n8nPort.port, sim.port])).port,
+			port: (
+				await pickPort(
+					ports.crm || DEFAULT_CRM_PORT,
+					opts.crmPort,
+					{ what: 'the CRM stub', option: '--crm-port' },
+					[n8nPort.port, sim.port],
+				)
+			).port,
 			onRequest: (entry) => say(`[crm] ${shortEvent(entry)}`),
 		});
 		cleanups.push(() => crm.close());
@@ -347,35 +398,61 @@ async function main() {
 		const modelPort = ports.model && (await portFree(ports.model)) ? ports.model : 0;
 		const model = await startScriptedChatModel({ port: modelPort });
 		cleanups.push(() => model.close());
-		step(3, TOTAL, `simulator of the service on ${sim.url}, CRM stub on ${crm.url}, stand-in chat model on ${model.url}`);
+		step(
+			3,
+			TOTAL,
+			`simulator of the service on ${sim.url}, CRM stub on ${crm.url}, stand-in chat model on ${model.url}`,
+		);
 
 		// 4. n8n with the tarball installed the way a user installs a community node
 		fs.mkdirSync(userFolder, { recursive: true });
-		cleanups.push(() => say(`[start] your workflows and executions are kept in ${userFolder}: npm start opens them again (--fresh starts from scratch)`));
+		cleanups.push(() =>
+			say(
+				`[start] your workflows and executions are kept in ${userFolder}: npm start opens them again (--fresh starts from scratch)`,
+			),
+		);
 		step(
 			4,
 			TOTAL,
 			`installing the tarball into ${path.join(userFolder, '.n8n', 'nodes')} and starting n8n ${version} (${earlier ? 'your kept n8n folder' : 'a new n8n folder, kept when you stop'})…`,
 		);
-		for (const [name, why] of n8nSettings.ignored) say(`          ${name} is set by npm start, not taken from the environment (${why})`);
+		for (const [name, why] of n8nSettings.ignored)
+			say(`          ${name} is set by npm start, not taken from the environment (${why})`);
 		const passed = Object.keys(n8nSettings.settings);
 		if (passed.length) say(`          n8n settings from the environment: ${passed.join(', ')}`);
 		await installPackageTarball(userFolder, pack.tarball, install);
 		if (stopping) return;
 		// chosen before the install, which can take minutes: checked again now
 		n8nPort = await recheckN8nPort(n8nPort, opts.port, [sim.port, crm.port, model.port]);
-		if (n8nPort.note) say(`          ${n8nPort.note} for n8n (choose one with --port N or ${PORT_VARIABLE}=N)`);
-		const n8n = await startN8n({ version, userFolder, port: n8nPort.port, env: n8nSettings.settings });
+		if (n8nPort.note)
+			say(`          ${n8nPort.note} for n8n (choose one with --port N or ${PORT_VARIABLE}=N)`);
+		const n8n = await startN8n({
+			version,
+			userFolder,
+			port: n8nPort.port,
+			env: n8nSettings.settings,
+		});
 		cleanups.push(() => n8n.stop());
 		if (stopping) return;
 		const client = await setupOwner(n8n.url, START_OWNER, { version });
 		say(`          n8n ready in ${Math.round(n8n.startedInMs / 1000)} s; owner set up by API`);
 
 		// 5. credentials, examples, default template
-		const where = { client, n8nUrl: n8n.url, simUrl: sim.url, crmUrl: crm.url, modelUrl: model.url, log: (line) => say(`          ${line}`) };
+		const where = {
+			client,
+			n8nUrl: n8n.url,
+			simUrl: sim.url,
+			crmUrl: crm.url,
+			modelUrl: model.url,
+			log: (line) => say(`          ${line}`),
+		};
 		let setup;
 		if (earlier) {
-			step(5, TOTAL, 'your kept workflows and credentials: credentials pointed at this start\'s simulator, default template of the simulator…');
+			step(
+				5,
+				TOTAL,
+				"your kept workflows and credentials: credentials pointed at this start's simulator, default template of the simulator…",
+			);
 			setup = await resumePlayground({ ...where, state: earlier });
 		} else {
 			step(5, TOTAL, 'credentials, example workflows, default template of the simulator…');
@@ -385,17 +462,30 @@ async function main() {
 		if (stopping) return;
 		const wfs = setup.workflows;
 		for (const wf of Object.values(wfs)) {
-			say(`          ${wf.activated ? 'active  ' : 'manual  '} ${n8n.url}/workflow/${wf.id}  ${wf.name}`);
+			say(
+				`          ${wf.activated ? 'active  ' : 'manual  '} ${n8n.url}/workflow/${wf.id}  ${wf.name}`,
+			);
 		}
 		if (setup.template) {
-			say(`          default template of the simulator: webhook → example 2 (${wfs['02'].triggerUrl}?secret=…)`);
-			say('          to send the results to a trigger of your own instead (docs/getting-started.md):');
-			say(`            curl -X POST ${sim.url}/__sim/default-template -H 'content-type: application/json' \\`);
-			say(`              -d '{"webhookUrls": [{"url": "<Production URL>?secret=<your secret>", "events": {"CALL_ENDED": {"name": "CALL_ENDED", "value": true}, "CANDIDATE_CHANGED": {"name": "CANDIDATE_CHANGED", "value": true}}}]}'`);
+			say(
+				`          default template of the simulator: webhook → example 2 (${wfs['02'].triggerUrl}?secret=…)`,
+			);
+			say(
+				'          to send the results to a trigger of your own instead (docs/getting-started.md):',
+			);
+			say(
+				`            curl -X POST ${sim.url}/__sim/default-template -H 'content-type: application/json' \\`,
+			);
+			say(
+				`              -d '{"webhookUrls": [{"url": "<Production URL>?secret=<your secret>", "events": {"CALL_ENDED": {"name": "CALL_ENDED", "value": true}, "CANDIDATE_CHANGED": {"name": "CANDIDATE_CHANGED", "value": true}}}]}'`,
+			);
 		}
 		if (wfs['05a'] && wfs['05a'].activated) {
 			const task = [...sim.state.tasks.values()].find((t) => t.name === 'Spring campaign');
-			if (task) say(`          example 5a created the call task "Spring campaign" (${task.id}) on the simulator`);
+			if (task)
+				say(
+					`          example 5a created the call task "Spring campaign" (${task.id}) on the simulator`,
+				);
 		}
 
 		// 6. what to do now
@@ -403,35 +493,71 @@ async function main() {
 		say('');
 		say(`  n8n editor      ${n8n.url}`);
 		say(`  login           ${START_OWNER.email} / ${START_OWNER.password}`);
-		say(`  simulator       ${sim.url}   (token "${SIM_TOKEN}", login ${SIM_USER.email} / ${SIM_USER.password}; state: ${sim.url}/__sim/state)`);
-		say(`  CRM stub        ${crm.url}   (contacts: ${crm.url}/contacts; what it received: ${crm.url}/__crm/requests)`);
-		say(`  user folder     ${userFolder} (kept when you stop; npm start -- --fresh starts from scratch)`);
+		say(
+			`  simulator       ${sim.url}   (token "${SIM_TOKEN}", login ${SIM_USER.email} / ${SIM_USER.password}; state: ${sim.url}/__sim/state)`,
+		);
+		say(
+			`  CRM stub        ${crm.url}   (contacts: ${crm.url}/contacts; what it received: ${crm.url}/__crm/requests)`,
+		);
+		say(
+			`  user folder     ${userFolder} (kept when you stop; npm start -- --fresh starts from scratch)`,
+		);
 		say('');
-		say('  Try it: a lead from the "CRM" (example 1) is called, and the result comes back to the CRM (example 2):');
+		say(
+			'  Try it: a lead from the "CRM" (example 1) is called, and the result comes back to the CRM (example 2):',
+		);
 		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead -H 'content-type: application/json' \\`);
 		say(`         -d '{"name": "Ann Lee", "phone": "79990005555", "crmId": "CRM-42"}'`);
-		say(`    a few seconds later this window shows  [crm] POST /leads/CRM-42/call-results  CALL_ENDED ANSWERED …`);
+		say(
+			`    a few seconds later this window shows  [crm] POST /leads/CRM-42/call-results  CALL_ENDED ANSWERED …`,
+		);
 		say('  The same in one workflow (example 8: call, wait for the result, write it to the CRM):');
-		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead-wait -H 'content-type: application/json' \\`);
+		say(
+			`    curl -s -X POST ${n8n.url}/webhook/cis-lead-wait -H 'content-type: application/json' \\`,
+		);
 		say(`         -d '{"name": "Eve Waits", "phone": "79990005588", "crmId": "CRM-88"}'`);
-		say(`    the execution waits until the call ends, then this window shows  [crm] POST /leads/CRM-88/call-results  CALL_RESULT Answered …`);
+		say(
+			`    the execution waits until the call ends, then this window shows  [crm] POST /leads/CRM-88/call-results  CALL_RESULT Answered …`,
+		);
 		if (wfs['14b'] && wfs['14b'].activated) {
-			say('  A chat agent calls and later reads the result from the Data Table "cis_call_results" (examples 14a + 14b, stand-in model):');
-			say(`    open ${n8n.url}/workflow/${wfs['14b'].id}, click Open chat: "call Ann on +7 999 000-55-55", a few seconds later "what did Ann say?"`);
+			say(
+				'  A chat agent calls and later reads the result from the Data Table "cis_call_results" (examples 14a + 14b, stand-in model):',
+			);
+			say(
+				`    open ${n8n.url}/workflow/${wfs['14b'].id}, click Open chat: "call Ann on +7 999 000-55-55", a few seconds later "what did Ann say?"`,
+			);
 		}
 		if (wfs['14c'] && wfs['14c'].activated) {
-			const mcpNode = wfs['14c'].json.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
-			say(`  MCP server (example 14c) for Claude Desktop or any MCP client: ${n8n.url}/mcp/${mcpNode.parameters.path}`);
-			say(`    header  Authorization: Bearer ${setup.mcpToken}   (credential "MCP clients' bearer token"; docs/ai-agents.md)`);
+			const mcpNode = wfs['14c'].json.nodes.find(
+				(node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger',
+			);
+			say(
+				`  MCP server (example 14c) for Claude Desktop or any MCP client: ${n8n.url}/mcp/${mcpNode.parameters.path}`,
+			);
+			say(
+				`    header  Authorization: Bearer ${setup.mcpToken}   (credential "MCP clients' bearer token"; docs/ai-agents.md)`,
+			);
 		}
-		say('  An AI Agent calls the lead, waits for the answer and writes a CRM note (example 9, offline stand-in model):');
-		say(`    curl -s -X POST ${n8n.url}/webhook/cis-lead-agent -H 'content-type: application/json' \\`);
+		say(
+			'  An AI Agent calls the lead, waits for the answer and writes a CRM note (example 9, offline stand-in model):',
+		);
+		say(
+			`    curl -s -X POST ${n8n.url}/webhook/cis-lead-agent -H 'content-type: application/json' \\`,
+		);
 		say(`         -d '{"name": "Ann Agent", "phone": "79990005599", "crmId": "CRM-99"}'`);
-		say(`    the agent waits until the call ends, then this window shows  [crm] POST /leads/CRM-99/notes  AGENT_NOTE …`);
-		say('  Example 3 and 5b/5c: open them in the editor and click "Execute workflow" (5b feeds and starts the');
+		say(
+			`    the agent waits until the call ends, then this window shows  [crm] POST /leads/CRM-99/notes  AGENT_NOTE …`,
+		);
+		say(
+			'  Example 3 and 5b/5c: open them in the editor and click "Execute workflow" (5b feeds and starts the',
+		);
 		say('  campaign that example 5a created; its results come back here as [crm] lines).');
-		say(`  Example 4: curl -s -X POST ${n8n.url}/webhook/cis-privacy -H 'content-type: application/json' \\`);
-		say(`             -d '{"callId": "<callId of a [crm] line>", "action": "depersonalize", "keepRecording": true}'`);
+		say(
+			`  Example 4: curl -s -X POST ${n8n.url}/webhook/cis-privacy -H 'content-type: application/json' \\`,
+		);
+		say(
+			`             -d '{"callId": "<callId of a [crm] line>", "action": "depersonalize", "keepRecording": true}'`,
+		);
 		say('');
 		if (opts.check) {
 			say(`[start] check: ${await checkExampleFlow({ n8nUrl: n8n.url, crm })}`);

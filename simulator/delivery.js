@@ -20,163 +20,186 @@ const https = require('https');
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 class WebhookDelivery {
-  /**
-   * @param {{ scheduler: import('./scheduler').Scheduler, maxAttempts?: number, firstRetrySeconds?: number, timeoutMs?: number, order?: 'independent' | 'perCandidate' }} options
-   */
-  constructor({ scheduler, maxAttempts = 8, firstRetrySeconds = 1, timeoutMs = 5000, order = 'independent' }) {
-    if (order !== 'independent' && order !== 'perCandidate') throw new Error(`webhook order must be "independent" or "perCandidate", got ${JSON.stringify(order)}`);
-    this.order = order;
-    /** perCandidate: the last event's settling per URL and candidate. @type {Map<string, Promise<void>>} */
-    this.lastOfCandidate = new Map();
-    this.scheduler = scheduler;
-    this.maxAttempts = maxAttempts;
-    this.firstRetrySeconds = firstRetrySeconds;
-    this.timeoutMs = timeoutMs;
-    /** @type {Array<{url: string, event: string, body: any, status: number | 'error' | 'blocked', attempt: number, at: number, error?: string}>} */
-    this.log = [];
-    /** @type {Map<string, {items: any[], running: boolean}>} */
-    this.queues = new Map();
-    /** @type {Set<http.ClientRequest>} */
-    this.openRequests = new Set();
-    this.stopped = false;
-    this.generation = 0;
-  }
+	/**
+	 * @param {{ scheduler: import('./scheduler').Scheduler, maxAttempts?: number, firstRetrySeconds?: number, timeoutMs?: number, order?: 'independent' | 'perCandidate' }} options
+	 */
+	constructor({
+		scheduler,
+		maxAttempts = 8,
+		firstRetrySeconds = 1,
+		timeoutMs = 5000,
+		order = 'independent',
+	}) {
+		if (order !== 'independent' && order !== 'perCandidate')
+			throw new Error(
+				`webhook order must be "independent" or "perCandidate", got ${JSON.stringify(order)}`,
+			);
+		this.order = order;
+		/** perCandidate: the last event's settling per URL and candidate. @type {Map<string, Promise<void>>} */
+		this.lastOfCandidate = new Map();
+		this.scheduler = scheduler;
+		this.maxAttempts = maxAttempts;
+		this.firstRetrySeconds = firstRetrySeconds;
+		this.timeoutMs = timeoutMs;
+		/** @type {Array<{url: string, event: string, body: any, status: number | 'error' | 'blocked', attempt: number, at: number, error?: string}>} */
+		this.log = [];
+		/** @type {Map<string, {items: any[], running: boolean}>} */
+		this.queues = new Map();
+		/** @type {Set<http.ClientRequest>} */
+		this.openRequests = new Set();
+		this.stopped = false;
+		this.generation = 0;
+	}
 
-  /**
-   * @param {{ url: string, event: string, body: any, delaySeconds?: number }} delivery
-   */
-  enqueue({ url, event, body, delaySeconds = 0 }) {
-    if (this.stopped) return;
-    const item = {
-      url,
-      event,
-      body,
-      dueAt: Date.now() + this.scheduler.secondsToMs(delaySeconds),
-      attempt: 0,
-      generation: this.generation,
-      endWork: this.scheduler.beginWork(),
-      /** @type {Promise<void> | null} perCandidate: settles when the candidate's earlier event to this URL was taken or given up */
-      after: null,
-    };
-    const candidate = body && body.candidateId;
-    if (this.order === 'perCandidate' && candidate !== undefined && candidate !== null) {
-      const subject = `${url} ${candidate}`;
-      item.after = this.lastOfCandidate.get(subject) || null;
-      const endWork = item.endWork;
-      const settled = new Promise((resolve) => {
-        item.endWork = () => {
-          endWork();
-          resolve(undefined);
-        };
-      });
-      this.lastOfCandidate.set(subject, settled);
-    }
-    let queue = this.queues.get(url);
-    if (!queue) {
-      queue = { items: [], running: false };
-      this.queues.set(url, queue);
-    }
-    queue.items.push(item);
-    void this.drain(queue);
-  }
+	/**
+	 * @param {{ url: string, event: string, body: any, delaySeconds?: number }} delivery
+	 */
+	enqueue({ url, event, body, delaySeconds = 0 }) {
+		if (this.stopped) return;
+		const item = {
+			url,
+			event,
+			body,
+			dueAt: Date.now() + this.scheduler.secondsToMs(delaySeconds),
+			attempt: 0,
+			generation: this.generation,
+			endWork: this.scheduler.beginWork(),
+			/** @type {Promise<void> | null} perCandidate: settles when the candidate's earlier event to this URL was taken or given up */
+			after: null,
+		};
+		const candidate = body && body.candidateId;
+		if (this.order === 'perCandidate' && candidate !== undefined && candidate !== null) {
+			const subject = `${url} ${candidate}`;
+			item.after = this.lastOfCandidate.get(subject) || null;
+			const endWork = item.endWork;
+			const settled = new Promise((resolve) => {
+				item.endWork = () => {
+					endWork();
+					resolve(undefined);
+				};
+			});
+			this.lastOfCandidate.set(subject, settled);
+		}
+		let queue = this.queues.get(url);
+		if (!queue) {
+			queue = { items: [], running: false };
+			this.queues.set(url, queue);
+		}
+		queue.items.push(item);
+		void this.drain(queue);
+	}
 
-  /** Sends first attempts of one URL's queue in order. */
-  async drain(queue) {
-    if (queue.running) return;
-    queue.running = true;
-    try {
-      while (queue.items.length > 0 && !this.stopped) {
-        const item = queue.items.shift();
-        const wait = item.dueAt - Date.now();
-        if (wait > 0) await this.scheduler.sleep(wait);
-        if (this.stopped || this.queues.get(item.url) !== queue) break;
-        // perCandidate: the candidate's earlier event is not taken yet; this one goes out once it is, the URL's other events go on.
-        if (item.after) void item.after.then(() => this.attempt(item));
-        else await this.attempt(item);
-      }
-    } finally {
-      queue.running = false;
-    }
-  }
+	/** Sends first attempts of one URL's queue in order. */
+	async drain(queue) {
+		if (queue.running) return;
+		queue.running = true;
+		try {
+			while (queue.items.length > 0 && !this.stopped) {
+				const item = queue.items.shift();
+				const wait = item.dueAt - Date.now();
+				if (wait > 0) await this.scheduler.sleep(wait);
+				if (this.stopped || this.queues.get(item.url) !== queue) break;
+				// perCandidate: the candidate's earlier event is not taken yet; this one goes out once it is, the URL's other events go on.
+				if (item.after) void item.after.then(() => this.attempt(item));
+				else await this.attempt(item);
+			}
+		} finally {
+			queue.running = false;
+		}
+	}
 
-  async attempt(item) {
-    if (this.stopped) return item.endWork();
-    item.attempt += 1;
-    const { status, error } = await this.post(item.url, item.body);
-    if (item.generation !== this.generation) return; // a reset happened meanwhile
-    const entry = { url: item.url, event: item.event, body: item.body, status, attempt: item.attempt, at: Date.now() };
-    if (error) entry.error = error;
-    this.log.push(entry);
-    if (status === 200 || status === 'blocked' || item.attempt >= this.maxAttempts || this.stopped) {
-      item.endWork();
-      return;
-    }
-    const retryMs = this.scheduler.secondsToMs(this.firstRetrySeconds * 2 ** (item.attempt - 1));
-    // The item's own work token keeps the simulator busy while it waits for the retry.
-    this.scheduler.after(retryMs, () => void this.attempt(item), { tracked: false });
-  }
+	async attempt(item) {
+		if (this.stopped) return item.endWork();
+		item.attempt += 1;
+		const { status, error } = await this.post(item.url, item.body);
+		if (item.generation !== this.generation) return; // a reset happened meanwhile
+		const entry = {
+			url: item.url,
+			event: item.event,
+			body: item.body,
+			status,
+			attempt: item.attempt,
+			at: Date.now(),
+		};
+		if (error) entry.error = error;
+		this.log.push(entry);
+		if (
+			status === 200 ||
+			status === 'blocked' ||
+			item.attempt >= this.maxAttempts ||
+			this.stopped
+		) {
+			item.endWork();
+			return;
+		}
+		const retryMs = this.scheduler.secondsToMs(this.firstRetrySeconds * 2 ** (item.attempt - 1));
+		// The item's own work token keeps the simulator busy while it waits for the retry.
+		this.scheduler.after(retryMs, () => void this.attempt(item), { tracked: false });
+	}
 
-  /** @returns {Promise<{status: number | 'error' | 'blocked', error?: string}>} */
-  post(url, body) {
-    return new Promise((resolve) => {
-      let target;
-      try {
-        target = new URL(url);
-      } catch {
-        resolve({ status: 'error', error: `invalid URL ${url}` });
-        return;
-      }
-      if (!LOOPBACK_HOSTS.has(target.hostname)) {
-        resolve({ status: 'blocked', error: 'the simulator only delivers to loopback addresses' });
-        return;
-      }
-      const data = JSON.stringify(body);
-      const client = target.protocol === 'https:' ? https : http;
-      const request = client.request(target, {
-        method: 'POST',
-        agent: false,
-        timeout: this.timeoutMs,
-        rejectUnauthorized: false,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(data),
-          'user-agent': 'CIS-AutoCall-Simulator/1.0',
-        },
-      });
-      this.openRequests.add(request);
-      let settled = false;
-      const finish = (result) => {
-        if (settled) return;
-        settled = true;
-        this.openRequests.delete(request);
-        resolve(result);
-      };
-      request.on('response', (response) => {
-        response.resume();
-        response.on('end', () => finish({ status: response.statusCode || 0 }));
-        response.on('error', (err) => finish({ status: 'error', error: err.message }));
-      });
-      request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
-      request.on('error', (err) => finish({ status: 'error', error: err.message }));
-      request.end(data);
-    });
-  }
+	/** @returns {Promise<{status: number | 'error' | 'blocked', error?: string}>} */
+	post(url, body) {
+		return new Promise((resolve) => {
+			let target;
+			try {
+				target = new URL(url);
+			} catch {
+				resolve({ status: 'error', error: `invalid URL ${url}` });
+				return;
+			}
+			if (!LOOPBACK_HOSTS.has(target.hostname)) {
+				resolve({ status: 'blocked', error: 'the simulator only delivers to loopback addresses' });
+				return;
+			}
+			const data = JSON.stringify(body);
+			const client = target.protocol === 'https:' ? https : http;
+			const request = client.request(target, {
+				method: 'POST',
+				agent: false,
+				timeout: this.timeoutMs,
+				rejectUnauthorized: false,
+				headers: {
+					'content-type': 'application/json',
+					'content-length': Buffer.byteLength(data),
+					'user-agent': 'CIS-AutoCall-Simulator/1.0',
+				},
+			});
+			this.openRequests.add(request);
+			let settled = false;
+			const finish = (result) => {
+				if (settled) return;
+				settled = true;
+				this.openRequests.delete(request);
+				resolve(result);
+			};
+			request.on('response', (response) => {
+				response.resume();
+				response.on('end', () => finish({ status: response.statusCode || 0 }));
+				response.on('error', (err) => finish({ status: 'error', error: err.message }));
+			});
+			request.on('timeout', () =>
+				request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)),
+			);
+			request.on('error', (err) => finish({ status: 'error', error: err.message }));
+			request.end(data);
+		});
+	}
 
-  /** Forgets queued deliveries (their work tokens were written off by the scheduler). */
-  clear() {
-    for (const queue of this.queues.values()) queue.items = [];
-    this.queues = new Map();
-    this.lastOfCandidate = new Map();
-    this.log.length = 0;
-    this.generation += 1;
-  }
+	/** Forgets queued deliveries (their work tokens were written off by the scheduler). */
+	clear() {
+		for (const queue of this.queues.values()) queue.items = [];
+		this.queues = new Map();
+		this.lastOfCandidate = new Map();
+		this.log.length = 0;
+		this.generation += 1;
+	}
 
-  stop() {
-    this.stopped = true;
-    for (const queue of this.queues.values()) queue.items = [];
-    for (const request of this.openRequests) request.destroy();
-    this.openRequests.clear();
-  }
+	stop() {
+		this.stopped = true;
+		for (const queue of this.queues.values()) queue.items = [];
+		for (const request of this.openRequests) request.destroy();
+		this.openRequests.clear();
+	}
 }
 
 module.exports = { WebhookDelivery, LOOPBACK_HOSTS };

@@ -44,197 +44,205 @@ const HOST = '127.0.0.1';
 
 /** @returns {'perCandidate' | 'perTask'} */
 function checkBatchAnswerShape(shape) {
-  if (shape !== 'perCandidate' && shape !== 'perTask') {
-    throw new Error(`batchAnswerShape must be "perCandidate" or "perTask", got ${JSON.stringify(shape)}`);
-  }
-  return shape;
+	if (shape !== 'perCandidate' && shape !== 'perTask') {
+		throw new Error(
+			`batchAnswerShape must be "perCandidate" or "perTask", got ${JSON.stringify(shape)}`,
+		);
+	}
+	return shape;
 }
 
 /** The simulator listens on a loopback address only (127.x.x.x): tests send traffic to this machine alone. */
 function checkLoopbackHost(host) {
-  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(String(host))) throw new Error(`host must be a 127.x.x.x address, got ${JSON.stringify(host)}`);
-  return String(host);
+	if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(String(host)))
+		throw new Error(`host must be a 127.x.x.x address, got ${JSON.stringify(host)}`);
+	return String(host);
 }
 
 /** @param {SimulatorOptions} [options] */
 async function createSimulator(options = {}) {
-  const config = {
-    port: options.port ?? 0,
-    token: options.token ?? 'sim-token',
-    users: options.users ?? [{ email: 'user@example.com', password: 'secret' }],
-    timeScale: options.timeScale ?? 1,
-    latencyMs: options.latencyMs ?? 0,
-    connectionDelayMs: options.connectionDelayMs ?? 0,
-    strictHeaders: options.strictHeaders ?? false,
-    host: checkLoopbackHost(options.host ?? HOST),
-    batchAnswerShape: checkBatchAnswerShape(options.batchAnswerShape ?? 'perCandidate'),
-  };
+	const config = {
+		port: options.port ?? 0,
+		token: options.token ?? 'sim-token',
+		users: options.users ?? [{ email: 'user@example.com', password: 'secret' }],
+		timeScale: options.timeScale ?? 1,
+		latencyMs: options.latencyMs ?? 0,
+		connectionDelayMs: options.connectionDelayMs ?? 0,
+		strictHeaders: options.strictHeaders ?? false,
+		host: checkLoopbackHost(options.host ?? HOST),
+		batchAnswerShape: checkBatchAnswerShape(options.batchAnswerShape ?? 'perCandidate'),
+	};
 
-  const scheduler = new Scheduler({ timeScale: config.timeScale });
-  const auth = new Auth({ staticToken: config.token, users: config.users });
-  const state = new SimState({ defaultTemplate: options.defaultTemplate });
-  const delivery = new WebhookDelivery({
-    scheduler,
-    maxAttempts: options.webhookMaxAttempts ?? 8,
-    timeoutMs: options.webhookTimeoutMs ?? 5000,
-    order: options.webhookOrder ?? 'independent',
-  });
-  const player = new Player({ state, scheduler, delivery });
-  const operations = new Operations({
-    state,
-    player,
-    scheduler,
-    auth,
-    maxBatchSize: options.maxBatchSize,
-    batchAnswerShape: config.batchAnswerShape,
-  });
-  const faults = new FaultInjector();
-  const rateLimiter = new RateLimiter();
-  /** @type {any[]} */
-  const requests = [];
+	const scheduler = new Scheduler({ timeScale: config.timeScale });
+	const auth = new Auth({ staticToken: config.token, users: config.users });
+	const state = new SimState({ defaultTemplate: options.defaultTemplate });
+	const delivery = new WebhookDelivery({
+		scheduler,
+		maxAttempts: options.webhookMaxAttempts ?? 8,
+		timeoutMs: options.webhookTimeoutMs ?? 5000,
+		order: options.webhookOrder ?? 'independent',
+	});
+	const player = new Player({ state, scheduler, delivery });
+	const operations = new Operations({
+		state,
+		player,
+		scheduler,
+		auth,
+		maxBatchSize: options.maxBatchSize,
+		batchAnswerShape: config.batchAnswerShape,
+	});
+	const faults = new FaultInjector();
+	const rateLimiter = new RateLimiter();
+	/** @type {any[]} */
+	const requests = [];
 
-  /** What the HTTP layer needs. */
-  const context = {
-    requests,
-    auth,
-    faults,
-    rateLimiter,
-    scheduler,
-    operations,
-    latencyMs: config.latencyMs,
-    connectionDelayMs: config.connectionDelayMs,
-    /** sockets that carried an API request; connectionCount counts the new ones since the last reset */
-    connectionsSeen: new WeakSet(),
-    connectionCount: 0,
-    strictHeaders: config.strictHeaders,
-    /** @type {ControlApi | null} */
-    control: null,
-  };
+	/** What the HTTP layer needs. */
+	const context = {
+		requests,
+		auth,
+		faults,
+		rateLimiter,
+		scheduler,
+		operations,
+		latencyMs: config.latencyMs,
+		connectionDelayMs: config.connectionDelayMs,
+		/** sockets that carried an API request; connectionCount counts the new ones since the last reset */
+		connectionsSeen: new WeakSet(),
+		connectionCount: 0,
+		strictHeaders: config.strictHeaders,
+		/** @type {ControlApi | null} */
+		control: null,
+	};
 
-  const server = createHttpServer(context);
-  /** @type {Set<import('net').Socket>} */
-  const sockets = new Set();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve(undefined);
-    });
-  });
-  const address = /** @type {import('net').AddressInfo} */ (server.address());
-  let closed = false;
+	const server = createHttpServer(context);
+	/** @type {Set<import('net').Socket>} */
+	const sockets = new Set();
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(config.port, config.host, () => {
+			server.off('error', reject);
+			resolve(undefined);
+		});
+	});
+	const address = /** @type {import('net').AddressInfo} */ (server.address());
+	let closed = false;
 
-  const simulator = {
-    url: `http://${config.host}:${address.port}`,
-    port: address.port,
-    config,
-    requests,
-    state,
-    webhookDeliveries: delivery.log,
-    /** every event the player produced, whether or not a target received it */
-    events: player.events,
-    get logins() {
-      return auth.logins;
-    },
-    get refreshes() {
-      return auth.refreshes;
-    },
+	const simulator = {
+		url: `http://${config.host}:${address.port}`,
+		port: address.port,
+		config,
+		requests,
+		state,
+		webhookDeliveries: delivery.log,
+		/** every event the player produced, whether or not a target received it */
+		events: player.events,
+		get logins() {
+			return auth.logins;
+		},
+		get refreshes() {
+			return auth.refreshes;
+		},
 
-    createdByPhone: () => state.createdByPhone(),
-    counts: () => state.counts(),
-    snapshot: () => state.snapshot(),
+		createdByPhone: () => state.createdByPhone(),
+		counts: () => state.counts(),
+		snapshot: () => state.snapshot(),
 
-    /** @param {import('./faults').FaultSpec} spec */
-    injectFault(spec) {
-      faults.inject(spec || {});
-    },
-    setFaultRate(rateOptions) {
-      faults.setRate(rateOptions);
-    },
-    setRateLimit(limits) {
-      rateLimiter.set(limits);
-    },
-    setLatency(ms) {
-      context.latencyMs = Math.max(0, Number(ms) || 0);
-    },
-    /** Delay before the first API request of each new connection (a remote service's handshakes). */
-    setConnectionDelay(ms) {
-      context.connectionDelayMs = Math.max(0, Number(ms) || 0);
-    },
-    /** Connections that carried at least one API request since the start or the last reset. */
-    get connections() {
-      return context.connectionCount;
-    },
-    /** @param {'perCandidate' | 'perTask'} shape */
-    setBatchAnswerShape(shape) {
-      operations.batchAnswerShape = checkBatchAnswerShape(shape);
-    },
-    expireTokens(expireOptions = {}) {
-      auth.expireAll(expireOptions);
-    },
-    setOutcome(phone, script) {
-      player.setOutcome(phone, script);
-    },
-    setDefaultTemplate(template) {
-      return state.setDefaultTemplate(template);
-    },
-    addTemplate(id, template) {
-      return state.addTemplate(id, template);
-    },
-    /** Webhook targets of an existing task, as if set in the management interface. */
-    setTaskWebhooks(taskId, webhookUrls) {
-      const task = state.tasks.get(taskId);
-      if (!task) throw new Error(`unknown task ${taskId}`);
-      validateWebhookUrls(webhookUrls);
-      task.body.webhookUrls = structuredClone(webhookUrls);
-      task.webhooksFromTemplate = false;
-    },
-    /** A finished call in the state (for 4.1 / 4.3 tests without playing a task). */
-    addCall(fields = {}) {
-      const { record = true, ...rest } = fields;
-      const recording = record === true ? { url: '/records/added.mp3' } : record || null;
-      return state.createCall({ status: 'ANSWERED', endedAt: new Date().toISOString(), record: recording, ...rest });
-    },
+		/** @param {import('./faults').FaultSpec} spec */
+		injectFault(spec) {
+			faults.inject(spec || {});
+		},
+		setFaultRate(rateOptions) {
+			faults.setRate(rateOptions);
+		},
+		setRateLimit(limits) {
+			rateLimiter.set(limits);
+		},
+		setLatency(ms) {
+			context.latencyMs = Math.max(0, Number(ms) || 0);
+		},
+		/** Delay before the first API request of each new connection (a remote service's handshakes). */
+		setConnectionDelay(ms) {
+			context.connectionDelayMs = Math.max(0, Number(ms) || 0);
+		},
+		/** Connections that carried at least one API request since the start or the last reset. */
+		get connections() {
+			return context.connectionCount;
+		},
+		/** @param {'perCandidate' | 'perTask'} shape */
+		setBatchAnswerShape(shape) {
+			operations.batchAnswerShape = checkBatchAnswerShape(shape);
+		},
+		expireTokens(expireOptions = {}) {
+			auth.expireAll(expireOptions);
+		},
+		setOutcome(phone, script) {
+			player.setOutcome(phone, script);
+		},
+		setDefaultTemplate(template) {
+			return state.setDefaultTemplate(template);
+		},
+		addTemplate(id, template) {
+			return state.addTemplate(id, template);
+		},
+		/** Webhook targets of an existing task, as if set in the management interface. */
+		setTaskWebhooks(taskId, webhookUrls) {
+			const task = state.tasks.get(taskId);
+			if (!task) throw new Error(`unknown task ${taskId}`);
+			validateWebhookUrls(webhookUrls);
+			task.body.webhookUrls = structuredClone(webhookUrls);
+			task.webhooksFromTemplate = false;
+		},
+		/** A finished call in the state (for 4.1 / 4.3 tests without playing a task). */
+		addCall(fields = {}) {
+			const { record = true, ...rest } = fields;
+			const recording = record === true ? { url: '/records/added.mp3' } : record || null;
+			return state.createCall({
+				status: 'ANSWERED',
+				endedAt: new Date().toISOString(),
+				record: recording,
+				...rest,
+			});
+		},
 
-    /** Clears state, logs, faults and limits; keeps configuration and issued tokens. */
-    reset() {
-      scheduler.cancelAll();
-      delivery.clear();
-      player.clear();
-      state.clear();
-      faults.clear();
-      rateLimiter.clear();
-      auth.resetCounters();
-      requests.length = 0;
-      context.latencyMs = config.latencyMs;
-      context.connectionDelayMs = config.connectionDelayMs;
-      context.connectionCount = 0;
-      operations.batchAnswerShape = config.batchAnswerShape;
-    },
+		/** Clears state, logs, faults and limits; keeps configuration and issued tokens. */
+		reset() {
+			scheduler.cancelAll();
+			delivery.clear();
+			player.clear();
+			state.clear();
+			faults.clear();
+			rateLimiter.clear();
+			auth.resetCounters();
+			requests.length = 0;
+			context.latencyMs = config.latencyMs;
+			context.connectionDelayMs = config.connectionDelayMs;
+			context.connectionCount = 0;
+			operations.batchAnswerShape = config.batchAnswerShape;
+		},
 
-    idle() {
-      return scheduler.idle();
-    },
+		idle() {
+			return scheduler.idle();
+		},
 
-    async close() {
-      if (closed) return;
-      closed = true;
-      scheduler.stop();
-      delivery.stop();
-      await new Promise((resolve) => {
-        server.close(() => resolve(undefined));
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-      });
-    },
-  };
+		async close() {
+			if (closed) return;
+			closed = true;
+			scheduler.stop();
+			delivery.stop();
+			await new Promise((resolve) => {
+				server.close(() => resolve(undefined));
+				for (const socket of sockets) socket.destroy();
+				server.closeAllConnections();
+			});
+		},
+	};
 
-  context.control = new ControlApi(simulator);
-  return simulator;
+	context.control = new ControlApi(simulator);
+	return simulator;
 }
 
 module.exports = { createSimulator, NO_REDIALS };

@@ -8,9 +8,13 @@ import type { IDisplayOptions } from 'n8n-workflow';
 export const SHORT_PANELS_VERSION = 2;
 
 /** Shown from version 2 on. */
-export const fromVersion2: IDisplayOptions = { show: { '@version': [{ _cnd: { gte: SHORT_PANELS_VERSION } }] } };
+export const fromVersion2: IDisplayOptions = {
+	show: { '@version': [{ _cnd: { gte: SHORT_PANELS_VERSION } }] },
+};
 /** Shown only before version 2 (version 1). */
-export const beforeVersion2: IDisplayOptions = { show: { '@version': [{ _cnd: { lt: SHORT_PANELS_VERSION } }] } };
+export const beforeVersion2: IDisplayOptions = {
+	show: { '@version': [{ _cnd: { lt: SHORT_PANELS_VERSION } }] },
+};
 
 /**
  * Version 3 (the default for new nodes) takes Callback Data as name/value pairs, each value a plain
@@ -19,6 +23,10 @@ export const beforeVersion2: IDisplayOptions = { show: { '@version': [{ _cnd: { 
 const CALLBACK_PAIRS_VERSION = 3;
 
 /** Shown from version 3 on. */
-export const fromVersion3: IDisplayOptions = { show: { '@version': [{ _cnd: { gte: CALLBACK_PAIRS_VERSION } }] } };
+export const fromVersion3: IDisplayOptions = {
+	show: { '@version': [{ _cnd: { gte: CALLBACK_PAIRS_VERSION } }] },
+};
 /** Shown only before version 3 (versions 1 and 2). */
-export const beforeVersion3: IDisplayOptions = { show: { '@version': [{ _cnd: { lt: CALLBACK_PAIRS_VERSION } }] } };
+export const beforeVersion3: IDisplayOptions = {
+	show: { '@version': [{ _cnd: { lt: CALLBACK_PAIRS_VERSION } }] },
+};

@@ -1,4 +1,10 @@
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { EVENTS } from '../shared/events';
@@ -7,11 +13,20 @@ import { testWebhookSecret } from './secret';
 import { triggerProperties } from './description';
 import { warnIfHandOverBlocked } from './handOver';
 import { parametersOf } from './triggerParameters';
-import { checkSettings, connectsToExisting, isRegistered, isTestListen, register, unregister } from './registration';
+import {
+	checkSettings,
+	connectsToExisting,
+	isRegistered,
+	isTestListen,
+	register,
+	unregister,
+} from './registration';
 
 /** The canvas subtitle: the chosen events in words ("Call Ended, Person Done"), not their codes. */
 function eventsSubtitle(): string {
-	const names = JSON.stringify(Object.fromEntries(EVENTS.map((event) => [event.value, event.name])));
+	const names = JSON.stringify(
+		Object.fromEntries(EVENTS.map((event) => [event.value, event.name])),
+	);
 	return `={{ [].concat($parameter["events"] || []).map((event) => (${names})[event] || event).join(", ") }}`;
 }
 

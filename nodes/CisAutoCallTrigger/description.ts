@@ -6,14 +6,22 @@ import { callTaskFields } from '../shared/callTaskFields';
 import { EVENTS } from '../shared/events';
 import { DEFAULT_EVENTS, MAX_REMEMBERED_DELIVERIES } from './delivery';
 import { inTriggerWords, SHORT_PANEL_VERSION, shortPanel } from './newTaskPanel';
-import { ALLOW_LOCAL_URL_OPTION, DEFAULT_OLD_TASK_POLICY, OLD_TASK_POLICY_OPTIONS } from './registration';
+import {
+	ALLOW_LOCAL_URL_OPTION,
+	DEFAULT_OLD_TASK_POLICY,
+	OLD_TASK_POLICY_OPTIONS,
+} from './registration';
 import { withoutKey } from '../shared/convert';
 
 const connectToNewTask = { show: { connectTo: ['newTask'] } };
 const connectToExisting = { show: { connectTo: ['existing'] } };
 /** Versions 1 and 1.1 show every field of the new task on the panel; version 2 the short panel (newTaskPanel.ts). */
-const newTaskFullPanel = { show: { connectTo: ['newTask'], '@version': [{ _cnd: { lt: SHORT_PANEL_VERSION } }] } };
-const newTaskShortPanel = { show: { connectTo: ['newTask'], '@version': [{ _cnd: { gte: SHORT_PANEL_VERSION } }] } };
+const newTaskFullPanel = {
+	show: { connectTo: ['newTask'], '@version': [{ _cnd: { lt: SHORT_PANEL_VERSION } }] },
+};
+const newTaskShortPanel = {
+	show: { connectTo: ['newTask'], '@version': [{ _cnd: { gte: SHORT_PANEL_VERSION } }] },
+};
 /** The secret typed into the node by earlier versions: shown (and used) only while it holds a value. */
 const legacySecretSet = [{ _cnd: { exists: true as const } }];
 
@@ -28,7 +36,12 @@ const CHECKED_AT_PUBLISHING = ['name', 'defaultExecData'];
 function checkedAtPublishing(fields: INodeProperties[]): INodeProperties[] {
 	return fields.map((field) => {
 		if (!CHECKED_AT_PUBLISHING.includes(field.name)) return field;
-		return { ...withoutKey(field, 'required'), description: field.description ? `${field.description}; needed to publish` : 'Needed to publish' };
+		return {
+			...withoutKey(field, 'required'),
+			description: field.description
+				? `${field.description}; needed to publish`
+				: 'Needed to publish',
+		};
 	});
 }
 
@@ -55,7 +68,8 @@ const newTaskTriggerFields: INodeProperties[] = [
 		type: 'options',
 		options: OLD_TASK_POLICY_OPTIONS,
 		default: DEFAULT_OLD_TASK_POLICY,
-		description: 'What happens to the task this trigger stops using: on deactivation, or when changed settings register a new one',
+		description:
+			'What happens to the task this trigger stops using: on deactivation, or when changed settings register a new one',
 		hint: 'If it cannot be done, activation fails (nothing new is created) or, on deactivation, n8n logs why. The trigger page of the guide has the details.',
 	},
 ];
@@ -71,13 +85,14 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'New Call Task (Registers Itself)',
 				value: 'newTask',
-				description: 'Publishing the workflow (n8n 1.x: activating it) creates a call task that reports to this trigger',
+				description:
+					'Publishing the workflow (n8n 1.x: activating it) creates a call task that reports to this trigger',
 			},
 			{
 				name: 'Existing Task or Template',
 				value: 'existing',
 				description:
-					'You paste this trigger\'s URL into the webhook settings of a template or task in the service\'s management interface',
+					"You paste this trigger's URL into the webhook settings of a template or task in the service's management interface",
 			},
 		],
 		default: 'newTask',
@@ -109,7 +124,8 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		displayOptions: { show: { connectTo: ['existing'], secret: legacySecretSet } },
-		description: 'The secret as earlier versions of this node kept it; requests without it are refused with 401',
+		description:
+			'The secret as earlier versions of this node kept it; requests without it are refused with 401',
 	},
 	{
 		displayName:
@@ -129,7 +145,10 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Events that start the workflow; others are answered 200 and ignored',
 		hint: 'For a new task, only these are requested from the service.',
 	},
-	...updateDisplayOptions(newTaskFullPanel, checkedAtPublishing([...inTriggerWords(callTaskFields), ...newTaskTriggerFields])),
+	...updateDisplayOptions(
+		newTaskFullPanel,
+		checkedAtPublishing([...inTriggerWords(callTaskFields), ...newTaskTriggerFields]),
+	),
 	...updateDisplayOptions(newTaskShortPanel, checkedAtPublishing(shortPanel(newTaskTriggerFields))),
 	{
 		displayName: 'Options',
@@ -144,7 +163,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 87.251.83.160/27',
-				description: 'IP addresses or CIDR ranges (IPv4 or IPv6), separated by commas, that may send events; others get 403',
+				description:
+					'IP addresses or CIDR ranges (IPv4 or IPv6), separated by commas, that may send events; others get 403',
 				hint: "The platform documents 87.251.83.160/27 as its webhook range. Behind a reverse proxy, set N8N_PROXY_HOPS so n8n sees the sender's address.",
 			},
 			{
@@ -152,7 +172,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'ignoreRepeats',
 				type: 'boolean',
 				default: true,
-				description: 'Whether a delivery with the same body as one received in the last 24 hours is answered 200 without starting the workflow',
+				description:
+					'Whether a delivery with the same body as one received in the last 24 hours is answered 200 without starting the workflow',
 				hint: `The service re-sends until it gets a 200. Remembered in this n8n process's memory, at most ${MAX_REMEMBERED_DELIVERIES.toLocaleString('en-US')} deliveries (the oldest forgotten first). Across webhook processes or restarts, remove duplicates by the delivery ID of each item (Remove Duplicates node).`,
 			},
 			{
@@ -160,7 +181,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'outputWaitingCalls',
 				type: 'boolean',
 				default: false,
-				description: 'Whether events of calls placed by "Create and Run and Wait for Result" also start this workflow',
+				description:
+					'Whether events of calls placed by "Create and Run and Wait for Result" also start this workflow',
 				hint: 'Off: they only continue the workflow that waits for them, so that one call is not handled twice.',
 			},
 			{
@@ -171,7 +193,8 @@ export const triggerProperties: INodeProperties[] = [
 				noDataExpression: true,
 				default: false,
 				displayOptions: { show: { '/connectTo': ['newTask'] } },
-				description: "Whether to create the task even though n8n's webhook URL is local or private (localhost, 192.168.x.x, .local)",
+				description:
+					"Whether to create the task even though n8n's webhook URL is local or private (localhost, 192.168.x.x, .local)",
 				hint: "Only when the service can reach it: a simulator or a private network. Otherwise set n8n's public URL (N8N_WEBHOOK_URL; WEBHOOK_URL on n8n 1.x).",
 			},
 		],

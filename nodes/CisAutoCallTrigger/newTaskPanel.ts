@@ -27,7 +27,8 @@ export function inTriggerWords(fields: INodeProperties[]): INodeProperties[] {
 				hint: 'The README has examples. Webhook targets given here are added to this trigger.',
 			};
 		}
-		if (field.type === 'collection') return { ...field, options: inTriggerWords(field.options as INodeProperties[]) };
+		if (field.type === 'collection')
+			return { ...field, options: inTriggerWords(field.options as INodeProperties[]) };
 		return field;
 	});
 }

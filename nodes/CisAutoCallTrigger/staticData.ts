@@ -26,10 +26,17 @@ export interface Registration {
 export type RegistrationKey = 'registration' | 'parkedRegistration';
 
 /** The registration kept under `key`, if it has the shape create() writes. */
-export function storedRegistration(data: IDataObject, key: RegistrationKey = 'registration'): Registration | undefined {
+export function storedRegistration(
+	data: IDataObject,
+	key: RegistrationKey = 'registration',
+): Registration | undefined {
 	const value = data[key] as Registration | undefined;
 	if (!value || typeof value !== 'object') return undefined;
-	if (typeof value.autoCallId !== 'string' || typeof value.webhookUrl !== 'string' || typeof value.fingerprint !== 'string') {
+	if (
+		typeof value.autoCallId !== 'string' ||
+		typeof value.webhookUrl !== 'string' ||
+		typeof value.fingerprint !== 'string'
+	) {
 		return undefined;
 	}
 	if (typeof value.secretHash !== 'string' && typeof value.secret !== 'string') return undefined;
@@ -37,6 +44,10 @@ export function storedRegistration(data: IDataObject, key: RegistrationKey = 're
 }
 
 /** Keeps `registration` under `key` in static data. */
-export function keepRegistration(data: IDataObject, key: RegistrationKey, registration: Registration): void {
+export function keepRegistration(
+	data: IDataObject,
+	key: RegistrationKey,
+	registration: Registration,
+): void {
 	data[key] = registration as unknown as IDataObject;
 }

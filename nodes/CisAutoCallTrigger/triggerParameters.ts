@@ -10,7 +10,10 @@ import { readerFor } from './newTaskPanel';
  * workflow each time, so a changed setting counts from the next publish.
  */
 export function parametersOf(context: IHookFunctions | IWebhookFunctions): ReadParameter {
-	return readerFor((name, fallback) => readSavedParameter(context, name, fallback), context.getNode().typeVersion);
+	return readerFor(
+		(name, fallback) => readSavedParameter(context, name, fallback),
+		context.getNode().typeVersion,
+	);
 }
 
 /** The words that name this trigger node in n8n's log. */

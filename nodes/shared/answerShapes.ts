@@ -28,7 +28,8 @@ export function shapeOf(answer: unknown): string {
 		if (text === '') return 'an empty answer';
 		return text.startsWith('<') ? 'an HTML or XML page, not JSON' : 'a text, not a JSON object';
 	}
-	if (Array.isArray(answer)) return `a list of ${answer.length} element${answer.length === 1 ? '' : 's'}`;
+	if (Array.isArray(answer))
+		return `a list of ${answer.length} element${answer.length === 1 ? '' : 's'}`;
 	if (isPlainObject(answer)) {
 		const fields = Object.keys(answer);
 		if (fields.length === 0) return 'an empty object';
@@ -74,17 +75,23 @@ export const expectCandidateId: AnswerCheck = (answer) => {
 
 /** 4.5 of docs/service.md: an array whose elements are arrays of {autoCallId: {identity}, autoCallCandidateId: {identity}}. */
 export const expectBatchAnswer: AnswerCheck = (answer) => {
-	const promise = 'the API promises a list of lists of {"autoCallId": {"identity"}, "autoCallCandidateId": {"identity"}}';
-	if (!Array.isArray(answer) || answer.length === 0) return `${promise}, but the answer is ${shapeOf(answer)}`;
+	const promise =
+		'the API promises a list of lists of {"autoCallId": {"identity"}, "autoCallCandidateId": {"identity"}}';
+	if (!Array.isArray(answer) || answer.length === 0)
+		return `${promise}, but the answer is ${shapeOf(answer)}`;
 	for (let index = 0; index < answer.length; index++) {
 		const inner: unknown = answer[index];
 		if (!Array.isArray(inner) || inner.length === 0) {
 			return `${promise}, but element ${index} of the answer is ${shapeOf(inner)}`;
 		}
 		const wrong = inner.findIndex(
-			(entry: unknown) => !isPlainObject(entry) || !isIdentity(entry.autoCallId) || !isIdentity(entry.autoCallCandidateId),
+			(entry: unknown) =>
+				!isPlainObject(entry) ||
+				!isIdentity(entry.autoCallId) ||
+				!isIdentity(entry.autoCallCandidateId),
 		);
-		if (wrong !== -1) return `${promise}, but entry ${wrong} of element ${index} is ${shapeOf(inner[wrong])}`;
+		if (wrong !== -1)
+			return `${promise}, but entry ${wrong} of element ${index} is ${shapeOf(inner[wrong])}`;
 	}
 	return undefined;
 };
@@ -99,7 +106,8 @@ export function addedCandidateIdOf(answer: unknown): string | undefined {
 }
 
 export const expectAddedCandidate: AnswerCheck = (answer) => {
-	if (addedCandidateIdOf(answer) !== undefined && !carriesError(answer as IDataObject)) return undefined;
+	if (addedCandidateIdOf(answer) !== undefined && !carriesError(answer as IDataObject))
+		return undefined;
 	return `a candidate id was expected (as "id" or "autoCallCandidateId"), but the answer is ${shapeOf(answer)}`;
 };
 
@@ -111,7 +119,9 @@ export const expectAddedCandidates: AnswerCheck = (answer) => {
 	if (!Array.isArray(answer) || answer.length === 0) {
 		return `a list of added candidates was expected, but the answer is ${shapeOf(answer)}`;
 	}
-	const entries = answer.flatMap((element: unknown) => (Array.isArray(element) ? element : [element]));
+	const entries = answer.flatMap((element: unknown) =>
+		Array.isArray(element) ? element : [element],
+	);
 	const wrong = entries.findIndex((entry: unknown) => addedCandidateIdOf(entry) === undefined);
 	if (entries.length === 0 || wrong !== -1) {
 		return `a list of added candidates, each with a candidate id, was expected, but entry ${Math.max(0, wrong)} is ${shapeOf(entries[wrong])}`;
@@ -121,10 +131,17 @@ export const expectAddedCandidates: AnswerCheck = (answer) => {
 
 /** `GET telephony/autoCall` (beyond the spec, DOC): `{items: [...]}` of task objects; a bare list is accepted too. */
 export const expectTaskList: AnswerCheck = (answer) => {
-	const tasks: unknown = Array.isArray(answer) ? answer : isPlainObject(answer) ? answer.items : undefined;
-	if (!Array.isArray(tasks)) return `a list of call tasks as {"items": [...]} was expected, but the answer is ${shapeOf(answer)}`;
+	const tasks: unknown = Array.isArray(answer)
+		? answer
+		: isPlainObject(answer)
+			? answer.items
+			: undefined;
+	if (!Array.isArray(tasks))
+		return `a list of call tasks as {"items": [...]} was expected, but the answer is ${shapeOf(answer)}`;
 	const wrong = tasks.findIndex((task: unknown) => !isPlainObject(task));
-	return wrong === -1 ? undefined : `a list of call tasks was expected, but its element ${wrong} is ${shapeOf(tasks[wrong])}`;
+	return wrong === -1
+		? undefined
+		: `a list of call tasks was expected, but its element ${wrong} is ${shapeOf(tasks[wrong])}`;
 };
 
 /** `GET telephony/autoCall/{id}` (beyond the spec, CODE): the task as an object, possibly wrapped as `{item}`. */

@@ -65,16 +65,22 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 		startType,
 		cps: toCps(cpsMode, read(CPS_FIELDS[cpsMode])),
 	};
-	if (secondExec === 'ch') body.secondExecData = requireIdText('secondExecData', read('secondExecData'));
-	if (cidType === 'gornum' || cidType === 'pool') body.cidData = requireString('cidData', read('cidData'));
-	if (startType === 'time') body.startMoment = toStartMoment('startMoment', read('startMoment'), timeZone);
+	if (secondExec === 'ch')
+		body.secondExecData = requireIdText('secondExecData', read('secondExecData'));
+	if (cidType === 'gornum' || cidType === 'pool')
+		body.cidData = requireString('cidData', read('cidData'));
+	if (startType === 'time')
+		body.startMoment = toStartMoment('startMoment', read('startMoment'), timeZone);
 
 	const taskComment = optionalString(extra.taskComment, 'taskComment');
 	if (taskComment !== undefined) body.taskComment = taskComment;
 	const scheduleId = optionalIdText('scheduleId', extra.scheduleId);
 	if (scheduleId !== undefined) body.scheduleId = scheduleId;
 	if (extra.callStrategy !== undefined) {
-		body.callStrategy = requireOption('callStrategy', extra.callStrategy, ['STEP_2_STEP', 'PARALLEL']);
+		body.callStrategy = requireOption('callStrategy', extra.callStrategy, [
+			'STEP_2_STEP',
+			'PARALLEL',
+		]);
 	}
 	for (const key of ['checkPhone', 'sendReportAfterFinish'] as const) {
 		if (typeof extra[key] === 'boolean') body[key] = extra[key];
@@ -83,7 +89,10 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 		body.lifetime = requireInteger('lifetime', extra.lifetime, { min: 1 });
 	}
 	if (extra.phoneNormalization !== undefined) {
-		const normalization = requireOption('phoneNormalization', extra.phoneNormalization, ['none', 'RU']);
+		const normalization = requireOption('phoneNormalization', extra.phoneNormalization, [
+			'none',
+			'RU',
+		]);
 		body.phoneNormalization = normalization === 'RU' ? 'RU' : null;
 		if (normalization === 'RU') {
 			body.normalizationErrorAction = requireOption(
@@ -99,24 +108,37 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 		fullListTime: nonNegative('fullListTime', read('fullListTime', 30)),
 		recordCall,
 	};
-	if (recordCall) additionalOptions.recTrimLeft = nonNegative('recTrimLeft', read('recTrimLeft', 0));
+	if (recordCall)
+		additionalOptions.recTrimLeft = nonNegative('recTrimLeft', read('recTrimLeft', 0));
 	const callWindow = requireOption('callWindow', read('callWindow', 'anyTime'), CALL_WINDOWS);
 	if (callWindow === 'candidateTime') {
 		additionalOptions.useTr = true;
-		Object.assign(additionalOptions, readCallWindow(read('allowCallTimeFrom'), read('allowCallTimeTo')));
+		Object.assign(
+			additionalOptions,
+			readCallWindow(read('allowCallTimeFrom'), read('allowCallTimeTo')),
+		);
 	} else if (extra.useTr === true) {
 		// Workflows saved with 0.1.0 kept the window under Additional Fields.
 		additionalOptions.useTr = true;
-		Object.assign(additionalOptions, readCallWindow(extra.allowCallTimeFrom ?? '09:00', extra.allowCallTimeTo ?? '21:00'));
+		Object.assign(
+			additionalOptions,
+			readCallWindow(extra.allowCallTimeFrom ?? '09:00', extra.allowCallTimeTo ?? '21:00'),
+		);
 	} else if (extra.useTr === false) {
 		additionalOptions.useTr = false;
 	}
 	if (extra.detectRobot === true) {
 		additionalOptions.detectRobot = true;
-		const mode = requireOption('detectRobotMode', extra.detectRobotMode ?? 'back', ['back', 'block']);
+		const mode = requireOption('detectRobotMode', extra.detectRobotMode ?? 'back', [
+			'back',
+			'block',
+		]);
 		additionalOptions.detectRobotMode = mode;
 		if (mode === 'block') {
-			additionalOptions.detectRobotGreeting = requireString('detectRobotGreeting', extra.detectRobotGreeting);
+			additionalOptions.detectRobotGreeting = requireString(
+				'detectRobotGreeting',
+				extra.detectRobotGreeting,
+			);
 		}
 	} else if (extra.detectRobot === false) {
 		additionalOptions.detectRobot = false;
@@ -131,7 +153,11 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
 		const rule = rules[name] as IDataObject | undefined;
 		redialStrategyOptions[name] =
 			rule && rule.redial !== false
-				? { redial: true, time: nonNegative(`${name}.time`, rule.time), count: nonNegative(`${name}.count`, rule.count) }
+				? {
+						redial: true,
+						time: nonNegative(`${name}.time`, rule.time),
+						count: nonNegative(`${name}.count`, rule.count),
+					}
 				: { redial: false };
 	}
 	const candidateLimit = readLimit('candidateLimit', extra.candidateLimit);
@@ -150,11 +176,18 @@ export function buildCallTaskBody(read: ReadParameter, timeZone: string): IDataO
  * spec does not say that an end before the start wraps past midnight, so such a window is refused
  * with the way to call overnight instead of being sent for the service to guess.
  */
-function readCallWindow(fromValue: unknown, toValue: unknown): { allowCallTimeFrom: number; allowCallTimeTo: number } {
+function readCallWindow(
+	fromValue: unknown,
+	toValue: unknown,
+): { allowCallTimeFrom: number; allowCallTimeTo: number } {
 	const from = timeOfDayToSeconds('allowCallTimeFrom', fromValue);
 	const to = timeOfDayToSeconds('allowCallTimeTo', toValue);
 	if (from === to) {
-		throw new InputError('allowCallTimeTo', toValue, `is the window start (${describeValue(fromValue)}): the window would be empty`);
+		throw new InputError(
+			'allowCallTimeTo',
+			toValue,
+			`is the window start (${describeValue(fromValue)}): the window would be empty`,
+		);
 	}
 	if (from > to) {
 		throw new InputError(
@@ -184,7 +217,15 @@ export function mergeExtraFields(body: IDataObject, extra: IDataObject | undefin
 	if (!extra) return body;
 	for (const [key, value] of Object.entries(extra)) {
 		if (key === 'webhookUrls') addWebhookTargets(body, value, 'extraFields.webhookUrls');
-		else setUserKey(body, 'extraFields', key, isPlainObject(value) && isPlainObject(body[key]) ? { ...(body[key] as IDataObject), ...value } : value);
+		else
+			setUserKey(
+				body,
+				'extraFields',
+				key,
+				isPlainObject(value) && isPlainObject(body[key])
+					? { ...(body[key] as IDataObject), ...value }
+					: value,
+			);
 	}
 	return body;
 }
@@ -195,16 +236,32 @@ export function mergeExtraFields(body: IDataObject, extra: IDataObject | undefin
  * (docs/service.md, Events) or a plain URL (the platform's older form). A URL given twice is refused: the
  * service would send every event to it twice.
  */
-export function addWebhookTargets(body: IDataObject, targets: unknown, field = 'webhookUrls'): IDataObject {
-	const added = Array.isArray(targets) ? targets : isPlainObject(targets) || typeof targets === 'string' ? [targets] : undefined;
+export function addWebhookTargets(
+	body: IDataObject,
+	targets: unknown,
+	field = 'webhookUrls',
+): IDataObject {
+	const added = Array.isArray(targets)
+		? targets
+		: isPlainObject(targets) || typeof targets === 'string'
+			? [targets]
+			: undefined;
 	if (!added) {
-		throw new InputError(field, targets, 'is not a list of webhook targets; use [{"url": "https://...", "events": {...}}]');
+		throw new InputError(
+			field,
+			targets,
+			'is not a list of webhook targets; use [{"url": "https://...", "events": {...}}]',
+		);
 	}
 	const current = Array.isArray(body.webhookUrls) ? (body.webhookUrls as unknown[]) : [];
 	const seen = new Set(current.map(targetUrl).filter((url) => url !== undefined));
 	for (const target of added) {
 		if (!isPlainObject(target) && typeof target !== 'string') {
-			throw new InputError(field, target, 'is not a webhook target; use {"url": "https://...", "events": {...}} or a URL');
+			throw new InputError(
+				field,
+				target,
+				'is not a webhook target; use {"url": "https://...", "events": {...}} or a URL',
+			);
 		}
 		const url = targetUrl(target);
 		if (url !== undefined && seen.has(url)) {

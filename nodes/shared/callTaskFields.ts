@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-
 /**
  * The fields of a call task (4.6 of docs/service.md), shared by the action node (Call Task → Create) and by the
  * trigger (New Call Task). Only the table: callTaskBody.ts reads it into the request body.
@@ -93,7 +92,7 @@ export const callTaskFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: { startType: ['time'] } },
-		description: 'When the task starts; sent as YYYY-MM-DD HH:MM in the workflow\'s time zone',
+		description: "When the task starts; sent as YYYY-MM-DD HH:MM in the workflow's time zone",
 	},
 	{
 		displayName: 'Call Window',
@@ -106,9 +105,9 @@ export const callTaskFields: INodeProperties[] = [
 				description: 'No time-of-day window is set; a Schedule ID, if given, still applies',
 			},
 			{
-				name: 'Between Set Hours, in the Candidate\'s Time Zone',
+				name: "Between Set Hours, in the Candidate's Time Zone",
 				value: 'candidateTime',
-				description: 'Calls only between the hours below, in each candidate\'s own time zone',
+				description: "Calls only between the hours below, in each candidate's own time zone",
 			},
 		],
 		default: 'anyTime',
@@ -121,7 +120,7 @@ export const callTaskFields: INodeProperties[] = [
 		default: '09:00',
 		placeholder: 'e.g. 09:00',
 		displayOptions: { show: { callWindow: ['candidateTime'] } },
-		description: 'First time of day when calls are allowed, as HH:MM in the candidate\'s time zone',
+		description: "First time of day when calls are allowed, as HH:MM in the candidate's time zone",
 	},
 	{
 		displayName: 'Call Window To',
@@ -136,7 +135,7 @@ export const callTaskFields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'The hours are in each candidate\'s own time zone: the Time Zone given with the candidate, otherwise the one the service derives from the phone number.',
+			"The hours are in each candidate's own time zone: the Time Zone given with the candidate, otherwise the one the service derives from the phone number.",
 		name: 'callWindowNotice',
 		type: 'notice',
 		default: '',
@@ -179,7 +178,8 @@ export const callTaskFields: INodeProperties[] = [
 		typeOptions: { numberPrecision: 4 },
 		default: 1.01,
 		displayOptions: { show: { cpsMode: ['raw'] } },
-		description: "The service's own intensity number, sent as it is: 1.03 is 3 calls per second, 0.97 is one call every 3 seconds",
+		description:
+			"The service's own intensity number, sent as it is: 1.03 is 3 calls per second, 0.97 is one call every 3 seconds",
 	},
 	{
 		displayName: 'Successful After (Seconds)',
@@ -285,7 +285,8 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'string',
 				default: '09:00',
 				displayOptions: { show: { useTr: [true] } },
-				description: 'Kept from an earlier version of this node; remove these older settings and use Call Window above',
+				description:
+					'Kept from an earlier version of this node; remove these older settings and use Call Window above',
 			},
 			{
 				displayName: 'Call Window To (Older Setting)',
@@ -293,7 +294,8 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'string',
 				default: '21:00',
 				displayOptions: { show: { useTr: [true] } },
-				description: 'Kept from an earlier version of this node; remove these older settings and use Call Window above',
+				description:
+					'Kept from an earlier version of this node; remove these older settings and use Call Window above',
 			},
 			{
 				displayName: 'Caller Time Zone Window (Older Setting)',
@@ -301,7 +303,8 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				displayOptions: { show: { useTr: [true, false] } },
-				description: 'Whether the older call window applies; kept from an earlier version of this node and still applied while set',
+				description:
+					'Whether the older call window applies; kept from an earlier version of this node and still applied while set',
 				hint: 'Remove it and use Call Window above.',
 			},
 			{
@@ -310,7 +313,8 @@ export const callTaskFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 3,
-				description: 'Most calls made to one candidate, over all their numbers and redials; 0 = no limit',
+				description:
+					'Most calls made to one candidate, over all their numbers and redials; 0 = no limit',
 				hint: "Not added here: the service's default applies.",
 			},
 			{
@@ -357,7 +361,8 @@ export const callTaskFields: INodeProperties[] = [
 				name: 'extraFields',
 				type: 'json',
 				default: '{}',
-				description: 'Settings of the service that this node does not show yet, as JSON merged into the new task last',
+				description:
+					'Settings of the service that this node does not show yet, as JSON merged into the new task last',
 				hint: 'The README has examples. Webhook targets given here are added to the others.',
 			},
 			{
@@ -403,7 +408,8 @@ export const callTaskFields: INodeProperties[] = [
 				name: 'providerId',
 				type: 'string',
 				default: '',
-				description: 'Identifier of your own telephone line (trunk) in the service; only with a line of your own',
+				description:
+					'Identifier of your own telephone line (trunk) in the service; only with a line of your own',
 			},
 			{
 				displayName: 'Schedule ID',

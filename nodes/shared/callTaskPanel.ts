@@ -35,9 +35,26 @@ const CAMPAIGN_FIELDS = [
 	'redialRules',
 ];
 /** Entries of the full panel's "Additional Fields" kept in "Campaign Settings". */
-const CAMPAIGN_EXTRAS = ['callStrategy', 'candidateLimit', 'numberLimit', 'scheduleId', 'lifetime', 'taskComment', 'sendReportAfterFinish'];
+const CAMPAIGN_EXTRAS = [
+	'callStrategy',
+	'candidateLimit',
+	'numberLimit',
+	'scheduleId',
+	'lifetime',
+	'taskComment',
+	'sendReportAfterFinish',
+];
 /** Entries of the full panel's "Additional Fields" kept in "Advanced". */
-const ADVANCED_EXTRAS = ['checkPhone', 'detectRobot', 'detectRobotMode', 'detectRobotGreeting', 'phoneNormalization', 'normalizationErrorAction', 'providerId', 'extraFields'];
+const ADVANCED_EXTRAS = [
+	'checkPhone',
+	'detectRobot',
+	'detectRobotMode',
+	'detectRobotGreeting',
+	'phoneNormalization',
+	'normalizationErrorAction',
+	'providerId',
+	'extraFields',
+];
 
 const byName = (fields: INodeProperties[], names: string[]) =>
 	names.map((name) => {
@@ -46,7 +63,8 @@ const byName = (fields: INodeProperties[], names: string[]) =>
 		return field;
 	});
 
-const extras = (callTaskFields.find((field) => field.name === 'additionalFields')?.options ?? []) as INodeProperties[];
+const extras = (callTaskFields.find((field) => field.name === 'additionalFields')?.options ??
+	[]) as INodeProperties[];
 
 /**
  * A field moved into a collection: never "required" there (the default applies), and shown while
@@ -54,10 +72,12 @@ const extras = (callTaskFields.find((field) => field.name === 'additionalFields'
  */
 function inCollection(field: INodeProperties): INodeProperties {
 	const moved: INodeProperties = withoutKey(field, 'required');
-	if (field.name === 'callsPerSecond') moved.displayOptions = { hide: { cpsMode: ['everyNSeconds', 'raw'] } };
+	if (field.name === 'callsPerSecond')
+		moved.displayOptions = { hide: { cpsMode: ['everyNSeconds', 'raw'] } };
 	if (field.name === 'recTrimLeft') moved.displayOptions = { hide: { recordCall: [false] } };
 	if (field.name === 'allowCallTimeFrom' || field.name === 'allowCallTimeTo') {
-		const applies = 'Applies with Call Window "Between Set Hours": in each person\'s own time zone.';
+		const applies =
+			'Applies with Call Window "Between Set Hours": in each person\'s own time zone.';
 		moved.hint = field.hint ? `${applies} ${field.hint}` : applies;
 	}
 	return moved;
@@ -71,7 +91,10 @@ export interface ShortPanelOptions {
 }
 
 /** The short panel: fields on the panel, then "Campaign Settings" and "Advanced". */
-export function shortCallTaskPanel({ words = (fields) => fields, advanced = [] }: ShortPanelOptions = {}): INodeProperties[] {
+export function shortCallTaskPanel({
+	words = (fields) => fields,
+	advanced = [],
+}: ShortPanelOptions = {}): INodeProperties[] {
 	const shared = words(callTaskFields);
 	return [
 		...byName(shared, ON_PANEL),
@@ -81,8 +104,11 @@ export function shortCallTaskPanel({ words = (fields) => fields, advanced = [] }
 			type: 'collection',
 			placeholder: 'Add Setting',
 			default: {},
-			description: 'How the task calls: caller number, call window, pace, recording, redials and limits; the defaults suit a first task',
-			options: [...byName(shared, CAMPAIGN_FIELDS), ...byName(words(extras), CAMPAIGN_EXTRAS)].map(inCollection),
+			description:
+				'How the task calls: caller number, call window, pace, recording, redials and limits; the defaults suit a first task',
+			options: [...byName(shared, CAMPAIGN_FIELDS), ...byName(words(extras), CAMPAIGN_EXTRAS)].map(
+				inCollection,
+			),
 		},
 		{
 			displayName: 'Advanced',
@@ -121,7 +147,10 @@ export function shortPanelReader(read: ReadParameter, advancedNames: string[] = 
 			return value !== undefined ? value : fallback;
 		}
 		if (name === 'additionalFields') {
-			return { ...pick(collection('campaignSettings'), CAMPAIGN_EXTRAS), ...pick(collection('advanced'), ADVANCED_EXTRAS) };
+			return {
+				...pick(collection('campaignSettings'), CAMPAIGN_EXTRAS),
+				...pick(collection('advanced'), ADVANCED_EXTRAS),
+			};
 		}
 		return read(name, fallback);
 	};

@@ -26,11 +26,22 @@ export function createTaskRequest(body: IDataObject): ApiRequest {
 
 /** `GET telephony/autoCall/{id}` (beyond the spec): the task as an object, possibly wrapped as `{item}`. */
 export function getTaskRequest(autoCallId: string, extras: TaskRequestExtras = {}): ApiRequest {
-	return { method: 'GET', path: taskPath(autoCallId), repeatability: 'safe', beyondSpec: true, ...extras, expect: expectTask };
+	return {
+		method: 'GET',
+		path: taskPath(autoCallId),
+		repeatability: 'safe',
+		beyondSpec: true,
+		...extras,
+		expect: expectTask,
+	};
 }
 
 /** `POST telephony/autoCall/{id}/{play|pause|halted}` (beyond the spec): safe to repeat, the task ends in the same status. */
-export function setTaskStatusRequest(autoCallId: string, action: TaskStatusAction, extras: TaskRequestExtras = {}): ApiRequest {
+export function setTaskStatusRequest(
+	autoCallId: string,
+	action: TaskStatusAction,
+	extras: TaskRequestExtras = {},
+): ApiRequest {
 	return {
 		method: 'POST',
 		path: `${taskPath(autoCallId)}/${action}`,
@@ -52,7 +63,11 @@ export async function createTask(
 }
 
 /** Reads a task, unwrapped from `{item}` when the service wraps it. */
-export async function getTask(client: ApiClient, request: ApiRequest, itemIndex?: number): Promise<IDataObject> {
+export async function getTask(
+	client: ApiClient,
+	request: ApiRequest,
+	itemIndex?: number,
+): Promise<IDataObject> {
 	const response = await client.request<IDataObject>(request, itemIndex);
 	return (response?.item ?? response) as IDataObject;
 }

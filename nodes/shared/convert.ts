@@ -12,21 +12,42 @@ export function parseTimezone(field: string, value: unknown): number {
 		if (offset) {
 			const seconds = offsetSeconds(field, value, offset[1], offset[2], offset[3]);
 			if (Math.abs(seconds) > TIMEZONE_LIMIT_SECONDS) {
-				throw new InputError(field, value, `is ${seconds} seconds, outside -43200 to 43200 (-12:00 to +12:00), what the service takes`);
+				throw new InputError(
+					field,
+					value,
+					`is ${seconds} seconds, outside -43200 to 43200 (-12:00 to +12:00), what the service takes`,
+				);
 			}
 			return seconds;
 		}
 		if (!/^\s*[+-]?\d+\s*$/.test(value) && value.trim() !== '') {
-			throw new InputError(field, value, 'is not a time zone; use seconds from UTC (10800) or an offset such as +03:00');
+			throw new InputError(
+				field,
+				value,
+				'is not a time zone; use seconds from UTC (10800) or an offset such as +03:00',
+			);
 		}
 	}
-	return requireInteger(field, value, { min: -TIMEZONE_LIMIT_SECONDS, max: TIMEZONE_LIMIT_SECONDS });
+	return requireInteger(field, value, {
+		min: -TIMEZONE_LIMIT_SECONDS,
+		max: TIMEZONE_LIMIT_SECONDS,
+	});
 }
 
 /** "+03:30" as signed seconds; minutes past 59 (+03:60) are refused, not carried into the hour. */
-function offsetSeconds(field: string, value: unknown, sign: string, hours: string, minutes = '0'): number {
+function offsetSeconds(
+	field: string,
+	value: unknown,
+	sign: string,
+	hours: string,
+	minutes = '0',
+): number {
 	if (Number(minutes) > 59) {
-		throw new InputError(field, value, `has the offset minutes ${minutes}; minutes go from 00 to 59`);
+		throw new InputError(
+			field,
+			value,
+			`has the offset minutes ${minutes}; minutes go from 00 to 59`,
+		);
 	}
 	const seconds = Number(hours) * 3600 + Number(minutes) * 60;
 	return sign === '-' ? -seconds : seconds;
@@ -44,7 +65,8 @@ export const CPS_FIELDS: Record<CpsMode, string> = {
 /** The platform's intensity value: N calls per second → 1 + N/100; one call every N seconds → 1 − N/100. */
 export function toCps(mode: CpsMode, value: unknown): number {
 	const field = CPS_FIELDS[mode];
-	if (value === undefined || value === null || value === '') throw new InputError(field, value, 'is empty; enter a number');
+	if (value === undefined || value === null || value === '')
+		throw new InputError(field, value, 'is empty; enter a number');
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
 		throw new InputError(field, value, 'is not a number');
@@ -57,7 +79,8 @@ export function toCps(mode: CpsMode, value: unknown): number {
 		if (number < 1 || number > 99) throw new InputError(field, value, 'is outside 1..99');
 		return round(1 - number / 100);
 	}
-	if (number <= 0 || number > 2) throw new InputError(field, value, 'is outside the range 0 (exclusive) to 2');
+	if (number <= 0 || number > 2)
+		throw new InputError(field, value, 'is outside the range 0 (exclusive) to 2');
 	return number;
 }
 
@@ -117,9 +140,26 @@ function parseDateTime(field: string, value: unknown, example: string): DateTime
 				: String(value ?? '');
 	const match = DATE_TIME.exec(text);
 	if (!match) {
-		throw new InputError(field, value, `is not a valid date and time; pick one or use the form ${example}`);
+		throw new InputError(
+			field,
+			value,
+			`is not a valid date and time; pick one or use the form ${example}`,
+		);
 	}
-	const [, year, month, day, hour, minute = '0', second = '0', fraction = '0', utc, sign, offsetHours, offsetMinutes] = match;
+	const [
+		,
+		year,
+		month,
+		day,
+		hour,
+		minute = '0',
+		second = '0',
+		fraction = '0',
+		utc,
+		sign,
+		offsetHours,
+		offsetMinutes,
+	] = match;
 	const parts: DateTimeParts = {
 		year: Number(year),
 		month: Number(month),
@@ -131,23 +171,39 @@ function parseDateTime(field: string, value: unknown, example: string): DateTime
 		hasTime: hour !== undefined,
 	};
 	if (parts.year < 1000) {
-		throw new InputError(field, value, `has the year ${year}, which is not a real year; use the form ${example}`);
+		throw new InputError(
+			field,
+			value,
+			`has the year ${year}, which is not a real year; use the form ${example}`,
+		);
 	}
 	if (parts.month < 1 || parts.month > 12) {
 		throw new InputError(field, value, `has the month ${month}; months go from 01 to 12`);
 	}
 	const daysInMonth = new Date(Date.UTC(parts.year, parts.month, 0)).getUTCDate();
 	if (parts.day < 1 || parts.day > daysInMonth) {
-		throw new InputError(field, value, `is not a day of the calendar: ${year}-${month} has ${daysInMonth} days`);
+		throw new InputError(
+			field,
+			value,
+			`is not a day of the calendar: ${year}-${month} has ${daysInMonth} days`,
+		);
 	}
 	if (parts.hour > 23 || parts.minute > 59 || parts.second > 59) {
-		throw new InputError(field, value, 'has a time that is not on the clock (00:00:00 to 23:59:59)');
+		throw new InputError(
+			field,
+			value,
+			'has a time that is not on the clock (00:00:00 to 23:59:59)',
+		);
 	}
 	if (utc) parts.offsetSeconds = 0;
 	if (sign) {
 		const offset = offsetSeconds(field, value, sign, offsetHours, offsetMinutes);
 		if (Math.abs(offset) > OFFSET_LIMIT_SECONDS) {
-			throw new InputError(field, value, `has the offset ${sign}${offsetHours}:${offsetMinutes ?? '00'}; offsets go from -12:00 to +14:00`);
+			throw new InputError(
+				field,
+				value,
+				`has the offset ${sign}${offsetHours}:${offsetMinutes ?? '00'}; offsets go from -12:00 to +14:00`,
+			);
 		}
 		parts.offsetSeconds = offset;
 	}
@@ -155,7 +211,15 @@ function parseDateTime(field: string, value: unknown, example: string): DateTime
 }
 
 function asUtcMs(parts: DateTimeParts): number {
-	return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, parts.millisecond);
+	return Date.UTC(
+		parts.year,
+		parts.month - 1,
+		parts.day,
+		parts.hour,
+		parts.minute,
+		parts.second,
+		parts.millisecond,
+	);
 }
 
 const two = (number: number) => String(number).padStart(2, '0');
@@ -171,7 +235,9 @@ export function toStartMoment(field: string, value: unknown, timeZone: string): 
 		throw new InputError(field, value, `has no time of day; use the form ${example}`);
 	}
 	const wall =
-		parts.offsetSeconds === undefined ? parts : wallClock(asUtcMs(parts) - parts.offsetSeconds * 1000, timeZone);
+		parts.offsetSeconds === undefined
+			? parts
+			: wallClock(asUtcMs(parts) - parts.offsetSeconds * 1000, timeZone);
 	return `${wall.year}-${two(wall.month)}-${two(wall.day)} ${two(wall.hour)}:${two(wall.minute)}`;
 }
 
@@ -183,9 +249,12 @@ export function toStartMoment(field: string, value: unknown, timeZone: string): 
 export function toInstant(field: string, value: unknown, timeZone: string): string {
 	const parts = parseDateTime(field, value, '2026-12-31T09:00:00');
 	const asUtc = asUtcMs(parts);
-	if (parts.offsetSeconds !== undefined) return new Date(asUtc - parts.offsetSeconds * 1000).toISOString();
+	if (parts.offsetSeconds !== undefined)
+		return new Date(asUtc - parts.offsetSeconds * 1000).toISOString();
 	// The zone's offset at that moment; a second pass settles a daylight-saving change in between.
-	return new Date(asUtc - zoneOffsetMs(asUtc - zoneOffsetMs(asUtc, timeZone), timeZone)).toISOString();
+	return new Date(
+		asUtc - zoneOffsetMs(asUtc - zoneOffsetMs(asUtc, timeZone), timeZone),
+	).toISOString();
 }
 
 /** The calendar fields of an instant as a clock in `timeZone` shows them. */
@@ -211,7 +280,14 @@ function wallClock(instant: number, timeZone: string): ClockFields {
 
 function zoneOffsetMs(instant: number, timeZone: string): number {
 	const parts = wallClock(instant, timeZone);
-	const wallAsUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	const wallAsUtc = Date.UTC(
+		parts.year,
+		parts.month - 1,
+		parts.day,
+		parts.hour,
+		parts.minute,
+		parts.second,
+	);
 	return wallAsUtc - Math.floor(instant / 1000) * 1000;
 }
 

@@ -28,7 +28,8 @@ export class ExpiringMap<Value> {
 		this.forgetExpired();
 		this.entries.delete(key);
 		this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
-		while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+		while (this.entries.size > this.capacity)
+			this.entries.delete(this.entries.keys().next().value as string);
 	}
 
 	delete(key: string): void {

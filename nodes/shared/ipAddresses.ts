@@ -68,7 +68,12 @@ function parseIPv6(input: string): number[] | undefined {
 }
 
 function isMappedIPv4(bytes: number[]): boolean {
-	return bytes.length === 16 && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+	return (
+		bytes.length === 16 &&
+		bytes.slice(0, 10).every((b) => b === 0) &&
+		bytes[10] === 0xff &&
+		bytes[11] === 0xff
+	);
 }
 
 /** Bytes of an IP address; IPv4-mapped IPv6 (::ffff:a.b.c.d) is read as the IPv4 address. */
@@ -92,7 +97,8 @@ export function isIpLiteral(host: string): boolean {
 export function isLoopbackIp(host: string): boolean {
 	const bytes = parseIp(host);
 	if (!bytes) return false;
-	if (host.includes(':')) return bytes.length === 16 && bytes.slice(0, 15).every((byte) => byte === 0) && bytes[15] === 1;
+	if (host.includes(':'))
+		return bytes.length === 16 && bytes.slice(0, 15).every((byte) => byte === 0) && bytes[15] === 1;
 	return bytes[0] === 127;
 }
 
@@ -147,13 +153,18 @@ export function parseAddressList(input: string | readonly string[] | undefined):
  * Whether `ip` is inside one of the ranges of `list`. An empty list allows everything; a list
  * with entries but no valid one allows nothing (fail closed); an unreadable `ip` is refused.
  */
-export function isAddressAllowed(ip: string | undefined, list: string | readonly string[] | AddressList | undefined): boolean {
+export function isAddressAllowed(
+	ip: string | undefined,
+	list: string | readonly string[] | AddressList | undefined,
+): boolean {
 	const parsed = isAddressList(list) ? list : parseAddressList(list);
 	if (parsed.ranges.length === 0 && parsed.invalid.length === 0) return true;
 	const bytes = ip === undefined ? undefined : parseIp(ip);
 	if (!bytes) return false;
 	return parsed.ranges.some(
-		(range) => range.bytes.length === bytes.length && maskBytes(bytes, range.prefix).every((b, i) => b === range.bytes[i]),
+		(range) =>
+			range.bytes.length === bytes.length &&
+			maskBytes(bytes, range.prefix).every((b, i) => b === range.bytes[i]),
 	);
 }
 

@@ -35,7 +35,8 @@ function holdsExpression(value: unknown): boolean {
 /** A copy of a saved value, so that no reader changes the node's own parameters. */
 function copyOf(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(copyOf);
-	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, copyOf(entry)]));
+	if (isPlainObject(value))
+		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, copyOf(entry)]));
 	return value;
 }
 
@@ -60,9 +61,14 @@ export interface SavedParameterContext {
  * only one with an expression goes through n8n's expression engine, which also words what a bad
  * expression did wrong.
  */
-export function readSavedParameter(context: SavedParameterContext, name: string, fallback?: unknown): unknown {
+export function readSavedParameter(
+	context: SavedParameterContext,
+	name: string,
+	fallback?: unknown,
+): unknown {
 	const saved = savedValue(context.getNode(), name);
 	const value = saved === undefined ? fallback : saved;
-	if (value === undefined || holdsExpression(value)) return context.getNodeParameter(name, fallback);
+	if (value === undefined || holdsExpression(value))
+		return context.getNodeParameter(name, fallback);
 	return copyOf(value);
 }

@@ -42,7 +42,8 @@ export const PROCESS_MEMORIES = {
 			'Nothing: all tries of a node run happen in one process (in queue mode the worker running the execution). A run that failed for good leaves its record until it expires.',
 	},
 	callsStartedPerExecution: {
-		holds: "per execution and node (for an AI Agent's tools: per execution): the calls started so far, for Max Calls per Run",
+		holds:
+			"per execution and node (for an AI Agent's tools: per execution): the calls started so far, for Max Calls per Run",
 		capacity: 1000,
 		expiresMs: Number.POSITIVE_INFINITY,
 		keptBy: 'execution process',
@@ -61,16 +62,18 @@ export const PROCESS_MEMORIES = {
 			"A retried execution after a restart or on another worker sends again, and the daily limits count per process. Used only where n8n's database cannot keep the record (a warning in n8n's log says so); otherwise the record is n8n's database.",
 	},
 	repeatProtectionRecordChanges: {
-		holds: "per workflow and node: this process's changes of the node's record in n8n's database (Repeat Protection, the daily limits), one at a time, and the keys waiting to go together in the next",
+		holds:
+			"per workflow and node: this process's changes of the node's record in n8n's database (Repeat Protection, the daily limits), one at a time, and the keys waiting to go together in the next",
 		capacity: 10_000,
 		// A change takes two or three reads and writes of one row; long after, nothing waits for it.
 		expiresMs: 10 * MINUTE_MS,
 		keptBy: 'execution process',
 		notSeenElsewhere:
-			"Another worker may change the same record at the same moment and drop a key this process wrote; each key is therefore asked again, up to 3 times, until the record shows it: rarer, not impossible.",
+			'Another worker may change the same record at the same moment and drop a key this process wrote; each key is therefore asked again, up to 3 times, until the record shows it: rarer, not impossible.',
 	},
 	recordFallbackWarnings: {
-		holds: "per workflow and node: that this process warned in n8n's log that the node's record is kept in its memory only",
+		holds:
+			"per workflow and node: that this process warned in n8n's log that the node's record is kept in its memory only",
 		capacity: 1000,
 		// The warning comes again once a day while the fallback lasts.
 		expiresMs: DAY_MS,
@@ -78,7 +81,8 @@ export const PROCESS_MEMORIES = {
 		notSeenElsewhere: 'Nothing to lose: each process warns for itself.',
 	},
 	dailySlotsClaimed: {
-		holds: "per workflow and node: the keys of the day's slots this process took for Max Calls per Day, asked again with its next claim",
+		holds:
+			"per workflow and node: the keys of the day's slots this process took for Max Calls per Day, asked again with its next claim",
 		capacity: 1000,
 		// A slot is held at most 30 hours (a day and a quarter).
 		expiresMs: 30 * HOUR_MS,
@@ -87,11 +91,13 @@ export const PROCESS_MEMORIES = {
 			"Nothing of the count: the slots are on the node's record in n8n's database; this only lets the process write back a slot another worker's write dropped.",
 	},
 	knownRequestResults: {
-		holds: 'per workflow, node and request key: what the service answered (the ids), for the item of a request Repeat Protection leaves out',
+		holds:
+			'per workflow, node and request key: what the service answered (the ids), for the item of a request Repeat Protection leaves out',
 		capacity: 10_000,
 		expiresMs: Number.POSITIVE_INFINITY,
 		keptBy: 'execution process',
-		notSeenElsewhere: 'A left-out item after a restart or on another worker says it was left out, without the earlier ids.',
+		notSeenElsewhere:
+			'A left-out item after a restart or on another worker says it was left out, without the earlier ids.',
 	},
 	waitKeysOfNodeRuns: {
 		holds:
@@ -99,20 +105,23 @@ export const PROCESS_MEMORIES = {
 		capacity: 10_000,
 		expiresMs: HOUR_MS,
 		keptBy: 'execution process',
-		notSeenElsewhere: 'Nothing: all tries of a node run happen in one process. The wait itself is kept by the execution.',
+		notSeenElsewhere:
+			'Nothing: all tries of a node run happen in one process. The wait itself is kept by the execution.',
 	},
 	deliveriesSeen: {
-		holds: "per trigger node, event and task / candidate / call: the latest delivery's fingerprint, to ignore the service's re-sends",
+		holds:
+			"per trigger node, event and task / candidate / call: the latest delivery's fingerprint, to ignore the service's re-sends",
 		// Each entry is about 300 bytes: at most about 30 MB. A re-send of an entry pushed out starts the workflow again.
 		capacity: 100_000,
 		// The service re-sends an event for 24 hours.
 		expiresMs: DAY_MS,
 		keptBy: 'webhook process',
 		notSeenElsewhere:
-			"A re-send after a restart, or one that reaches another webhook process, starts the workflow again: its deliveryId is the same, for Remove Duplicates to drop it.",
+			'A re-send after a restart, or one that reaches another webhook process, starts the workflow again: its deliveryId is the same, for Remove Duplicates to drop it.',
 	},
 	waitsHandedOver: {
-		holds: 'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, Person Done events held back, and whether the execution was resumed',
+		holds:
+			'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, Person Done events held back, and whether the execution was resumed',
 		capacity: 50_000,
 		// Longer than any wait: n8n ends a waiting execution at its time limit anyway.
 		expiresMs: 31 * DAY_MS,
@@ -121,12 +130,14 @@ export const PROCESS_MEMORIES = {
 			"No result is lost: an event that holds one is answered 200 only once n8n says the wait needs it no more, so the service's re-sends bring it to a process that lives. An unanswered Call Ended is taken after at most 3 re-sends: a death after that loses its status words (the result says Not reached without them, after a 2-minute grace).",
 	},
 	webhookSecretReads: {
-		holds: "per workflow, trigger node and credential: the hash of the webhook secret credential's secret as last read",
+		holds:
+			"per workflow, trigger node and credential: the hash of the webhook secret credential's secret as last read",
 		capacity: 1000,
 		// A changed secret counts within this time.
 		expiresMs: SECOND_MS,
 		keptBy: 'webhook process',
-		notSeenElsewhere: 'Nothing to lose: each process reads the credential itself, at most once a second.',
+		notSeenElsewhere:
+			'Nothing to lose: each process reads the credential itself, at most once a second.',
 	},
 } satisfies Record<string, MemoryDeclaration>;
 

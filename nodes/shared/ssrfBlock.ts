@@ -26,7 +26,8 @@ export interface SsrfBlock {
 }
 
 const ERROR_NAMES = new Set(['SsrfBlockedIpError', 'SsrfBlockedHostnameError']);
-const MESSAGE = /The request was blocked because (it resolves to a restricted IP address|the destination hostname is restricted)/;
+const MESSAGE =
+	/The request was blocked because (it resolves to a restricted IP address|the destination hostname is restricted)/;
 
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
@@ -71,15 +72,26 @@ export function ssrfBlockOf(error: unknown, url?: string): SsrfBlock | undefined
 	let byHostname = false;
 	while (typeof level === 'object' && level !== null && !seen.has(level)) {
 		seen.add(level);
-		const candidate = level as { name?: unknown; message?: unknown; ip?: unknown; hostname?: unknown; extra?: unknown; cause?: unknown };
+		const candidate = level as {
+			name?: unknown;
+			message?: unknown;
+			ip?: unknown;
+			hostname?: unknown;
+			extra?: unknown;
+			cause?: unknown;
+		};
 		const named = typeof candidate.name === 'string' && ERROR_NAMES.has(candidate.name);
 		const match = typeof candidate.message === 'string' ? MESSAGE.exec(candidate.message) : null;
 		if (named || match) {
 			found = true;
-			const extra = (typeof candidate.extra === 'object' && candidate.extra !== null ? candidate.extra : {}) as { ip?: unknown; hostname?: unknown };
+			const extra = (
+				typeof candidate.extra === 'object' && candidate.extra !== null ? candidate.extra : {}
+			) as { ip?: unknown; hostname?: unknown };
 			ip ??= text(candidate.ip) ?? text(extra.ip);
 			hostname ??= text(candidate.hostname) ?? text(extra.hostname);
-			byHostname ||= candidate.name === 'SsrfBlockedHostnameError' || (match !== null && match[1].startsWith('the destination'));
+			byHostname ||=
+				candidate.name === 'SsrfBlockedHostnameError' ||
+				(match !== null && match[1].startsWith('the destination'));
 		}
 		level = candidate.cause;
 	}
@@ -124,7 +136,9 @@ export function allowingSetting(block: SsrfBlock): string {
 
 /** The part of n8n's helpers this file uses (n8n 2.x; n8n 1.x has no SSRF protection and no such helper). */
 interface EgressFilterHelpers {
-	getSecureEgressFilter?: () => { validateUrl(url: string): Promise<{ ok: boolean; error?: unknown }> };
+	getSecureEgressFilter?: () => {
+		validateUrl(url: string): Promise<{ ok: boolean; error?: unknown }>;
+	};
 }
 
 /**

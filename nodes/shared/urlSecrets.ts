@@ -9,7 +9,8 @@
  * `secret=` as a query parameter, also percent-encoded inside another URL's query; the value runs to the next `&`, `#`
  * (plain or encoded), quote, backslash or space.
  */
-const SECRET_IN_URL = /((?:[?&]|%3F|%26)secret(?:=|%3D))(?!\*\*\*(?:[&#"'\\\s<>]|%2[36]|$))(?:(?!%2[36])[^&#"'\\\s<>])+/gi;
+const SECRET_IN_URL =
+	/((?:[?&]|%3F|%26)secret(?:=|%3D))(?!\*\*\*(?:[&#"'\\\s<>]|%2[36]|$))(?:(?!%2[36])[^&#"'\\\s<>])+/gi;
 
 /** The mark that replaces a masked value. */
 const MASKED = '***';

@@ -8,7 +8,9 @@ export class InputError extends Error {
 		readonly value: unknown,
 		readonly problem: string,
 	) {
-		super(`Invalid ${field}: ${noValue(value) && problem.startsWith('is empty') ? 'the field' : describeValue(value)} ${problem}`);
+		super(
+			`Invalid ${field}: ${noValue(value) && problem.startsWith('is empty') ? 'the field' : describeValue(value)} ${problem}`,
+		);
 		this.name = 'InputError';
 	}
 }
@@ -69,8 +71,10 @@ export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	// JSON.stringify would show NaN and Infinity as null.
 	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : value.toISOString();
-	if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+	if (value instanceof Date)
+		return Number.isNaN(value.getTime()) ? 'an invalid Date' : value.toISOString();
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 	try {
 		const text = JSON.stringify(value);
 		return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -90,7 +94,11 @@ export function isPlainObject(value: unknown): value is IDataObject {
  */
 export function setUserKey(target: IDataObject, field: string, key: string, value: unknown): void {
 	if (!isSafeObjectProperty(key)) {
-		throw new InputError(field, key, 'is a name that n8n does not allow as a field name (it could change how objects behave); use another name');
+		throw new InputError(
+			field,
+			key,
+			'is a name that n8n does not allow as a field name (it could change how objects behave); use another name',
+		);
 	}
 	setSafeObjectProperty(target, key, value);
 }
@@ -127,7 +135,11 @@ export function optionalIdText(field: string, value: unknown): string | undefine
 						: typeof value === 'object'
 							? 'an object'
 							: `a ${typeof value}`;
-		throw new InputError(field, value, `is ${what}, not an id; an id is a text (or a whole number): pick the field that holds the id`);
+		throw new InputError(
+			field,
+			value,
+			`is ${what}, not an id; an id is a text (or a whole number): pick the field that holds the id`,
+		);
 	}
 	return optionalString(value, field);
 }
@@ -143,7 +155,11 @@ export function requireIdText(field: string, value: unknown): string {
 export function requireId(field: string, value: unknown): string {
 	const text = requireIdText(field, value);
 	if (!ID_PATTERN.test(text) || /^\.+$/.test(text)) {
-		throw new InputError(field, value, 'is not an id; an id has letters, digits and - _ . ~ : @ only (not dots alone), such as 0195b6f0-5f3c-7e3a-9a51-1c2d3e4f5a6b');
+		throw new InputError(
+			field,
+			value,
+			'is not an id; an id has letters, digits and - _ . ~ : @ only (not dots alone), such as 0195b6f0-5f3c-7e3a-9a51-1c2d3e4f5a6b',
+		);
 	}
 	return text;
 }
@@ -162,9 +178,17 @@ export function optionalString(value: unknown, field = 'value'): string | undefi
 }
 
 /** One of the values an options parameter offers (an expression can give anything). */
-export function requireOption<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+export function requireOption<T extends string>(
+	field: string,
+	value: unknown,
+	allowed: readonly T[],
+): T {
 	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-		throw new InputError(field, value, `is not one of ${allowed.map((option) => JSON.stringify(option)).join(', ')}`);
+		throw new InputError(
+			field,
+			value,
+			`is not one of ${allowed.map((option) => JSON.stringify(option)).join(', ')}`,
+		);
 	}
 	return value as T;
 }
@@ -181,7 +205,8 @@ export function requireInteger(
 		throw new InputError(field, value, 'is empty; enter a whole number');
 	}
 	// Decimal notation only: Number() would also read "0x10", "1e3" and "0b11".
-	const number = typeof value === 'string' && /^\s*[+-]?\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : value;
+	const number =
+		typeof value === 'string' && /^\s*[+-]?\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number)) {
 		throw new InputError(field, value, 'is not a whole number');
 	}
@@ -229,7 +254,11 @@ export const MAX_INPUT_NESTING = 32;
 /** Refuses `value` when it nests deeper than MAX_INPUT_NESTING levels. */
 export function requireNestingWithin(field: string, value: unknown): void {
 	if (nestsDeeperThan(value, MAX_INPUT_NESTING)) {
-		throw new InputError(field, value, `is nested deeper than ${MAX_INPUT_NESTING} levels; flatten it`);
+		throw new InputError(
+			field,
+			value,
+			`is nested deeper than ${MAX_INPUT_NESTING} levels; flatten it`,
+		);
 	}
 }
 
@@ -238,10 +267,18 @@ export function toObject(field: string, value: unknown): IDataObject | undefined
 	if (value === undefined || value === null || value === '') return undefined;
 	const parsed = typeof value === 'string' ? parseJson(value) : value;
 	if (parsed === INVALID_JSON) {
-		throw new InputError(field, value, 'is not valid JSON; enter a JSON object such as {"crmId": "42"}');
+		throw new InputError(
+			field,
+			value,
+			'is not valid JSON; enter a JSON object such as {"crmId": "42"}',
+		);
 	}
 	if (!isPlainObject(parsed)) {
-		throw new InputError(field, value, 'is not an object; enter a JSON object such as {"crmId": "42"}');
+		throw new InputError(
+			field,
+			value,
+			'is not an object; enter a JSON object such as {"crmId": "42"}',
+		);
 	}
 	requireNestingWithin(field, parsed);
 	return parsed;
@@ -284,7 +321,8 @@ export function requireHttpUrl(field: string, value: unknown): string {
 export function identityOf(value: unknown, wrappedOnly = false): string | undefined {
 	if (isPlainObject(value)) {
 		const { identity } = value;
-		if (typeof identity === 'string') return wrappedOnly && identity.trim() === '' ? undefined : identity;
+		if (typeof identity === 'string')
+			return wrappedOnly && identity.trim() === '' ? undefined : identity;
 		return typeof identity === 'number' && !wrappedOnly ? String(identity) : undefined;
 	}
 	if (wrappedOnly) return undefined;
@@ -301,8 +339,15 @@ export function identityOf(value: unknown, wrappedOnly = false): string | undefi
 const EXPRESSION_BRACES = /\{\{[^{}]*\$[^{}]*\}\}/;
 
 /** Where a Fixed value holding `{{ … }}` sits in a parameter's raw value, and that value. */
-function fixedTextWithBraces(path: string, raw: unknown, depth = 0): { field: string; value: string } | undefined {
-	if (typeof raw === 'string') return !raw.startsWith('=') && EXPRESSION_BRACES.test(raw) ? { field: path, value: raw } : undefined;
+function fixedTextWithBraces(
+	path: string,
+	raw: unknown,
+	depth = 0,
+): { field: string; value: string } | undefined {
+	if (typeof raw === 'string')
+		return !raw.startsWith('=') && EXPRESSION_BRACES.test(raw)
+			? { field: path, value: raw }
+			: undefined;
 	if (typeof raw !== 'object' || raw === null || depth > MAX_INPUT_NESTING) return undefined;
 	if (Array.isArray(raw)) {
 		for (const [index, entry] of raw.entries()) {
@@ -312,7 +357,8 @@ function fixedTextWithBraces(path: string, raw: unknown, depth = 0): { field: st
 		return undefined;
 	}
 	// A resource locator ({__rl, mode, value}) is named by its parameter alone.
-	if ((raw as IDataObject).__rl === true) return fixedTextWithBraces(path, (raw as IDataObject).value, depth + 1);
+	if ((raw as IDataObject).__rl === true)
+		return fixedTextWithBraces(path, (raw as IDataObject).value, depth + 1);
 	for (const [key, entry] of Object.entries(raw)) {
 		const found = fixedTextWithBraces(`${path}.${key}`, entry, depth + 1);
 		if (found) return found;
@@ -327,7 +373,11 @@ function fixedTextWithBraces(path: string, raw: unknown, depth = 0): { field: st
  * (`getNode().parameters[name]`), collections included. `wantsFieldName`: the parameter wants the
  * NAME of an item's field, so the way out is the name as plain text, not an expression.
  */
-export function refuseExpressionTypedAsText(name: string, raw: unknown, wantsFieldName = false): void {
+export function refuseExpressionTypedAsText(
+	name: string,
+	raw: unknown,
+	wantsFieldName = false,
+): void {
 	const found = fixedTextWithBraces(name, raw);
 	if (!found) return;
 	if (wantsFieldName) {

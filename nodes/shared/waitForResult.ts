@@ -53,8 +53,13 @@ export function waitMarkerOf(callbackData: unknown): WaitMarker | undefined {
 	if (typeof node !== 'string' || !ID_PATTERN.test(node)) return undefined;
 	if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return undefined;
 	if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return undefined;
-	if (typeof item !== 'number' || !Number.isInteger(item) || item < 0 || item > 1_000_000) return undefined;
-	if (path !== undefined && (typeof path !== 'string' || !PATH_PATTERN.test(path) || /\/\.{1,2}(\/|$)/.test(path))) return undefined;
+	if (typeof item !== 'number' || !Number.isInteger(item) || item < 0 || item > 1_000_000)
+		return undefined;
+	if (
+		path !== undefined &&
+		(typeof path !== 'string' || !PATH_PATTERN.test(path) || /\/\.{1,2}(\/|$)/.test(path))
+	)
+		return undefined;
 	return {
 		execution,
 		token,
@@ -68,7 +73,8 @@ export function waitMarkerOf(callbackData: unknown): WaitMarker | undefined {
 
 /** Callback Data without the marker: what the user put there, as the user put it. */
 export function withoutWaitMarker(callbackData: unknown): unknown {
-	if (!isPlainObject(callbackData) || !(WAIT_MARKER_FIELD in (callbackData as IDataObject))) return callbackData;
+	if (!isPlainObject(callbackData) || !(WAIT_MARKER_FIELD in (callbackData as IDataObject)))
+		return callbackData;
 	const rest = { ...(callbackData as IDataObject) };
 	delete rest[WAIT_MARKER_FIELD];
 	return rest;
@@ -81,7 +87,8 @@ export function hashWaitKey(key: string): string {
 
 /** Whether `key` is the one whose hash the execution keeps (constant time). */
 export function waitKeyMatches(key: unknown, storedHash: unknown): boolean {
-	if (typeof key !== 'string' || !KEY_PATTERN.test(key) || typeof storedHash !== 'string') return false;
+	if (typeof key !== 'string' || !KEY_PATTERN.test(key) || typeof storedHash !== 'string')
+		return false;
 	const given = Buffer.from(hashWaitKey(key), 'hex');
 	const stored = Buffer.from(storedHash, 'hex');
 	return stored.length === given.length && timingSafeEqual(given, stored);
@@ -129,6 +136,8 @@ const CALL_STATUS_WORDS: Record<string, string> = {
 /** The status in words for the output: what a CRM field can take as it is. */
 export function statusInWords(result: CandidateResult): string {
 	if (result.outcome === 'answered') return 'Answered';
-	const last = result.callStatus ? (CALL_STATUS_WORDS[result.callStatus] ?? result.callStatus) : undefined;
+	const last = result.callStatus
+		? (CALL_STATUS_WORDS[result.callStatus] ?? result.callStatus)
+		: undefined;
 	return last ? `Not reached (last call: ${last})` : 'Not reached';
 }

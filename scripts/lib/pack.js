@@ -23,7 +23,11 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 function npm(args, { cwd, timeoutMs = 10 * 60 * 1000 }) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
-		const child = spawnTree(process.execPath, [npmCli(), ...args], { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawnTree(process.execPath, [npmCli(), ...args], {
+			cwd,
+			env: { ...process.env, npm_config_update_notifier: 'false' },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let out = '';
 		let err = '';
 		child.stdout.on('data', (c) => (out += c));
@@ -42,13 +46,22 @@ function npm(args, { cwd, timeoutMs = 10 * 60 * 1000 }) {
 			clearTimeout(timer);
 			process.removeListener('exit', kill);
 			kill(); // leave nothing behind
-			resolve({ code: code === null ? 128 : code, signal, stdout: out, stderr: err, ms: Date.now() - t0 });
+			resolve({
+				code: code === null ? 128 : code,
+				signal,
+				stdout: out,
+				stderr: err,
+				ms: Date.now() - t0,
+			});
 		});
 	});
 }
 
 function tail(text, n = 60) {
-	return String(text || '').split('\n').slice(-n).join('\n');
+	return String(text || '')
+		.split('\n')
+		.slice(-n)
+		.join('\n');
 }
 
 /**
@@ -86,7 +99,9 @@ async function packRepo({ repoDir = REPO_ROOT, outDir, build = true, quiet = tru
 	fs.mkdirSync(dir, { recursive: true });
 	result.dir = dir;
 	say(`npm pack into ${dir}…`);
-	const p = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: repoDir });
+	const p = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+		cwd: repoDir,
+	});
 	steps.push({ step: 'pack', code: p.code, ms: p.ms, output: tail(p.stderr) });
 	if (p.code !== 0) {
 		result.error = `npm pack failed (exit ${p.code})`;
@@ -104,7 +119,10 @@ async function packRepo({ repoDir = REPO_ROOT, outDir, build = true, quiet = tru
 	result.size = info.size;
 
 	// every file the n8n section points at must be in the tarball
-	const declared = [...((pkg.n8n && pkg.n8n.nodes) || []), ...((pkg.n8n && pkg.n8n.credentials) || [])];
+	const declared = [
+		...((pkg.n8n && pkg.n8n.nodes) || []),
+		...((pkg.n8n && pkg.n8n.credentials) || []),
+	];
 	result.missing = declared.filter((f) => !result.files.includes(f.replace(/^\.\//, '')));
 	if (!fs.existsSync(result.tarball)) {
 		result.error = `tarball not found at ${result.tarball}`;

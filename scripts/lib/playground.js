@@ -30,7 +30,15 @@ const EXAMPLE_SECRET = 'REPLACE-WITH-A-LONG-RANDOM-SECRET';
 const EXAMPLE_MCP_CREDENTIAL_ID = 'cis-example-mcp-credential';
 /** The Data Table that example 14a fills and the agents of 14b and 14c read (by name). */
 const RESULTS_TABLE = 'cis_call_results';
-const RESULTS_TABLE_COLUMNS = ['phone', 'callId', 'candidateId', 'outcome', 'status', 'result', 'endedAt'].map((name) => ({ name, type: 'string' }));
+const RESULTS_TABLE_COLUMNS = [
+	'phone',
+	'callId',
+	'candidateId',
+	'outcome',
+	'status',
+	'result',
+	'endedAt',
+].map((name) => ({ name, type: 'string' }));
 const PACKAGE_NAME = 'n8n-nodes-cis-autocall';
 const TRIGGER_TYPE = `${PACKAGE_NAME}.cisAutoCallTrigger`;
 const ACTION_TYPE = `${PACKAGE_NAME}.cisAutoCall`;
@@ -59,7 +67,11 @@ function loadExamples(dir = EXAMPLES_DIR, { crm = false } = {}) {
 		.filter((f) => /^\d+[a-z]?-.*\.json$/.test(f))
 		.filter((f) => crm || !CRM_EXAMPLES.includes(f.split('-')[0]))
 		.sort()
-		.map((file) => ({ key: file.split('-')[0], file, json: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
+		.map((file) => ({
+			key: file.split('-')[0],
+			file,
+			json: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')),
+		}));
 }
 
 function mapStrings(value, fn) {
@@ -82,35 +94,70 @@ function mapStrings(value, fn) {
  * @param {{ crmUrl?: string, credentials?: Record<string, { id: string, name: string }>, secret?: string, credentialType?: string,
  *   dataTables?: Record<string, string> }} [options]
  */
-function prepareExample(json, { crmUrl = EXAMPLE_CRM_URL, credentials = {}, secret, credentialType = 'login', dataTables = {} } = {}) {
+function prepareExample(
+	json,
+	{
+		crmUrl = EXAMPLE_CRM_URL,
+		credentials = {},
+		secret,
+		credentialType = 'login',
+		dataTables = {},
+	} = {},
+) {
 	const crm = crmUrl.replace(/\/+$/, '');
-	const wf = mapStrings(JSON.parse(JSON.stringify(json)), (s) => s.split(EXAMPLE_CRM_URL).join(crm));
+	const wf = mapStrings(JSON.parse(JSON.stringify(json)), (s) =>
+		s.split(EXAMPLE_CRM_URL).join(crm),
+	);
 	for (const node of wf.nodes) {
 		// The examples use the login credential (the README's advice); 'token' switches each node to the
 		// access-token credential, as a user who picks that one does.
 		if (credentialType === 'token' && node.credentials && node.credentials.cisAutoCallLoginApi) {
-			node.credentials = { ...node.credentials, cisAutoCallApi: node.credentials.cisAutoCallLoginApi };
+			node.credentials = {
+				...node.credentials,
+				cisAutoCallApi: node.credentials.cisAutoCallLoginApi,
+			};
 			delete node.credentials.cisAutoCallLoginApi;
 			node.parameters = { ...node.parameters, authentication: 'accessToken' };
 		}
 		if (node.credentials) {
 			for (const [type, ref] of Object.entries(node.credentials)) {
-				if (ref && [EXAMPLE_CREDENTIAL_ID, EXAMPLE_MODEL_CREDENTIAL_ID, EXAMPLE_MCP_CREDENTIAL_ID].includes(ref.id) && credentials[type]) {
+				if (
+					ref &&
+					[EXAMPLE_CREDENTIAL_ID, EXAMPLE_MODEL_CREDENTIAL_ID, EXAMPLE_MCP_CREDENTIAL_ID].includes(
+						ref.id,
+					) &&
+					credentials[type]
+				) {
 					node.credentials[type] = { ...credentials[type] };
 				}
 			}
 		}
 		const table = node.parameters && node.parameters.dataTableId;
 		if (table && table.mode === 'name' && dataTables[table.value]) {
-			node.parameters.dataTableId = { __rl: true, mode: 'id', value: dataTables[table.value], cachedResultName: table.value };
+			node.parameters.dataTableId = {
+				__rl: true,
+				mode: 'id',
+				value: dataTables[table.value],
+				cachedResultName: table.value,
+			};
 		}
-		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.secret === EXAMPLE_SECRET && secret) {
+		if (
+			node.type === TRIGGER_TYPE &&
+			node.parameters &&
+			node.parameters.secret === EXAMPLE_SECRET &&
+			secret
+		) {
 			node.parameters.secret = secret;
 		}
 		// The playground's n8n answers on 127.0.0.1, which the simulator reaches: a New Call Task
 		// trigger (version 2, the one with the guard) may register there. The example files keep the
 		// guard for everyone who imports them; older trigger versions are not guarded (stored workflows).
-		if (node.type === TRIGGER_TYPE && node.parameters && node.parameters.connectTo === 'newTask' && (node.typeVersion ?? 1) >= 2) {
+		if (
+			node.type === TRIGGER_TYPE &&
+			node.parameters &&
+			node.parameters.connectTo === 'newTask' &&
+			(node.typeVersion ?? 1) >= 2
+		) {
 			node.parameters.options = { ...(node.parameters.options || {}), allowLocalUrl: true };
 		}
 	}
@@ -155,16 +202,30 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
 			}
 			const send = (status, data) => {
 				const out = JSON.stringify(data);
-				res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+				res.writeHead(status, {
+					'content-type': 'application/json',
+					'content-length': Buffer.byteLength(out),
+				});
 				res.end(out);
 			};
 			if (req.method === 'GET' && url.pathname === '/contacts') return send(200, contacts);
 			if (req.method === 'GET' && url.pathname === '/__crm/requests') return send(200, requests);
 			if (req.method === 'GET' && url.pathname === '/') {
-				return send(200, { about: 'CRM stub of npm start', contacts: '/contacts', received: requests.length, list: '/__crm/requests' });
+				return send(200, {
+					about: 'CRM stub of npm start',
+					contacts: '/contacts',
+					received: requests.length,
+					list: '/__crm/requests',
+				});
 			}
 			if (['POST', 'PUT', 'PATCH'].includes(req.method)) {
-				const entry = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body, at: new Date().toISOString() };
+				const entry = {
+					method: req.method,
+					path: url.pathname,
+					query: Object.fromEntries(url.searchParams),
+					body,
+					at: new Date().toISOString(),
+				};
 				requests.push(entry);
 				if (onRequest) {
 					try {
@@ -213,10 +274,24 @@ async function startCrmStub({ port = 0, contacts = CRM_CONTACTS, onRequest } = {
  * @param {{ client: any, n8nUrl: string, simUrl: string, crmUrl: string, modelUrl?: string, token?: string, user?: { email: string, password: string },
  *   examples?: any[], activate?: string[], credentialType?: string, log?: (line: string) => void }} options
  */
-async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token = SIM_TOKEN, user = SIM_USER, examples, activate = ACTIVATED_EXAMPLES, credentialType = 'login', log = () => {} }) {
+async function setupPlayground({
+	client,
+	n8nUrl,
+	simUrl,
+	crmUrl,
+	modelUrl,
+	token = SIM_TOKEN,
+	user = SIM_USER,
+	examples,
+	activate = ACTIVATED_EXAMPLES,
+	credentialType = 'login',
+	log = () => {},
+}) {
 	const credToken = await client.createCredential(simCredential('token', simUrl, { token, user }));
 	const credLogin = await client.createCredential(simCredential('login', simUrl, { token, user }));
-	log(`credentials "${credToken.name}" (access token) and "${credLogin.name}" (email + password) → ${simUrl}`);
+	log(
+		`credentials "${credToken.name}" (access token) and "${credLogin.name}" (email + password) → ${simUrl}`,
+	);
 	const secret = crypto.randomBytes(24).toString('hex');
 	const credSecret = await client.createCredential({
 		name: `${EXAMPLE_CREDENTIAL_NAME} (webhook secret)`,
@@ -236,7 +311,11 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 	}
 	// Example 14c's MCP Server Trigger: Bearer Auth with a random token (a server that phones people is never open).
 	const mcpToken = crypto.randomBytes(24).toString('hex');
-	const credMcp = await client.createCredential({ name: "MCP clients' bearer token", type: 'httpBearerAuth', data: { token: mcpToken } });
+	const credMcp = await client.createCredential({
+		name: "MCP clients' bearer token",
+		type: 'httpBearerAuth',
+		data: { token: mcpToken },
+	});
 	credentials.httpBearerAuth = { id: String(credMcp.id), name: credMcp.name };
 	// Examples 14a, 14b and 14c: the Data Table of call results (n8n's REST API, as the editor creates it).
 	let resultsTable = null;
@@ -244,38 +323,81 @@ async function setupPlayground({ client, n8nUrl, simUrl, crmUrl, modelUrl, token
 		resultsTable = await client.ensureDataTable(RESULTS_TABLE, RESULTS_TABLE_COLUMNS);
 		log(`Data Table "${RESULTS_TABLE}" (examples 14a, 14b, 14c)`);
 	} catch (error) {
-		log(`no Data Table "${RESULTS_TABLE}" (${error instanceof Error ? error.message : error}): examples 14a, 14b and 14c stay inactive`);
+		log(
+			`no Data Table "${RESULTS_TABLE}" (${error instanceof Error ? error.message : error}): examples 14a, 14b and 14c stay inactive`,
+		);
 	}
 	const workflows = {};
 	for (const ex of examples || loadExamples()) {
-		const json = prepareExample(ex.json, { crmUrl, credentials, secret, credentialType, dataTables: resultsTable ? { [RESULTS_TABLE]: resultsTable.id } : {} });
+		const json = prepareExample(ex.json, {
+			crmUrl,
+			credentials,
+			secret,
+			credentialType,
+			dataTables: resultsTable ? { [RESULTS_TABLE]: resultsTable.id } : {},
+		});
 		const wf = await client.createWorkflow(json);
-		workflows[ex.key] = { id: String(wf.id), name: json.name, file: ex.file, json, triggerUrl: triggerUrlOf(n8nUrl, json), activated: false };
+		workflows[ex.key] = {
+			id: String(wf.id),
+			name: json.name,
+			file: ex.file,
+			json,
+			triggerUrl: triggerUrlOf(n8nUrl, json),
+			activated: false,
+		};
 	}
 	log(`imported ${Object.keys(workflows).length} example workflows from examples/`);
 	for (const key of activate) {
 		const wf = workflows[key];
 		// Example 9 needs a chat model: without the stand-in it waits for the user's own credential.
-		if (!wf || (['09', '14b'].includes(key) && !modelUrl) || (['14a', '14b', '14c'].includes(key) && !resultsTable)) continue;
+		if (
+			!wf ||
+			(['09', '14b'].includes(key) && !modelUrl) ||
+			(['14a', '14b', '14c'].includes(key) && !resultsTable)
+		)
+			continue;
 		await client.activate(wf.id);
 		wf.activated = true;
 	}
 	const template = await pointTemplateAtExample2(simUrl, workflows, secret);
-	return { credentials, secret, mcpToken, resultsTable, workflows, template, urls: { sim: simUrl, crm: crmUrl, model: modelUrl } };
+	return {
+		credentials,
+		secret,
+		mcpToken,
+		resultsTable,
+		workflows,
+		template,
+		urls: { sim: simUrl, crm: crmUrl, model: modelUrl },
+	};
 }
 
 /** The simulator's credentials: with its access token, or with email and password (login). */
 function simCredential(kind, simUrl, { token = SIM_TOKEN, user = SIM_USER } = {}) {
-	if (kind === 'token') return { name: EXAMPLE_CREDENTIAL_NAME, type: 'cisAutoCallApi', data: { baseUrl: simUrl, accessToken: token } };
+	if (kind === 'token')
+		return {
+			name: EXAMPLE_CREDENTIAL_NAME,
+			type: 'cisAutoCallApi',
+			data: { baseUrl: simUrl, accessToken: token },
+		};
 	return {
 		name: `${EXAMPLE_CREDENTIAL_NAME} (login)`,
 		type: 'cisAutoCallLoginApi',
-		data: { baseUrl: simUrl, loginUrl: `${simUrl}/api/v1/auth/login`, email: user.email, password: user.password, ttl: 86400 },
+		data: {
+			baseUrl: simUrl,
+			loginUrl: `${simUrl}/api/v1/auth/login`,
+			email: user.email,
+			password: user.password,
+			ttl: 86400,
+		},
 	};
 }
 
 function modelCredential(modelUrl) {
-	return { name: EXAMPLE_MODEL_CREDENTIAL_NAME, type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: `${modelUrl}/v1`, header: false } };
+	return {
+		name: EXAMPLE_MODEL_CREDENTIAL_NAME,
+		type: 'openAiApi',
+		data: { apiKey: 'sk-stand-in', url: `${modelUrl}/v1`, header: false },
+	};
 }
 
 /**
@@ -286,11 +408,20 @@ function modelCredential(modelUrl) {
 async function pointTemplateAtExample2(simUrl, workflows, secret) {
 	const wf2 = workflows['02'];
 	if (!wf2 || !wf2.triggerUrl) return null;
-	const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, ['CALL_ENDED', 'CANDIDATE_CHANGED']);
+	const target = webhookTarget(`${wf2.triggerUrl}?secret=${secret}`, [
+		'CALL_ENDED',
+		'CANDIDATE_CHANGED',
+	]);
 	const wf10a = workflows['14a'];
-	const targets = wf10a && wf10a.activated && wf10a.triggerUrl ? [target, webhookTarget(`${wf10a.triggerUrl}?secret=${secret}`, ['CALL_ENDED'])] : [target];
-	const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, { body: { webhookUrls: targets } });
-	if (res.status !== 200) throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
+	const targets =
+		wf10a && wf10a.activated && wf10a.triggerUrl
+			? [target, webhookTarget(`${wf10a.triggerUrl}?secret=${secret}`, ['CALL_ENDED'])]
+			: [target];
+	const res = await httpRequest('POST', `${simUrl}/__sim/default-template`, {
+		body: { webhookUrls: targets },
+	});
+	if (res.status !== 200)
+		throw new Error(`POST ${simUrl}/__sim/default-template answered ${res.status}: ${res.text}`);
 	return { target, answer: res.body };
 }
 
@@ -312,8 +443,23 @@ function readPlaygroundState(userFolder) {
 /** Keeps what setupPlayground / resumePlayground set up, without the workflows' JSON. */
 function writePlaygroundState(userFolder, setup, ports) {
 	const workflows = {};
-	for (const [key, wf] of Object.entries(setup.workflows)) workflows[key] = { id: wf.id, name: wf.name, file: wf.file, triggerUrl: wf.triggerUrl, activated: wf.activated };
-	const state = { credentials: setup.credentials, secret: setup.secret, mcpToken: setup.mcpToken, resultsTable: setup.resultsTable, workflows, urls: setup.urls, ports };
+	for (const [key, wf] of Object.entries(setup.workflows))
+		workflows[key] = {
+			id: wf.id,
+			name: wf.name,
+			file: wf.file,
+			triggerUrl: wf.triggerUrl,
+			activated: wf.activated,
+		};
+	const state = {
+		credentials: setup.credentials,
+		secret: setup.secret,
+		mcpToken: setup.mcpToken,
+		resultsTable: setup.resultsTable,
+		workflows,
+		urls: setup.urls,
+		ports,
+	};
 	fs.writeFileSync(path.join(userFolder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
 }
 
@@ -328,24 +474,44 @@ async function resumePlayground({ client, simUrl, crmUrl, modelUrl, state, log =
 	const urls = state.urls || {};
 	const update = async (ref, credential) => {
 		const res = await client.rawRest('PATCH', `/credentials/${ref.id}`, credential);
-		if (res.status === 404) log(`credential "${ref.name}" no longer exists: create one pointing at ${simUrl} if you need it`);
-		else if (res.status < 200 || res.status >= 300) throw new Error(`PATCH /rest/credentials/${ref.id} answered ${res.status}: ${res.text}`);
-		else log(`credential "${ref.name}" now points at ${credential.data.baseUrl || credential.data.url}`);
+		if (res.status === 404)
+			log(
+				`credential "${ref.name}" no longer exists: create one pointing at ${simUrl} if you need it`,
+			);
+		else if (res.status < 200 || res.status >= 300)
+			throw new Error(`PATCH /rest/credentials/${ref.id} answered ${res.status}: ${res.text}`);
+		else
+			log(
+				`credential "${ref.name}" now points at ${credential.data.baseUrl || credential.data.url}`,
+			);
 	};
 	if (urls.sim !== simUrl) {
-		if (state.credentials.cisAutoCallApi) await update(state.credentials.cisAutoCallApi, simCredential('token', simUrl));
-		if (state.credentials.cisAutoCallLoginApi) await update(state.credentials.cisAutoCallLoginApi, simCredential('login', simUrl));
+		if (state.credentials.cisAutoCallApi)
+			await update(state.credentials.cisAutoCallApi, simCredential('token', simUrl));
+		if (state.credentials.cisAutoCallLoginApi)
+			await update(state.credentials.cisAutoCallLoginApi, simCredential('login', simUrl));
 	}
-	if (modelUrl && state.credentials.openAiApi && urls.model !== modelUrl) await update(state.credentials.openAiApi, modelCredential(modelUrl));
-	if (urls.crm && urls.crm !== crmUrl) log(`the examples send to the CRM stub at ${urls.crm}, which is now at ${crmUrl}: start with --crm-port ${new URL(urls.crm).port} to use its old port`);
+	if (modelUrl && state.credentials.openAiApi && urls.model !== modelUrl)
+		await update(state.credentials.openAiApi, modelCredential(modelUrl));
+	if (urls.crm && urls.crm !== crmUrl)
+		log(
+			`the examples send to the CRM stub at ${urls.crm}, which is now at ${crmUrl}: start with --crm-port ${new URL(urls.crm).port} to use its old port`,
+		);
 	const workflows = {};
 	for (const [key, wf] of Object.entries(state.workflows)) {
 		const res = await client.rawRest('GET', `/workflows/${wf.id}`);
 		if (res.status !== 200) continue; // deleted by the user
 		const data = res.body && res.body.data ? res.body.data : res.body;
-		workflows[key] = { ...wf, name: data.name || wf.name, json: data, activated: Boolean(data.active) };
+		workflows[key] = {
+			...wf,
+			name: data.name || wf.name,
+			json: data,
+			activated: Boolean(data.active),
+		};
 	}
-	log(`kept: ${Object.keys(workflows).length} example workflows (of ${Object.keys(state.workflows).length}) and your own; nothing imported again`);
+	log(
+		`kept: ${Object.keys(workflows).length} example workflows (of ${Object.keys(state.workflows).length}) and your own; nothing imported again`,
+	);
 	const template = await pointTemplateAtExample2(simUrl, workflows, state.secret);
 	return {
 		credentials: state.credentials,
@@ -357,7 +523,6 @@ async function resumePlayground({ client, simUrl, crmUrl, modelUrl, state, log =
 		urls: { sim: simUrl, crm: crmUrl, model: modelUrl },
 	};
 }
-
 
 module.exports = {
 	EXAMPLES_DIR,

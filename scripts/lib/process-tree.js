@@ -24,8 +24,12 @@ function killTree(target, signal = 'SIGKILL') {
 	const pid = typeof target === 'number' ? target : target && target.pid;
 	if (!pid) return false;
 	if (isWindows) {
-		if (typeof target === 'object' && (target.exitCode !== null || target.signalCode !== null)) return false;
-		const res = spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+		if (typeof target === 'object' && (target.exitCode !== null || target.signalCode !== null))
+			return false;
+		const res = spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], {
+			stdio: 'ignore',
+			windowsHide: true,
+		});
 		return res.status === 0;
 	}
 	try {

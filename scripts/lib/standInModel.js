@@ -57,9 +57,17 @@ async function startScriptedChatModel({ finalAnswer = undefined, port = 0 } = {}
 			const route = req.url.split('?')[0];
 			requests.push({ method: req.method, path: req.url, body });
 			if (req.method === 'GET' && /\/models$/.test(route)) {
-				return sendJson(res, { object: 'list', data: MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'stand-in' })) });
+				return sendJson(res, {
+					object: 'list',
+					data: MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'stand-in' })),
+				});
 			}
-			const api = req.method === 'POST' && /\/chat\/completions$/.test(route) ? 'chat' : req.method === 'POST' && /\/responses$/.test(route) ? 'responses' : undefined;
+			const api =
+				req.method === 'POST' && /\/chat\/completions$/.test(route)
+					? 'chat'
+					: req.method === 'POST' && /\/responses$/.test(route)
+						? 'responses'
+						: undefined;
 			if (!api) {
 				res.writeHead(404, { 'content-type': 'application/json' });
 				res.end(JSON.stringify({ error: { message: `not scripted: ${req.method} ${req.url}` } }));
@@ -71,7 +79,11 @@ async function startScriptedChatModel({ finalAnswer = undefined, port = 0 } = {}
 				? {
 						calls: step.calls.map((call) => {
 							callCounter += 1;
-							return { id: `call_${callCounter}`, name: call.tool.name, arguments: JSON.stringify(call.args) };
+							return {
+								id: `call_${callCounter}`,
+								name: call.tool.name,
+								arguments: JSON.stringify(call.args),
+							};
 						}),
 					}
 				: { text: step.text };
@@ -91,10 +103,14 @@ async function startScriptedChatModel({ finalAnswer = undefined, port = 0 } = {}
 		requests,
 		/** The texts the tool returned to the model, in order, from the requests since `mark` (either API). */
 		toolResultsSince(mark) {
-			const talks = requests.slice(mark).filter((r) => Array.isArray(r.body.messages) || r.body.input !== undefined);
+			const talks = requests
+				.slice(mark)
+				.filter((r) => Array.isArray(r.body.messages) || r.body.input !== undefined);
 			const last = talks[talks.length - 1];
 			if (!last) return [];
-			const talk = Array.isArray(last.body.messages) ? chatConversation(last.body) : responsesConversation(last.body);
+			const talk = Array.isArray(last.body.messages)
+				? chatConversation(last.body)
+				: responsesConversation(last.body);
 			return talk.toolResults;
 		},
 		close: () => new Promise((resolve) => server.close(resolve)),
@@ -124,12 +140,24 @@ function chatConversation(body) {
 	const messages = Array.isArray(body.messages) ? body.messages : [];
 	const lastUser = messages.map((m) => m.role).lastIndexOf('user');
 	const since = messages.slice(lastUser + 1);
-	const results = new Map(since.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, contentText(m.content)]));
-	const calls = since.filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+	const results = new Map(
+		since.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, contentText(m.content)]),
+	);
+	const calls = since.filter(
+		(m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0,
+	);
 	return {
 		userText: lastUser >= 0 ? contentText(messages[lastUser].content) : '',
-		history: messages.filter((m) => ['user', 'assistant'].includes(m.role) && m.content).map((m) => ({ role: m.role, text: contentText(m.content) })),
-		turnCalls: calls.flatMap((m) => m.tool_calls).map((c) => ({ name: c.function.name, args: parseArgs(c.function.arguments), result: results.get(c.id) ?? '' })),
+		history: messages
+			.filter((m) => ['user', 'assistant'].includes(m.role) && m.content)
+			.map((m) => ({ role: m.role, text: contentText(m.content) })),
+		turnCalls: calls
+			.flatMap((m) => m.tool_calls)
+			.map((c) => ({
+				name: c.function.name,
+				args: parseArgs(c.function.arguments),
+				result: results.get(c.id) ?? '',
+			})),
 		toolResults: since.filter((m) => m.role === 'tool').map((m) => contentText(m.content)),
 		turn: calls.length,
 		tools: (body.tools || []).filter((t) => t && t.function).map((t) => t.function),
@@ -142,23 +170,48 @@ function chatConversation(body) {
  * @returns {Conversation}
  */
 function responsesConversation(body) {
-	const input = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
-	const isMessage = (item) => item && (item.type === 'message' || item.type === undefined) && typeof item.role === 'string';
+	const input =
+		typeof body.input === 'string'
+			? [{ type: 'message', role: 'user', content: body.input }]
+			: Array.isArray(body.input)
+				? body.input
+				: [];
+	const isMessage = (item) =>
+		item && (item.type === 'message' || item.type === undefined) && typeof item.role === 'string';
 	let lastUser = -1;
 	input.forEach((item, index) => {
 		if (isMessage(item) && item.role === 'user') lastUser = index;
 	});
 	const since = input.slice(lastUser + 1);
-	const results = new Map(since.filter((item) => item.type === 'function_call_output').map((item) => [item.call_id, contentText(item.output)]));
+	const results = new Map(
+		since
+			.filter((item) => item.type === 'function_call_output')
+			.map((item) => [item.call_id, contentText(item.output)]),
+	);
 	// A turn of tool calls is a run of function_call items (calls made together come one after another).
-	const turn = since.filter((item, index) => item.type === 'function_call' && (index === 0 || since[index - 1].type !== 'function_call')).length;
+	const turn = since.filter(
+		(item, index) =>
+			item.type === 'function_call' && (index === 0 || since[index - 1].type !== 'function_call'),
+	).length;
 	return {
 		userText: lastUser >= 0 ? contentText(input[lastUser].content) : '',
-		history: input.filter((item) => isMessage(item) && ['user', 'assistant'].includes(item.role)).map((item) => ({ role: item.role, text: contentText(item.content) })),
-		turnCalls: since.filter((item) => item.type === 'function_call').map((item) => ({ name: item.name, args: parseArgs(item.arguments), result: results.get(item.call_id) ?? '' })),
-		toolResults: since.filter((item) => item.type === 'function_call_output').map((item) => contentText(item.output)),
+		history: input
+			.filter((item) => isMessage(item) && ['user', 'assistant'].includes(item.role))
+			.map((item) => ({ role: item.role, text: contentText(item.content) })),
+		turnCalls: since
+			.filter((item) => item.type === 'function_call')
+			.map((item) => ({
+				name: item.name,
+				args: parseArgs(item.arguments),
+				result: results.get(item.call_id) ?? '',
+			})),
+		toolResults: since
+			.filter((item) => item.type === 'function_call_output')
+			.map((item) => contentText(item.output)),
 		turn,
-		tools: (body.tools || []).filter((t) => t && t.type === 'function').map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+		tools: (body.tools || [])
+			.filter((t) => t && t.type === 'function')
+			.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
 	};
 }
 
@@ -170,7 +223,9 @@ const digitsOf = (number) => number.replace(/\D/g, '');
 
 /** Words before a number that are not a name ("call Ann on …", "Ann's number is …", "phone …"). */
 const NOT_NAMES = new Set(
-	'a an and also answered at bot by call called calling can could collected dial did give her his i is it lead me mobile my name new no not now number of on or phone placed please reached result ring the their then to try ve was with yes you'.split(' '),
+	'a an and also answered at bot by call called calling can could collected dial did give her his i is it lead me mobile my name new no not now number of on or phone placed please reached result ring the their then to try ve was with yes you'.split(
+		' ',
+	),
 );
 
 /**
@@ -187,10 +242,14 @@ function peopleIn(texts) {
 			const before = text.slice(from, match.index);
 			from = match.index + match[0].length;
 			const words = before.match(/[A-Za-zА-Яа-яЁё]+(?:'s)?/g) || [];
-			const name = [...words].reverse().map((word) => word.replace(/'s$/, '')).find((word) => !NOT_NAMES.has(word.toLowerCase()));
+			const name = [...words]
+				.reverse()
+				.map((word) => word.replace(/'s$/, ''))
+				.find((word) => !NOT_NAMES.has(word.toLowerCase()));
 			// only a word right before the number (a few joining words apart): "Ann on", "Ann's number is"
 			const tail = words.slice(-4).map((word) => word.replace(/'s$/, ''));
-			if (name && tail.includes(name) && name.length > 1 && /^[A-ZА-ЯЁ]/.test(name)) people.push({ name: name[0].toUpperCase() + name.slice(1), number: match[0].trim() });
+			if (name && tail.includes(name) && name.length > 1 && /^[A-ZА-ЯЁ]/.test(name))
+				people.push({ name: name[0].toUpperCase() + name.slice(1), number: match[0].trim() });
 		}
 	}
 	return people;
@@ -200,27 +259,46 @@ function peopleIn(texts) {
 function personAskedAbout(userText, history) {
 	const number = userText.match(PHONE);
 	const people = peopleIn(history.map((said) => said.text));
-	if (number) return people.find((p) => digitsOf(p.number) === digitsOf(number[0])) || { name: '', number: number[0].trim() };
-	const words = new Set((userText.match(/[A-Za-zА-Яа-яЁё]+/g) || []).map((word) => word.toLowerCase()));
+	if (number)
+		return (
+			people.find((p) => digitsOf(p.number) === digitsOf(number[0])) || {
+				name: '',
+				number: number[0].trim(),
+			}
+		);
+	const words = new Set(
+		(userText.match(/[A-Za-zА-Яа-яЁё]+/g) || []).map((word) => word.toLowerCase()),
+	);
 	const named = [...people].reverse().find((p) => words.has(p.name.toLowerCase()));
 	if (named) return named;
-	const earlier = history.map((said) => said.text).join('\n').match(PHONE);
+	const earlier = history
+		.map((said) => said.text)
+		.join('\n')
+		.match(PHONE);
 	if (!earlier) return undefined;
 	const last = earlier[earlier.length - 1].trim();
-	return [...people].reverse().find((p) => digitsOf(p.number) === digitsOf(last)) || { name: '', number: last };
+	return (
+		[...people].reverse().find((p) => digitsOf(p.number) === digitsOf(last)) || {
+			name: '',
+			number: last,
+		}
+	);
 }
 
 /** A question about how a call went. */
-const RESULT_QUESTION = /\b(what did|did \w+ (pick up|answer|reply)|how did|how was|what happened|results?|outcome)\b/i;
+const RESULT_QUESTION =
+	/\b(what did|did \w+ (pick up|answer|reply)|how did|how was|what happened|results?|outcome)\b/i;
 /** A request to place a call. */
 const CALL_REQUEST = /\b(call|phone|dial|ring)\b/i;
 
 /* ------------------------------------------------------------------ tools by meaning */
 
 /** Words that say a tool places a call ("Phones a person", "Call a person"), not a noun ("call results", "phone number"). */
-const PLACES_CALL = /\b(calls?|calling|phones?|dials?|dialling|rings?)\b(?!\s+(results?|history|log|status|outcomes?|records?|numbers?|ids?|rows?|data)\b)|\bvoice bot\b/i;
+const PLACES_CALL =
+	/\b(calls?|calling|phones?|dials?|dialling|rings?)\b(?!\s+(results?|history|log|status|outcomes?|records?|numbers?|ids?|rows?|data)\b)|\bvoice bot\b/i;
 /** Words that say a tool looks something up. */
-const LOOKS_UP = /\b(look(s|ing)?[ _-]?up|lookups?|gets?|finds?|search(es)?|reads?|retriev\w*|fetch\w*|quer(y|ies)|lists?|rows?|results?)\b/i;
+const LOOKS_UP =
+	/\b(look(s|ing)?[ _-]?up|lookups?|gets?|finds?|search(es)?|reads?|retriev\w*|fetch\w*|quer(y|ies)|lists?|rows?|results?)\b/i;
 /** Argument names of a lookup (a filter's value, a query), as n8n's ✨ names them for a filter: `conditions0_Value`. */
 const FILTER_ARGUMENT = /condition|filter|query|search|key_?value|_value$|^value$/i;
 
@@ -257,8 +335,11 @@ function toolFor(tools, purpose) {
 function phoneArgument(tool) {
 	const properties = propertiesOf(tool);
 	const names = Object.keys(properties);
-	const about = (name) => `${properties[name] && properties[name].description ? properties[name].description : ''}`;
-	const texts = names.filter((name) => [undefined, 'string'].includes(properties[name] && properties[name].type));
+	const about = (name) =>
+		`${properties[name] && properties[name].description ? properties[name].description : ''}`;
+	const texts = names.filter((name) =>
+		[undefined, 'string'].includes(properties[name] && properties[name].type),
+	);
 	return (
 		names.find((name) => /phone/i.test(name)) ||
 		names.find((name) => /phone/i.test(about(name))) ||
@@ -284,10 +365,21 @@ function argumentsFor(tool, phone, name = '') {
 	const args = {};
 	for (const key of Array.isArray(schema.required) ? schema.required : []) {
 		const type = properties[key] && properties[key].type;
-		args[key] = type === 'number' || type === 'integer' ? 0 : type === 'boolean' ? false : type === 'array' ? [] : type === 'object' ? {} : '';
+		args[key] =
+			type === 'number' || type === 'integer'
+				? 0
+				: type === 'boolean'
+					? false
+					: type === 'array'
+						? []
+						: type === 'object'
+							? {}
+							: '';
 	}
 	const phoneKey = phoneArgument(tool) || names[0];
-	const nameKey = names.find((key) => key !== phoneKey && /name/i.test(key) && !/phone|number/i.test(key));
+	const nameKey = names.find(
+		(key) => key !== phoneKey && /name/i.test(key) && !/phone|number/i.test(key),
+	);
 	if (nameKey) args[nameKey] = name;
 	args[phoneKey] = phone;
 	return args;
@@ -309,10 +401,17 @@ function nextStep(talk, finalAnswer) {
 	const { userText, toolResults, turn, tools, turnCalls, history } = talk;
 	if (/^SCRIPT /.test(userText)) {
 		const scripted = JSON.parse(userText.slice('SCRIPT '.length));
-		const toolNamed = (name) => tools.find((t) => t.name === name) || tools.find((t) => t.name.toLowerCase().includes(String(name).toLowerCase()));
+		const toolNamed = (name) =>
+			tools.find((t) => t.name === name) ||
+			tools.find((t) => t.name.toLowerCase().includes(String(name).toLowerCase()));
 		// A SCRIPT step is one call, or an array of calls the model makes together in one turn.
 		const step = scripted[turn];
-		const calls = step && (Array.isArray(step) ? step : [step]).map((call) => ({ tool: toolNamed(call.tool), args: call.args }));
+		const calls =
+			step &&
+			(Array.isArray(step) ? step : [step]).map((call) => ({
+				tool: toolNamed(call.tool),
+				args: call.args,
+			}));
 		if (calls && calls.length && calls.every((call) => call.tool)) return { calls };
 		return { text: joinedToolResults(toolResults) };
 	}
@@ -320,38 +419,61 @@ function nextStep(talk, finalAnswer) {
 	const lookupTool = toolFor(tools, 'lookup');
 	const people = peopleIn(history.map((said) => said.text));
 	const numbers = (userText.match(PHONE) || []).map((number) => number.trim());
-	const asksResult = RESULT_QUESTION.test(userText) && (numbers.length === 0 || !CALL_REQUEST.test(userText.replace(RESULT_QUESTION, '')));
+	const asksResult =
+		RESULT_QUESTION.test(userText) &&
+		(numbers.length === 0 || !CALL_REQUEST.test(userText.replace(RESULT_QUESTION, '')));
 	if (asksResult && lookupTool) {
 		const person = personAskedAbout(userText, history);
 		if (!person) return { text: 'Whose call do you mean? Tell me their name or number.' };
-		if (turn === 0) return { calls: [{ tool: lookupTool, args: argumentsFor(lookupTool, digitsOf(person.number)) }] };
+		if (turn === 0)
+			return {
+				calls: [{ tool: lookupTool, args: argumentsFor(lookupTool, digitsOf(person.number)) }],
+			};
 		return { text: resultAnswer(toolResults, person) };
 	}
 	if (numbers.length > 0 || CALL_REQUEST.test(userText)) {
 		if (!callTool) return { text: 'I have no tool that places calls here, so I called nobody.' };
 		const wanted = numbers.length > 0 ? numbers : namedIn(userText, people);
-		if (wanted.length === 0) return { text: 'Which number should I call? Please give it with its country code.' };
+		if (wanted.length === 0)
+			return { text: 'Which number should I call? Please give it with its country code.' };
 		const made = turnCalls.filter((call) => call.name === callTool.name);
 		if (made.length < wanted.length) {
 			const number = wanted[made.length];
 			const person = [...people].reverse().find((p) => digitsOf(p.number) === digitsOf(number));
-			return { calls: [{ tool: callTool, args: argumentsFor(callTool, number, person ? person.name : '') }] };
+			return {
+				calls: [
+					{ tool: callTool, args: argumentsFor(callTool, number, person ? person.name : '') },
+				],
+			};
 		}
 		if (finalAnswer) return { text: finalAnswer(toolResults, userText) };
 		if (/\bCRM note\b/i.test(userText)) return { text: crmNote(toolResults) };
-		return { text: callSummary(wanted.map((number, index) => ({ person: [...people].reverse().find((p) => digitsOf(p.number) === digitsOf(number)) || { name: '', number }, result: made[index].result }))) };
+		return {
+			text: callSummary(
+				wanted.map((number, index) => ({
+					person: [...people].reverse().find((p) => digitsOf(p.number) === digitsOf(number)) || {
+						name: '',
+						number,
+					},
+					result: made[index].result,
+				})),
+			),
+		};
 	}
 	if (finalAnswer && toolResults.length) return { text: finalAnswer(toolResults, userText) };
 	return {
 		text: callTool
-			? 'Hello! I can phone a person for you: tell me their name and number, country code first.' + (lookupTool ? ' Later, ask me how the call went.' : '')
+			? 'Hello! I can phone a person for you: tell me their name and number, country code first.' +
+				(lookupTool ? ' Later, ask me how the call went.' : '')
 			: 'Hello! I have no tool that places calls here.',
 	};
 }
 
 /** The numbers of people named in a request without a number ("call Eve again"). */
 function namedIn(userText, people) {
-	const words = new Set((userText.match(/[A-Za-zА-Яа-яЁё]+/g) || []).map((word) => word.toLowerCase()));
+	const words = new Set(
+		(userText.match(/[A-Za-zА-Яа-яЁё]+/g) || []).map((word) => word.toLowerCase()),
+	);
 	const named = [...people].reverse().find((p) => words.has(p.name.toLowerCase()));
 	return named ? [named.number] : [];
 }
@@ -363,7 +485,9 @@ function itemsOf(text) {
 	try {
 		let parsed = JSON.parse(text);
 		if (typeof parsed === 'string') parsed = JSON.parse(parsed);
-		return (Array.isArray(parsed) ? parsed : [parsed]).filter((item) => item && typeof item === 'object');
+		return (Array.isArray(parsed) ? parsed : [parsed]).filter(
+			(item) => item && typeof item === 'object',
+		);
 	} catch {
 		return [];
 	}
@@ -372,7 +496,9 @@ function itemsOf(text) {
 const who = (person) => (person.name ? `${person.name} (${person.number})` : person.number);
 
 function listed(words) {
-	return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+	return words.length <= 1
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
 /**
@@ -384,8 +510,14 @@ function reasonOf(message) {
 	const text = String(message || '').replace(/^(Refused|Not sent|Failed|Outcome unknown):\s*/i, '');
 	const sentences = text.split(/(?<=\.)\s+(?=[A-Z])/);
 	const reason = sentences[0].replace(/\.$/, '');
-	const ask = sentences.slice(1).join(' ').match(/\bAsk the user (?:for|to give you) ([^.;,]+)/i);
-	return { reason, question: ask ? `Could you give me ${ask[1].replace(/^their |^the person's /, 'the ')}?` : '' };
+	const ask = sentences
+		.slice(1)
+		.join(' ')
+		.match(/\bAsk the user (?:for|to give you) ([^.;,]+)/i);
+	return {
+		reason,
+		question: ask ? `Could you give me ${ask[1].replace(/^their |^the person's /, 'the ')}?` : '',
+	};
 }
 
 /**
@@ -402,31 +534,43 @@ function callSummary(calls) {
 			placed.push(who(person));
 			continue;
 		}
-		const { reason, question } = reasonOf(item ? item.message || item.outcome : result || 'the tool gave no answer');
+		const { reason, question } = reasonOf(
+			item ? item.message || item.outcome : result || 'the tool gave no answer',
+		);
 		if (question) questions.add(question);
-		if (item && item.outcome === 'unknown') notPlaced.push(`The call to ${who(person)} may have started, so I will not repeat it: ${reason}.`);
-		else if (item && item.outcome === 'failed') notPlaced.push(`The call to ${who(person)} failed: ${reason}.`);
+		if (item && item.outcome === 'unknown')
+			notPlaced.push(
+				`The call to ${who(person)} may have started, so I will not repeat it: ${reason}.`,
+			);
+		else if (item && item.outcome === 'failed')
+			notPlaced.push(`The call to ${who(person)} failed: ${reason}.`);
 		else notPlaced.push(`I did not call ${who(person)}: ${reason}.`);
 	}
 	const parts = [];
-	if (placed.length) parts.push(`I've placed ${placed.length === 1 ? 'a call' : 'calls'} to ${listed(placed)}.`);
+	if (placed.length)
+		parts.push(`I've placed ${placed.length === 1 ? 'a call' : 'calls'} to ${listed(placed)}.`);
 	parts.push(...notPlaced, ...questions);
 	return parts.join(' ');
 }
 
 /** When a row was written: n8n's Data Table rows carry createdAt and a growing id. */
-const writtenAt = (row) => [Date.parse(row.createdAt || row.updatedAt || row.endedAt || '') || 0, Number(row.id) || 0];
+const writtenAt = (row) => [
+	Date.parse(row.createdAt || row.updatedAt || row.endedAt || '') || 0,
+	Number(row.id) || 0,
+];
 
 /** The answer from the newest of the rows the lookup returned (whatever order the tool gave them in). */
 function resultAnswer(results, person) {
 	const rows = itemsOf(results[results.length - 1] || '');
 	const call = `The call to ${who(person)}`;
-	if (!rows.length) return `There is no result yet for the call to ${who(person)}: the call may still be going on.`;
+	if (!rows.length)
+		return `There is no result yet for the call to ${who(person)}: the call may still be going on.`;
 	const row = rows.reduce((newest, candidate) => {
 		const [a, b] = [writtenAt(candidate), writtenAt(newest)];
 		return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]) ? candidate : newest;
 	});
-	if (row.outcome === 'answered') return `${call} was answered (${row.status}, call ${row.callId}). The bot collected: ${row.result || '{}'}.`;
+	if (row.outcome === 'answered')
+		return `${call} was answered (${row.status}, call ${row.callId}). The bot collected: ${row.result || '{}'}.`;
 	if (row.outcome) return `${call} did not reach the person (${row.status}, call ${row.callId}).`;
 	return `Here is what I found for ${who(person)}: ${JSON.stringify(row)}.`;
 }
@@ -441,13 +585,24 @@ function answerChat(res, body, n, reply) {
 	const id = `chatcmpl-${n}`;
 	const created = Math.floor(Date.now() / 1000);
 	const message = reply.calls
-		? { role: 'assistant', content: null, tool_calls: reply.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: reply.calls.map((c) => ({
+					id: c.id,
+					type: 'function',
+					function: { name: c.name, arguments: c.arguments },
+				})),
+			}
 		: { role: 'assistant', content: reply.text };
 	const finish = reply.calls ? 'tool_calls' : 'stop';
 	if (body.stream) {
 		res.writeHead(200, { 'content-type': 'text/event-stream' });
-		const delta = message.tool_calls ? { role: 'assistant', tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) } : { role: 'assistant', content: message.content };
-		const chunk = (choice) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [choice] })}\n\n`;
+		const delta = message.tool_calls
+			? { role: 'assistant', tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) }
+			: { role: 'assistant', content: message.content };
+		const chunk = (choice) =>
+			`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [choice] })}\n\n`;
 		res.write(chunk({ index: 0, delta, finish_reason: null }));
 		res.write(chunk({ index: 0, delta: {}, finish_reason: finish }));
 		res.end('data: [DONE]\n\n');
@@ -466,8 +621,23 @@ function answerChat(res, body, n, reply) {
 /** POST /v1/responses: `function_call` output items, or one `message` with `output_text`. */
 function answerResponses(res, body, n, reply) {
 	const output = reply.calls
-		? reply.calls.map((c) => ({ type: 'function_call', id: `fc_${c.id}`, call_id: c.id, name: c.name, arguments: c.arguments, status: 'completed' }))
-		: [{ type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }];
+		? reply.calls.map((c) => ({
+				type: 'function_call',
+				id: `fc_${c.id}`,
+				call_id: c.id,
+				name: c.name,
+				arguments: c.arguments,
+				status: 'completed',
+			}))
+		: [
+				{
+					type: 'message',
+					id: `msg_${n}`,
+					role: 'assistant',
+					status: 'completed',
+					content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+				},
+			];
 	const response = {
 		id: `resp_${n}`,
 		object: 'response',
@@ -482,12 +652,21 @@ function answerResponses(res, body, n, reply) {
 		tools: body.tools || [],
 		text: { format: { type: 'text' } },
 		metadata: {},
-		usage: { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 },
+		usage: {
+			input_tokens: 1,
+			input_tokens_details: { cached_tokens: 0 },
+			output_tokens: 1,
+			output_tokens_details: { reasoning_tokens: 0 },
+			total_tokens: 2,
+		},
 	};
 	if (!body.stream) return sendJson(res, response);
 	res.writeHead(200, { 'content-type': 'text/event-stream' });
 	let sequence = 0;
-	const event = (type, fields) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`);
+	const event = (type, fields) =>
+		res.write(
+			`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`,
+		);
 	event('response.created', { response: { ...response, status: 'in_progress', output: [] } });
 	output.forEach((item, index) => {
 		if (item.type === 'function_call') {
@@ -495,9 +674,22 @@ function answerResponses(res, body, n, reply) {
 			event('response.output_item.added', { output_index: index, item });
 		} else {
 			const text = item.content[0].text;
-			event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } });
-			event('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: text });
-			event('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text });
+			event('response.output_item.added', {
+				output_index: index,
+				item: { ...item, status: 'in_progress', content: [] },
+			});
+			event('response.output_text.delta', {
+				item_id: item.id,
+				output_index: index,
+				content_index: 0,
+				delta: text,
+			});
+			event('response.output_text.done', {
+				item_id: item.id,
+				output_index: index,
+				content_index: 0,
+				text,
+			});
 		}
 		event('response.output_item.done', { output_index: index, item });
 	});
@@ -507,7 +699,8 @@ function answerResponses(res, body, n, reply) {
 
 function contentText(content) {
 	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part.text || '')).join('');
+	if (Array.isArray(content))
+		return content.map((part) => (typeof part === 'string' ? part : part.text || '')).join('');
 	return content == null ? '' : JSON.stringify(content);
 }
 
@@ -522,11 +715,23 @@ function crmNote(results) {
 	const item = itemsOf(results[results.length - 1] || '')[0];
 	if (!item) return 'CRM note: no call was made.';
 	if (item.outcome === 'answered') {
-		const said = Object.entries(item.result || {}).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+		const said = Object.entries(item.result || {}).map(
+			([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+		);
 		return `CRM note: reached by phone (call ${item.callId}). ${said.length ? `They said - ${said.join('; ')}.` : 'The bot collected nothing.'}`;
 	}
-	if (item.outcome === 'notReached') return `CRM note: not reached by phone (${item.status}). Try again later.`;
+	if (item.outcome === 'notReached')
+		return `CRM note: not reached by phone (${item.status}). Try again later.`;
 	return `CRM note: ${item.message || item.outcome}`;
 }
 
-module.exports = { startScriptedChatModel, contentText, crmNote, phoneArguments, argumentsFor, toolPurpose, peopleIn, MODELS };
+module.exports = {
+	startScriptedChatModel,
+	contentText,
+	crmNote,
+	phoneArguments,
+	argumentsFor,
+	toolPurpose,
+	peopleIn,
+	MODELS,
+};

@@ -80,11 +80,17 @@ function spawnWatched(nodeBin, cmd, args, opts) {
  * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, stdio?: import('child_process').StdioOptions, nodeBin?: string }} [options]
  * @returns {import('child_process').ChildProcess & { exited: Promise<{ code: number | null, signal: NodeJS.Signals | null }> }}
  */
-function spawnSupervised(cmd, args, { cwd, env, stdio = ['ignore', 'pipe', 'pipe'], nodeBin = process.execPath } = {}) {
+function spawnSupervised(
+	cmd,
+	args,
+	{ cwd, env, stdio = ['ignore', 'pipe', 'pipe'], nodeBin = process.execPath } = {},
+) {
 	const child = spawnWatched(nodeBin, cmd, args, { cwd, env, stdio });
 	liveGroups.add(child.pid);
 	installExitHooks();
-	return Object.assign(child, { exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))) });
+	return Object.assign(child, {
+		exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+	});
 }
 
 /** Sends `signal` to the child's process group, SIGKILL after graceMs; resolves once the group is gone. */
@@ -112,7 +118,11 @@ function killSupervised(child) {
  */
 function runToEnd(cmd, args, opts, timeoutMs = 10 * 60 * 1000) {
 	return new Promise((resolve, reject) => {
-		const child = spawnSupervised(cmd, args, { cwd: opts.cwd, env: opts.env, nodeBin: opts.nodeBin });
+		const child = spawnSupervised(cmd, args, {
+			cwd: opts.cwd,
+			env: opts.env,
+			nodeBin: opts.nodeBin,
+		});
 		let out = '';
 		let err = '';
 		child.stdout.on('data', (c) => (out += c));

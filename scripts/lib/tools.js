@@ -40,11 +40,15 @@ const TOOLS = {
 	},
 	chromium: {
 		label: 'Chromium or Google Chrome',
-		usedBy: "the editor suite (npm run test:ui) drives n8n's editor in it, headless (no browser is downloaded)",
+		usedBy:
+			"the editor suite (npm run test:ui) drives n8n's editor in it, headless (no browser is downloaded)",
 		envVar: 'CIS_CHROMIUM',
 		paths: {
 			linux: ['/usr/bin/chromium'],
-			darwin: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium'],
+			darwin: [
+				'/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+				'/Applications/Chromium.app/Contents/MacOS/Chromium',
+			],
 		},
 		// chromium-browser last: on Ubuntu it is only a stub that points to the snap
 		commands: ['chromium', 'google-chrome', 'google-chrome-stable', 'chrome', 'chromium-browser'],
@@ -54,8 +58,14 @@ const TOOLS = {
 		apt: { package: 'chromium', onUbuntu: false },
 		howTo: [
 			['Debian', 'sudo apt-get install chromium'],
-			['Ubuntu', 'Google Chrome from https://www.google.com/chrome/ (or: sudo snap install chromium)'],
-			['macOS', 'Google Chrome from https://www.google.com/chrome/ (or: brew install --cask chromium)'],
+			[
+				'Ubuntu',
+				'Google Chrome from https://www.google.com/chrome/ (or: sudo snap install chromium)',
+			],
+			[
+				'macOS',
+				'Google Chrome from https://www.google.com/chrome/ (or: brew install --cask chromium)',
+			],
 		],
 	},
 };
@@ -92,13 +102,21 @@ function onPath(command, envPath, isExecutable = isExecutableFile) {
  * variable decides alone when it is set: a path given on purpose that does not work is a mistake
  * to report, not to hide behind another browser or server found elsewhere.
  */
-function findTool(name, { env = process.env, platform = process.platform, isExecutable = isExecutableFile } = {}) {
+function findTool(
+	name,
+	{ env = process.env, platform = process.platform, isExecutable = isExecutableFile } = {},
+) {
 	const tool = TOOLS[name];
 	if (!tool) throw new Error(`unknown tool ${name} (known: ${Object.keys(TOOLS).join(', ')})`);
 	const given = env[tool.envVar];
 	if (given) {
-		if (isExecutable(given)) return { found: given, source: `$${tool.envVar}`, looked: [`$${tool.envVar}=${given}`] };
-		return { found: null, source: null, looked: [`$${tool.envVar}=${given} (not an executable file)`] };
+		if (isExecutable(given))
+			return { found: given, source: `$${tool.envVar}`, looked: [`$${tool.envVar}=${given}`] };
+		return {
+			found: null,
+			source: null,
+			looked: [`$${tool.envVar}=${given} (not an executable file)`],
+		};
 	}
 	const looked = [`$${tool.envVar} (not set)`];
 	for (const command of tool.commands) {
@@ -126,11 +144,20 @@ function findTool(name, { env = process.env, platform = process.platform, isExec
  */
 function installDecision({ tool, platform, hasAptGet, isUbuntu, isRoot, sudoAllowed, sudoWorks }) {
 	const spec = TOOLS[tool];
-	if (platform !== 'linux') return { how: 'none', why: `only apt-get on Linux is run by these scripts (this is ${platform})` };
+	if (platform !== 'linux')
+		return {
+			how: 'none',
+			why: `only apt-get on Linux is run by these scripts (this is ${platform})`,
+		};
 	if (!hasAptGet) return { how: 'none', why: 'no apt-get on PATH' };
-	if (!spec.apt || (isUbuntu && !spec.apt.onUbuntu)) return { how: 'none', why: `apt-get has no ${spec.label} that runs here` };
+	if (!spec.apt || (isUbuntu && !spec.apt.onUbuntu))
+		return { how: 'none', why: `apt-get has no ${spec.label} that runs here` };
 	if (isRoot) return { how: 'root', why: 'running as root' };
-	if (!sudoAllowed) return { how: 'none', why: 'not root; sudo is used only when allowed (CI=true or CIS_INSTALL_WITH_SUDO=1)' };
+	if (!sudoAllowed)
+		return {
+			how: 'none',
+			why: 'not root; sudo is used only when allowed (CI=true or CIS_INSTALL_WITH_SUDO=1)',
+		};
 	if (!sudoWorks) return { how: 'none', why: 'not root and no passwordless sudo' };
 	return { how: 'sudo', why: 'passwordless sudo' };
 }
@@ -169,7 +196,11 @@ function machineFacts(env = process.env) {
 		isRoot,
 		sudoAllowed,
 		// asked only when allowed; -n: fails at once instead of asking for a password
-		sudoWorks: !isRoot && sudoAllowed && Boolean(sudo) && spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore' }).status === 0,
+		sudoWorks:
+			!isRoot &&
+			sudoAllowed &&
+			Boolean(sudo) &&
+			spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore' }).status === 0,
 	};
 }
 
@@ -203,7 +234,10 @@ function tail(file, lines = 15) {
  * @param {string} name
  * @param {{ env?: NodeJS.ProcessEnv, logDir?: string, log?: (line: string) => void }} [options]
  */
-async function ensureTool(name, { env = process.env, logDir, log = (line) => process.stderr.write(`[tools] ${line}\n`) } = {}) {
+async function ensureTool(
+	name,
+	{ env = process.env, logDir, log = (line) => process.stderr.write(`[tools] ${line}\n`) } = {},
+) {
 	const lookup = findTool(name, { env });
 	if (lookup.found) return lookup.found;
 	const tool = TOOLS[name];
@@ -212,32 +246,57 @@ async function ensureTool(name, { env = process.env, logDir, log = (line) => pro
 	const decision = installDecision({ tool: name, ...machineFacts(env) });
 	if (decision.how === 'none') throw new ToolMissingError(missingMessage(name, lookup, decision));
 
-	const logFile = path.join(logDir || fs.mkdtempSync(path.join(require('os').tmpdir(), 'cis-tools-')), `apt-${tool.apt.package}.log`);
+	const logFile = path.join(
+		logDir || fs.mkdtempSync(path.join(require('os').tmpdir(), 'cis-tools-')),
+		`apt-${tool.apt.package}.log`,
+	);
 	const prefix = decision.how === 'sudo' ? ['sudo', '-n'] : [];
 	const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
 	const apt = async (args) => {
-		const argv = [...prefix, ...(prefix.length ? ['env', 'DEBIAN_FRONTEND=noninteractive'] : []), 'apt-get', ...args];
+		const argv = [
+			...prefix,
+			...(prefix.length ? ['env', 'DEBIAN_FRONTEND=noninteractive'] : []),
+			'apt-get',
+			...args,
+		];
 		await runLogged(argv[0], argv.slice(1), { env: aptEnv, logFile });
 	};
-	log(`${tool.label} missing: ${prefix.join(' ')}${prefix.length ? ' ' : ''}apt-get install ${tool.apt.package} (${decision.why}; log ${logFile})`);
+	log(
+		`${tool.label} missing: ${prefix.join(' ')}${prefix.length ? ' ' : ''}apt-get install ${tool.apt.package} (${decision.why}; log ${logFile})`,
+	);
 	try {
 		await apt(['update', '-qq']);
 		await apt(['install', '-y', '-qq', '--no-install-recommends', tool.apt.package]);
 	} catch (err) {
-		throw new ToolMissingError(`${missingMessage(name, lookup, null)}\n  installing it failed: ${err.message}\n${tail(logFile)}`);
+		throw new ToolMissingError(
+			`${missingMessage(name, lookup, null)}\n  installing it failed: ${err.message}\n${tail(logFile)}`,
+		);
 	}
 	const after = findTool(name, { env });
-	if (!after.found) throw new ToolMissingError(`${missingMessage(name, after, null)}\n  apt-get installed ${tool.apt.package}, but it is still not found (log ${logFile})`);
+	if (!after.found)
+		throw new ToolMissingError(
+			`${missingMessage(name, after, null)}\n  apt-get installed ${tool.apt.package}, but it is still not found (log ${logFile})`,
+		);
 	log(`${tool.label}: ${after.found}`);
 	return after.found;
 }
 
-module.exports = { TOOLS, ToolMissingError, findTool, ensureTool, installDecision, missingMessage, onPath };
+module.exports = {
+	TOOLS,
+	ToolMissingError,
+	findTool,
+	ensureTool,
+	installDecision,
+	missingMessage,
+	onPath,
+};
 
 if (require.main === module) {
 	const [mode, ...names] = process.argv.slice(2);
 	if (!['find', 'ensure'].includes(mode) || !names.length || names.some((n) => !TOOLS[n])) {
-		process.stderr.write(`usage: node scripts/lib/tools.js find|ensure ${Object.keys(TOOLS).join(' ')}\n`);
+		process.stderr.write(
+			`usage: node scripts/lib/tools.js find|ensure ${Object.keys(TOOLS).join(' ')}\n`,
+		);
 		process.exit(2);
 	}
 	(async () => {
@@ -249,7 +308,9 @@ if (require.main === module) {
 				process.stdout.write(`${name}: ${found}\n`);
 			} catch (err) {
 				missing += 1;
-				process.stdout.write(`${err instanceof ToolMissingError ? err.message : `${name}: ${err.stack}`}\n`);
+				process.stdout.write(
+					`${err instanceof ToolMissingError ? err.message : `${name}: ${err.stack}`}\n`,
+				);
 			}
 		}
 		process.exitCode = missing ? 1 : 0;

@@ -25,7 +25,8 @@ function main(argv) {
 		} else if (!file) file = argv[i];
 		else throw new Error(`unexpected argument ${argv[i]}`);
 	}
-	if (!file) throw new Error('usage: node test/bench/profile.js FILE.cpuprofile [--top 15] [--per N NAME]');
+	if (!file)
+		throw new Error('usage: node test/bench/profile.js FILE.cpuprofile [--top 15] [--per N NAME]');
 	const analysis = analyzeProfile(JSON.parse(fs.readFileSync(file, 'utf8')), { top });
 	process.stdout.write(renderProfile(analysis, { title: path.basename(file), perUnit }));
 	return 0;

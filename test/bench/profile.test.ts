@@ -10,7 +10,8 @@ const { analyzeProfile, renderProfile, shortFile } = require('./lib/profile');
 const FIXTURE = path.join(__dirname, 'fixtures', 'delivery.cpuprofile');
 const load = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
 type Category = { id: string; ms: number; ofBusy: number | null; ofAll: number };
-const byId = (a: { categories: Category[] }): Record<string, Category> => Object.fromEntries(a.categories.map((c) => [c.id, c]));
+const byId = (a: { categories: Category[] }): Record<string, Category> =>
+	Object.fromEntries(a.categories.map((c) => [c.id, c]));
 
 describe('CPU profile analyzer', () => {
 	test('weights each sample by its duration and counts idle apart from busy time', () => {
@@ -46,16 +47,25 @@ describe('CPU profile analyzer', () => {
 	test('lists the functions with the most self time, with their file from node_modules on', () => {
 		const a = analyzeProfile(load(), { top: 2 });
 		expect(a.topSelf).toHaveLength(2);
-		expect(a.topSelf[0]).toMatchObject({ functionName: 'IsolatedVmBridge', file: '@n8n/expression-runtime/dist/cjs/bridge/isolated-vm-bridge.js', line: 61 });
+		expect(a.topSelf[0]).toMatchObject({
+			functionName: 'IsolatedVmBridge',
+			file: '@n8n/expression-runtime/dist/cjs/bridge/isolated-vm-bridge.js',
+			line: 61,
+		});
 		expect(a.topSelf[0].ms).toBeCloseTo(2, 6);
 		expect(a.topSelf.map((f: { functionName: string }) => f.functionName)).not.toContain('(idle)');
 		expect(shortFile('node:internal/modules/cjs/loader')).toBe('node:internal/modules/cjs/loader');
 	});
 
 	test('renders a markdown table with a per-delivery column', () => {
-		const text = renderProfile(analyzeProfile(load()), { title: 'fixture', perUnit: { count: 2, name: 'event' } });
+		const text = renderProfile(analyzeProfile(load()), {
+			title: 'fixture',
+			perUnit: { count: 2, name: 'event' },
+		});
 		expect(text).toContain('| category | ms | % of busy | % of all | ms per event |');
-		expect(text).toMatch(/\| creating expression isolates [^\n]*\| 3 \| 30\.0% \| 21\.4% \| 1\.50 \|/);
+		expect(text).toMatch(
+			/\| creating expression isolates [^\n]*\| 3 \| 30\.0% \| 21\.4% \| 1\.50 \|/,
+		);
 	});
 
 	test('refuses what is not a CPU profile', () => {

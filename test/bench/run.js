@@ -52,7 +52,13 @@ const { execFileSync } = require('child_process');
 
 const suite = require('../lib/suite');
 const { startSimulator, summarizeRequests } = require('./lib/simulator');
-const { buildTarball, removeBuiltTarball, startBenchN8n, runMeasured, N8N_VERSION } = require('./lib/n8n');
+const {
+	buildTarball,
+	removeBuiltTarball,
+	startBenchN8n,
+	runMeasured,
+	N8N_VERSION,
+} = require('./lib/n8n');
 const { contenderWorkflow } = require('./lib/workflows');
 const { floorSingle, floorBatch } = require('./lib/floor');
 const { account } = require('./lib/accounting');
@@ -70,7 +76,21 @@ function parseArgs(argv) {
 	const list = (key) => (o, value) => (o[key] = value().split(',').filter(Boolean));
 	const a = suite.parseArgs(
 		argv,
-		{ scenarios: [1, 2, 3, 4, 5, 6, 7], rows: 2000, big: 100000, repeat: 3, latency: 10, events: 500, leads: 1000, waitRounds: 1, triggerVariants: [], maxOtherCores: 0.5, smoke: false, candidates: false, verbose: true },
+		{
+			scenarios: [1, 2, 3, 4, 5, 6, 7],
+			rows: 2000,
+			big: 100000,
+			repeat: 3,
+			latency: 10,
+			events: 500,
+			leads: 1000,
+			waitRounds: 1,
+			triggerVariants: [],
+			maxOtherCores: 0.5,
+			smoke: false,
+			candidates: false,
+			verbose: true,
+		},
 		{
 			'--smoke': (o) => (o.smoke = true),
 			'--defaults-only': (o) => (o.defaultsOnly = true),
@@ -116,14 +136,18 @@ function parseArgs(argv) {
 
 const args = parseArgs(process.argv.slice(2));
 const say = (m) => {
-	if (args.verbose) process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+	if (args.verbose)
+		process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 };
 
 function loadavg() {
 	try {
 		return fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 	} catch (_) {
-		return os.loadavg().map((x) => x.toFixed(2)).join(' ');
+		return os
+			.loadavg()
+			.map((x) => x.toFixed(2))
+			.join(' ');
 	}
 }
 
@@ -146,7 +170,10 @@ function machine() {
 		date: new Date().toISOString(),
 		commit: (() => {
 			try {
-				return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: path.resolve(__dirname, '..', '..'), encoding: 'utf8' }).trim();
+				return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+					cwd: path.resolve(__dirname, '..', '..'),
+					encoding: 'utf8',
+				}).trim();
 			} catch (_) {
 				return '?';
 			}
@@ -172,7 +199,11 @@ class Bench {
 		// A new workflow per run: the node's Repeat Protection (per workflow and node) would leave
 		// out the rows an earlier run of the same workflow sent, as it does for users.
 		const wf = await this.env.client.createWorkflow(
-			contenderWorkflow(spec, { count: rows, simUrl: this.sim.url, credential: this.env.credential }),
+			contenderWorkflow(spec, {
+				count: rows,
+				simUrl: this.sim.url,
+				credential: this.env.credential,
+			}),
 		);
 		return wf.id;
 	}
@@ -197,13 +228,24 @@ class Bench {
 		const workflowId = await this.workflowFor(spec, rows);
 		await this.configureSim(service);
 		const load = loadavg();
-		const cpu = cpuWatch({ pids: [this.sim.pid, process.pid], groups: [this.env.n8n.process && this.env.n8n.process.pid] });
+		const cpu = cpuWatch({
+			pids: [this.sim.pid, process.pid],
+			groups: [this.env.n8n.process && this.env.n8n.process.pid],
+		});
 		const m = await runMeasured(this.env, workflowId, { timeoutMs });
 		const cpuUse = cpu.stop();
 		const counts = await this.sim.control.counts();
-		const requests = rows <= 20000 ? summarizeRequests(await this.sim.control.requests(), { latencyMs: service.latencyMs }) : null;
+		const requests =
+			rows <= 20000
+				? summarizeRequests(await this.sim.control.requests(), { latencyMs: service.latencyMs })
+				: null;
 		const nodeFailed = Boolean(m.nodeError) && m.items.length === 0;
-		const acc = account({ rows, createdByPhone: counts.createdByPhone, items: m.items, nodeFailed });
+		const acc = account({
+			rows,
+			createdByPhone: counts.createdByPhone,
+			items: m.items,
+			nodeFailed,
+		});
 		const result = {
 			id: spec.id,
 			label: spec.label,
@@ -247,14 +289,33 @@ class Bench {
 	async runFloor(spec, rows, service) {
 		await this.configureSim(service);
 		const load = loadavg();
-		const cpu = cpuWatch({ pids: [this.sim.pid, process.pid], groups: [this.env && this.env.n8n.process && this.env.n8n.process.pid] });
+		const cpu = cpuWatch({
+			pids: [this.sim.pid, process.pid],
+			groups: [this.env && this.env.n8n.process && this.env.n8n.process.pid],
+		});
 		const f =
 			spec.floor === 'batch'
-				? await floorBatch({ url: this.sim.url, token: this.sim.token, count: rows, batchSize: spec.batchSize, concurrency: spec.concurrency })
-				: await floorSingle({ url: this.sim.url, token: this.sim.token, count: rows, concurrency: spec.concurrency });
+				? await floorBatch({
+						url: this.sim.url,
+						token: this.sim.token,
+						count: rows,
+						batchSize: spec.batchSize,
+						concurrency: spec.concurrency,
+					})
+				: await floorSingle({
+						url: this.sim.url,
+						token: this.sim.token,
+						count: rows,
+						concurrency: spec.concurrency,
+					});
 		const cpuUse = cpu.stop();
 		const counts = await this.sim.control.counts();
-		const acc = account({ rows, createdByPhone: counts.createdByPhone, items: [], nodeFailed: false });
+		const acc = account({
+			rows,
+			createdByPhone: counts.createdByPhone,
+			items: [],
+			nodeFailed: false,
+		});
 		const result = {
 			id: spec.id,
 			label: spec.label,
@@ -275,12 +336,16 @@ class Bench {
 			loadAfter: loadavg(),
 			otherCores: cpuUse ? cpuUse.otherCores : null,
 		};
-		say(`  ${spec.id}: ${sec(f.ms)} s, statuses ${JSON.stringify(f.statuses)}, created ${acc.created}/${rows}, load ${load}`);
+		say(
+			`  ${spec.id}: ${sec(f.ms)} s, statuses ${JSON.stringify(f.statuses)}, created ${acc.created}/${rows}, load ${load}`,
+		);
 		return result;
 	}
 
 	async runOnce(spec, rows, service, opts) {
-		return spec.kind === 'floor' ? this.runFloor(spec, rows, service) : this.runN8n(spec, rows, service, opts);
+		return spec.kind === 'floor'
+			? this.runFloor(spec, rows, service)
+			: this.runN8n(spec, rows, service, opts);
 	}
 
 	/**
@@ -316,19 +381,27 @@ function selected(list) {
 async function inRounds(bench, list, rows, service) {
 	if (!args.smoke) {
 		say('warm-up round (not reported)');
-		for (const spec of list.filter((c) => c.kind !== 'floor')) await bench.runOnce(spec, rows, service);
+		for (const spec of list.filter((c) => c.kind !== 'floor'))
+			await bench.runOnce(spec, rows, service);
 	}
 	const runsById = new Map(list.map((spec) => [spec.id, []]));
 	for (let round = 0; round < args.repeat; round++) {
 		if (args.repeat > 1) say(`round ${round + 1} of ${args.repeat}`);
-		for (const spec of list) runsById.get(spec.id).push(await bench.run(spec, rows, service, { noRepeat: args.smoke }));
+		for (const spec of list)
+			runsById.get(spec.id).push(await bench.run(spec, rows, service, { noRepeat: args.smoke }));
 	}
 	const results = [];
 	for (const spec of list) {
 		const runs = runsById.get(spec.id);
 		const mid = median(runs.map((x) => x.nodeMs));
 		const chosen = runs.find((x) => x.nodeMs === mid) || runs[0];
-		results.push({ ...chosen, nodeMs: mid, runsMs: runs.map((x) => Math.round(x.nodeMs)), disturbed: runs.some((x) => x.disturbed), runs });
+		results.push({
+			...chosen,
+			nodeMs: mid,
+			runsMs: runs.map((x) => Math.round(x.nodeMs)),
+			disturbed: runs.some((x) => x.disturbed),
+			runs,
+		});
 	}
 	return results;
 }
@@ -337,7 +410,9 @@ async function scenario1(bench, report) {
 	const rows = args.rows;
 	const service = { latencyMs: args.latency };
 	const list = selected(contendersFor(1, { smoke: args.smoke, candidates: args.candidates }));
-	say(`scenario 1: ${rows} rows, latency ${args.latency} ms, no limit; ${list.length} contenders × ${args.repeat}`);
+	say(
+		`scenario 1: ${rows} rows, latency ${args.latency} ms, no limit; ${list.length} contenders × ${args.repeat}`,
+	);
 	const results = await inRounds(bench, list, rows, service);
 	report.scenarios[1] = { rows, service, results };
 	return results;
@@ -348,7 +423,9 @@ async function scenario6(bench, report) {
 	const rows = args.smoke ? args.rows : REMOTE.rows;
 	const service = { latencyMs: REMOTE.latencyMs, connectionDelayMs: REMOTE.connectionDelayMs };
 	const list = selected(contendersFor(6, { smoke: args.smoke, candidates: args.candidates }));
-	say(`scenario 6: ${rows} rows, ${service.latencyMs} ms per request + ${service.connectionDelayMs} ms per new connection; ${list.length} contenders × ${args.repeat}`);
+	say(
+		`scenario 6: ${rows} rows, ${service.latencyMs} ms per request + ${service.connectionDelayMs} ms per new connection; ${list.length} contenders × ${args.repeat}`,
+	);
 	const results = await inRounds(bench, list, rows, service);
 	report.scenarios[6] = { rows, service, results };
 	return results;
@@ -360,18 +437,31 @@ async function onceEach(n, bench, report, service, text) {
 	const list = selected(contendersFor(n, { candidates: args.candidates }));
 	say(`scenario ${n}: ${rows} rows, ${text}`);
 	const results = [];
-	for (const spec of list) results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
+	for (const spec of list)
+		results.push(await bench.run(spec, rows, service, { timeoutMs: 20 * 60 * 1000 }));
 	report.scenarios[n] = { rows, service, results };
 	return results;
 }
 
 /** A service with a rate limit (LIMIT). */
 const scenario2 = (bench, report) =>
-	onceEach(2, bench, report, { latencyMs: args.latency, limit: LIMIT }, `service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`);
+	onceEach(
+		2,
+		bench,
+		report,
+		{ latencyMs: args.latency, limit: LIMIT },
+		`service limit ${LIMIT.perSecond}/s and ${LIMIT.inFlight} in flight`,
+	);
 
 /** A service with random faults (FAULTS). */
 const scenario3 = (bench, report) =>
-	onceEach(3, bench, report, { latencyMs: args.latency, faults: FAULTS }, `${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`);
+	onceEach(
+		3,
+		bench,
+		report,
+		{ latencyMs: args.latency, faults: FAULTS },
+		`${FAULTS.rate * 100}% faults (${FAULTS.kinds.join(', ')})`,
+	);
 
 async function scenario4(bench, report, restart) {
 	const rows = args.big;
@@ -401,15 +491,22 @@ async function scenario5(bench, report) {
 	const concurrency = 10;
 	const count = args.events;
 	const env = bench.env;
-	const contenders = selected(await setUpTriggerContenders(env, { variants: ['cis-trigger', ...args.triggerVariants] }));
+	const contenders = selected(
+		await setUpTriggerContenders(env, { variants: ['cis-trigger', ...args.triggerVariants] }),
+	);
 	let offset = 0;
 	const round = async (contender, n) => {
 		const load = loadavg();
-		const cpu = cpuWatch({ pids: [bench.sim.pid, process.pid], groups: [env.n8n.process && env.n8n.process.pid] });
+		const cpu = cpuWatch({
+			pids: [bench.sim.pid, process.pid],
+			groups: [env.n8n.process && env.n8n.process.pid],
+		});
 		const r = await runTriggerRound(env, contender, { count: n, concurrency, offset });
 		const cpuUse = cpu.stop();
 		offset += n;
-		say(`  ${contender.id}: ${r.perSecond === null ? '-' : r.perSecond.toFixed(1)} executions/s (${r.executions} of ${n} in ${sec(r.ms)} s; answers ${JSON.stringify(r.statuses)}), load ${load}`);
+		say(
+			`  ${contender.id}: ${r.perSecond === null ? '-' : r.perSecond.toFixed(1)} executions/s (${r.executions} of ${n} in ${sec(r.ms)} s; answers ${JSON.stringify(r.statuses)}), load ${load}`,
+		);
 		return { ...r, loadBefore: load, otherCores: cpuUse ? cpuUse.otherCores : null };
 	};
 	const measure = async () => {
@@ -438,27 +535,49 @@ async function scenario5(bench, report) {
 				roundRatios:
 					c.id === 'webhook-node'
 						? undefined
-						: runs.map((m, i) => (m.perSecond && plain[i] && plain[i].perSecond ? +(m.perSecond / plain[i].perSecond).toFixed(2) : null)),
+						: runs.map((m, i) =>
+								m.perSecond && plain[i] && plain[i].perSecond
+									? +(m.perSecond / plain[i].perSecond).toFixed(2)
+									: null,
+							),
 				runs,
 			};
 		});
 	};
 	const configs = [];
-	say(`scenario 5: ${count} events at concurrency ${concurrency}, ${contenders.map((c) => c.id).join(' vs ')}; n8n's defaults`);
+	say(
+		`scenario 5: ${count} events at concurrency ${concurrency}, ${contenders.map((c) => c.id).join(' vs ')}; n8n's defaults`,
+	);
 	configs.push({ setting: 'n8n defaults', results: await measure() });
 	if (!args.smoke && !args.defaultsOnly) {
 		say(`scenario 5 again with ${JSON.stringify(LAZY_ISOLATE)}`);
 		await env.restartWith(LAZY_ISOLATE);
 		try {
-			configs.push({ setting: Object.entries(LAZY_ISOLATE).map(([k, v]) => `${k}=${v}`).join(' '), results: await measure() });
+			configs.push({
+				setting: Object.entries(LAZY_ISOLATE)
+					.map(([k, v]) => `${k}=${v}`)
+					.join(' '),
+				results: await measure(),
+			});
 		} finally {
-			await env.restartWith(Object.fromEntries(Object.keys(LAZY_ISOLATE).map((k) => [k, undefined])));
+			await env.restartWith(
+				Object.fromEntries(Object.keys(LAZY_ISOLATE).map((k) => [k, undefined])),
+			);
 		}
 	}
 	const cis = contenders.find((c) => c.id === 'cis-trigger');
 	const unparsedBody = cis ? await sendUnparsedBody(env, cis, offset++) : undefined;
-	if (unparsedBody) say(`  cis-trigger, one event as application/octet-stream: answer ${unparsedBody.status}, executions ${unparsedBody.executions}`);
-	report.scenarios[5] = { events: count, concurrency, configs, results: configs[0].results, unparsedBody };
+	if (unparsedBody)
+		say(
+			`  cis-trigger, one event as application/octet-stream: answer ${unparsedBody.status}, executions ${unparsedBody.executions}`,
+		);
+	report.scenarios[5] = {
+		events: count,
+		concurrency,
+		configs,
+		results: configs[0].results,
+		unparsedBody,
+	};
 	return configs;
 }
 
@@ -473,26 +592,44 @@ async function scenario7(bench, report) {
 	const leadConcurrency = Math.min(count, 1000);
 	const resultConcurrency = 20;
 	const contenders = selected(await setUpWaitContenders(bench.env, bench.sim));
-	say(`scenario 7: ${count} leads into their waits (all at once), results at concurrency ${resultConcurrency}; ${contenders.map((c) => c.id).join(' vs ')}; n8n's defaults`);
+	say(
+		`scenario 7: ${count} leads into their waits (all at once), results at concurrency ${resultConcurrency}; ${contenders.map((c) => c.id).join(' vs ')}; n8n's defaults`,
+	);
 	const runsById = new Map(contenders.map((c) => [c.id, []]));
 	let prefix = 1;
 	if (!args.smoke) {
 		// n8n's code for each route is compiled over its first executions: a cold first route was up to 30% slower
 		say('warm-up round (not reported)');
-		for (const c of contenders) await runWaitRound(bench.env, bench.sim, c, { count: 20, prefix: prefix++, leadConcurrency: 20, resultConcurrency });
+		for (const c of contenders)
+			await runWaitRound(bench.env, bench.sim, c, {
+				count: 20,
+				prefix: prefix++,
+				leadConcurrency: 20,
+				resultConcurrency,
+			});
 	}
 	for (let i = 0; i < args.waitRounds; i++) {
 		const order = i % 2 === 0 ? contenders : [...contenders].reverse();
 		for (const c of order) {
 			const load = loadavg();
-			const cpu = cpuWatch({ pids: [bench.sim.pid, process.pid], groups: [bench.env.n8n.process && bench.env.n8n.process.pid] });
-			const r = await runWaitRound(bench.env, bench.sim, c, { count, prefix: prefix++, leadConcurrency, resultConcurrency });
+			const cpu = cpuWatch({
+				pids: [bench.sim.pid, process.pid],
+				groups: [bench.env.n8n.process && bench.env.n8n.process.pid],
+			});
+			const r = await runWaitRound(bench.env, bench.sim, c, {
+				count,
+				prefix: prefix++,
+				leadConcurrency,
+				resultConcurrency,
+			});
 			const cpuUse = cpu.stop();
 			const fixed = (x) => (x === null ? '-' : x.toFixed(1));
 			say(
 				`  ${c.id}: into waits ${sec(r.intoWaitMs)} s (${fixed(r.leadsPerSecond)} leads/s), resumed ${sec(r.resumeMs)} s (${fixed(r.resultsPerSecond)} results/s); succeeded ${r.succeeded}/${count}, lost ${r.lost}, doubled ${r.doubled}, mixed ${r.mixed}; leads ${JSON.stringify(r.leadStatuses)}, results ${JSON.stringify(r.resultStatuses)}, load ${load}`,
 			);
-			runsById.get(c.id).push({ ...r, loadBefore: load, otherCores: cpuUse ? cpuUse.otherCores : null });
+			runsById
+				.get(c.id)
+				.push({ ...r, loadBefore: load, otherCores: cpuUse ? cpuUse.otherCores : null });
 		}
 	}
 	const results = contenders.map((c) => {
@@ -501,8 +638,12 @@ async function scenario7(bench, report) {
 			...runs[0],
 			leadsPerSecond: median(runs.map((r) => r.leadsPerSecond)),
 			resultsPerSecond: median(runs.map((r) => r.resultsPerSecond)),
-			runsLeadsPerSecond: runs.map((r) => (r.leadsPerSecond === null ? null : +r.leadsPerSecond.toFixed(1))),
-			runsResultsPerSecond: runs.map((r) => (r.resultsPerSecond === null ? null : +r.resultsPerSecond.toFixed(1))),
+			runsLeadsPerSecond: runs.map((r) =>
+				r.leadsPerSecond === null ? null : +r.leadsPerSecond.toFixed(1),
+			),
+			runsResultsPerSecond: runs.map((r) =>
+				r.resultsPerSecond === null ? null : +r.resultsPerSecond.toFixed(1),
+			),
 			succeeded: Math.min(...runs.map((r) => r.succeeded)),
 			lost: Math.max(...runs.map((r) => r.lost)),
 			doubled: Math.max(...runs.map((r) => r.doubled)),
@@ -512,7 +653,13 @@ async function scenario7(bench, report) {
 			runs,
 		};
 	});
-	report.scenarios[7] = { leads: count, leadConcurrency, resultConcurrency, rounds: args.waitRounds, results };
+	report.scenarios[7] = {
+		leads: count,
+		leadConcurrency,
+		resultConcurrency,
+		rounds: args.waitRounds,
+		results,
+	};
 	return results;
 }
 
@@ -534,18 +681,32 @@ async function main() {
 		if (profiledScenario === null) return;
 		const file = takeProfile(args.cpuProf, `scenario-${profiledScenario}`);
 		if (file) profiles.push({ scenario: profiledScenario, file });
-		say(file ? `CPU profile of scenario ${profiledScenario}: ${file}` : `no CPU profile found for scenario ${profiledScenario} in ${args.cpuProf}`);
+		say(
+			file
+				? `CPU profile of scenario ${profiledScenario}: ${file}`
+				: `no CPU profile found for scenario ${profiledScenario} in ${args.cpuProf}`,
+		);
 		profiledScenario = null;
 	};
 	try {
-		const n8nEnv = args.cpuProf ? { ...args.n8nEnv, ...profilingEnv(args.cpuProf, args.n8nEnv) } : args.n8nEnv;
+		const n8nEnv = args.cpuProf
+			? { ...args.n8nEnv, ...profilingEnv(args.cpuProf, args.n8nEnv) }
+			: args.n8nEnv;
 		env = await startBenchN8n({ tarball, sim, say, env: n8nEnv });
 		const bench = new Bench(sim, env);
 		const restart = async () => {
 			say('restarting n8n (fresh process for a clean memory peak)');
 			await env.n8n.restart();
 		};
-		const scenarios = { 1: scenario1, 2: scenario2, 3: scenario3, 6: scenario6, 7: scenario7, 5: scenario5, 4: scenario4 };
+		const scenarios = {
+			1: scenario1,
+			2: scenario2,
+			3: scenario3,
+			6: scenario6,
+			7: scenario7,
+			5: scenario5,
+			4: scenario4,
+		};
 		for (const n of [1, 2, 3, 6, 7, 5, 4].filter((k) => args.scenarios.includes(k))) {
 			if (profiledScenario !== null) {
 				// n8n writes its profile when it stops: one profile per scenario

@@ -19,7 +19,8 @@ function sleep(ms) {
  * `why` says what it waits out; anything that can be awaited uses waitFor() instead.
  */
 async function quietFor(ms, why) {
-	if (typeof why !== 'string' || why.trim() === '') throw new Error('quietFor(ms, why): say what the wait waits out');
+	if (typeof why !== 'string' || why.trim() === '')
+		throw new Error('quietFor(ms, why): say what the wait waits out');
 	await sleep(ms);
 }
 
@@ -35,7 +36,8 @@ async function waitFor(what, fn, timeoutMs = 20000, everyMs = 150) {
 			if (Date.now() > deadline) throw new Error(`${what}: ${e.message}`);
 		}
 		if (last) return last;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await sleep(everyMs);
 	}
 }
@@ -65,7 +67,9 @@ class Checks {
 			const ms = Date.now() - t0;
 			const message = err && err.message ? err.message : String(err);
 			this.results.push({ name, ok: false, ms, error: message });
-			this.out(`  FAIL  ${name} (${ms} ms)\n        ${message.split('\n').slice(0, 25).join('\n        ')}`);
+			this.out(
+				`  FAIL  ${name} (${ms} ms)\n        ${message.split('\n').slice(0, 25).join('\n        ')}`,
+			);
 			return false;
 		}
 	}
@@ -98,7 +102,14 @@ function nodeId() {
 const MANUAL = 'Start';
 
 function manualTrigger() {
-	return { parameters: {}, id: nodeId(), name: MANUAL, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
+	return {
+		parameters: {},
+		id: nodeId(),
+		name: MANUAL,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+	};
 }
 
 /** A Code node that outputs the given JSON objects as items. */
@@ -140,12 +151,20 @@ function triggerNode(name, parameters, credential, webhookId) {
 		position: [0, 0],
 		webhookId,
 	};
-	if (credential) node.credentials = { cisAutoCallApi: { id: String(credential.id), name: credential.name } };
+	if (credential)
+		node.credentials = { cisAutoCallApi: { id: String(credential.id), name: credential.name } };
 	return node;
 }
 
 function noOp(name = 'Done') {
-	return { parameters: {}, id: nodeId(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0] };
+	return {
+		parameters: {},
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+	};
 }
 
 /** A workflow running the nodes one after the other (positions laid out left to right). */
@@ -153,14 +172,19 @@ function chain(name, nodes) {
 	const connections = {};
 	nodes.forEach((n, i) => {
 		n.position = [i * 220, 0];
-		if (i > 0) connections[nodes[i - 1].name] = { main: [[{ node: n.name, type: 'main', index: 0 }]] };
+		if (i > 0)
+			connections[nodes[i - 1].name] = { main: [[{ node: n.name, type: 'main', index: 0 }]] };
 	});
 	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
 /** The JSON of the items a node output in its (last) run, or [] when it did not run. */
 function outputOf(execution, nodeName) {
-	const runs = execution && execution.data && execution.data.resultData && execution.data.resultData.runData[nodeName];
+	const runs =
+		execution &&
+		execution.data &&
+		execution.data.resultData &&
+		execution.data.resultData.runData[nodeName];
 	if (!runs || !runs.length) return [];
 	const run = runs[runs.length - 1];
 	return ((run.data && run.data.main && run.data.main[0]) || []).map((i) => i.json);
@@ -174,14 +198,20 @@ function errorOf(execution) {
 /** Asserts the execution succeeded, with n8n's error message when not. */
 function assertSuccess(execution) {
 	const err = errorOf(execution);
-	assert.strictEqual(execution.status, 'success', `execution ${execution.id} ${execution.status}: ${err ? `${err.message}${err.description ? ` (${err.description})` : ''}` : 'no error recorded'}`);
+	assert.strictEqual(
+		execution.status,
+		'success',
+		`execution ${execution.id} ${execution.status}: ${err ? `${err.message}${err.description ? ` (${err.description})` : ''}` : 'no error recorded'}`,
+	);
 }
 
 /* ------------------------------------------------------------------ simulator */
 
 /** The simulator's log entries of CIS API (and login) requests since index `mark`. */
 function apiRequestsSince(sim, mark) {
-	return sim.requests.slice(mark).filter((r) => r.path.startsWith('/cis/') || r.path.startsWith('/api/v1/auth/'));
+	return sim.requests
+		.slice(mark)
+		.filter((r) => r.path.startsWith('/cis/') || r.path.startsWith('/api/v1/auth/'));
 }
 
 /** {method, path, query?, body?} of a log entry, for exact comparison. */
@@ -198,19 +228,24 @@ async function simApi(sim, method, apiPath, body) {
 		headers: { authorization: `Bearer ${sim.config.token}` },
 		body,
 	});
-	if (res.status !== 200) throw new Error(`${method} ${apiPath} on the simulator answered ${res.status}: ${res.text}`);
+	if (res.status !== 200)
+		throw new Error(`${method} ${apiPath} on the simulator answered ${res.status}: ${res.text}`);
 	return res.body;
 }
 
 /** Tasks of the simulator whose webhook targets point at `url` (ignoring the query). */
 function tasksPointingAt(sim, url) {
 	return [...sim.state.tasks.values()].filter((t) =>
-		(t.body.webhookUrls || []).some((w) => String(typeof w === 'string' ? w : w.url).split('?')[0] === url),
+		(t.body.webhookUrls || []).some(
+			(w) => String(typeof w === 'string' ? w : w.url).split('?')[0] === url,
+		),
 	);
 }
 
 function secretOfTask(task, url) {
-	const target = (task.body.webhookUrls || []).find((w) => String(typeof w === 'string' ? w : w.url).split('?')[0] === url);
+	const target = (task.body.webhookUrls || []).find(
+		(w) => String(typeof w === 'string' ? w : w.url).split('?')[0] === url,
+	);
 	const u = new URL(typeof target === 'string' ? target : target.url);
 	return u.searchParams.get('secret');
 }
@@ -245,7 +280,12 @@ function expectedTaskBody({ name, botQueue, taskComment, webhookUrls }) {
 		cidType: 'default',
 		startType: 'manual',
 		cps: 1.02,
-		additionalOptions: { fullListMethod: 'reject', fullListTime: 30, recordCall: true, recTrimLeft: 0 },
+		additionalOptions: {
+			fullListMethod: 'reject',
+			fullListTime: 30,
+			recordCall: true,
+			recTrimLeft: 0,
+		},
 		redialStrategyOptions: NO_REDIAL,
 	});
 	if (webhookUrls) body.webhookUrls = webhookUrls;
@@ -281,9 +321,16 @@ const CRM_NODE = 'CRM update';
  * Template, CALL_ENDED and CANDIDATE_CHANGED, checked with a webhook secret credential.
  */
 function waitBridgeTrigger(name, webhookId, secretCredential) {
-	const trigger = triggerNode(name, { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] }, null, webhookId);
+	const trigger = triggerNode(
+		name,
+		{ connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'] },
+		null,
+		webhookId,
+	);
 	trigger.typeVersion = 2;
-	trigger.credentials = { cisAutoCallWebhookSecretApi: { id: String(secretCredential.id), name: secretCredential.name } };
+	trigger.credentials = {
+		cisAutoCallWebhookSecretApi: { id: String(secretCredential.id), name: secretCredential.name },
+	};
 	return trigger;
 }
 
@@ -295,12 +342,22 @@ function waitBridgeTrigger(name, webhookId, secretCredential) {
  * @param {{ from?: string, botSettingsId?: string, waitAtMost?: number, waitUnit?: string,
  *   addToTask?: { taskId: string, forceStart?: boolean } | null }} [options]
  */
-function waitForResultParameters({ from = '$json', botSettingsId = 'bot-wait', waitAtMost = 10, waitUnit = 'minutes', addToTask = null } = {}) {
+function waitForResultParameters({
+	from = '$json',
+	botSettingsId = 'bot-wait',
+	waitAtMost = 10,
+	waitUnit = 'minutes',
+	addToTask = null,
+} = {}) {
 	return {
 		authentication: 'accessToken',
 		resource: 'candidate',
 		...(addToTask
-			? { operation: 'addToTaskAndWait', autoCallId: { __rl: true, mode: 'id', value: addToTask.taskId }, forceStart: addToTask.forceStart }
+			? {
+					operation: 'addToTaskAndWait',
+					autoCallId: { __rl: true, mode: 'id', value: addToTask.taskId },
+					forceStart: addToTask.forceStart,
+				}
 			: { operation: 'createAndRunAndWait', botSettingsId }),
 		phone: `={{ ${from}.phone }}`,
 		candidateFields: { callbackData: `={{ JSON.stringify({ crmId: ${from}.crmId }) }}` },
@@ -311,7 +368,10 @@ function waitForResultParameters({ from = '$json', botSettingsId = 'bot-wait', w
 
 /* An AI Agent's (or MCP server's) tool: agentWait.e2e.js, mcp.e2e.js. */
 /** The tool node: Candidate → Create and Run and Wait for Result, the phone from the model. */
-function waitingTool(credential, { waitAtMost = 10, waitUnit = 'minutes', options = {}, name = WAIT_NODE } = {}) {
+function waitingTool(
+	credential,
+	{ waitAtMost = 10, waitUnit = 'minutes', options = {}, name = WAIT_NODE } = {},
+) {
 	return {
 		id: crypto.randomUUID(),
 		name,
@@ -322,11 +382,13 @@ function waitingTool(credential, { waitAtMost = 10, waitUnit = 'minutes', option
 		parameters: {
 			authentication: 'accessToken',
 			descriptionType: 'manual',
-			toolDescription: 'Phones a real person now and waits until the call ended; answers with what the person said.',
+			toolDescription:
+				'Phones a real person now and waits until the call ended; answers with what the person said.',
 			resource: 'candidate',
 			operation: 'createAndRunAndWait',
 			botSettingsId: 'bot-agent-wait',
-			phone: "={{ $fromAI('phone', 'Phone number of the person to call, exactly as the user wrote it', 'string') }}",
+			phone:
+				"={{ $fromAI('phone', 'Phone number of the person to call, exactly as the user wrote it', 'string') }}",
 			waitAtMost,
 			waitUnit,
 			options: { allowedNumbers: '7999', ...options },
@@ -354,10 +416,24 @@ function leadWebhook(leadPath) {
  * given). With `leads: true` the body is `{ leads: [{ phone, crmId }, ...] }` and a Code node
  * "Leads" makes one item per lead, so that one execution waits for several people.
  */
-function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit, crm = noOp(CRM_NODE), leads = false, botSettingsId = 'bot-wait', addToTask = null }) {
+function callAndWaitWorkflow(
+	name,
+	{
+		leadPath,
+		credential,
+		waitAtMost,
+		waitUnit,
+		crm = noOp(CRM_NODE),
+		leads = false,
+		botSettingsId = 'bot-wait',
+		addToTask = null,
+	},
+) {
 	const lead = leadWebhook(leadPath);
 	const split = {
-		parameters: { jsCode: 'return $input.first().json.body.leads.map((lead) => ({ json: lead }));' },
+		parameters: {
+			jsCode: 'return $input.first().json.body.leads.map((lead) => ({ json: lead }));',
+		},
 		id: nodeId(),
 		name: 'Leads',
 		type: 'n8n-nodes-base.code',
@@ -365,7 +441,12 @@ function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit,
 		position: [0, 0],
 	};
 	const from = leads ? '$json' : '$json.body';
-	const wait = cisNode(WAIT_NODE, waitForResultParameters({ from, botSettingsId, waitAtMost, waitUnit, addToTask }), credential, { typeVersion: 2 });
+	const wait = cisNode(
+		WAIT_NODE,
+		waitForResultParameters({ from, botSettingsId, waitAtMost, waitUnit, addToTask }),
+		credential,
+		{ typeVersion: 2 },
+	);
 	return chain(name, leads ? [lead, split, wait, crm] : [lead, wait, crm]);
 }
 
@@ -379,9 +460,17 @@ function callAndWaitWorkflow(name, { leadPath, credential, waitAtMost, waitUnit,
  */
 async function executionsWithWaiting(client, workflowId, { includeData = false } = {}) {
 	const all = await client.listExecutions(workflowId, { includeData });
-	const editor = await client.rawRest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	const editor = await client.rawRest(
+		'GET',
+		`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+	);
 	const listed = (editor.body && editor.body.data && editor.body.data.results) || [];
-	return [...all, ...listed.filter((e) => e.status === 'waiting' && !all.some((a) => String(a.id) === String(e.id)))];
+	return [
+		...all,
+		...listed.filter(
+			(e) => e.status === 'waiting' && !all.some((a) => String(a.id) === String(e.id)),
+		),
+	];
 }
 
 async function nextExecution(client, workflowId, known, statuses, timeoutMs = 30000) {
@@ -391,15 +480,23 @@ async function nextExecution(client, workflowId, known, statuses, timeoutMs = 30
 		const fresh = all.filter((e) => !known.has(String(e.id)));
 		if (fresh.length > 1) throw new Error(`${fresh.length} executions started, expected 1`);
 		if (fresh.length === 1 && statuses.includes(fresh[0].status)) return fresh[0];
-		if (Date.now() > deadline) throw new Error(`no execution with status ${statuses.join('/')} within ${timeoutMs} ms (saw ${fresh.map((e) => e.status).join(', ') || 'none'})`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`no execution with status ${statuses.join('/')} within ${timeoutMs} ms (saw ${fresh.map((e) => e.status).join(', ') || 'none'})`,
+			);
 		await sleep(200);
 	}
 }
 
 /** The wait marker the simulator received in the Callback Data of the candidate created for `phone`. */
 function waitMarkerOf(sim, phone) {
-	const paths = ['/cis/api/v1/telephony/autoCallCandidate/single', '/cis/api/v1/telephony/autoCallCandidate'];
-	const sent = sim.requests.find((r) => paths.includes(r.path) && r.body && (r.body.phone || [])[0] === phone);
+	const paths = [
+		'/cis/api/v1/telephony/autoCallCandidate/single',
+		'/cis/api/v1/telephony/autoCallCandidate',
+	];
+	const sent = sim.requests.find(
+		(r) => paths.includes(r.path) && r.body && (r.body.phone || [])[0] === phone,
+	);
 	return sent && sent.body.callbackData && sent.body.callbackData.n8nCisAutoCallWait;
 }
 
@@ -412,7 +509,14 @@ function crmResults(crm, pairs, timeoutMs = 30000) {
 		`the CRM stub to receive ${pairs.map(([id, ev]) => `${ev} of ${id}`).join(', ')}`,
 		() => {
 			const found = pairs.map(([crmId, event]) =>
-				crm.requests.find((r) => r.method === 'POST' && r.path === `/leads/${crmId}/call-results` && r.body && r.body.event === event && r.body.crmId === crmId),
+				crm.requests.find(
+					(r) =>
+						r.method === 'POST' &&
+						r.path === `/leads/${crmId}/call-results` &&
+						r.body &&
+						r.body.event === event &&
+						r.body.crmId === crmId,
+				),
 			);
 			return found.every(Boolean) ? found : null;
 		},
@@ -437,7 +541,12 @@ function leadCallRequest(lead) {
 	return {
 		method: 'POST',
 		path: `${API}/telephony/autoCallCandidate/single`,
-		body: { phone: [lead.phone], botSettingsId: 'bot-lead-qualification', variables: { name: lead.name }, callbackData: { crmId: lead.crmId } },
+		body: {
+			phone: [lead.phone],
+			botSettingsId: 'bot-lead-qualification',
+			variables: { name: lead.name },
+			callbackData: { crmId: lead.crmId },
+		},
 	};
 }
 
@@ -449,18 +558,31 @@ async function feedCampaign({ client, sim, workflowId, campaign, taskId }) {
 	const mark = sim.requests.length;
 	const execution = await client.runWorkflowManually(workflowId);
 	assertSuccess(execution);
-	assert.deepStrictEqual(apiRequestsSince(sim, mark).map((r) => shapeOf(r)), [
-		{ method: 'GET', path: `${API}/telephony/autoCall`, query: { keyword: campaign, sort: '-createdAt', limit: '1', offset: '0' } },
-		{
-			method: 'POST',
-			path: `${API}/telephony/autoCallCandidate/batch`,
-			body: {
-				batch: CRM_CONTACTS.map((c) => ({ autoCallId: taskId, phone: [c.phone], variables: { name: c.name }, callbackData: { crmId: c.crmId }, clientExternalId: c.crmId })),
-				forceStart: false,
+	assert.deepStrictEqual(
+		apiRequestsSince(sim, mark).map((r) => shapeOf(r)),
+		[
+			{
+				method: 'GET',
+				path: `${API}/telephony/autoCall`,
+				query: { keyword: campaign, sort: '-createdAt', limit: '1', offset: '0' },
 			},
-		},
-		{ method: 'POST', path: `${API}/telephony/autoCall/${taskId}/play` },
-	]);
+			{
+				method: 'POST',
+				path: `${API}/telephony/autoCallCandidate/batch`,
+				body: {
+					batch: CRM_CONTACTS.map((c) => ({
+						autoCallId: taskId,
+						phone: [c.phone],
+						variables: { name: c.name },
+						callbackData: { crmId: c.crmId },
+						clientExternalId: c.crmId,
+					})),
+					forceStart: false,
+				},
+			},
+			{ method: 'POST', path: `${API}/telephony/autoCall/${taskId}/play` },
+		],
+	);
 	return execution;
 }
 

@@ -34,22 +34,30 @@ module.exports = async function publishLocalChecks(ctx) {
 		['with Name still empty', { defaultExecData: 'bot-1' }],
 	];
 	for (const [label, parameters] of cases) {
-		await checks.check(`publishing New Call Task on a local n8n ${label}: the "not public" refusal, nothing sent`, async () => {
-			const wf = await client.createWorkflow(chain(`e2e local publish ${label}`, [defaultModeTrigger(parameters, creds.token), noOp()]));
-			const mark = sim.requests.length;
-			const started = Date.now();
-			let failure;
-			try {
-				await client.activate(wf.id, { timeoutMs: 90000 });
-			} catch (error) {
-				failure = error;
-			}
-			const ms = Date.now() - started;
-			await client.deactivate(wf.id, { wait: false }).catch(() => {});
-			assert.ok(failure, 'publishing succeeded');
-			assert.ok(String(failure.message).includes(NOT_PUBLIC), `refused with: ${failure.message}`);
-			assert.strictEqual(apiRequestsSince(sim, mark).length, 0, 'requests reached the service');
-			return `refused in ${ms} ms`;
-		});
+		await checks.check(
+			`publishing New Call Task on a local n8n ${label}: the "not public" refusal, nothing sent`,
+			async () => {
+				const wf = await client.createWorkflow(
+					chain(`e2e local publish ${label}`, [
+						defaultModeTrigger(parameters, creds.token),
+						noOp(),
+					]),
+				);
+				const mark = sim.requests.length;
+				const started = Date.now();
+				let failure;
+				try {
+					await client.activate(wf.id, { timeoutMs: 90000 });
+				} catch (error) {
+					failure = error;
+				}
+				const ms = Date.now() - started;
+				await client.deactivate(wf.id, { wait: false }).catch(() => {});
+				assert.ok(failure, 'publishing succeeded');
+				assert.ok(String(failure.message).includes(NOT_PUBLIC), `refused with: ${failure.message}`);
+				assert.strictEqual(apiRequestsSince(sim, mark).length, 0, 'requests reached the service');
+				return `refused in ${ms} ms`;
+			},
+		);
 	}
 };

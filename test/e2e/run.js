@@ -40,15 +40,33 @@ const TIME_SCALE = 0.05; // a simulated call (1 s dial + 3 s talk) takes 0.2 s
 
 /** The modules, in the order they run: each is ./<name>.e2e.js. @type {[string, (ctx: any) => Promise<unknown>][]} */
 const MODULES = [
-	'credentials', 'actions', 'retry', 'trigger', 'publishLocal', 'examples', 'campaign', 'agent', 'wait', 'agentWait', 'crm', 'chat', 'mcp', 'ssrf', 'upgrade',
+	'credentials',
+	'actions',
+	'retry',
+	'trigger',
+	'publishLocal',
+	'examples',
+	'campaign',
+	'agent',
+	'wait',
+	'agentWait',
+	'crm',
+	'chat',
+	'mcp',
+	'ssrf',
+	'upgrade',
 ].map((name) => [name, require(`./${name}.e2e`)]);
 
 function parseArgs(argv) {
 	const list = (value) => String(value()).split(',').filter(Boolean);
-	const opts = suite.parseArgs(argv, { versions: [], only: [] }, {
-		'--version': (o, value) => o.versions.push(...list(value)),
-		'--only': (o, value) => o.only.push(...list(value)),
-	});
+	const opts = suite.parseArgs(
+		argv,
+		{ versions: [], only: [] },
+		{
+			'--version': (o, value) => o.versions.push(...list(value)),
+			'--only': (o, value) => o.only.push(...list(value)),
+		},
+	);
 	if (!opts.versions.length) opts.versions = [V1_VERSION, DEFAULT_VERSION];
 	return opts;
 }
@@ -64,7 +82,12 @@ async function runVersion(version, pack, opts, installInfo) {
 	const t0 = Date.now();
 	const timing = { install: installInfo };
 	out(`\n== n8n ${version} ==`);
-	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: TIME_SCALE });
+	const sim = await createSimulator({
+		port: 0,
+		token: SIM_TOKEN,
+		users: [SIM_USER],
+		timeScale: TIME_SCALE,
+	});
 	const crm = await startCrmStub({ port: 0 });
 	const userFolder = suite.makeTemp(`cis-e2e-${version}-`, { keep: opts.keep });
 	// n8n's requests to the CRMs' fixed hosts go through this proxy to the fake CRMs (crm.e2e.js); 127.0.0.1 stays direct.
@@ -74,32 +97,55 @@ async function runVersion(version, pack, opts, installInfo) {
 	let client = null;
 	try {
 		let started = false;
-		await checks.check(`n8n ${version} starts with the package installed from its npm pack tarball; both nodes and credentials are loaded`, async () => {
-			const instance = await suite.startInstance({ version, tarball: pack.tarball, userFolder, echo: opts.echo, env: crmProxy.env });
-			({ n8n, client } = instance);
-			timing.tarballInstallMs = instance.installMs;
-			timing.startMs = n8n.startedInMs;
-			const { installed } = instance;
-			await suite.expectPackageNodes(n8n.url, client.cookie);
-			const creds = await httpRequest('GET', `${n8n.url}/types/credentials.json`, { headers: { cookie: client.cookie } });
-			const credNames = new Set((Array.isArray(creds.body) ? creds.body : []).map((d) => d.name));
-			for (const type of ['cisAutoCallApi', 'cisAutoCallLoginApi']) {
-				if (!credNames.has(type)) throw new Error(`credential type ${type} not served by n8n`);
-			}
-			started = true;
-			return `${installed.name}@${installed.version} in ${secs(timing.tarballInstallMs)}, ready at ${n8n.url} in ${secs(timing.startMs)}`;
-		});
+		await checks.check(
+			`n8n ${version} starts with the package installed from its npm pack tarball; both nodes and credentials are loaded`,
+			async () => {
+				const instance = await suite.startInstance({
+					version,
+					tarball: pack.tarball,
+					userFolder,
+					echo: opts.echo,
+					env: crmProxy.env,
+				});
+				({ n8n, client } = instance);
+				timing.tarballInstallMs = instance.installMs;
+				timing.startMs = n8n.startedInMs;
+				const { installed } = instance;
+				await suite.expectPackageNodes(n8n.url, client.cookie);
+				const creds = await httpRequest('GET', `${n8n.url}/types/credentials.json`, {
+					headers: { cookie: client.cookie },
+				});
+				const credNames = new Set((Array.isArray(creds.body) ? creds.body : []).map((d) => d.name));
+				for (const type of ['cisAutoCallApi', 'cisAutoCallLoginApi']) {
+					if (!credNames.has(type)) throw new Error(`credential type ${type} not served by n8n`);
+				}
+				started = true;
+				return `${installed.name}@${installed.version} in ${secs(timing.tarballInstallMs)}, ready at ${n8n.url} in ${secs(timing.startMs)}`;
+			},
+		);
 		if (!started) {
 			for (const [name] of MODULES) checks.skip(`${name} checks`, `n8n ${version} did not start`);
 			return { version, checks, timing, ms: Date.now() - t0 };
 		}
 		const mk = (name, type, data) => client.createCredential({ name, type, data });
-		const loginData = { baseUrl: sim.url, loginUrl: `${sim.url}/api/v1/auth/login`, email: SIM_USER.email, password: SIM_USER.password, ttl: 3600 };
+		const loginData = {
+			baseUrl: sim.url,
+			loginUrl: `${sim.url}/api/v1/auth/login`,
+			email: SIM_USER.email,
+			password: SIM_USER.password,
+			ttl: 3600,
+		};
 		const creds = {
 			token: await mk('e2e token', 'cisAutoCallApi', { baseUrl: sim.url, accessToken: SIM_TOKEN }),
-			badToken: await mk('e2e bad token', 'cisAutoCallApi', { baseUrl: sim.url, accessToken: 'not-the-token' }),
+			badToken: await mk('e2e bad token', 'cisAutoCallApi', {
+				baseUrl: sim.url,
+				accessToken: 'not-the-token',
+			}),
 			login: await mk('e2e login', 'cisAutoCallLoginApi', loginData),
-			badLogin: await mk('e2e bad login', 'cisAutoCallLoginApi', { ...loginData, password: 'wrong-password' }),
+			badLogin: await mk('e2e bad login', 'cisAutoCallLoginApi', {
+				...loginData,
+				password: 'wrong-password',
+			}),
 		};
 		for (const c of Object.values(creds)) c.id = String(c.id);
 		const ctx = {
@@ -114,7 +160,8 @@ async function runVersion(version, pack, opts, installInfo) {
 			loginData,
 			checks,
 			summary: {},
-			createManualWorkflow: (name, nodes) => client.createWorkflow(chain(name, [manualTrigger(), ...nodes])),
+			createManualWorkflow: (name, nodes) =>
+				client.createWorkflow(chain(name, [manualTrigger(), ...nodes])),
 			async run(name, nodes) {
 				const wf = await ctx.createManualWorkflow(name, nodes);
 				return client.runWorkflowManually(wf.id, { timeoutMs: 60000 });
@@ -127,7 +174,13 @@ async function runVersion(version, pack, opts, installInfo) {
 				await fn(ctx);
 			} catch (err) {
 				checks.skip(`${name} checks`, `crashed: ${err && err.stack ? err.stack : err}`);
-				if (n8n) out(`        last n8n output:\n${n8n.logs.slice(-30).map((l) => `          ${l}`).join('\n')}`);
+				if (n8n)
+					out(
+						`        last n8n output:\n${n8n.logs
+							.slice(-30)
+							.map((l) => `          ${l}`)
+							.join('\n')}`,
+					);
 			}
 			timing[`${name}Ms`] = Date.now() - t;
 		}
@@ -153,14 +206,18 @@ async function runVersion(version, pack, opts, installInfo) {
 async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	const t0 = Date.now();
-	out(`CIS Auto-Call end-to-end suite: n8n ${opts.versions.join(' and ')}, simulator time scale ${TIME_SCALE}`);
+	out(
+		`CIS Auto-Call end-to-end suite: n8n ${opts.versions.join(' and ')}, simulator time scale ${TIME_SCALE}`,
+	);
 	const installs = {};
 	for (const v of opts.versions) {
 		installs[v] = await suite.ensureVersion(v);
 		out(`n8n ${v}: ${installs[v].cached ? 'cached' : `installed in ${secs(installs[v].ms)}`}`);
 	}
 	const pack = await suite.packOrExit({ build: opts.build });
-	out(`packed ${path.basename(pack.tarball)} (${pack.files.length} files) in ${secs(pack.ms)}${opts.build ? ' (build included)' : ''}`);
+	out(
+		`packed ${path.basename(pack.tarball)} (${pack.files.length} files) in ${secs(pack.ms)}${opts.build ? ' (build included)' : ''}`,
+	);
 
 	const results = [];
 	for (const v of opts.versions) results.push(await runVersion(v, pack, opts, installs[v]));
@@ -169,8 +226,12 @@ async function main() {
 	out('\n== summary ==');
 	for (const r of results) {
 		const tm = r.timing;
-		const tasks = tm.triggerTasksCreated ? `; trigger tasks created: ${tm.triggerTasksCreated.total} (activation ${tm.triggerTasksCreated.activation}, re-activation ${tm.triggerTasksCreated.reactivation}, restart ${tm.triggerTasksCreated.restart}, changed settings ${tm.triggerTasksCreated.change})` : '';
-		out(`n8n ${r.version}: ${r.checks.passed} passed, ${r.checks.failed} failed in ${secs(r.ms)} (n8n ${tm.install.cached ? 'cached' : `installed in ${secs(tm.install.ms)}`}${tm.startMs ? `, start ${secs(tm.startMs)}` : ''}${tasks})`);
+		const tasks = tm.triggerTasksCreated
+			? `; trigger tasks created: ${tm.triggerTasksCreated.total} (activation ${tm.triggerTasksCreated.activation}, re-activation ${tm.triggerTasksCreated.reactivation}, restart ${tm.triggerTasksCreated.restart}, changed settings ${tm.triggerTasksCreated.change})`
+			: '';
+		out(
+			`n8n ${r.version}: ${r.checks.passed} passed, ${r.checks.failed} failed in ${secs(r.ms)} (n8n ${tm.install.cached ? 'cached' : `installed in ${secs(tm.install.ms)}`}${tm.startMs ? `, start ${secs(tm.startMs)}` : ''}${tasks})`,
+		);
 		for (const f of r.checks.results.filter((x) => !x.ok)) out(`  failed: ${f.name}`);
 	}
 	out(`total ${secs(Date.now() - t0)}`);

@@ -29,7 +29,13 @@ import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } fr
 import { HARNESS_WORKFLOW_ID, START_NODE_TYPE, setupEngine } from './setup';
 import { HarnessNodeTypes, nodeTypeName, type AnyNodeType, type ErrorSink } from './nodeTypes';
 import { CredentialStore } from './credentials';
-import { buildAdditionalData, buildNode, buildStore, defaultBaseUrls, nodeNameFor } from './additionalData';
+import {
+	buildAdditionalData,
+	buildNode,
+	buildStore,
+	defaultBaseUrls,
+	nodeNameFor,
+} from './additionalData';
 
 const AGENT_NODE_TYPE = 'n8n-nodes-harness.harnessAgent';
 
@@ -51,7 +57,9 @@ function toolVariantOf(type: INodeType): INodeType {
 		properties: [...base.properties],
 	};
 	delete description.usableAsTool;
-	const hasResourceOrOperation = base.properties.some((p) => p.name === 'resource' || p.name === 'operation');
+	const hasResourceOrOperation = base.properties.some(
+		(p) => p.name === 'resource' || p.name === 'operation',
+	);
 	if (!base.properties.some((p) => p.name === 'toolDescription')) {
 		const toolDescription: INodeProperties = {
 			displayName: 'Description',
@@ -60,7 +68,9 @@ function toolVariantOf(type: INodeType): INodeType {
 			default: base.description,
 			required: true,
 			typeOptions: { rows: 2 },
-			...(hasResourceOrOperation ? { displayOptions: { show: { descriptionType: ['manual'] } } } : {}),
+			...(hasResourceOrOperation
+				? { displayOptions: { show: { descriptionType: ['manual'] } } }
+				: {}),
 		};
 		description.properties.unshift(toolDescription);
 		if (hasResourceOrOperation) {
@@ -97,7 +107,11 @@ interface ToolSeen {
 function observationOf(task: ITaskData | undefined): string {
 	const items = task?.data?.[NodeConnectionTypes.AiTool]?.[0]?.map((item) => item?.json);
 	if (items && items.length > 0) return JSON.stringify(items);
-	if (task?.error) return JSON.stringify({ error: task.error.message ?? 'Unknown error', ...(task.error.name ? { errorType: task.error.name } : {}) });
+	if (task?.error)
+		return JSON.stringify({
+			error: task.error.message ?? 'Unknown error',
+			...(task.error.name ? { errorType: task.error.name } : {}),
+		});
 	return JSON.stringify('');
 }
 
@@ -120,16 +134,21 @@ function harnessAgent(script: AgentScript): INodeType {
 		this: IExecuteFunctions,
 		response?: EngineResponse<IDataObject>,
 	): Promise<INodeExecutionData[][] | EngineRequest<IDataObject>> {
-		const connected = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as ToolLike[] | ToolLike;
+		const connected = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as
+			ToolLike[] | ToolLike;
 		const tools = Array.isArray(connected) ? connected : [connected];
 		const tool = tools[0];
 		// A call's `$tool` names the tool node it goes to (default: the first tool).
-		const toolFor = (args: IDataObject) => tools.find((each) => each.metadata?.sourceNodeName === args.$tool) ?? tool;
+		const toolFor = (args: IDataObject) =>
+			tools.find((each) => each.metadata?.sourceNodeName === args.$tool) ?? tool;
 		const argumentsOf = ({ $tool, ...args }: IDataObject) => args;
 		const seen: ToolSeen = {
 			name: tool.name,
 			description: tool.description,
-			arguments: Object.entries(tool.schema?.shape ?? {}).map(([key, value]) => ({ key, description: value?.description })),
+			arguments: Object.entries(tool.schema?.shape ?? {}).map(([key, value]) => ({
+				key,
+				description: value?.description,
+			})),
 		};
 		if (script.via === 'supplyData') {
 			const observations: string[] = [];
@@ -143,7 +162,8 @@ function harnessAgent(script: AgentScript): INodeType {
 			return [[{ json: { observations, tool: seen } as unknown as IDataObject }]];
 		}
 		const observations = [...((response?.metadata?.observations as string[] | undefined) ?? [])];
-		for (const result of response?.actionResponses ?? []) observations.push(observationOf(result.data));
+		for (const result of response?.actionResponses ?? [])
+			observations.push(observationOf(result.data));
 		if (observations.length < script.toolCalls.length) {
 			const index = observations.length;
 			return {
@@ -170,7 +190,10 @@ function harnessAgent(script: AgentScript): INodeType {
 			version: 1,
 			description: 'Calls its connected tool as an AI Agent would',
 			defaults: { name: 'Harness Agent' },
-			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+			inputs: [
+				NodeConnectionTypes.Main,
+				{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true },
+			],
 			outputs: [NodeConnectionTypes.Main],
 			properties: [],
 		},
@@ -203,7 +226,12 @@ class AgentToolNodeTypes extends HarnessNodeTypes {
 	/** The tool variant as n8n runs it (its runs recorded in `invocations`). */
 	readonly tool: INodeType;
 
-	constructor(node: INodeType, script: AgentScript, sink: ErrorSink, invocations: ToolInvocation[]) {
+	constructor(
+		node: INodeType,
+		script: AgentScript,
+		sink: ErrorSink,
+		invocations: ToolInvocation[],
+	) {
 		super([node], sink);
 		this.agent = harnessAgent(script);
 		const variant = toolVariantOf(node);
@@ -316,9 +344,19 @@ export function buildAgentWorkflow(opts: AgentToolOptions): AgentWorkflow {
 		...(opts.onError ? { onError: opts.onError } : {}),
 	});
 	const moreToolNodes = (opts.moreTools ?? []).map((extra, index) =>
-		buildNode(toolType, extra.parameters, store, { id: `harness-tool-${executionNumber}-${index + 2}`, name: extra.nodeName }),
+		buildNode(toolType, extra.parameters, store, {
+			id: `harness-tool-${executionNumber}-${index + 2}`,
+			name: extra.nodeName,
+		}),
 	);
-	const startNode: INode = { id: 'harness-start', name: 'Harness Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const startNode: INode = {
+		id: 'harness-start',
+		name: 'Harness Start',
+		type: START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const agentNode: INode = {
 		id: 'harness-agent',
 		name: 'Harness Agent',
@@ -328,11 +366,21 @@ export function buildAgentWorkflow(opts: AgentToolOptions): AgentWorkflow {
 		parameters: {},
 	};
 	const connections: IConnections = {
-		[startNode.name]: { main: [[{ node: agentNode.name, type: NodeConnectionTypes.Main, index: 0 }]] },
-		[toolNode.name]: { [NodeConnectionTypes.AiTool]: [[{ node: agentNode.name, type: NodeConnectionTypes.AiTool, index: 0 }]] },
+		[startNode.name]: {
+			main: [[{ node: agentNode.name, type: NodeConnectionTypes.Main, index: 0 }]],
+		},
+		[toolNode.name]: {
+			[NodeConnectionTypes.AiTool]: [
+				[{ node: agentNode.name, type: NodeConnectionTypes.AiTool, index: 0 }],
+			],
+		},
 	};
 	for (const node of moreToolNodes) {
-		connections[node.name] = { [NodeConnectionTypes.AiTool]: [[{ node: agentNode.name, type: NodeConnectionTypes.AiTool, index: 0 }]] };
+		connections[node.name] = {
+			[NodeConnectionTypes.AiTool]: [
+				[{ node: agentNode.name, type: NodeConnectionTypes.AiTool, index: 0 }],
+			],
+		};
 	}
 	const nodes = [startNode, agentNode, toolNode, ...moreToolNodes];
 	const workflow = new Workflow({
@@ -357,13 +405,28 @@ export function buildAgentWorkflow(opts: AgentToolOptions): AgentWorkflow {
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
 	// Every execution has its own id in n8n; nodes may keep per-execution memory by it.
-	return { workflow, workflowData, startNode, agentNode, toolNode, toolType: nodeTypes.tool, store, sink, invocations, executionId: `agent-${executionNumber}` };
+	return {
+		workflow,
+		workflowData,
+		startNode,
+		agentNode,
+		toolNode,
+		toolType: nodeTypes.tool,
+		store,
+		sink,
+		invocations,
+		executionId: `agent-${executionNumber}`,
+	};
 }
 
 /** The execution's first stack entry: Harness Start with one empty item. */
 export function agentRunData(built: AgentWorkflow): IRunExecutionData {
 	return createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: built.startNode, data: { main: [[{ json: {} }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [
+				{ node: built.startNode, data: { main: [[{ json: {} }]] }, source: null },
+			],
+		},
 	});
 }
 
@@ -371,8 +434,7 @@ export function agentRunData(built: AgentWorkflow): IRunExecutionData {
 export function agentResultOf(built: AgentWorkflow, run: IRun): AgentToolResult {
 	const runData = run.data.resultData.runData;
 	const agentOutput = runData[built.agentNode.name]?.[0]?.data?.main?.[0]?.[0]?.json as
-		| { observations: string[]; tool: ToolSeen }
-		| undefined;
+		{ observations: string[]; tool: ToolSeen } | undefined;
 	const recordedError = run.data.resultData.error;
 	return {
 		observations: agentOutput?.observations ?? [],
@@ -396,6 +458,10 @@ export async function runAgentTool(opts: AgentToolOptions): Promise<AgentToolRes
 	const hooks = new ExecutionLifecycleHooks(mode, '1', built.workflowData);
 	const additionalData = buildAdditionalData(built.store, defaultBaseUrls, hooks);
 	additionalData.executionId = built.executionId;
-	const run = await new WorkflowExecute(additionalData, mode, agentRunData(built)).processRunExecutionData(built.workflow);
+	const run = await new WorkflowExecute(
+		additionalData,
+		mode,
+		agentRunData(built),
+	).processRunExecutionData(built.workflow);
 	return agentResultOf(built, run);
 }

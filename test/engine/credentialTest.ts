@@ -135,8 +135,9 @@ async function testCredentials(
 	try {
 		response = await routingNode.runNode();
 	} catch (error) {
-		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } })
-			.cause;
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
 		if (cause?.response) {
 			const statusCode = cause.response.status;
 			for (const rule of testRequest.rules ?? []) {

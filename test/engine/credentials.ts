@@ -200,7 +200,9 @@ export class CredentialStore extends ICredentialsHelper {
 			return await authenticate(credentials, requestOptions);
 		}
 		if (!workflow || !node) {
-			throw new UserError('Workflow and node are required for declarative credential authentication');
+			throw new UserError(
+				'Workflow and node are required for declarative credential authentication',
+			);
 		}
 		if (requestOptions.headers === undefined) requestOptions.headers = {};
 		if (authenticate.type === 'generic') {
@@ -275,10 +277,13 @@ export class CredentialStore extends ICredentialsHelper {
 
 		if (node.credentials) {
 			const nodeCredentials = node.credentials[credentialType.name];
-			const stored = await (await this.getCredentials(nodeCredentials, credentialType.name)).getData();
+			const stored = await (
+				await this.getCredentials(nodeCredentials, credentialType.name)
+			).getData();
 			const dataToPersist: ICredentialDataDecryptedObject = { ...stored };
 			for (const [key, value] of Object.entries(output)) {
-				if (key === expirableProperty.name || !isExpression(stored[key])) dataToPersist[key] = value;
+				if (key === expirableProperty.name || !isExpression(stored[key]))
+					dataToPersist[key] = value;
 			}
 			await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
 			return Object.assign(credentials, output);
@@ -300,7 +305,10 @@ export class CredentialStore extends ICredentialsHelper {
 		return (output as ICredentialDataDecryptedObject) ?? undefined;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		if (!this.data.has(type)) {
 			throw new UserError(
 				`Harness: no data for credential type "${type}"; pass it in credentials.${type}`,

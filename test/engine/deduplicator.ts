@@ -18,7 +18,8 @@ import type {
 } from 'n8n-workflow';
 
 function contextKey(scope: DeduplicationScope, data: ICheckProcessedContextData): string {
-	if (scope === 'node' && !data.node) throw new Error("No node information has been provided and so cannot use scope 'node'");
+	if (scope === 'node' && !data.node)
+		throw new Error("No node information has been provided and so cannot use scope 'node'");
 	if (!data.workflow.id) throw new Error('The workflow has no id');
 	return JSON.stringify([data.workflow.id, scope === 'node' ? `n:${data.node!.id}` : '']);
 }
@@ -72,11 +73,17 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		return row;
 	}
 
-	async clearAllProcessedItems(scope: DeduplicationScope, data: ICheckProcessedContextData): Promise<void> {
+	async clearAllProcessedItems(
+		scope: DeduplicationScope,
+		data: ICheckProcessedContextData,
+	): Promise<void> {
 		this.lists.delete(contextKey(scope, data));
 	}
 
-	async getProcessedDataCount(scope: DeduplicationScope, data: ICheckProcessedContextData): Promise<number> {
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		data: ICheckProcessedContextData,
+	): Promise<number> {
 		return this.lists.get(contextKey(scope, data))?.length ?? 0;
 	}
 }

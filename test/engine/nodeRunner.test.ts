@@ -197,8 +197,14 @@ test('binary data: prepareBinaryData works (inline, like n8n without a binary da
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].json).toEqual({ bytes: 6 });
 	const binary = result.items[0].binary!.data;
-	expect(binary).toMatchObject({ mimeType: 'audio/mpeg', fileName: 'recording.mp3', fileExtension: 'mp3' });
-	expect(Buffer.from(binary.data, 'base64')).toEqual(Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0xff]));
+	expect(binary).toMatchObject({
+		mimeType: 'audio/mpeg',
+		fileName: 'recording.mp3',
+		fileExtension: 'mp3',
+	});
+	expect(Buffer.from(binary.data, 'base64')).toEqual(
+		Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0xff]),
+	);
 	expect(remote.requests[0].headers.authorization).toBe('Bearer tok-1');
 });
 

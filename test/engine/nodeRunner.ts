@@ -22,7 +22,10 @@ import type {
 	IVersionedNodeType,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, ExecutionBaseError as ExecutionBaseErrorClass } from 'n8n-workflow';
+import {
+	createRunExecutionData,
+	ExecutionBaseError as ExecutionBaseErrorClass,
+} from 'n8n-workflow';
 import { harnessWorkflow, setupEngine } from './setup';
 import { HarnessNodeTypes, type ErrorSink } from './nodeTypes';
 import { CredentialStore, deepCopy } from './credentials';
@@ -113,7 +116,10 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 
 	const sink: ErrorSink = {};
 	const nodeTypes = new HarnessNodeTypes([opts.node], sink);
-	const { startNode, workflow, workflowData } = harnessWorkflow(nodeUnderTest, nodeTypes, { name: 'Engine harness', staticData });
+	const { startNode, workflow, workflowData } = harnessWorkflow(nodeUnderTest, nodeTypes, {
+		name: 'Engine harness',
+		staticData,
+	});
 	const mode: WorkflowExecuteMode = opts.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, '1', workflowData);
 	const additionalData = buildAdditionalData(store, defaultBaseUrls, hooks);
@@ -140,7 +146,12 @@ export async function runNode(opts: RunOptions): Promise<RunResult> {
 			executionTimeMs: 0,
 			runData: {},
 			credentialStore: store,
-			run: { data: runExecutionData, mode, startedAt: new Date(), status: 'error' } as unknown as IRun,
+			run: {
+				data: runExecutionData,
+				mode,
+				startedAt: new Date(),
+				status: 'error',
+			} as unknown as IRun,
 			nodeName: nodeUnderTest.name,
 		};
 	}

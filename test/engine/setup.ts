@@ -58,9 +58,22 @@ export function harnessWorkflow(
 		parameters: {},
 	};
 	const nodes = [startNode, nodeUnderTest];
-	const connections = { [startNode.name]: { main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]] } };
+	const connections = {
+		[startNode.name]: {
+			main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]],
+		},
+	};
 	const settings = { executionOrder: 'v1' as const };
-	const workflow = new Workflow({ id: HARNESS_WORKFLOW_ID, name, nodes, connections, active: false, nodeTypes, staticData, settings });
+	const workflow = new Workflow({
+		id: HARNESS_WORKFLOW_ID,
+		name,
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		staticData,
+		settings,
+	});
 	const workflowData = {
 		id: HARNESS_WORKFLOW_ID,
 		name,

@@ -30,7 +30,14 @@ import type {
 import { createRunExecutionData, type Workflow } from 'n8n-workflow';
 
 import { buildAdditionalData, buildNode, buildStore, defaultBaseUrls } from './additionalData';
-import { agentResultOf, agentRunData, buildAgentWorkflow, type AgentToolOptions, type AgentToolResult, type AgentWorkflow } from './agentRunner';
+import {
+	agentResultOf,
+	agentRunData,
+	buildAgentWorkflow,
+	type AgentToolOptions,
+	type AgentToolResult,
+	type AgentWorkflow,
+} from './agentRunner';
 import type { CredentialStore } from './credentials';
 import { HarnessNodeTypes, type AnyNodeType } from './nodeTypes';
 import { HARNESS_WORKFLOW_ID, harnessWorkflow, setupEngine } from './setup';
@@ -103,7 +110,13 @@ function newExecution(id: string): { execution: Execution; resolveFinished: () =
 }
 
 /** What n8n gives a run of the execution: its id, hooks and this n8n's waiting address. */
-function additionalDataOf(store: CredentialStore, mode: WorkflowExecuteMode, id: string, workflowData: IWorkflowBase, waitingBaseUrl: string): IWorkflowExecuteAdditionalData {
+function additionalDataOf(
+	store: CredentialStore,
+	mode: WorkflowExecuteMode,
+	id: string,
+	workflowData: IWorkflowBase,
+	waitingBaseUrl: string,
+): IWorkflowExecuteAdditionalData {
 	const additionalData = buildAdditionalData(store, defaultBaseUrls);
 	additionalData.executionId = id;
 	additionalData.hooks = new ExecutionLifecycleHooks(mode, id, workflowData);
@@ -121,7 +134,11 @@ export class WaitingExecutions {
 	 * `checksToken`: n8n 2.x (the execution's resume token is required; one resume at a time).
 	 * `loadDelayMs`: a slow n8n (after loading the execution), so that requests arriving together overlap.
 	 */
-	constructor(private readonly options: { checksToken: boolean; loadDelayMs?: number } = { checksToken: true }) {}
+	constructor(
+		private readonly options: { checksToken: boolean; loadDelayMs?: number } = {
+			checksToken: true,
+		},
+	) {}
 
 	/** The next `n` requests find the execution still running (saved as waiting a moment later). */
 	stillRunningFor = 0;
@@ -146,7 +163,9 @@ export class WaitingExecutions {
 			...(opts.retryOnFail ? { retryOnFail: true, ...opts.retryOnFail } : {}),
 		});
 		const nodeTypes = new HarnessNodeTypes([opts.node], {});
-		const { startNode, workflow, workflowData } = harnessWorkflow(nodeUnderTest, nodeTypes, { name: 'Waiting harness' });
+		const { startNode, workflow, workflowData } = harnessWorkflow(nodeUnderTest, nodeTypes, {
+			name: 'Waiting harness',
+		});
 		const mode = opts.mode ?? 'webhook';
 		const additionalData = buildAdditionalData(store, defaultBaseUrls);
 		const id = additionalData.executionId as string;
@@ -154,15 +173,34 @@ export class WaitingExecutions {
 		additionalData.webhookWaitingBaseUrl = this.waitingBaseUrl;
 		const data: IRunExecutionData = createRunExecutionData({
 			executionData: {
-				nodeExecutionStack: [{ node: startNode, data: { main: [(opts.items ?? [{}]).map((json) => ({ json }))] }, source: null }],
+				nodeExecutionStack: [
+					{
+						node: startNode,
+						data: { main: [(opts.items ?? [{}]).map((json) => ({ json }))] },
+						source: null,
+					},
+				],
 			},
 		});
 		const { execution, resolveFinished } = newExecution(id);
 		// n8n saves the execution (status running) before it runs.
-		const saved: Saved = { execution, workflow, node: nodeUnderTest, nodeType: opts.node, store, mode, data, workflowData, resolveFinished };
+		const saved: Saved = {
+			execution,
+			workflow,
+			node: nodeUnderTest,
+			nodeType: opts.node,
+			store,
+			mode,
+			data,
+			workflowData,
+			resolveFinished,
+		};
 		this.saved.set(id, saved);
-		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-		execution.waitingItems = run.data.resultData.runData[nodeUnderTest.name]?.at(-1)?.data?.main?.[0] ?? [];
+		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(
+			workflow,
+		);
+		execution.waitingItems =
+			run.data.resultData.runData[nodeUnderTest.name]?.at(-1)?.data?.main?.[0] ?? [];
 		this.ranUntil(saved, run);
 		return execution;
 	}
@@ -176,7 +214,13 @@ export class WaitingExecutions {
 		const built = buildAgentWorkflow(opts);
 		const mode: WorkflowExecuteMode = 'webhook';
 		const id = built.executionId;
-		const additionalData = additionalDataOf(built.store, mode, id, built.workflowData, this.waitingBaseUrl);
+		const additionalData = additionalDataOf(
+			built.store,
+			mode,
+			id,
+			built.workflowData,
+			this.waitingBaseUrl,
+		);
 		const data = agentRunData(built);
 		const { execution, resolveFinished } = newExecution(id);
 		const saved: Saved = {
@@ -192,7 +236,9 @@ export class WaitingExecutions {
 			agent: built,
 		};
 		this.saved.set(id, saved);
-		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(built.workflow);
+		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(
+			built.workflow,
+		);
 		this.ranUntil(saved, run);
 		return execution;
 	}
@@ -203,10 +249,21 @@ export class WaitingExecutions {
 	 */
 	async passTimeLimit(id: string): Promise<void> {
 		const saved = this.saved.get(id);
-		if (!saved || saved.execution.status !== 'waiting') throw new Error(`execution ${id} does not wait`);
+		if (!saved || saved.execution.status !== 'waiting')
+			throw new Error(`execution ${id} does not wait`);
 		saved.execution.status = 'running';
-		const additionalData = additionalDataOf(saved.store, saved.mode, id, saved.workflowData, this.waitingBaseUrl);
-		const run = await new WorkflowExecute(additionalData, saved.mode, structuredClone(saved.data)).processRunExecutionData(saved.workflow);
+		const additionalData = additionalDataOf(
+			saved.store,
+			saved.mode,
+			id,
+			saved.workflowData,
+			this.waitingBaseUrl,
+		);
+		const run = await new WorkflowExecute(
+			additionalData,
+			saved.mode,
+			structuredClone(saved.data),
+		).processRunExecutionData(saved.workflow);
 		this.ranUntil(saved, run);
 	}
 
@@ -230,7 +287,9 @@ export class WaitingExecutions {
 	handle = async (req: HarnessRequest, res: HarnessResponse): Promise<void> => {
 		// The path of waitingBaseUrl (n8n's N8N_ENDPOINT_WEBHOOK_WAIT, "webhook-waiting" by default).
 		const waitingPath = new URL(this.waitingBaseUrl).pathname.replace(/\/$/, '');
-		const match = req.path.startsWith(`${waitingPath}/`) ? /^\/([^/]+)(?:\/([^/]+))?\/?$/.exec(req.path.slice(waitingPath.length)) : null;
+		const match = req.path.startsWith(`${waitingPath}/`)
+			? /^\/([^/]+)(?:\/([^/]+))?\/?$/.exec(req.path.slice(waitingPath.length))
+			: null;
 		const answer = (status: number, body: unknown, execution?: Execution) => {
 			execution?.requests.push({ status, body });
 			if (!res.headersSent) res.status(status).json(body);
@@ -250,24 +309,52 @@ export class WaitingExecutions {
 		}
 		if (this.stillRunningFor > 0) {
 			this.stillRunningFor--;
-			return answer(409, { code: 409, message: `The execution "${id}" is running already.` }, execution);
+			return answer(
+				409,
+				{ code: 409, message: `The execution "${id}" is running already.` },
+				execution,
+			);
 		}
-		if (execution.status === 'running') return answer(409, { code: 409, message: `The execution "${id}" is running already.` }, execution);
-		if (execution.status === 'finished') return answer(409, { code: 409, message: `The execution "${id} has finished already.` }, execution);
-		if (suffix !== saved.node.id) return answer(404, { code: 404, message: 'no waiting webhook with a matching path/method' }, execution);
+		if (execution.status === 'running')
+			return answer(
+				409,
+				{ code: 409, message: `The execution "${id}" is running already.` },
+				execution,
+			);
+		if (execution.status === 'finished')
+			return answer(
+				409,
+				{ code: 409, message: `The execution "${id} has finished already.` },
+				execution,
+			);
+		if (suffix !== saved.node.id)
+			return answer(
+				404,
+				{ code: 404, message: 'no waiting webhook with a matching path/method' },
+				execution,
+			);
 
 		// As loaded from the database: a copy per request (n8n 1.x: several requests may load the
 		// waiting execution before any of them resumed it).
 		const data = structuredClone(saved.data);
-		if (this.options.loadDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.loadDelayMs));
+		if (this.options.loadDelayMs)
+			await new Promise((resolve) => setTimeout(resolve, this.options.loadDelayMs));
 		data.executionData!.nodeExecutionStack[0].node.disabled = true;
 		data.waitTill = undefined;
 		data.resultData.runData[data.resultData.lastNodeExecuted as string].pop();
 
-		const additionalData = additionalDataOf(saved.store, saved.mode, id, saved.workflowData, this.waitingBaseUrl);
+		const additionalData = additionalDataOf(
+			saved.store,
+			saved.mode,
+			id,
+			saved.workflowData,
+			this.waitingBaseUrl,
+		);
 		additionalData.httpRequest = req as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
 		additionalData.httpResponse = res as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
-		const description = (saved.nodeType.description as { webhooks?: IWebhookData['webhookDescription'][] }).webhooks?.find((w) => w.restartWebhook);
+		const description = (
+			saved.nodeType.description as { webhooks?: IWebhookData['webhookDescription'][] }
+		).webhooks?.find((w) => w.restartWebhook);
 		if (!description) return answer(404, { code: 404, message: 'no restart webhook' }, execution);
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
@@ -279,8 +366,18 @@ export class WaitingExecutions {
 		};
 		let result: IWebhookResponseData;
 		try {
-			const context = new WebhookContext(saved.workflow, saved.node, additionalData, saved.mode, webhookData, [], data);
-			result = (await (saved.nodeType as { webhook: (this: unknown) => Promise<IWebhookResponseData> }).webhook.call(context));
+			const context = new WebhookContext(
+				saved.workflow,
+				saved.node,
+				additionalData,
+				saved.mode,
+				webhookData,
+				[],
+				data,
+			);
+			result = await (
+				saved.nodeType as { webhook: (this: unknown) => Promise<IWebhookResponseData> }
+			).webhook.call(context);
 		} catch (error) {
 			return answer(500, { code: 0, message: (error as Error).message }, execution);
 		}
@@ -288,14 +385,17 @@ export class WaitingExecutions {
 			execution.requests.push({ status: res.statusCode, body: '(answered by the node)' });
 			return;
 		}
-		if (!result.workflowData) return answer(200, result.webhookResponse ?? { message: 'Webhook call received' }, execution);
+		if (!result.workflowData)
+			return answer(200, result.webhookResponse ?? { message: 'Webhook call received' }, execution);
 
 		// n8n 2.x lets one resume through (the others fail); n8n 1.x runs each one.
 		if (this.options.checksToken) execution.status = 'running';
 		answer(200, result.webhookResponse ?? { message: 'Workflow was started' }, execution);
 		data.executionData!.nodeExecutionStack[0].data.main = result.workflowData;
 		execution.resumes++;
-		const run = await new WorkflowExecute(additionalData, saved.mode, data).processRunExecutionData(saved.workflow);
+		const run = await new WorkflowExecute(additionalData, saved.mode, data).processRunExecutionData(
+			saved.workflow,
+		);
 		execution.items = run.data.resultData.runData[saved.node.name]?.at(-1)?.data?.main?.[0] ?? [];
 		this.ranUntil(saved, run);
 	};

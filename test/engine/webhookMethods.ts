@@ -175,15 +175,20 @@ export async function runWebhookMethod(opts: WebhookMethodOptions): Promise<Webh
 		opts,
 		deepCopy(opts.staticData),
 	);
-	const mode: WorkflowExecuteMode = opts.mode ?? (opts.method === 'delete' ? 'internal' : 'trigger');
+	const mode: WorkflowExecuteMode =
+		opts.mode ?? (opts.method === 'delete' ? 'internal' : 'trigger');
 	const isTest = mode === 'manual';
 	const base = stripTrailingSlash(opts.webhookBaseUrl);
-	const additionalData = buildAdditionalData(store, { webhookBaseUrl: base, webhookTestBaseUrl: base });
+	const additionalData = buildAdditionalData(store, {
+		webhookBaseUrl: base,
+		webhookTestBaseUrl: base,
+	});
 	const webhooks = getNodeWebhooks(workflow, node, nodeType, additionalData);
 	const webhookData = opts.webhookName
 		? webhooks.find((w) => w.webhookDescription.name === opts.webhookName)
 		: webhooks[0];
-	if (!webhookData) throw new UserError(`Harness: node "${node.name}" has no webhook to run ${opts.method} for`);
+	if (!webhookData)
+		throw new UserError(`Harness: node "${node.name}" has no webhook to run ${opts.method} for`);
 	if (isTest) webhookData.isTest = true;
 
 	const fn = nodeType.webhookMethods?.[webhookData.webhookDescription.name]?.[opts.method];
@@ -206,5 +211,10 @@ export async function runWebhookMethod(opts: WebhookMethodOptions): Promise<Webh
 		error = e as Error;
 	}
 	replaceContents(opts.staticData, deepCopy((workflow.staticData[staticKey] ?? {}) as IDataObject));
-	return { result, error, credentialStore: store, webhookUrl: context.getNodeWebhookUrl(webhookData.webhookDescription.name) };
+	return {
+		result,
+		error,
+		credentialStore: store,
+		webhookUrl: context.getNodeWebhookUrl(webhookData.webhookDescription.name),
+	};
 }

@@ -4,7 +4,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_WEBHOOK_ID, runWebhookMethod, startWebhookServer, type WebhookServer } from './harness';
+import {
+	DEFAULT_WEBHOOK_ID,
+	runWebhookMethod,
+	startWebhookServer,
+	type WebhookServer,
+} from './harness';
 import { credentialTypes, FixtureTrigger, useFakeRemote } from './fixtures';
 
 const { remote, tokenCredentials } = useFakeRemote();
@@ -16,7 +21,10 @@ afterEach(async () => {
 	server = undefined;
 });
 
-const start = async (staticData: IDataObject, extra: { persistStaticData?: boolean; checkSecret?: boolean } = {}) =>
+const start = async (
+	staticData: IDataObject,
+	extra: { persistStaticData?: boolean; checkSecret?: boolean } = {},
+) =>
 	(server = await startWebhookServer({
 		node: new FixtureTrigger(),
 		credentialTypes,
@@ -26,7 +34,11 @@ const start = async (staticData: IDataObject, extra: { persistStaticData?: boole
 		persistStaticData: extra.persistStaticData,
 	}));
 
-const post = async (url: string, body: string | undefined, headers: Record<string, string> = {}) => {
+const post = async (
+	url: string,
+	body: string | undefined,
+	headers: Record<string, string> = {},
+) => {
 	const response = await fetch(url, { method: 'POST', body, headers });
 	const text = await response.text();
 	return { status: response.status, text, headers: response.headers };
@@ -101,7 +113,11 @@ test('non-JSON bodies: text/plain arrives as a string, other types only as rawBo
 	const s = await start({}, { checkSecret: false });
 
 	await post(s.url, 'hello', { 'content-type': 'text/plain' });
-	expect(s.started[0][0][0].json).toMatchObject({ body: 'hello', bodyType: 'string', rawBody: 'hello' });
+	expect(s.started[0][0][0].json).toMatchObject({
+		body: 'hello',
+		bodyType: 'string',
+		rawBody: 'hello',
+	});
 
 	await post(s.url, 'a=1&b=2', { 'content-type': 'application/x-www-form-urlencoded' });
 	expect(s.started[1][0][0].json).toMatchObject({ body: { a: '1', b: '2' }, bodyType: 'object' });
@@ -114,7 +130,10 @@ test('an invalid JSON body is refused with 422 before webhook() runs', async () 
 	const s = await start({}, { checkSecret: false });
 	const response = await post(s.url, '{not json', { 'content-type': 'application/json' });
 	expect(response.status).toBe(422);
-	expect(JSON.parse(response.text)).toMatchObject({ code: 422, message: 'Failed to parse request body' });
+	expect(JSON.parse(response.text)).toMatchObject({
+		code: 422,
+		message: 'Failed to parse request body',
+	});
 	expect(s.calls).toBe(0);
 });
 
@@ -122,7 +141,10 @@ test('req.ip is the socket address unless proxyHops trusts X-Forwarded-For (N8N_
 	const direct = await start({}, { checkSecret: false });
 	const forwarded = { 'content-type': 'application/json', 'x-forwarded-for': '87.251.83.190' };
 	await post(direct.url, '{}', forwarded);
-	expect(direct.started[0][0][0].json).toMatchObject({ ip: '127.0.0.1', remoteAddress: '127.0.0.1' });
+	expect(direct.started[0][0][0].json).toMatchObject({
+		ip: '127.0.0.1',
+		remoteAddress: '127.0.0.1',
+	});
 	await direct.close();
 
 	server = await startWebhookServer({

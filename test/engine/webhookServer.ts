@@ -175,7 +175,8 @@ function decorateRequest(raw: IncomingMessage, proxyHops = 0): HarnessRequest {
 	req.secure = false;
 	req.header = (name: string) => {
 		const lower = name.toLowerCase();
-		if (lower === 'referer' || lower === 'referrer') return raw.headers.referer ?? raw.headers.referrer;
+		if (lower === 'referer' || lower === 'referrer')
+			return raw.headers.referer ?? raw.headers.referrer;
 		return raw.headers[lower];
 	};
 	req.get = req.header;
@@ -205,11 +206,15 @@ function decorateResponse(raw: ServerResponse, req: HarnessRequest): HarnessResp
 	res.header = res.set;
 	res.get = (field: string) => res.getHeader(field);
 	res.type = (contentType: string) => {
-		res.setHeader('Content-Type', contentType.includes('/') ? contentType : `application/${contentType}`);
+		res.setHeader(
+			'Content-Type',
+			contentType.includes('/') ? contentType : `application/${contentType}`,
+		);
 		return res;
 	};
 	res.json = (body: unknown) => {
-		if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+		if (!res.getHeader('Content-Type'))
+			res.setHeader('Content-Type', 'application/json; charset=utf-8');
 		res.end(JSON.stringify(body));
 		return res;
 	};
@@ -269,7 +274,9 @@ async function parseWebhookBody(req: HarnessRequest, nodeVersion: number): Promi
 		if (contentType === 'application/json') {
 			req.body = JSON.parse(rawBody.toString(encoding));
 		} else if (contentType === 'application/x-www-form-urlencoded') {
-			req.body = { ...parseQueryString(rawBody.toString(encoding), undefined, undefined, { maxKeys: 1000 }) };
+			req.body = {
+				...parseQueryString(rawBody.toString(encoding), undefined, undefined, { maxKeys: 1000 }),
+			};
 		} else if (contentType === 'text/plain') {
 			req.body = rawBody.toString(encoding);
 		}
@@ -283,7 +290,8 @@ async function parseWebhookBody(req: HarnessRequest, nodeVersion: number): Promi
 function sendStatic(res: HarnessResponse, body: unknown, code: number): void {
 	if (res.headersSent || res.writableEnded) return;
 	res.status(code);
-	if (!isWebhookHtmlSandboxingDisabled()) res.setHeader('Content-Security-Policy', getHtmlSandboxCSP());
+	if (!isWebhookHtmlSandboxingDisabled())
+		res.setHeader('Content-Security-Policy', getHtmlSandboxCSP());
 	if (typeof body === 'string') res.send(body);
 	else res.json(body);
 }
@@ -299,7 +307,10 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
 	const sharedStaticData = opts.staticData;
 
 	// Resolve the route once from a throw-away workflow (same as n8n's registration).
-	const probe = buildTriggerWorkflow({ ...opts, credentialStore: store }, deepCopy(sharedStaticData));
+	const probe = buildTriggerWorkflow(
+		{ ...opts, credentialStore: store },
+		deepCopy(sharedStaticData),
+	);
 	const webhookDescriptions = probe.nodeType.description.webhooks ?? [];
 	if (webhookDescriptions.length === 0) {
 		throw new UserError(`Harness: node "${probe.node.name}" has no webhooks`);
@@ -408,7 +419,15 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
 		log.push(call);
 		let result: IWebhookResponseData;
 		try {
-			const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+			const context = new WebhookContext(
+				workflow,
+				node,
+				additionalData,
+				'webhook',
+				webhookData,
+				[],
+				null,
+			);
 			result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
 			call.response = result;
 		} catch (error) {
@@ -434,7 +453,9 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
 		} else if (result.noWebhookResponse !== true) {
 			sendStatic(
 				res,
-				result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' },
+				result.webhookResponse !== undefined
+					? result.webhookResponse
+					: { message: 'Webhook call received' },
 				responseCode,
 			);
 		}

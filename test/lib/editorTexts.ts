@@ -1,4 +1,10 @@
-import type { ICredentialType, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 /**
  * Every text of a node or credential description that the editor shows, with where it comes from,
@@ -24,7 +30,8 @@ function isCollection(entry: Entry): entry is INodePropertyCollection {
 function propertyTexts(entry: Entry, path: string, out: EditorText[]): void {
 	const here = `${path}${'name' in entry ? String(entry.name) : '?'}`;
 	const add = (field: string, value: unknown) => {
-		if (typeof value === 'string' && value.trim() !== '' && !value.startsWith('=')) out.push({ where: `${here}.${field}`, text: value });
+		if (typeof value === 'string' && value.trim() !== '' && !value.startsWith('='))
+			out.push({ where: `${here}.${field}`, text: value });
 	};
 	if (isProperty(entry)) {
 		add('displayName', entry.displayName);
@@ -52,13 +59,15 @@ export function nodeTexts(description: INodeTypeDescription): EditorText[] {
 	out.push({ where: `${top}.description`, text: description.description });
 	const panel = description.triggerPanel;
 	if (panel && typeof panel === 'object') {
-		if (typeof panel.header === 'string') out.push({ where: `${top}.triggerPanel.header`, text: panel.header });
+		if (typeof panel.header === 'string')
+			out.push({ where: `${top}.triggerPanel.header`, text: panel.header });
 		const help = panel.executionsHelp;
 		if (help && typeof help === 'object') {
 			out.push({ where: `${top}.triggerPanel.inactive`, text: help.inactive });
 			out.push({ where: `${top}.triggerPanel.active`, text: help.active });
 		}
-		if (typeof panel.activationHint === 'string') out.push({ where: `${top}.triggerPanel.activationHint`, text: panel.activationHint });
+		if (typeof panel.activationHint === 'string')
+			out.push({ where: `${top}.triggerPanel.activationHint`, text: panel.activationHint });
 	}
 	for (const property of description.properties) propertyTexts(property, `${top}: `, out);
 	return out;
@@ -66,7 +75,10 @@ export function nodeTexts(description: INodeTypeDescription): EditorText[] {
 
 /** Every text the editor shows for a credential type. */
 export function credentialTexts(credential: ICredentialType): EditorText[] {
-	const out: EditorText[] = [{ where: `${credential.name}.displayName`, text: credential.displayName }];
-	for (const property of credential.properties) propertyTexts(property, `${credential.name}: `, out);
+	const out: EditorText[] = [
+		{ where: `${credential.name}.displayName`, text: credential.displayName },
+	];
+	for (const property of credential.properties)
+		propertyTexts(property, `${credential.name}: `, out);
 	return out;
 }

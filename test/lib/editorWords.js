@@ -78,7 +78,8 @@ function findBanned(text) {
 	const prose = withoutExpressions(text);
 	const found = [];
 	for (const code of CODES) {
-		if (new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(code)}($|[^A-Za-z0-9_])`).test(prose)) found.push(code);
+		if (new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(code)}($|[^A-Za-z0-9_])`).test(prose))
+			found.push(code);
 	}
 	for (const phrase of PHRASES) {
 		if (prose.includes(phrase)) found.push(phrase);

@@ -42,7 +42,8 @@ function noticeVariants(text) {
 	const whole = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(body);
 	if (!whole) return [body.replace(/\{\{[\s\S]*?\}\}/g, '…')];
 	const variants = [];
-	for (const match of whole[1].matchAll(/(^|\?\?|\|\||[?:(,])\s*(["'`])((?:\\.|(?!\2)[^\\])*)\2/g)) variants.push(match[3]);
+	for (const match of whole[1].matchAll(/(^|\?\?|\|\||[?:(,])\s*(["'`])((?:\\.|(?!\2)[^\\])*)\2/g))
+		variants.push(match[3]);
 	return variants;
 }
 
@@ -55,9 +56,17 @@ function noticeProblems(text) {
 		const words = wordCount(variant);
 		const sentences = sentenceCount(variant);
 		if (words > MAX_NOTICE_WORDS) problems.push(`${words} words (at most ${MAX_NOTICE_WORDS})`);
-		if (sentences > MAX_NOTICE_SENTENCES) problems.push(`${sentences} sentences (at most ${MAX_NOTICE_SENTENCES})`);
+		if (sentences > MAX_NOTICE_SENTENCES)
+			problems.push(`${sentences} sentences (at most ${MAX_NOTICE_SENTENCES})`);
 	}
 	return [...new Set(problems)];
 }
 
-module.exports = { MAX_NOTICE_WORDS, MAX_NOTICE_SENTENCES, wordCount, sentenceCount, noticeVariants, noticeProblems };
+module.exports = {
+	MAX_NOTICE_WORDS,
+	MAX_NOTICE_SENTENCES,
+	wordCount,
+	sentenceCount,
+	noticeVariants,
+	noticeProblems,
+};

@@ -27,10 +27,16 @@ export interface SimulatorHooks {
 	closeAfterAll?: () => unknown;
 }
 
-export function useSimulator(start: () => Promise<Simulator>, hooks: SimulatorHooks = {}): Simulator {
+export function useSimulator(
+	start: () => Promise<Simulator>,
+	hooks: SimulatorHooks = {},
+): Simulator {
 	let started: Simulator | undefined;
 	const current = (): Simulator => {
-		if (!started) throw new Error('useSimulator: the simulator starts in beforeAll; use it in a test or a hook');
+		if (!started)
+			throw new Error(
+				'useSimulator: the simulator starts in beforeAll; use it in a test or a hook',
+			);
 		return started;
 	};
 	beforeAll(async () => {

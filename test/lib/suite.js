@@ -20,7 +20,12 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { ensureN8n, isInstalled } = require('../../scripts/lib/n8n-install');
-const { startN8n, setupOwner, installPackageTarball, httpRequest } = require('../../scripts/lib/n8n-instance');
+const {
+	startN8n,
+	setupOwner,
+	installPackageTarball,
+	httpRequest,
+} = require('../../scripts/lib/n8n-instance');
 const { packRepo } = require('../../scripts/lib/pack');
 const { ACTION_TYPE, TRIGGER_TYPE } = require('../../scripts/lib/playground');
 
@@ -76,7 +81,10 @@ function removeTemp(dir) {
  * a moment to go before their folders are deleted.
  */
 function onInterrupt(checksSoFar, delayMs = 300) {
-	for (const [signal, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT', 130], ['SIGTERM', 143]])) {
+	for (const [signal, code] of /** @type {[NodeJS.Signals, number][]} */ ([
+		['SIGINT', 130],
+		['SIGTERM', 143],
+	])) {
 		process.on(signal, () => {
 			setTimeout(() => {
 				removeTemp();
@@ -115,7 +123,9 @@ async function packOrExit({ build = true } = {}) {
 			out('0 passed, 1 failed');
 			process.exit(1);
 		}
-		const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+		const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+			.split('\n')
+			.filter(Boolean);
 		return { ok: true, tarball, dir: null, files, ms: Date.now() - t };
 	}
 	const pack = await packRepo({ build });
@@ -155,14 +165,20 @@ async function expectPackageNodes(url, cookie, where = 'n8n') {
 	const { status, types } = await servedNodeTypes(url, cookie);
 	const names = new Set(types.map((d) => d.name));
 	for (const type of [ACTION_TYPE, TRIGGER_TYPE]) {
-		if (!names.has(type)) throw new Error(`node type ${type} not served by ${where} (GET /types/nodes.json: ${status}, ${names.size} types)`);
+		if (!names.has(type))
+			throw new Error(
+				`node type ${type} not served by ${where} (GET /types/nodes.json: ${status}, ${names.size} types)`,
+			);
 	}
 }
 
 /** Passed and failed checks of several Checks objects together. */
 function count(checksList) {
 	const list = checksList.filter(Boolean);
-	return { passed: list.reduce((n, c) => n + c.passed, 0), failed: list.reduce((n, c) => n + c.failed, 0) };
+	return {
+		passed: list.reduce((n, c) => n + c.passed, 0),
+		failed: list.reduce((n, c) => n + c.failed, 0),
+	};
 }
 
 /** Prints the last line `N passed, N failed` of all these Checks and sets the exit code (1 on a failure). */

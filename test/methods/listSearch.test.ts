@@ -3,16 +3,31 @@
  * (nodes/CisAutoCall/methods/listSearch.ts), through n8n-core's LoadOptionsContext with real HTTP
  * to the simulator.
  */
-import { addTasks, API, apiRequests, createTaskInState, runListSearch, useActionSimulator } from '../actions/fixtures';
+import {
+	addTasks,
+	API,
+	apiRequests,
+	createTaskInState,
+	runListSearch,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
 const sim = useActionSimulator();
 
-describe('task list search (searchCallTasks), through n8n-core\'s LoadOptionsContext', () => {
+describe("task list search (searchCallTasks), through n8n-core's LoadOptionsContext", () => {
 	test('by keyword: newest updated first, "name (status)" with the id as value', async () => {
-		createTaskInState(sim, { name: 'Leads March' }, { status: 'PROCESS', updatedAt: '2026-03-01T00:00:00.000Z' });
-		createTaskInState(sim, { name: 'Leads April' }, { status: 'PAUSED', updatedAt: '2026-04-01T00:00:00.000Z' });
+		createTaskInState(
+			sim,
+			{ name: 'Leads March' },
+			{ status: 'PROCESS', updatedAt: '2026-03-01T00:00:00.000Z' },
+		);
+		createTaskInState(
+			sim,
+			{ name: 'Leads April' },
+			{ status: 'PAUSED', updatedAt: '2026-04-01T00:00:00.000Z' },
+		);
 		createTaskInState(sim, { name: 'Debtors' }, { updatedAt: '2026-05-01T00:00:00.000Z' });
 		const result = await runListSearch(sim, { filter: 'leads' });
 		const [request] = apiRequests(sim);
@@ -21,7 +36,9 @@ describe('task list search (searchCallTasks), through n8n-core\'s LoadOptionsCon
 			`${API}telephony/autoCall`,
 			{ limit: '100', offset: '0', sort: '-updatedAt', keyword: 'leads' },
 		]);
-		const [april, march] = [...sim.state.tasks.values()].filter((t) => t.name.startsWith('Leads')).reverse();
+		const [april, march] = [...sim.state.tasks.values()]
+			.filter((t) => t.name.startsWith('Leads'))
+			.reverse();
 		expect(result.results).toEqual([
 			{ name: 'Leads April (PAUSED)', value: april.id },
 			{ name: 'Leads March (PROCESS)', value: march.id },
@@ -41,7 +58,9 @@ describe('task list search (searchCallTasks), through n8n-core\'s LoadOptionsCon
 		expect(third.results).toHaveLength(50);
 		expect(third.paginationToken).toBeUndefined();
 		expect(apiRequests(sim).map((request) => request.query.offset)).toEqual(['0', '100', '200']);
-		const values = [...first.results, ...second.results, ...third.results].map((entry) => entry.value);
+		const values = [...first.results, ...second.results, ...third.results].map(
+			(entry) => entry.value,
+		);
 		expect(new Set(values).size).toBe(250);
 		expect([...values].sort()).toEqual(tasks.map((t) => t.id).sort());
 	});

@@ -78,18 +78,43 @@ async function startCluster({ version, tarball, workDir, n8nInstall, echo = fals
 	const folders = {
 		main: path.join(workDir, 'main'),
 		workers: Array.from({ length: WORKERS }, (_, i) => path.join(workDir, `worker-${i + 1}`)),
-		webhooks: Array.from({ length: WEBHOOK_PROCESSES }, (_, i) => path.join(workDir, `webhook-${i + 1}`)),
+		webhooks: Array.from({ length: WEBHOOK_PROCESSES }, (_, i) =>
+			path.join(workDir, `webhook-${i + 1}`),
+		),
 	};
 	const installed = await installPackageTarball(folders.main, tarball, version);
 	for (const folder of [...folders.workers, ...folders.webhooks]) {
-		fs.cpSync(path.join(folders.main, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'), { recursive: true, verbatimSymlinks: true });
+		fs.cpSync(path.join(folders.main, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'), {
+			recursive: true,
+			verbatimSymlinks: true,
+		});
 	}
 	timing.packageInstallMs = Date.now() - t;
 
-	const env = sharedEnv({ postgres, redis, balancer, encryptionKey: crypto.randomBytes(24).toString('hex') });
-	const cluster = { postgres, redis, balancer, installed, timing, main: null, workers: [], webhooks: [] };
+	const env = sharedEnv({
+		postgres,
+		redis,
+		balancer,
+		encryptionKey: crypto.randomBytes(24).toString('hex'),
+	});
+	const cluster = {
+		postgres,
+		redis,
+		balancer,
+		installed,
+		timing,
+		main: null,
+		workers: [],
+		webhooks: [],
+	};
 	const startMain = () =>
-		startN8n({ version, userFolder: folders.main, label: 'main', echo, env: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
+		startN8n({
+			version,
+			userFolder: folders.main,
+			label: 'main',
+			echo,
+			env: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+		});
 	const startWorker = (i) =>
 		startOnFreePort((port) =>
 			startN8n({
@@ -99,12 +124,25 @@ async function startCluster({ version, tarball, workDir, n8nInstall, echo = fals
 				command: ['worker', '--concurrency=5'],
 				label: `worker-${i + 1}`,
 				echo,
-				env: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' },
+				env: {
+					...env,
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				},
 			}),
 		);
 	const startWebhook = (i) =>
 		startOnFreePort((port) =>
-			startN8n({ version, userFolder: folders.webhooks[i], port, command: 'webhook', label: `webhook-${i + 1}`, echo, env }),
+			startN8n({
+				version,
+				userFolder: folders.webhooks[i],
+				port,
+				command: 'webhook',
+				label: `webhook-${i + 1}`,
+				echo,
+				env,
+			}),
 		);
 
 	/** Every n8n process handle: main, workers, webhook processes. */
@@ -189,4 +227,11 @@ function workerRunsByExecution(cluster) {
 	return runs;
 }
 
-module.exports = { startCluster, startOnFreePort, executionsByWorker, workerRunsByExecution, WORKERS, WEBHOOK_PROCESSES };
+module.exports = {
+	startCluster,
+	startOnFreePort,
+	executionsByWorker,
+	workerRunsByExecution,
+	WORKERS,
+	WEBHOOK_PROCESSES,
+};

@@ -24,33 +24,78 @@ module.exports = async function limitChecks(ctx) {
 	const overshoots = [];
 	const spread = [];
 	for (let round = 1; round <= rounds; round++) {
-		await checks.check(`Max Calls per Day ${CAP}, ${LEADS} leads posted at once through the balancer (round ${round} of ${rounds}): at most ${CAP} + ${cluster.workers.length} (the workers) are called`, async () => {
-			const leadPath = `queue-limits-${crypto.randomUUID()}`;
-			const call = cisNode('Call', { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-limits', phone: '={{ $json.body.phone }}', options: { maxCallsPerDay: CAP } }, cred, { typeVersion: 2 });
-			const wf = await client.createWorkflow(chain(`queue limits round ${round}`, [leadWebhook(leadPath), call]));
-			await client.activate(wf.id, { timeoutMs: 60000 });
-			const mark = sim.requests.length;
-			const phones = Array.from({ length: LEADS }, (_, i) => `7999${String(round).padStart(2, '0')}${String(i).padStart(5, '0')}`);
-			const answers = await Promise.all(phones.map((phone) => httpRequest('POST', `${cluster.balancer.url}/webhook/${leadPath}`, { body: { phone } })));
-			assert.ok(answers.every((a) => a.status === 200), `lead webhook answers ${answers.map((a) => a.status).join(', ')}`);
-			let finished = [];
-			await waitFor(`${LEADS} executions of round ${round} finished`, async () => {
-				finished = (await client.listExecutions(wf.id)).filter((e) => !['new', 'running', 'waiting'].includes(e.status));
-				return finished.length >= LEADS;
-			}, 120000, 500);
-			const called = apiRequestsSince(sim, mark).filter((r) => r.method === 'POST' && r.path === SINGLE).length;
-			const ranOn = executionsByWorker(cluster);
-			const perWorker = cluster.workers.map((_, i) => finished.filter((e) => ranOn[String(e.id)] === `worker-${i + 1}`).length);
-			await client.deactivate(wf.id).catch(() => undefined);
-			overshoots.push(called - CAP);
-			spread.push(perWorker.join('+'));
-			assert.ok(called >= Math.min(CAP, LEADS) - 0, `only ${called} called: the cap of ${CAP} was not reached`);
-			assert.ok(called - CAP <= cluster.workers.length, `${called} called against a cap of ${CAP}: overshoot ${called - CAP} > ${cluster.workers.length} workers`);
-			return `${called} called of ${LEADS} (overshoot ${called - CAP}); executions per worker ${perWorker.join(' + ')}`;
-		});
+		await checks.check(
+			`Max Calls per Day ${CAP}, ${LEADS} leads posted at once through the balancer (round ${round} of ${rounds}): at most ${CAP} + ${cluster.workers.length} (the workers) are called`,
+			async () => {
+				const leadPath = `queue-limits-${crypto.randomUUID()}`;
+				const call = cisNode(
+					'Call',
+					{
+						resource: 'candidate',
+						operation: 'createAndRun',
+						botSettingsId: 'bot-limits',
+						phone: '={{ $json.body.phone }}',
+						options: { maxCallsPerDay: CAP },
+					},
+					cred,
+					{ typeVersion: 2 },
+				);
+				const wf = await client.createWorkflow(
+					chain(`queue limits round ${round}`, [leadWebhook(leadPath), call]),
+				);
+				await client.activate(wf.id, { timeoutMs: 60000 });
+				const mark = sim.requests.length;
+				const phones = Array.from(
+					{ length: LEADS },
+					(_, i) => `7999${String(round).padStart(2, '0')}${String(i).padStart(5, '0')}`,
+				);
+				const answers = await Promise.all(
+					phones.map((phone) =>
+						httpRequest('POST', `${cluster.balancer.url}/webhook/${leadPath}`, { body: { phone } }),
+					),
+				);
+				assert.ok(
+					answers.every((a) => a.status === 200),
+					`lead webhook answers ${answers.map((a) => a.status).join(', ')}`,
+				);
+				let finished = [];
+				await waitFor(
+					`${LEADS} executions of round ${round} finished`,
+					async () => {
+						finished = (await client.listExecutions(wf.id)).filter(
+							(e) => !['new', 'running', 'waiting'].includes(e.status),
+						);
+						return finished.length >= LEADS;
+					},
+					120000,
+					500,
+				);
+				const called = apiRequestsSince(sim, mark).filter(
+					(r) => r.method === 'POST' && r.path === SINGLE,
+				).length;
+				const ranOn = executionsByWorker(cluster);
+				const perWorker = cluster.workers.map(
+					(_, i) => finished.filter((e) => ranOn[String(e.id)] === `worker-${i + 1}`).length,
+				);
+				await client.deactivate(wf.id).catch(() => undefined);
+				overshoots.push(called - CAP);
+				spread.push(perWorker.join('+'));
+				assert.ok(
+					called >= Math.min(CAP, LEADS) - 0,
+					`only ${called} called: the cap of ${CAP} was not reached`,
+				);
+				assert.ok(
+					called - CAP <= cluster.workers.length,
+					`${called} called against a cap of ${CAP}: overshoot ${called - CAP} > ${cluster.workers.length} workers`,
+				);
+				return `${called} called of ${LEADS} (overshoot ${called - CAP}); executions per worker ${perWorker.join(' + ')}`;
+			},
+		);
 	}
 	if (overshoots.length) {
-		checks.note(`figure: Max Calls per Day ${CAP}, ${LEADS} leads at once, 2 workers: overshoot per round ${overshoots.join(', ')} (worst ${Math.max(...overshoots)}); executions per worker ${spread.join(', ')}`);
+		checks.note(
+			`figure: Max Calls per Day ${CAP}, ${LEADS} leads at once, 2 workers: overshoot per round ${overshoots.join(', ')} (worst ${Math.max(...overshoots)}); executions per worker ${spread.join(', ')}`,
+		);
 		summary.limits = { cap: CAP, leads: LEADS, overshoots };
 	}
 };

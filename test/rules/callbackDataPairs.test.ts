@@ -15,13 +15,38 @@ const { sim, taskId } = useSimulatorWithTask('Callback task');
 
 const LEAD = { body: { name: 'Ann Lee', phone: '+7 999 000-55-55', crmId: 'CRM-42', score: 7 } };
 
-const pairs = (...fields: [string, string][]) => ({ field: fields.map(([name, value]) => ({ name, value })) });
+const pairs = (...fields: [string, string][]) => ({
+	field: fields.map(([name, value]) => ({ name, value })),
+});
 
 const operations: Record<string, (candidateFields: INodeParameters) => INodeParameters> = {
-	'Create and Run': (candidateFields) => ({ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.body.phone }}', candidateFields }),
-	'Add to Task': (candidateFields) => ({ resource: 'candidate', operation: 'addToTask', autoCallId: byId(taskId()), phone: '={{ $json.body.phone }}', candidateFields }),
-	'Add Many to Task': (candidateFields) => ({ resource: 'candidate', operation: 'addManyToTask', autoCallId: byId(taskId()), phone: '={{ $json.body.phone }}', candidateFields }),
-	'Create Batch From Template': (candidateFields) => ({ resource: 'candidate', operation: 'createBatch', phone: '={{ $json.body.phone }}', candidateFields }),
+	'Create and Run': (candidateFields) => ({
+		resource: 'candidate',
+		operation: 'createAndRun',
+		botSettingsId: 'bot-1',
+		phone: '={{ $json.body.phone }}',
+		candidateFields,
+	}),
+	'Add to Task': (candidateFields) => ({
+		resource: 'candidate',
+		operation: 'addToTask',
+		autoCallId: byId(taskId()),
+		phone: '={{ $json.body.phone }}',
+		candidateFields,
+	}),
+	'Add Many to Task': (candidateFields) => ({
+		resource: 'candidate',
+		operation: 'addManyToTask',
+		autoCallId: byId(taskId()),
+		phone: '={{ $json.body.phone }}',
+		candidateFields,
+	}),
+	'Create Batch From Template': (candidateFields) => ({
+		resource: 'candidate',
+		operation: 'createBatch',
+		phone: '={{ $json.body.phone }}',
+		candidateFields,
+	}),
 };
 
 /** The Callback Data of every candidate the simulator received. */
@@ -36,9 +61,15 @@ function callbackDataSent(): unknown[] {
 test('version 3 is the default, and its Additional Fields offer Callback Data as pairs; versions 1 and 2 only the JSON', () => {
 	const description = new CisAutoCall().description;
 	expect(description.defaultVersion).toBe(3);
-	const collections = description.properties.filter((p) => p.name === 'candidateFields' && String(p.displayOptions?.show?.operation) === 'createAndRun');
-	const condition = (p: (typeof collections)[number]) => (p.displayOptions?.show?.['@version'] as Array<{ _cnd: { gte?: number; lt?: number } }>)[0]._cnd;
-	const names = (p: (typeof collections)[number] | undefined) => ((p?.options ?? []) as Array<{ displayName: string }>).map((option) => option.displayName);
+	const collections = description.properties.filter(
+		(p) =>
+			p.name === 'candidateFields' && String(p.displayOptions?.show?.operation) === 'createAndRun',
+	);
+	const condition = (p: (typeof collections)[number]) =>
+		(p.displayOptions?.show?.['@version'] as Array<{ _cnd: { gte?: number; lt?: number } }>)[0]
+			._cnd;
+	const names = (p: (typeof collections)[number] | undefined) =>
+		((p?.options ?? []) as Array<{ displayName: string }>).map((option) => option.displayName);
 	expect(collections).toHaveLength(2);
 	const newer = collections.find((p) => condition(p).gte === 3);
 	expect(names(newer)).toEqual(expect.arrayContaining(['Callback Data', 'Callback Data (JSON)']));
@@ -50,7 +81,11 @@ test('version 3 is the default, and its Additional Fields offer Callback Data as
 describe.each(Object.keys(operations))('%s, version 3', (name) => {
 	test('pairs (a fixed value and expressions) reach the service as one object', async () => {
 		const parameters = operations[name]({
-			callbackDataPairs: pairs(['crmId', '={{ $json.body.crmId }}'], ['source', 'web form'], ['score', '={{ $json.body.score }}']),
+			callbackDataPairs: pairs(
+				['crmId', '={{ $json.body.crmId }}'],
+				['source', 'web form'],
+				['score', '={{ $json.body.score }}'],
+			),
 		});
 		const result = await runAction(sim, parameters, [LEAD]);
 		expect(result.error).toBeUndefined();
@@ -67,9 +102,13 @@ describe.each(Object.keys(operations))('%s, version 3', (name) => {
 	});
 
 	test('a value without a name is refused by name and item, before any request', async () => {
-		const parameters = operations[name]({ callbackDataPairs: pairs(['', '={{ $json.body.crmId }}']) });
+		const parameters = operations[name]({
+			callbackDataPairs: pairs(['', '={{ $json.body.crmId }}']),
+		});
 		const result = await runAction(sim, parameters, [LEAD], { continueOnFail: true });
 		expect(apiRequests(sim)).toHaveLength(0);
-		expect(jsonOf(result)[0].error).toBe('Invalid callbackData[0].name: "" is empty while the value is "CRM-42"; enter the field\'s name, e.g. lead [item 0]');
+		expect(jsonOf(result)[0].error).toBe(
+			'Invalid callbackData[0].name: "" is empty while the value is "CRM-42"; enter the field\'s name, e.g. lead [item 0]',
+		);
 	});
 });

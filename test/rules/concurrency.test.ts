@@ -5,7 +5,19 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequests, candidateIdFor, createAndRunByExpression, createBatch, depersonalizeCall, expectInOrder, jsonOf, minOverlap, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	candidateIdFor,
+	createAndRunByExpression,
+	createBatch,
+	depersonalizeCall,
+	expectInOrder,
+	jsonOf,
+	minOverlap,
+	numberedPhones,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -18,10 +30,14 @@ const { phoneOf, phoneItems } = numberedPhones('7999');
 const createAndRun = (options = {}) => createAndRunByExpression({ options });
 
 describe('concurrency (per-item operations)', () => {
-	test('requests in flight never exceed the concurrency: the simulator\'s in-flight limit of 3 refuses nothing, the bound is reached, order and pairedItem follow the input', async () => {
+	test("requests in flight never exceed the concurrency: the simulator's in-flight limit of 3 refuses nothing, the bound is reached, order and pairedItem follow the input", async () => {
 		sim.setLatency(60);
 		sim.setRateLimit({ inFlight: 3 });
-		const result = await runAction(sim, createAndRun({ concurrency: 3, maxRetries: 0 }), phoneItems(20));
+		const result = await runAction(
+			sim,
+			createAndRun({ concurrency: 3, maxRetries: 0 }),
+			phoneItems(20),
+		);
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests).toHaveLength(20);
@@ -37,7 +53,11 @@ describe('concurrency (per-item operations)', () => {
 	test('without Adapt Concurrency and with no Concurrency set, 5 at once (the defaults: test/rules/defaultRunSettings.test.ts)', async () => {
 		sim.setLatency(60);
 		sim.setRateLimit({ inFlight: 5 });
-		const result = await runAction(sim, createAndRun({ adaptiveConcurrency: false, maxRetries: 0 }), phoneItems(20));
+		const result = await runAction(
+			sim,
+			createAndRun({ adaptiveConcurrency: false, maxRetries: 0 }),
+			phoneItems(20),
+		);
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests.filter((request) => request.status !== 200)).toEqual([]);
@@ -49,16 +69,22 @@ describe('concurrency (per-item operations)', () => {
 		sim.setRateLimit({ inFlight: 3 });
 		// the first 3 are held long enough for the next ones to arrive, however busy the machine is
 		sim.injectFault({ path: SINGLE, delayMs: 1500, times: 3 });
-		const result = await runAction(sim, createAndRun({ concurrency: 5, maxRetries: 0 }), phoneItems(20), {
-			continueOnFail: true,
-		});
+		const result = await runAction(
+			sim,
+			createAndRun({ concurrency: 5, maxRetries: 0 }),
+			phoneItems(20),
+			{
+				continueOnFail: true,
+			},
+		);
 		expect(result.error).toBeUndefined();
 		const refused = apiRequests(sim).filter((request) => request.status === 429);
 		expect(refused.length).toBeGreaterThan(0);
 		expectInOrder(result, 20);
 		const errors = jsonOf(result).filter((json) => json.error !== undefined);
 		expect(errors).toHaveLength(refused.length);
-		for (const json of errors) expect(json).toMatchObject({ httpCode: '429', error: expect.stringMatching(/429/) });
+		for (const json of errors)
+			expect(json).toMatchObject({ httpCode: '429', error: expect.stringMatching(/429/) });
 	});
 
 	test('a safe operation (call → depersonalize) uses the same bound', async () => {
@@ -79,13 +105,15 @@ describe('concurrency (per-item operations)', () => {
 });
 
 describe('Create Batch From Template: batch size and bounded concurrency', () => {
-	test('25 items, batch size 10: requests of 10, 10 and 5 candidates (the first creates the task, the others join it); each output carries the simulator\'s candidate for its phone', async () => {
+	test("25 items, batch size 10: requests of 10, 10 and 5 candidates (the first creates the task, the others join it); each output carries the simulator's candidate for its phone", async () => {
 		const result = await runAction(sim, createBatch({ batchSize: 10 }), phoneItems(25));
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests.map((request) => request.path)).toEqual([TEMPLATE_BATCH, ADD_BATCH, ADD_BATCH]);
 		expect(sim.state.tasks.size).toBe(1);
-		const sent = requests.map((request) => request.body.batch.map((entry: IDataObject) => (entry.phone as string[])[0]));
+		const sent = requests.map((request) =>
+			request.body.batch.map((entry: IDataObject) => (entry.phone as string[])[0]),
+		);
 		expect(sent.map((batch) => batch.length).sort()).toEqual([10, 10, 5]);
 		expect(sent.flat().sort()).toEqual(phoneItems(25).map((item) => item.phone));
 		expectInOrder(result, 25);
@@ -101,13 +129,19 @@ describe('Create Batch From Template: batch size and bounded concurrency', () =>
 	test('chunks are sent with the bounded concurrency: 4 at once against an in-flight limit of 4, never more', async () => {
 		sim.setLatency(60);
 		sim.setRateLimit({ inFlight: 4 });
-		const result = await runAction(sim, createBatch({ batchSize: 5, concurrency: 4, maxRetries: 0 }), phoneItems(60));
+		const result = await runAction(
+			sim,
+			createBatch({ batchSize: 5, concurrency: 4, maxRetries: 0 }),
+			phoneItems(60),
+		);
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests).toHaveLength(12);
 		expect(requests.filter((request) => request.status !== 200)).toEqual([]);
 		expect(minOverlap(requests, 50)).toBe(4);
-		jsonOf(result).forEach((json, index) => expect(json.autoCallCandidateId).toBe(candidateIdFor(sim, phoneOf(index))));
+		jsonOf(result).forEach((json, index) =>
+			expect(json.autoCallCandidateId).toBe(candidateIdFor(sim, phoneOf(index))),
+		);
 	});
 
 	test('concurrency above the limit gets 429s: the bound is the option, not luck', async () => {
@@ -115,9 +149,14 @@ describe('Create Batch From Template: batch size and bounded concurrency', () =>
 		sim.setRateLimit({ inFlight: 2 });
 		// the chunks after the first are held long enough for the next ones to arrive, however busy the machine is
 		sim.injectFault({ path: ADD_BATCH, delayMs: 1500, times: 2 });
-		const result = await runAction(sim, createBatch({ batchSize: 5, concurrency: 4, maxRetries: 0 }), phoneItems(40), {
-			continueOnFail: true,
-		});
+		const result = await runAction(
+			sim,
+			createBatch({ batchSize: 5, concurrency: 4, maxRetries: 0 }),
+			phoneItems(40),
+			{
+				continueOnFail: true,
+			},
+		);
 		expect(apiRequests(sim).filter((request) => request.status === 429).length).toBeGreaterThan(0);
 		expectInOrder(result, 40);
 	});

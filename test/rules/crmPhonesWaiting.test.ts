@@ -6,7 +6,16 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BITRIX24, byId, createTaskInState, KOMMO, PIPEDRIVE, target, useWaitingN8n, waitParameters } from '../actions/fixtures';
+import {
+	BITRIX24,
+	byId,
+	createTaskInState,
+	KOMMO,
+	PIPEDRIVE,
+	target,
+	useWaitingN8n,
+	waitParameters,
+} from '../actions/fixtures';
 
 const { sim, startN8n, runWaiting, resumedOnce } = useWaitingN8n();
 
@@ -36,12 +45,17 @@ const operations: Record<string, () => INodeParameters> = {
 
 describe.each(Object.keys(operations))('%s', (name) => {
 	describe.each(Object.keys(modes))('%s', (mode) => {
-		const parameters = (options: IDataObject = {}) => ({ ...operations[name](), ...modes[mode], options }) as INodeParameters;
+		const parameters = (options: IDataObject = {}) =>
+			({ ...operations[name](), ...modes[mode], options }) as INodeParameters;
 
-		test('a Pipedrive, a Bitrix24 and a Kommo contact: called in the CRM\'s order, primary first, and waited for', async () => {
+		test("a Pipedrive, a Bitrix24 and a Kommo contact: called in the CRM's order, primary first, and waited for", async () => {
 			const { waiting, eventUrl } = await startN8n();
 			sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)] });
-			const execution = await runWaiting(waiting, [{ phones: PIPEDRIVE }, { phones: BITRIX24 }, { phones: KOMMO }], parameters());
+			const execution = await runWaiting(
+				waiting,
+				[{ phones: PIPEDRIVE }, { phones: BITRIX24 }, { phones: KOMMO }],
+				parameters(),
+			);
 			expect(execution.status).toBe('waiting');
 			expect(candidatesSent()).toEqual([
 				['79990005552', '79990005551'],
@@ -53,22 +67,37 @@ describe.each(Object.keys(operations))('%s', (name) => {
 		test('junk in a CRM list: the good number is called, and the result after the wait still names the entries left out', async () => {
 			const { waiting, eventUrl } = await startN8n();
 			sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)] });
-			const execution = await runWaiting(waiting, [{ phones: [{ VALUE: '123' }, { VALUE: '+7 999 000-55-59' }] }], parameters());
+			const execution = await runWaiting(
+				waiting,
+				[{ phones: [{ VALUE: '123' }, { VALUE: '+7 999 000-55-59' }] }],
+				parameters(),
+			);
 			expect(candidatesSent()).toEqual([['79990005559']]);
 			// Add to Task calls once its task runs (not started here); Create and Run calls at once.
 			if (name !== 'Create and Run and Wait for Result') return;
 			await resumedOnce(execution);
 			expect(execution.items).toHaveLength(1);
-			expect(execution.items?.[0].json.skippedNumbers).toEqual([{ number: '123', reason: 'an emergency number (123); no bot may call it' }]);
+			expect(execution.items?.[0].json.skippedNumbers).toEqual([
+				{ number: '123', reason: 'an emergency number (123); no bot may call it' },
+			]);
 		});
 
 		test('Default Country GB completes a national number; without it the number is refused by name and item, and not waited for', async () => {
 			const { waiting, eventUrl } = await startN8n();
 			sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)] });
-			const completed = await runWaiting(waiting, [{ phones: '020 7946 0958' }], parameters({ defaultCountry: 'GB' }));
+			const completed = await runWaiting(
+				waiting,
+				[{ phones: '020 7946 0958' }],
+				parameters({ defaultCountry: 'GB' }),
+			);
 			expect(completed.status).toBe('waiting');
 			expect(candidatesSent()).toEqual([['442079460958']]);
-			const refused = await runWaiting(waiting, [{ phones: '+7 999 000-55-58' }, { phones: '020 7946 0959' }], parameters(), { continueOnFail: true });
+			const refused = await runWaiting(
+				waiting,
+				[{ phones: '+7 999 000-55-58' }, { phones: '020 7946 0959' }],
+				parameters(),
+				{ continueOnFail: true },
+			);
 			expect(refused.waitingItems.map((item) => item.json.error)).toEqual([
 				undefined,
 				'Refused: 02079460959 has no country code (a national number of 11 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 2079460959, without the leading 0) [item 1]',

@@ -14,7 +14,14 @@ import {
 	DEFAULT_FIXED_CONCURRENCY,
 	readRunSettings,
 } from '../../nodes/CisAutoCall/actions/sending';
-import { apiRequests, createAndRunFromItems, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	createAndRunFromItems,
+	jsonOf,
+	numberedPhones,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 
@@ -35,7 +42,10 @@ function maxInWindow(requests: LoggedRequest[], windowMs: number): number {
 function minOverlap(requests: LoggedRequest[], holdMs: number): number {
 	let max = 0;
 	for (const request of requests) {
-		max = Math.max(max, requests.filter((other) => other.at <= request.at && request.at < other.at + holdMs).length);
+		max = Math.max(
+			max,
+			requests.filter((other) => other.at <= request.at && request.at < other.at + holdMs).length,
+		);
 	}
 	return max;
 }
@@ -43,38 +53,84 @@ function minOverlap(requests: LoggedRequest[], holdMs: number): number {
 /** Creations per phone: every row at most once, and how many rows were created. */
 function creations(sim: Simulator) {
 	const counts = Object.values(sim.createdByPhone());
-	return { rows: counts.filter((count) => count > 0).length, twice: counts.filter((count) => count > 1).length };
+	return {
+		rows: counts.filter((count) => count > 0).length,
+		twice: counts.filter((count) => count > 1).length,
+	};
 }
 
 describe('the defaults as the editor shows them and as a run reads them', () => {
 	const defaultsOf = (batch: boolean) => {
-		const collection = runOptionsField({ creates: true, batch, dials: true, readsPhones: true, startsTask: false });
-		const option = (name: string) => (collection.options as INodeProperties[]).find((o) => o.name === name)?.default;
-		return { concurrency: option('concurrency'), adaptiveConcurrency: option('adaptiveConcurrency') };
+		const collection = runOptionsField({
+			creates: true,
+			batch,
+			dials: true,
+			readsPhones: true,
+			startsTask: false,
+		});
+		const option = (name: string) =>
+			(collection.options as INodeProperties[]).find((o) => o.name === name)?.default;
+		return {
+			concurrency: option('concurrency'),
+			adaptiveConcurrency: option('adaptiveConcurrency'),
+		};
 	};
 
 	test('one request per item: Adapt Concurrency on, up to the ceiling; nothing set reads the same', () => {
-		expect(defaultsOf(false)).toEqual({ concurrency: DEFAULT_ADAPTIVE_CEILING, adaptiveConcurrency: true });
-		expect(readRunSettings({})).toMatchObject({ concurrency: DEFAULT_ADAPTIVE_CEILING, adaptiveConcurrency: true });
+		expect(defaultsOf(false)).toEqual({
+			concurrency: DEFAULT_ADAPTIVE_CEILING,
+			adaptiveConcurrency: true,
+		});
+		expect(readRunSettings({})).toMatchObject({
+			concurrency: DEFAULT_ADAPTIVE_CEILING,
+			adaptiveConcurrency: true,
+		});
 	});
 
 	test('batch requests keep a fixed 5 at once', () => {
-		expect(defaultsOf(true)).toEqual({ concurrency: DEFAULT_FIXED_CONCURRENCY, adaptiveConcurrency: false });
-		expect(readRunSettings({}, { batch: true })).toMatchObject({ concurrency: 5, adaptiveConcurrency: false });
+		expect(defaultsOf(true)).toEqual({
+			concurrency: DEFAULT_FIXED_CONCURRENCY,
+			adaptiveConcurrency: false,
+		});
+		expect(readRunSettings({}, { batch: true })).toMatchObject({
+			concurrency: 5,
+			adaptiveConcurrency: false,
+		});
 	});
 
 	test('what a stored workflow set is kept: Adapt Concurrency off means a fixed number, 5 when Concurrency is not set', () => {
-		expect(readRunSettings({ adaptiveConcurrency: false })).toMatchObject({ concurrency: 5, adaptiveConcurrency: false });
-		expect(readRunSettings({ adaptiveConcurrency: false, concurrency: 20 })).toMatchObject({ concurrency: 20, adaptiveConcurrency: false });
+		expect(readRunSettings({ adaptiveConcurrency: false })).toMatchObject({
+			concurrency: 5,
+			adaptiveConcurrency: false,
+		});
+		expect(readRunSettings({ adaptiveConcurrency: false, concurrency: 20 })).toMatchObject({
+			concurrency: 20,
+			adaptiveConcurrency: false,
+		});
 		// Concurrency set, Adapt Concurrency never set: at most that many, now adapted
-		expect(readRunSettings({ concurrency: 10 })).toMatchObject({ concurrency: 10, adaptiveConcurrency: true });
-		expect(readRunSettings({ adaptiveConcurrency: true }, { batch: true })).toMatchObject({ concurrency: 5, adaptiveConcurrency: true });
+		expect(readRunSettings({ concurrency: 10 })).toMatchObject({
+			concurrency: 10,
+			adaptiveConcurrency: true,
+		});
+		expect(readRunSettings({ adaptiveConcurrency: true }, { batch: true })).toMatchObject({
+			concurrency: 5,
+			adaptiveConcurrency: true,
+		});
 	});
 
-	test('nodes saved with version 1 keep 0.1.0\'s default: 5 at once, not adapted; what they set is kept', () => {
-		expect(readRunSettings({}, { nodeVersion: 1 })).toMatchObject({ concurrency: 5, adaptiveConcurrency: false });
-		expect(readRunSettings({ concurrency: 20 }, { nodeVersion: 1 })).toMatchObject({ concurrency: 20, adaptiveConcurrency: false });
-		expect(readRunSettings({ adaptiveConcurrency: true }, { nodeVersion: 1 })).toMatchObject({ concurrency: 100, adaptiveConcurrency: true });
+	test("nodes saved with version 1 keep 0.1.0's default: 5 at once, not adapted; what they set is kept", () => {
+		expect(readRunSettings({}, { nodeVersion: 1 })).toMatchObject({
+			concurrency: 5,
+			adaptiveConcurrency: false,
+		});
+		expect(readRunSettings({ concurrency: 20 }, { nodeVersion: 1 })).toMatchObject({
+			concurrency: 20,
+			adaptiveConcurrency: false,
+		});
+		expect(readRunSettings({ adaptiveConcurrency: true }, { nodeVersion: 1 })).toMatchObject({
+			concurrency: 100,
+			adaptiveConcurrency: true,
+		});
 	});
 });
 
@@ -95,7 +151,9 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 
 	test('a node saved with version 1: at most 5 in flight, as in 0.1.0, every row once', async () => {
 		sim.setLatency(60);
-		const result = await runAction(sim, createAndRunFromItems(), phoneItems(60), { typeVersion: 1 });
+		const result = await runAction(sim, createAndRunFromItems(), phoneItems(60), {
+			typeVersion: 1,
+		});
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests).toHaveLength(60);
@@ -106,7 +164,11 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 
 	test('only Max Requests per Second set: never more requests in a second than that', async () => {
 		sim.setLatency(5);
-		const result = await runAction(sim, createAndRunFromItems({ maxRequestsPerSecond: 20 }), phoneItems(45));
+		const result = await runAction(
+			sim,
+			createAndRunFromItems({ maxRequestsPerSecond: 20 }),
+			phoneItems(45),
+		);
 		expect(result.error).toBeUndefined();
 		expect(maxInWindow(apiRequests(sim), 1000)).toBeLessThanOrEqual(20);
 		expect(creations(sim)).toEqual({ rows: 45, twice: 0 });
@@ -117,7 +179,9 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 	test('a service that takes 6 at once: the defaults back off after 429s, with far fewer 429s than the same ceiling fixed', async () => {
 		sim.setLatency(80);
 		sim.setRateLimit({ inFlight: 6 });
-		const adaptive = await runAction(sim, createAndRunFromItems(), phoneItems(150), { continueOnFail: true });
+		const adaptive = await runAction(sim, createAndRunFromItems(), phoneItems(150), {
+			continueOnFail: true,
+		});
 		const adaptiveRefused = apiRequests(sim).filter((request) => request.status === 429).length;
 		expect(adaptive.items).toHaveLength(150);
 		expect(creations(sim)).toEqual({ rows: 150, twice: 0 });
@@ -125,9 +189,14 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 		sim.reset();
 		sim.setLatency(80);
 		sim.setRateLimit({ inFlight: 6 });
-		const fixed = await runAction(sim, createAndRunFromItems({ adaptiveConcurrency: false, concurrency: DEFAULT_ADAPTIVE_CEILING }), phoneItems(150), {
-			continueOnFail: true,
-		});
+		const fixed = await runAction(
+			sim,
+			createAndRunFromItems({ adaptiveConcurrency: false, concurrency: DEFAULT_ADAPTIVE_CEILING }),
+			phoneItems(150),
+			{
+				continueOnFail: true,
+			},
+		);
 		const fixedRefused = apiRequests(sim).filter((request) => request.status === 429).length;
 		expect(fixed.items).toHaveLength(150);
 		expect(creations(sim).twice).toBe(0);
@@ -144,7 +213,9 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 			sim.reset();
 			sim.setLatency(10);
 			sim.setRateLimit({ perSecond: 20 });
-			const result = await runAction(sim, createAndRunFromItems(options), phoneItems(80), { continueOnFail: true });
+			const result = await runAction(sim, createAndRunFromItems(options), phoneItems(80), {
+				continueOnFail: true,
+			});
 			expect(result.items).toHaveLength(80);
 			expect(creations(sim)).toEqual({ rows: 80, twice: 0 });
 			return apiRequests(sim).filter((request) => request.status === 429).length;
@@ -156,8 +227,14 @@ describe('the defaults in a run (n8n-core engine, simulator)', () => {
 
 	test('5% injected faults (429, 503, dropped, created-then-failed): nothing lost, nobody called twice', async () => {
 		sim.setLatency(5);
-		sim.setFaultRate({ rate: 0.05, kinds: ['429', '503', 'drop', 'after503', 'afterDrop'], seed: 4242 });
-		const result = await runAction(sim, createAndRunFromItems(), phoneItems(400), { continueOnFail: true });
+		sim.setFaultRate({
+			rate: 0.05,
+			kinds: ['429', '503', 'drop', 'after503', 'afterDrop'],
+			seed: 4242,
+		});
+		const result = await runAction(sim, createAndRunFromItems(), phoneItems(400), {
+			continueOnFail: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(400);
 		const outputs = jsonOf(result);

@@ -4,7 +4,15 @@
  * Through n8n-core's engine with real HTTP to the simulator and its seeded faults.
  */
 import type { RandomFaultKind } from '../../simulator';
-import { apiRequests, createAndRunByExpression, expectInOrder, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	createAndRunByExpression,
+	expectInOrder,
+	jsonOf,
+	numberedPhones,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -16,7 +24,9 @@ describe('random faults at CRM scale', () => {
 	/** 200 items of Create and Run (Continue On Fail) against the faults given: what succeeded and what is "outcome unknown". */
 	async function runWithFaults(kinds: RandomFaultKind[], seed: number) {
 		sim.setFaultRate({ rate: 0.1, kinds, seed });
-		const result = await runAction(sim, createAndRun({ maxRetries: 5 }), phoneItems(200), { continueOnFail: true });
+		const result = await runAction(sim, createAndRun({ maxRetries: 5 }), phoneItems(200), {
+			continueOnFail: true,
+		});
 		expect(result.error).toBeUndefined();
 		expectInOrder(result, 200);
 		const outputs = jsonOf(result);
@@ -24,9 +34,13 @@ describe('random faults at CRM scale', () => {
 		const unknown = outputs.filter((json) => /^Outcome unknown/.test(String(json.error ?? '')));
 		// Every item is accounted for: a success or an "outcome unknown" error item.
 		expect(succeeded.length + unknown.length).toBe(200);
-		for (const json of unknown) expect(json.error).toMatch(/may have been created; check the task before running again/);
+		for (const json of unknown)
+			expect(json.error).toMatch(/may have been created; check the task before running again/);
 		outputs.forEach((json, index) => {
-			if (json.autoCallCandidateId) expect(sim.state.candidates.get(json.autoCallCandidateId as string)?.phone).toEqual([phoneOf(index)]);
+			if (json.autoCallCandidateId)
+				expect(sim.state.candidates.get(json.autoCallCandidateId as string)?.phone).toEqual([
+					phoneOf(index),
+				]);
 		});
 		expect(sim.counts().duplicates).toBe(0);
 		expect(unknown.length).toBeGreaterThan(0);

@@ -1,7 +1,16 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequests, candidateIdFor, createAndRunByExpression, createBatch, expectInOrder, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	candidateIdFor,
+	createAndRunByExpression,
+	createBatch,
+	expectInOrder,
+	jsonOf,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 /**
  * "Use Fields of the Input Items": the candidate's fields are read from the item's fields NAMED in
@@ -12,7 +21,8 @@ jest.setTimeout(60_000);
 
 const sim = useActionSimulator();
 
-const createAndRun = (options: INodeParameters, extra: INodeParameters) => createAndRunByExpression({ options, ...extra });
+const createAndRun = (options: INodeParameters, extra: INodeParameters) =>
+	createAndRunByExpression({ options, ...extra });
 
 const byName = (fields: INodeParameters): INodeParameters => ({
 	resource: 'candidate',
@@ -54,7 +64,10 @@ test.each(cases)('%s: said in plain words, nothing sent', async (_name, paramete
 });
 
 test('a Phone Field that names no field of an item lists the fields the item has', async () => {
-	const result = await runAction(sim, byName({ phoneField: 'mobile' }), [{ mobile: '79990000001' }, { name: 'no phone', crm: 'C-9' }]);
+	const result = await runAction(sim, byName({ phoneField: 'mobile' }), [
+		{ mobile: '79990000001' },
+		{ name: 'no phone', crm: 'C-9' },
+	]);
 	expect(result.error?.message).toBe(
 		'Invalid phoneField: "mobile" names no field of this item (its fields: name, crm); enter the name of the field that holds the phone number(s) [item 1]',
 	);
@@ -62,20 +75,48 @@ test('a Phone Field that names no field of an item lists the fields the item has
 });
 
 test('an empty phone says "is empty", not "nothing holds no phone number"', async () => {
-	const result = await runAction(sim, { resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '={{ $json.phone }}' }, [{}]);
-	expect(result.error?.message).toBe('Invalid phone: the field is empty; enter at least one phone number [item 0]');
+	const result = await runAction(
+		sim,
+		{
+			resource: 'candidate',
+			operation: 'createAndRun',
+			botSettingsId: 'bot-1',
+			phone: '={{ $json.phone }}',
+		},
+		[{}],
+	);
+	expect(result.error?.message).toBe(
+		'Invalid phone: the field is empty; enter at least one phone number [item 0]',
+	);
 });
 
 test('field names that are fields still work, including a field that holds a number', async () => {
-	const result = await runAction(sim, byName({ variablesFields: 'name', clientExternalIdField: 'crm' }), rows);
+	const result = await runAction(
+		sim,
+		byName({ variablesFields: 'name', clientExternalIdField: 'crm' }),
+		rows,
+	);
 	expect(result.error).toBeUndefined();
 	expect(apiRequests(sim)).toHaveLength(1);
 });
 
 describe('"fromItems" input: candidate fields read by field name', () => {
 	const rows = [
-		{ tel: '79990000001', name: 'Anna', extra: { city: 'Kazan', plan: 'gold' }, crmId: 'lead-1', source: 'web', tz: '+03:00' },
-		{ tel: ['79990000002', '79990000003'], name: 'Boris', crmId: 'lead-2', source: 'ads', tz: 25200 },
+		{
+			tel: '79990000001',
+			name: 'Anna',
+			extra: { city: 'Kazan', plan: 'gold' },
+			crmId: 'lead-1',
+			source: 'web',
+			tz: '+03:00',
+		},
+		{
+			tel: ['79990000002', '79990000003'],
+			name: 'Boris',
+			crmId: 'lead-2',
+			source: 'ads',
+			tz: 25200,
+		},
 		{ tel: '79990000004, 79990000005', name: 'Vera', crmId: 'lead-3', tz: '' },
 	];
 
@@ -145,12 +186,38 @@ describe('"fromItems" input: candidate fields read by field name', () => {
 		const entries = apiRequests(sim).flatMap((request) => request.body.batch);
 		const taskSettings = { botSettingsId: 'bot-7', checkPhone: true };
 		expect(entries).toEqual([
-			{ phone: ['79990000001'], variables: { name: 'Anna' }, callbackData: { crmId: 'lead-1' }, timezone: 10800, clientExternalId: 'lead-1', ...taskSettings },
-			{ phone: ['79990000002', '79990000003'], variables: { name: 'Boris' }, callbackData: { crmId: 'lead-2' }, timezone: 25200, clientExternalId: 'lead-2', ...taskSettings },
-			{ phone: ['79990000004', '79990000005'], variables: { name: 'Vera' }, callbackData: { crmId: 'lead-3' }, clientExternalId: 'lead-3', ...taskSettings },
+			{
+				phone: ['79990000001'],
+				variables: { name: 'Anna' },
+				callbackData: { crmId: 'lead-1' },
+				timezone: 10800,
+				clientExternalId: 'lead-1',
+				...taskSettings,
+			},
+			{
+				phone: ['79990000002', '79990000003'],
+				variables: { name: 'Boris' },
+				callbackData: { crmId: 'lead-2' },
+				timezone: 25200,
+				clientExternalId: 'lead-2',
+				...taskSettings,
+			},
+			{
+				phone: ['79990000004', '79990000005'],
+				variables: { name: 'Vera' },
+				callbackData: { crmId: 'lead-3' },
+				clientExternalId: 'lead-3',
+				...taskSettings,
+			},
 		]);
-		const candidates = jsonOf(result).map((json) => sim.state.candidates.get(json.autoCallCandidateId as string));
-		expect(candidates.map((candidate) => candidate?.clientExternalId)).toEqual(['lead-1', 'lead-2', 'lead-3']);
+		const candidates = jsonOf(result).map((json) =>
+			sim.state.candidates.get(json.autoCallCandidateId as string),
+		);
+		expect(candidates.map((candidate) => candidate?.clientExternalId)).toEqual([
+			'lead-1',
+			'lead-2',
+			'lead-3',
+		]);
 	});
 
 	test('an item without the phone field fails alone with Continue On Fail, naming the field; the others are sent', async () => {

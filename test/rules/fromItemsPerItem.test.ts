@@ -5,7 +5,15 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { apiRequests, byId, candidate, createTaskInState, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	byId,
+	candidate,
+	createTaskInState,
+	jsonOf,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 const sim = useActionSimulator();
 
@@ -19,10 +27,14 @@ const fromItems = (operation: string, extra: INodeParameters): INodeParameters =
 const bodies = () => apiRequests(sim).map((request) => request.body as IDataObject);
 
 test('Create and Run: the bot script given by an expression is read for each item', async () => {
-	const result = await runAction(sim, fromItems('createAndRun', { botSettingsId: '={{ $json.bot }}', phoneField: 'phone' }), [
-		{ bot: 'bot-A', phone: '79990000001' },
-		{ bot: 'bot-B', phone: '79990000002' },
-	]);
+	const result = await runAction(
+		sim,
+		fromItems('createAndRun', { botSettingsId: '={{ $json.bot }}', phoneField: 'phone' }),
+		[
+			{ bot: 'bot-A', phone: '79990000001' },
+			{ bot: 'bot-B', phone: '79990000002' },
+		],
+	);
 	expect(result.error).toBeUndefined();
 	expect(bodies().map((body) => [body.botSettingsId, body.phone])).toEqual([
 		['bot-A', ['79990000001']],
@@ -52,30 +64,46 @@ test('Create and Run: field names given by expressions are read for each item', 
 });
 
 test('a value dragged in as the field name is refused on every item, not only the first', async () => {
-	const result = await runAction(sim, fromItems('createAndRun', { botSettingsId: 'bot-1', phoneField: '={{ $json.phone }}' }), [
-		{ phone: '79990000001' },
-		{ phone: '79990000002' },
-	], { continueOnFail: true });
+	const result = await runAction(
+		sim,
+		fromItems('createAndRun', { botSettingsId: 'bot-1', phoneField: '={{ $json.phone }}' }),
+		[{ phone: '79990000001' }, { phone: '79990000002' }],
+		{ continueOnFail: true },
+	);
 	expect(result.error).toBeUndefined();
 	for (const [index, json] of jsonOf(result).entries()) {
-		expect(json.error).toMatch(new RegExp(`Invalid phoneField: "7999000000${index + 1}" is a value \\(the item's field "phone"\\), not a field name.*\\[item ${index}\\]`));
+		expect(json.error).toMatch(
+			new RegExp(
+				`Invalid phoneField: "7999000000${index + 1}" is a value \\(the item's field "phone"\\), not a field name.*\\[item ${index}\\]`,
+			),
+		);
 	}
 	expect(apiRequests(sim)).toHaveLength(0);
 });
 
 /** Two tasks, and two items each naming its own task (autoCallId by expression): the run of that operation. */
 async function runToTwoTasks(operation: string, phones: [string, string]) {
-	const [first, second] = [createTaskInState(sim, { name: 'First' }), createTaskInState(sim, { name: 'Second' })];
-	const result = await runAction(sim, fromItems(operation, { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }), [
-		{ task: first.id, phone: phones[0] },
-		{ task: second.id, phone: phones[1] },
-	]);
+	const [first, second] = [
+		createTaskInState(sim, { name: 'First' }),
+		createTaskInState(sim, { name: 'Second' }),
+	];
+	const result = await runAction(
+		sim,
+		fromItems(operation, { autoCallId: byId('={{ $json.task }}'), phoneField: 'phone' }),
+		[
+			{ task: first.id, phone: phones[0] },
+			{ task: second.id, phone: phones[1] },
+		],
+	);
 	expect(result.error).toBeUndefined();
 	return { first, second, result };
 }
 
 test('Add to Task: each item goes to the task its expression names', async () => {
-	const { first, second, result } = await runToTwoTasks('addToTask', ['79990000011', '79990000012']);
+	const { first, second, result } = await runToTwoTasks('addToTask', [
+		'79990000011',
+		'79990000012',
+	]);
 	expect(bodies().map((body) => [body.autoCallId, body.phone])).toEqual([
 		[first.id, ['79990000011']],
 		[second.id, ['79990000012']],
@@ -95,7 +123,10 @@ test('Add Many to Task: each entry names the task of its item', async () => {
 test('Create Batch From Template: task settings given by expressions are read for each item (a task per bot script)', async () => {
 	const result = await runAction(
 		sim,
-		fromItems('createBatch', { phoneField: 'phone', taskSettings: { botSettingsId: '={{ $json.bot }}' } }),
+		fromItems('createBatch', {
+			phoneField: 'phone',
+			taskSettings: { botSettingsId: '={{ $json.bot }}' },
+		}),
 		[
 			{ bot: 'bot-A', phone: '79990000031' },
 			{ bot: 'bot-B', phone: '79990000032' },
@@ -114,12 +145,15 @@ test('Create Batch From Template: task settings given by expressions are read fo
 	expect(tasks[1]).not.toBe(tasks[0]);
 });
 
-
 test('Add Many to Task: Start the Task Too given by an expression is read for each item (a request per value)', async () => {
 	const task = createTaskInState(sim, { name: 'Campaign' });
 	const result = await runAction(
 		sim,
-		candidate('addManyToTask', { autoCallId: byId(task.id), phone: '={{ $json.phone }}', forceStart: '={{ $json.start }}' }),
+		candidate('addManyToTask', {
+			autoCallId: byId(task.id),
+			phone: '={{ $json.phone }}',
+			forceStart: '={{ $json.start }}',
+		}),
 		[
 			{ phone: '79990000051', start: false },
 			{ phone: '79990000052', start: true },
@@ -127,10 +161,23 @@ test('Add Many to Task: Start the Task Too given by an expression is read for ea
 		],
 	);
 	expect(result.error).toBeUndefined();
-	expect(bodies().map((body) => [body.forceStart, (body.batch as IDataObject[]).map((entry) => entry.phone)])).toEqual([
+	expect(
+		bodies().map((body) => [
+			body.forceStart,
+			(body.batch as IDataObject[]).map((entry) => entry.phone),
+		]),
+	).toEqual([
 		[false, [['79990000051'], ['79990000053']]],
 		[true, [['79990000052']]],
 	]);
-	expect(bodies().flatMap((body) => body.batch as IDataObject[]).every((entry) => !('forceStart' in entry))).toBe(true);
-	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	expect(
+		bodies()
+			.flatMap((body) => body.batch as IDataObject[])
+			.every((entry) => !('forceStart' in entry)),
+	).toBe(true);
+	expect(result.items.map((item) => item.pairedItem)).toEqual([
+		{ item: 0 },
+		{ item: 1 },
+		{ item: 2 },
+	]);
 });

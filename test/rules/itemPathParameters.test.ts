@@ -14,7 +14,11 @@ const sim = useActionSimulator();
 
 const SINGLE = '/cis/api/v1/telephony/autoCallCandidate/single';
 
-const createAndRun = (phone: string, variablesJson: string, callbackData: string): INodeParameters => ({
+const createAndRun = (
+	phone: string,
+	variablesJson: string,
+	callbackData: string,
+): INodeParameters => ({
 	resource: 'candidate',
 	operation: 'createAndRun',
 	botSettingsId: 'bot-1',
@@ -23,8 +27,12 @@ const createAndRun = (phone: string, variablesJson: string, callbackData: string
 	candidateFields: { variablesJson, callbackData },
 });
 
-const bodies = () => apiRequests(sim).filter((request) => request.path === SINGLE).map((request) => request.body as IDataObject);
-const byPhone = (list: IDataObject[]) => [...list].sort((a, b) => JSON.stringify(a.phone).localeCompare(JSON.stringify(b.phone)));
+const bodies = () =>
+	apiRequests(sim)
+		.filter((request) => request.path === SINGLE)
+		.map((request) => request.body as IDataObject);
+const byPhone = (list: IDataObject[]) =>
+	[...list].sort((a, b) => JSON.stringify(a.phone).localeCompare(JSON.stringify(b.phone)));
 
 test('each item gets its own values from expressions of $json; the constant bot script reaches every item', async () => {
 	const items = Array.from({ length: 30 }, (_, index) => ({
@@ -34,12 +42,21 @@ test('each item gets its own values from expressions of $json; the constant bot 
 	}));
 	const result = await runAction(
 		sim,
-		createAndRun('={{ $json.phone }}', '={{ { name: $json.name } }}', '={{ { crmId: $json.crmId } }}'),
+		createAndRun(
+			'={{ $json.phone }}',
+			'={{ { name: $json.name } }}',
+			'={{ { crmId: $json.crmId } }}',
+		),
 		items,
 	);
 	expect(result.error).toBeUndefined();
 	expect(byPhone(bodies())).toEqual(
-		items.map((item) => ({ phone: [item.phone], botSettingsId: 'bot-1', variables: { name: item.name }, callbackData: { crmId: item.crmId } })),
+		items.map((item) => ({
+			phone: [item.phone],
+			botSettingsId: 'bot-1',
+			variables: { name: item.name },
+			callbackData: { crmId: item.crmId },
+		})),
 	);
 	expect(result.items.map((item) => [item.pairedItem, (item.json as IDataObject).phone])).toEqual(
 		items.map((item, index) => [{ item: index }, [item.phone]]),
@@ -67,9 +84,21 @@ test('odd items (missing, numeric, nested, empty fields) give what n8n gives for
 		});
 		return { error: result.error, outputs, bodies: byPhone(bodies()) };
 	};
-	const read = await run(createAndRun('={{ $json.phone }}', '={{ { name: $json.name } }}', '={{ { crmId: $json.crmId } }}'));
+	const read = await run(
+		createAndRun(
+			'={{ $json.phone }}',
+			'={{ { name: $json.name } }}',
+			'={{ { crmId: $json.crmId } }}',
+		),
+	);
 	// The same expressions in parentheses are outside itemPaths.ts's grammar: n8n evaluates them.
-	const evaluated = await run(createAndRun('={{ ($json.phone) }}', '={{ ({ name: $json.name }) }}', '={{ ({ crmId: $json.crmId }) }}'));
+	const evaluated = await run(
+		createAndRun(
+			'={{ ($json.phone) }}',
+			'={{ ({ name: $json.name }) }}',
+			'={{ ({ crmId: $json.crmId }) }}',
+		),
+	);
 	expect(read).toEqual(evaluated);
 	expect(read.bodies.length).toBeGreaterThanOrEqual(3);
 	expect(read.outputs.some((output) => output.json.error !== undefined)).toBe(true);
@@ -83,18 +112,32 @@ test('odd items (missing, numeric, nested, empty fields) give what n8n gives for
 describe('every expression form read from the item gives what n8n gives', () => {
 	const items: IDataObject[] = Array.from({ length: 5 }, (_, index) => {
 		const phone = `7999000${String(index).padStart(4, '0')}`;
-		return { phone, name: `Client ${index}`, 'full name': phone, crm: { id: index, tags: ['lead', phone] }, list: [{ x: phone }] };
+		return {
+			phone,
+			name: `Client ${index}`,
+			'full name': phone,
+			crm: { id: index, tags: ['lead', phone] },
+			list: [{ x: phone }],
+		};
 	});
 	const outcome = async (phone: string, variablesJson: string, callbackData: string) => {
 		sim.reset();
-		const result = await runAction(sim, createAndRun(phone, variablesJson, callbackData), items, { continueOnFail: true });
+		const result = await runAction(sim, createAndRun(phone, variablesJson, callbackData), items, {
+			continueOnFail: true,
+		});
 		const outputs = result.items.map((item) => {
-			const { autoCallCandidateId: _candidate, autoCallId: _task, response: _response, ...json } = item.json as IDataObject;
+			const {
+				autoCallCandidateId: _candidate,
+				autoCallId: _task,
+				response: _response,
+				...json
+			} = item.json as IDataObject;
 			return { json, pairedItem: item.pairedItem };
 		});
 		return { error: result.error?.message, outputs, bodies: byPhone(bodies()) };
 	};
-	const inParentheses = (expression: string) => expression.replace(/^=\{\{\s*([\s\S]*?)\s*\}\}$/, '={{ ($1) }}');
+	const inParentheses = (expression: string) =>
+		expression.replace(/^=\{\{\s*([\s\S]*?)\s*\}\}$/, '={{ ($1) }}');
 
 	test.each([
 		['phone', '={{ $json.phone }}'],
@@ -108,7 +151,11 @@ describe('every expression form read from the item gives what n8n gives', () => 
 		['variablesJson', '={{ {} }}'],
 		['callbackData', '={{ { crmId: $json.crm.id, "tag list": $json.crm.tags } }}'],
 	])('%s = %s', async (parameterName, expression) => {
-		const fields: Record<string, string> = { phone: '={{ $json.phone }}', variablesJson: '={{ { name: $json.name } }}', callbackData: '={{ {} }}' };
+		const fields: Record<string, string> = {
+			phone: '={{ $json.phone }}',
+			variablesJson: '={{ { name: $json.name } }}',
+			callbackData: '={{ {} }}',
+		};
 		const read = async (value: string) => {
 			const chosen = { ...fields, [parameterName]: value };
 			return await outcome(chosen.phone, chosen.variablesJson, chosen.callbackData);

@@ -6,7 +6,17 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequests, candidateIdFor, createAndRunByExpression, depersonalizeCall, expectInOrder, jsonOf, numberedPhones, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	candidateIdFor,
+	createAndRunByExpression,
+	depersonalizeCall,
+	expectInOrder,
+	jsonOf,
+	numberedPhones,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -31,7 +41,10 @@ const runMissingTemplateAt2 = (concurrency: number, extra: { continueOnFail?: bo
 	runAction(
 		sim,
 		batchPerItemTemplate({ batchSize: 2, concurrency }),
-		phoneItems(6).map((item, index) => ({ ...item, template: index === 2 ? 'missing-template' : '' })),
+		phoneItems(6).map((item, index) => ({
+			...item,
+			template: index === 2 ? 'missing-template' : '',
+		})),
 		extra,
 	);
 
@@ -40,16 +53,30 @@ describe('nothing lost', () => {
 		sim.injectFault({
 			path: SINGLE,
 			status: 400,
-			body: { timestamp: 1, type: 'ValidationException', error: 'Phone is blacklisted', details: null },
+			body: {
+				timestamp: 1,
+				type: 'ValidationException',
+				error: 'Phone is blacklisted',
+				details: null,
+			},
 		});
 		sim.injectFault({ path: SINGLE, status: 503 });
-		const result = await runAction(sim, createAndRun({ concurrency: 1 }), phoneItems(5), { continueOnFail: true });
+		const result = await runAction(sim, createAndRun({ concurrency: 1 }), phoneItems(5), {
+			continueOnFail: true,
+		});
 		expect(result.error).toBeUndefined();
 		expectInOrder(result, 5);
 		const outputs = jsonOf(result);
-		expect(outputs[0]).toMatchObject({ httpCode: '400', error: expect.stringMatching(/Phone is blacklisted/) });
-		expect(outputs[1]).toMatchObject({ httpCode: '503', error: expect.stringMatching(/Outcome unknown/) });
-		for (const index of [2, 3, 4]) expect(outputs[index].autoCallCandidateId).toBe(candidateIdFor(sim, phoneOf(index)));
+		expect(outputs[0]).toMatchObject({
+			httpCode: '400',
+			error: expect.stringMatching(/Phone is blacklisted/),
+		});
+		expect(outputs[1]).toMatchObject({
+			httpCode: '503',
+			error: expect.stringMatching(/Outcome unknown/),
+		});
+		for (const index of [2, 3, 4])
+			expect(outputs[index].autoCallCandidateId).toBe(candidateIdFor(sim, phoneOf(index)));
 	});
 
 	test('without Continue On Fail the error lists the items that succeeded (with ids), failed, and were not sent', async () => {
@@ -76,7 +103,9 @@ describe('nothing lost', () => {
 		expect(error.message).toMatch(/404.*Template not found.*\[item 2\]/);
 		const id0 = candidateIdFor(sim, phoneOf(0));
 		const id1 = candidateIdFor(sim, phoneOf(1));
-		expect(error.description).toContain(`Succeeded before the stop: 0 (autoCallCandidateId ${id0}), 1 (autoCallCandidateId ${id1}).`);
+		expect(error.description).toContain(
+			`Succeeded before the stop: 0 (autoCallCandidateId ${id0}), 1 (autoCallCandidateId ${id1}).`,
+		);
 		expect(error.description).toContain('Failed: items 2, 3.');
 		expect(error.description).toContain('Not sent: items 4, 5.');
 		expect(apiRequests(sim)).toHaveLength(2);
@@ -87,7 +116,12 @@ describe('nothing lost', () => {
 		expect(result.error).toBeUndefined();
 		expectInOrder(result, 6);
 		const outputs = jsonOf(result);
-		for (const index of [2, 3]) expect(outputs[index]).toMatchObject({ httpCode: '404', error: expect.stringMatching(/Template not found/) });
-		for (const index of [0, 1, 4, 5]) expect(outputs[index].autoCallCandidateId).toBe(candidateIdFor(sim, phoneOf(index)));
+		for (const index of [2, 3])
+			expect(outputs[index]).toMatchObject({
+				httpCode: '404',
+				error: expect.stringMatching(/Template not found/),
+			});
+		for (const index of [0, 1, 4, 5])
+			expect(outputs[index].autoCallCandidateId).toBe(candidateIdFor(sim, phoneOf(index)));
 	});
 });

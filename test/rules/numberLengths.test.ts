@@ -11,7 +11,15 @@ import * as path from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeLengths, wrongLength } from '../../nodes/shared/phones';
-import { apiRequests, createAndRunTool, diallingOperations, jsonOf, runAction, runTool, useSimulatorWithTask } from '../actions/fixtures';
+import {
+	apiRequests,
+	createAndRunTool,
+	diallingOperations,
+	jsonOf,
+	runAction,
+	runTool,
+	useSimulatorWithTask,
+} from '../actions/fixtures';
 
 jest.setTimeout(120_000);
 
@@ -19,12 +27,30 @@ const { sim, taskId } = useSimulatorWithTask('Numbers task');
 
 /** Numbers missing a digit or with digits too many, and what the refusal says of each. */
 export const WRONG_LENGTH: [string, string][] = [
-	['+7 999 000-55', 'Refused: +7 999 000-55 is cut off: it has 9 digits, and a number with country code 7 has 11, so nothing was called'],
-	['7999000555', 'Refused: 7999000555 has no country code (a national number of 10 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 7999000555)'],
-	['7999000555511', 'Refused: 7999000555511 has 13 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it with + and its country code (+<country code> 7999000555511), or set Default Country in Options to complete numbers written without it'],
-	['8 999 000 55', 'Refused: 899900055 has 9 digits, which fits no country code (a Russian number written with 8 first has 11), so nothing was called; write it with + and its country code (+<country code> 899900055), or set Default Country in Options to complete numbers written without it'],
-	['+375 29 123-45', 'Refused: +375 29 123-45 is cut off: it has 10 digits, and a number with country code 375 has 12, so nothing was called'],
-	['0999 000 55 55', 'Refused: 09990005555 has no country code (a national number of 11 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 9990005555, without the leading 0)'],
+	[
+		'+7 999 000-55',
+		'Refused: +7 999 000-55 is cut off: it has 9 digits, and a number with country code 7 has 11, so nothing was called',
+	],
+	[
+		'7999000555',
+		'Refused: 7999000555 has no country code (a national number of 10 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 7999000555)',
+	],
+	[
+		'7999000555511',
+		'Refused: 7999000555511 has 13 digits, which fits no country code (a number beginning with 7 has 11), so nothing was called; write it with + and its country code (+<country code> 7999000555511), or set Default Country in Options to complete numbers written without it',
+	],
+	[
+		'8 999 000 55',
+		'Refused: 899900055 has 9 digits, which fits no country code (a Russian number written with 8 first has 11), so nothing was called; write it with + and its country code (+<country code> 899900055), or set Default Country in Options to complete numbers written without it',
+	],
+	[
+		'+375 29 123-45',
+		'Refused: +375 29 123-45 is cut off: it has 10 digits, and a number with country code 375 has 12, so nothing was called',
+	],
+	[
+		'0999 000 55 55',
+		'Refused: 09990005555 has no country code (a national number of 11 digits), so nothing was called; set Default Country in Options to the country of the number, or write it with + and its country code (+<country code> 9990005555, without the leading 0)',
+	],
 ];
 
 /**
@@ -51,9 +77,13 @@ function phonesSent(): string[] {
 	});
 }
 
-describe('the lengths come from libphonenumber\'s metadata', () => {
+describe("the lengths come from libphonenumber's metadata", () => {
 	test('the committed table matches the installed libphonenumber-js (scripts/country-codes.js --check)', () => {
-		const output = execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'country-codes.js'), '--check'], { encoding: 'utf8' });
+		const output = execFileSync(
+			process.execPath,
+			[path.join(__dirname, '..', '..', 'scripts', 'country-codes.js'), '--check'],
+			{ encoding: 'utf8' },
+		);
 		expect(output).toMatch(/matches the installed libphonenumber-js metadata/);
 	});
 	test.each([
@@ -68,12 +98,12 @@ describe('the lengths come from libphonenumber\'s metadata', () => {
 		else expect(wrongLength(digits)).toContain(reason);
 	});
 	test('lengths read as words', () => {
-		expect([describeLengths([11]), describeLengths([11, 12]), describeLengths([9, 10, 11, 12]), describeLengths([9, 11, 12])]).toEqual([
-			'11',
-			'11 or 12',
-			'9 to 12',
-			'9, 11 or 12',
-		]);
+		expect([
+			describeLengths([11]),
+			describeLengths([11, 12]),
+			describeLengths([9, 10, 11, 12]),
+			describeLengths([9, 11, 12]),
+		]).toEqual(['11', '11 or 12', '9 to 12', '9, 11 or 12']);
 	});
 });
 
@@ -81,10 +111,15 @@ describe.each(Object.keys(operations))('%s', (name) => {
 	for (const typeVersion of [1, 2, 3]) {
 		test(`version ${typeVersion}: a number of the wrong length is refused by name and item, with 0 requests`, async () => {
 			const items = WRONG_LENGTH.map(([phone]) => ({ phone }));
-			const result = await runAction(sim, operations[name](), items, { typeVersion, continueOnFail: true });
+			const result = await runAction(sim, operations[name](), items, {
+				typeVersion,
+				continueOnFail: true,
+			});
 			expect(apiRequests(sim)).toHaveLength(0);
 			const outputs = jsonOf(result);
-			expect(outputs.map((json) => json.error)).toEqual(WRONG_LENGTH.map(([, message], index) => `${message} [item ${index}]`));
+			expect(outputs.map((json) => json.error)).toEqual(
+				WRONG_LENGTH.map(([, message], index) => `${message} [item ${index}]`),
+			);
 			result.items.forEach((item, index) => expect(item.pairedItem).toEqual({ item: index }));
 		});
 	}
@@ -97,15 +132,25 @@ describe.each(Object.keys(operations))('%s', (name) => {
 	});
 
 	test('whole numbers of Russia (also with 8 first) and of other served countries pass, sent as their digits', async () => {
-		const result = await runAction(sim, operations[name](), WHOLE.map(([phone]) => ({ phone })), { continueOnFail: true });
+		const result = await runAction(
+			sim,
+			operations[name](),
+			WHOLE.map(([phone]) => ({ phone })),
+			{ continueOnFail: true },
+		);
 		expect(jsonOf(result).map((json) => json.error)).toEqual(WHOLE.map(() => undefined));
 		expect(phonesSent().sort()).toEqual(WHOLE.map(([, digits]) => digits).sort());
 	});
 
 	test('"Allow Short Numbers" keeps its meaning: a 6-digit line passes, a 10-digit +7 number is still refused', async () => {
-		const result = await runAction(sim, operations[name]({ allowShortNumbers: true }), [{ phone: '123456' }, { phone: '7999000555' }], {
-			continueOnFail: true,
-		});
+		const result = await runAction(
+			sim,
+			operations[name]({ allowShortNumbers: true }),
+			[{ phone: '123456' }, { phone: '7999000555' }],
+			{
+				continueOnFail: true,
+			},
+		);
 		const outputs = jsonOf(result);
 		expect(outputs[0].error).toBeUndefined();
 		expect(outputs[1].error).toBe(`${WRONG_LENGTH[1][1]} [item 1]`);
@@ -115,21 +160,31 @@ describe.each(Object.keys(operations))('%s', (name) => {
 
 describe('Dry Run', () => {
 	test('shows the refusal, sends nothing', async () => {
-		const result = await runAction(sim, operations['Create and Run']({ dryRun: true }), [{ phone: '7999000555511' }], { continueOnFail: true });
+		const result = await runAction(
+			sim,
+			operations['Create and Run']({ dryRun: true }),
+			[{ phone: '7999000555511' }],
+			{ continueOnFail: true },
+		);
 		expect(apiRequests(sim)).toHaveLength(0);
 		expect(jsonOf(result)[0].error).toBe(`${WRONG_LENGTH[2][1]} [item 0]`);
 	});
 });
 
 describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s)', (via) => {
-	test('a number of the wrong length: refused with 0 requests, and the model reads why (not the builder\'s fix); a whole one is called', async () => {
-		const calls = [...WRONG_LENGTH.slice(0, 3).map(([phone]) => ({ phone })), { phone: '+7 999 000-55-55' }];
+	test("a number of the wrong length: refused with 0 requests, and the model reads why (not the builder's fix); a whole one is called", async () => {
+		const calls = [
+			...WRONG_LENGTH.slice(0, 3).map(([phone]) => ({ phone })),
+			{ phone: '+7 999 000-55-55' },
+		];
 		const result = await runTool(sim, createAndRunTool({ maxCallsPerRun: 10 }), calls, { via });
 		const answers = result.observations.map((text) => (JSON.parse(text) as IDataObject[])[0]);
 		expect(answers).toHaveLength(4);
 		answers.slice(0, 3).forEach((answer, index) => {
 			expect(answer.outcome).toBe('refused');
-			expect(answer.message).toContain(WRONG_LENGTH[index][1].replace(/^Refused: /, '').split('; write')[0]);
+			expect(answer.message).toContain(
+				WRONG_LENGTH[index][1].replace(/^Refused: /, '').split('; write')[0],
+			);
 			expect(answer.message).not.toMatch(/Default Country|Options/);
 		});
 		expect(answers[3].outcome).not.toBe('refused');

@@ -4,7 +4,13 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequests, depersonalizeCall, jsonOf, runAction, useActionSimulator } from '../actions/fixtures';
+import {
+	apiRequests,
+	depersonalizeCall,
+	jsonOf,
+	runAction,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -15,7 +21,9 @@ describe('timeout (seconds)', () => {
 		const call = sim.addCall();
 		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, delayMs: 1500 });
 		const started = Date.now();
-		const result = await runAction(sim, depersonalizeCall({ timeout: 1, maxRetries: 0 }), [{ callId: call.id }]);
+		const result = await runAction(sim, depersonalizeCall({ timeout: 1, maxRetries: 0 }), [
+			{ callId: call.id },
+		]);
 		const elapsed = Date.now() - started;
 		const error = result.error as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -29,7 +37,9 @@ describe('timeout (seconds)', () => {
 	test('for a safe operation the timed-out request is retried', async () => {
 		const call = sim.addCall();
 		sim.injectFault({ path: `/cis/api/v1/calls/${call.id}/depersonalization`, delayMs: 1500 });
-		const result = await runAction(sim, depersonalizeCall({ timeout: 1, maxRetries: 1 }), [{ callId: call.id }]);
+		const result = await runAction(sim, depersonalizeCall({ timeout: 1, maxRetries: 1 }), [
+			{ callId: call.id },
+		]);
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim)).toHaveLength(2);
 		expect(jsonOf(result)[0]).toMatchObject({ success: true, callId: call.id });

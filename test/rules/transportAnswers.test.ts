@@ -8,16 +8,34 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { authenticationProperty, credentialDescriptions } from '../../nodes/shared/authentication';
-import { type AnswerCheck, createApiClient, DEFAULT_TRANSPORT_SETTINGS, type Repeatability } from '../../nodes/shared/transport';
+import {
+	type AnswerCheck,
+	createApiClient,
+	DEFAULT_TRANSPORT_SETTINGS,
+	type Repeatability,
+} from '../../nodes/shared/transport';
 import { runNode, type RunResult } from '../engine/harness';
 import type { Simulator } from '../../simulator';
-import { apiRequests, credentialsFor, jsonOf, runAction, startSimulator, TOKEN } from '../actions/fixtures';
+import {
+	apiRequests,
+	credentialsFor,
+	jsonOf,
+	runAction,
+	startSimulator,
+	TOKEN,
+} from '../actions/fixtures';
 
 jest.setTimeout(30_000);
 
@@ -46,7 +64,12 @@ class TransportProbe implements INodeType {
 		const client = await createApiClient(this, { ...DEFAULT_TRANSPORT_SETTINGS, maxRetries: 2 });
 		const outputs = await Promise.all(
 			this.getInputData().map(async (item, itemIndex) => {
-				const spec = item.json as { path: string; method?: 'GET' | 'POST'; repeatability?: Repeatability; check?: boolean };
+				const spec = item.json as {
+					path: string;
+					method?: 'GET' | 'POST';
+					repeatability?: Repeatability;
+					check?: boolean;
+				};
 				try {
 					const answer = await client.request(
 						{
@@ -61,7 +84,10 @@ class TransportProbe implements INodeType {
 					return { json: { answer } as IDataObject, pairedItem: { item: itemIndex } };
 				} catch (error) {
 					const { message, description } = error as { message: string; description?: string };
-					return { json: { error: message, description: description ?? null }, pairedItem: { item: itemIndex } };
+					return {
+						json: { error: message, description: description ?? null },
+						pairedItem: { item: itemIndex },
+					};
 				}
 			}),
 		);
@@ -74,7 +100,10 @@ type Credentials = Parameters<typeof runNode>[0]['credentials'];
 async function probe(
 	items: IDataObject[],
 	credentials: Credentials,
-	{ authentication = 'accessToken', ...extra }: Partial<Parameters<typeof runNode>[0]> & { authentication?: string } = {},
+	{
+		authentication = 'accessToken',
+		...extra
+	}: Partial<Parameters<typeof runNode>[0]> & { authentication?: string } = {},
 ): Promise<RunResult> {
 	return await runNode({
 		node: new TransportProbe(),
@@ -89,10 +118,25 @@ async function probe(
 const LONG_TAIL = 'x'.repeat(10_000);
 
 /** Answers by path; counts what it receives. */
-const answers: Record<string, { status: number; type: string; body: (authorization: string) => string }> = {
-	'/cis/api/v1/html': { status: 200, type: 'text/html; charset=utf-8', body: () => '<!doctype html><html><body>Sign in to continue</body></html>' },
-	'/cis/api/v1/error-object': { status: 200, type: 'application/json', body: () => JSON.stringify({ error: 'Bot not found' }) },
-	'/cis/api/v1/created': { status: 200, type: 'application/json', body: () => JSON.stringify({ id: { identity: 'cand-1' } }) },
+const answers: Record<
+	string,
+	{ status: number; type: string; body: (authorization: string) => string }
+> = {
+	'/cis/api/v1/html': {
+		status: 200,
+		type: 'text/html; charset=utf-8',
+		body: () => '<!doctype html><html><body>Sign in to continue</body></html>',
+	},
+	'/cis/api/v1/error-object': {
+		status: 200,
+		type: 'application/json',
+		body: () => JSON.stringify({ error: 'Bot not found' }),
+	},
+	'/cis/api/v1/created': {
+		status: 200,
+		type: 'application/json',
+		body: () => JSON.stringify({ id: { identity: 'cand-1' } }),
+	},
 	'/cis/api/v1/echo': {
 		status: 200,
 		type: 'application/json',
@@ -109,7 +153,11 @@ beforeAll(async () => {
 	sim = await startSimulator();
 	server = createServer((req, res) => {
 		received.push(`${req.method} ${req.url}`);
-		const answer = answers[(req.url ?? '').split('?')[0]] ?? { status: 404, type: 'application/json', body: () => '{}' };
+		const answer = answers[(req.url ?? '').split('?')[0]] ?? {
+			status: 404,
+			type: 'application/json',
+			body: () => '{}',
+		};
 		req.resume();
 		req.on('end', () => {
 			res.statusCode = answer.status;
@@ -146,20 +194,30 @@ describe('a 2xx that is not what the API promises is not a success', () => {
 	test('creating request, 200 {error}: outcome unknown naming what is wrong, not repeated', async () => {
 		const result = await probe([{ path: 'error-object', check: true }], tokenCredential());
 		expect(received).toHaveLength(1);
-		expect(jsonOf(result)[0].error).toMatch(/answered 200 with an unexpected body \(no id\.identity in the answer\)\. It may have been created/);
+		expect(jsonOf(result)[0].error).toMatch(
+			/answered 200 with an unexpected body \(no id\.identity in the answer\)\. It may have been created/,
+		);
 	});
 
 	test('a creation the service de-duplicates (createOnce) is not repeated after an unexpected answer either', async () => {
-		const result = await probe([{ path: 'error-object', check: true, repeatability: 'createOnce' }], tokenCredential());
+		const result = await probe(
+			[{ path: 'error-object', check: true, repeatability: 'createOnce' }],
+			tokenCredential(),
+		);
 		expect(received).toHaveLength(1);
 		expect(jsonOf(result)[0].error).toMatch(/^Outcome unknown for POST /);
 	});
 
 	test('safe request: a clear "unexpected answer" error, not repeated', async () => {
-		const result = await probe([{ path: 'error-object', check: true, repeatability: 'safe' }], tokenCredential());
+		const result = await probe(
+			[{ path: 'error-object', check: true, repeatability: 'safe' }],
+			tokenCredential(),
+		);
 		expect(received).toHaveLength(1);
 		const [json] = jsonOf(result);
-		expect(json.error).toBe('Unexpected answer from the service to POST /cis/api/v1/error-object: 200 with no id.identity in the answer');
+		expect(json.error).toBe(
+			'Unexpected answer from the service to POST /cis/api/v1/error-object: 200 with no id.identity in the answer',
+		);
 		expect(json.description).toMatch(/The answer began with: \{"error":"Bot not found"\}/);
 	});
 
@@ -185,18 +243,32 @@ describe('a 2xx that is not what the API promises is not a success', () => {
 		const html = { ...sim, url: baseUrl } as Simulator;
 		answers['/cis/api/v1/calls/c-1/depersonalization'] = answers['/cis/api/v1/html'];
 		answers['/cis/api/v1/telephony/autoCallCandidate/single'] = answers['/cis/api/v1/html'];
-		const safe = await runAction(html, { resource: 'call', operation: 'depersonalize', callId: 'c-1' }, [{}], {
-			credentials: tokenCredential(),
-			continueOnFail: true,
-		});
-		expect(jsonOf(safe)[0].error).toMatch(/^Unexpected answer from the service to POST .*an HTML or XML page/);
+		const safe = await runAction(
+			html,
+			{ resource: 'call', operation: 'depersonalize', callId: 'c-1' },
+			[{}],
+			{
+				credentials: tokenCredential(),
+				continueOnFail: true,
+			},
+		);
+		expect(jsonOf(safe)[0].error).toMatch(
+			/^Unexpected answer from the service to POST .*an HTML or XML page/,
+		);
 		const creating = await runAction(
 			html,
-			{ resource: 'candidate', operation: 'createAndRun', botSettingsId: 'bot-1', phone: '79990000001' },
+			{
+				resource: 'candidate',
+				operation: 'createAndRun',
+				botSettingsId: 'bot-1',
+				phone: '79990000001',
+			},
 			[{}],
 			{ credentials: tokenCredential(), continueOnFail: true },
 		);
-		expect(jsonOf(creating)[0].error).toMatch(/^Outcome unknown for POST .*an HTML or XML page.*may have been created/);
+		expect(jsonOf(creating)[0].error).toMatch(
+			/^Outcome unknown for POST .*an HTML or XML page.*may have been created/,
+		);
 		expect(received).toHaveLength(2);
 	});
 });
@@ -216,7 +288,10 @@ describe('login credential: requests in flight at once share one login', () => {
 		const first = await probe([list], credentialsFor(sim), { authentication: 'login' });
 		sim.expireTokens();
 		const [logins, requests] = [sim.logins, apiRequests(sim).length];
-		const result = await probe(tenLists, undefined, { authentication: 'login', credentialStore: first.credentialStore });
+		const result = await probe(tenLists, undefined, {
+			authentication: 'login',
+			credentialStore: first.credentialStore,
+		});
 		expect(jsonOf(result).every((json) => json.answer !== undefined)).toBe(true);
 		expect(sim.logins - logins).toBe(1);
 		expect(apiRequests(sim).length - requests).toBe(20);
@@ -226,7 +301,10 @@ describe('login credential: requests in flight at once share one login', () => {
 		const first = await probe([list], credentialsFor(sim), { authentication: 'login' });
 		const logins = sim.logins;
 		sim.injectFault({ path: /^\/cis\/api\/v1\//, status: 401, times: Infinity });
-		const result = await probe(tenLists, undefined, { authentication: 'login', credentialStore: first.credentialStore });
+		const result = await probe(tenLists, undefined, {
+			authentication: 'login',
+			credentialStore: first.credentialStore,
+		});
 		expect(sim.logins - logins).toBe(1);
 		expect(jsonOf(result).every((json) => /401/.test(String(json.error)))).toBe(true);
 	});

@@ -6,7 +6,14 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { maskUrlSecrets, maskUrlSecretsInText } from '../../nodes/shared/urlSecrets';
-import { byId, createTaskInState, jsonOf, runAction, runTool, useActionSimulator } from '../actions/fixtures';
+import {
+	byId,
+	createTaskInState,
+	jsonOf,
+	runAction,
+	runTool,
+	useActionSimulator,
+} from '../actions/fixtures';
 
 jest.setTimeout(60_000);
 
@@ -16,18 +23,27 @@ const HOOK = `https://n8n.example.com/webhook/abc/webhook?secret=${SECRET}`;
 const sim = useActionSimulator();
 
 const taskWithHook = () =>
-	createTaskInState(sim, { name: 'Hooked', webhookUrls: [{ url: HOOK, events: { CALL_ENDED: { name: 'CALL_ENDED', value: true } } }, HOOK] });
+	createTaskInState(sim, {
+		name: 'Hooked',
+		webhookUrls: [{ url: HOOK, events: { CALL_ENDED: { name: 'CALL_ENDED', value: true } } }, HOOK],
+	});
 
 describe('maskUrlSecrets', () => {
 	test('masks secret= in query strings, also percent-encoded, and nothing else', () => {
 		expect(maskUrlSecretsInText(`see ${HOOK} and http://x/y?a=1&secret=abc&b=2#f`)).toBe(
 			'see https://n8n.example.com/webhook/abc/webhook?secret=*** and http://x/y?a=1&secret=***&b=2#f',
 		);
-		expect(maskUrlSecretsInText('http://a/?next=http%3A%2F%2Fb%2Fw%3Fsecret%3Dabc%26x%3D1')).toBe('http://a/?next=http%3A%2F%2Fb%2Fw%3Fsecret%3D***%26x%3D1');
-		expect(maskUrlSecretsInText('the secret=abc is not in a URL; mysecret=1 neither; ?secretary=1')).toBe('the secret=abc is not in a URL; mysecret=1 neither; ?secretary=1');
+		expect(maskUrlSecretsInText('http://a/?next=http%3A%2F%2Fb%2Fw%3Fsecret%3Dabc%26x%3D1')).toBe(
+			'http://a/?next=http%3A%2F%2Fb%2Fw%3Fsecret%3D***%26x%3D1',
+		);
+		expect(
+			maskUrlSecretsInText('the secret=abc is not in a URL; mysecret=1 neither; ?secretary=1'),
+		).toBe('the secret=abc is not in a URL; mysecret=1 neither; ?secretary=1');
 		const plain = { a: [1, { b: 'no url' }] };
 		expect(maskUrlSecrets(plain)).toBe(plain);
-		expect(maskUrlSecrets({ deep: [{ url: HOOK }] })).toEqual({ deep: [{ url: 'https://n8n.example.com/webhook/abc/webhook?secret=***' }] });
+		expect(maskUrlSecrets({ deep: [{ url: HOOK }] })).toEqual({
+			deep: [{ url: 'https://n8n.example.com/webhook/abc/webhook?secret=***' }],
+		});
 	});
 
 	test('deep nesting costs no recursion of its own (1,000 levels)', () => {
@@ -38,9 +54,13 @@ describe('maskUrlSecrets', () => {
 });
 
 describe('outputs and errors hold no webhook secret', () => {
-	test('Get: the task\'s webhook URLs come out with secret=***', async () => {
+	test("Get: the task's webhook URLs come out with secret=***", async () => {
 		const stored = taskWithHook();
-		const result = await runAction(sim, { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id) });
+		const result = await runAction(sim, {
+			resource: 'callTask',
+			operation: 'get',
+			autoCallId: byId(stored.id),
+		});
 		expect(result.error).toBeUndefined();
 		const text = JSON.stringify(jsonOf(result));
 		expect(text).not.toContain(SECRET);
@@ -50,19 +70,33 @@ describe('outputs and errors hold no webhook secret', () => {
 	test('Get Many: the same for every task', async () => {
 		taskWithHook();
 		taskWithHook();
-		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', returnAll: true });
+		const result = await runAction(sim, {
+			resource: 'callTask',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toHaveLength(2);
 		expect(JSON.stringify(jsonOf(result))).not.toContain(SECRET);
 	});
 
-	test('an error quoting the service\'s details (which echo a webhook URL) shows it masked, thrown or as an error item', async () => {
+	test("an error quoting the service's details (which echo a webhook URL) shows it masked, thrown or as an error item", async () => {
 		const stored = taskWithHook();
 		const details = { webhookUrls: [HOOK], note: `refused ${HOOK}` };
 		for (const continueOnFail of [false, true]) {
 			sim.injectFault({ method: 'GET', status: 400, body: { error: `bad hook ${HOOK}`, details } });
-			const result = await runAction(sim, { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id) }, [{}], { continueOnFail } as never);
-			const seen = JSON.stringify({ items: result.items, error: result.error, message: result.error?.message, description: (result.error as { description?: string })?.description });
+			const result = await runAction(
+				sim,
+				{ resource: 'callTask', operation: 'get', autoCallId: byId(stored.id) },
+				[{}],
+				{ continueOnFail } as never,
+			);
+			const seen = JSON.stringify({
+				items: result.items,
+				error: result.error,
+				message: result.error?.message,
+				description: (result.error as { description?: string })?.description,
+			});
 			expect([continueOnFail, seen.includes(SECRET)]).toEqual([continueOnFail, false]);
 			expect(seen).toContain('secret=***');
 		}
@@ -71,7 +105,12 @@ describe('outputs and errors hold no webhook secret', () => {
 	test('as an AI Agent tool, the model reads the task without the secret', async () => {
 		const stored = taskWithHook();
 		// Simplify off: the full answer, which holds the task's webhook URLs.
-		const parameters: INodeParameters = { resource: 'callTask', operation: 'get', autoCallId: byId(stored.id), simplify: false };
+		const parameters: INodeParameters = {
+			resource: 'callTask',
+			operation: 'get',
+			autoCallId: byId(stored.id),
+			simplify: false,
+		};
 		const result = await runTool(sim, parameters, [{} as IDataObject]);
 		expect(result.error).toBeUndefined();
 		expect(result.observations).toHaveLength(1);

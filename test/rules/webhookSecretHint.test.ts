@@ -7,13 +7,20 @@
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 
-const secretField = new CisAutoCallWebhookSecretApi().properties.find((property) => property.name === 'secret');
+const secretField = new CisAutoCallWebhookSecretApi().properties.find(
+	(property) => property.name === 'secret',
+);
 const credentialTest = new CisAutoCallTrigger().methods.credentialTest.cisAutoCallWebhookSecretTest;
 const testSecret = async (secret: string) =>
-	await credentialTest.call({} as never, { id: '1', name: 'Secret', type: 'cisAutoCallWebhookSecretApi', data: { secret } as never });
+	await credentialTest.call({} as never, {
+		id: '1',
+		name: 'Secret',
+		type: 'cisAutoCallWebhookSecretApi',
+		data: { secret } as never,
+	});
 
 describe('the webhook secret credential', () => {
-	test('the field\'s own hint states the rule', () => {
+	test("the field's own hint states the rule", () => {
 		expect(secretField?.hint).toBe('At least 16 characters');
 	});
 
@@ -24,6 +31,9 @@ describe('the webhook secret credential', () => {
 			status: 'Error',
 			message: `The secret has ${minimum - 1} characters; use at least ${minimum}`,
 		});
-		expect(await testSecret('abc')).toEqual({ status: 'Error', message: `The secret has 3 characters; use at least ${minimum}` });
+		expect(await testSecret('abc')).toEqual({
+			status: 'Error',
+			message: `The secret has 3 characters; use at least ${minimum}`,
+		});
 	});
 });

@@ -24,10 +24,17 @@ afterAll(async () => {
 	await agent.close();
 });
 
-async function serveExisting(typeVersion?: number, parameters: INodeParameters = { connectTo: 'existing', events: ['CALL_ENDED'] }): Promise<WebhookServer> {
+async function serveExisting(
+	typeVersion?: number,
+	parameters: INodeParameters = { connectTo: 'existing', events: ['CALL_ENDED'] },
+): Promise<WebhookServer> {
 	const server = await startWebhookServer({
 		node: new CisAutoCallTrigger(),
-		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()],
+		credentialTypes: [
+			new CisAutoCallApi(),
+			new CisAutoCallLoginApi(),
+			new CisAutoCallWebhookSecretApi(),
+		],
 		credentials: { cisAutoCallWebhookSecretApi: { secret: SECRET } },
 		parameters,
 		staticData: {},
@@ -38,10 +45,19 @@ async function serveExisting(typeVersion?: number, parameters: INodeParameters =
 }
 
 function callEnded(event = 'CALL_ENDED'): IDataObject {
-	return { event, type: 'OUTGOING', id: `cost-${process.pid}-${Date.now()}-${++counter}`, status: 'ANSWERED' };
+	return {
+		event,
+		type: 'OUTGOING',
+		id: `cost-${process.pid}-${Date.now()}-${++counter}`,
+		status: 'ANSWERED',
+	};
 }
 
-async function post(url: string, body: string, { secret = SECRET, contentType }: { secret?: string; contentType?: string } = {}): Promise<number> {
+async function post(
+	url: string,
+	body: string,
+	{ secret = SECRET, contentType }: { secret?: string; contentType?: string } = {},
+): Promise<number> {
 	const target = new URL(url);
 	target.searchParams.set('secret', secret);
 	const answer = await request(target, {
@@ -74,11 +90,21 @@ describe('the secret credential is not read for every delivery', () => {
 		const server = await serveExisting();
 		const counted = countReads(server, 'cisAutoCallWebhookSecretApi');
 		const started = Date.now();
-		const statuses = await Promise.all(Array.from({ length: 10 }, () => post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json' })));
+		const statuses = await Promise.all(
+			Array.from({ length: 10 }, () =>
+				post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json' }),
+			),
+		);
 		expect(statuses).toEqual(new Array(10).fill(200));
 		const wrong = await Promise.all([
-			post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json', secret: `${SECRET}x` }),
-			post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json', secret: '' }),
+			post(server.url, JSON.stringify(callEnded()), {
+				contentType: 'application/json',
+				secret: `${SECRET}x`,
+			}),
+			post(server.url, JSON.stringify(callEnded()), {
+				contentType: 'application/json',
+				secret: '',
+			}),
 		]);
 		expect(wrong).toEqual([401, 401]);
 		const tookMs = Date.now() - started;
@@ -107,40 +133,68 @@ describe("parameters without an expression are read without n8n's expression eng
 	test.each([
 		['version 2', 2],
 		['version 1', 1],
-	])('%s: deliveries with saved settings ask n8n for no parameter, and every check still applies', async (_name, typeVersion) => {
-		const server = await serveExisting(typeVersion, { connectTo: 'existing', events: ['CALL_ENDED'], options: { allowedAddresses: '127.0.0.1, 10.0.0.0/8' } });
-		const reads = countParameterReads();
-		try {
-			const sent = callEnded();
-			const answers = [
-				await post(server.url, JSON.stringify(sent), { contentType: 'application/json' }),
-				await post(server.url, JSON.stringify(sent), { contentType: 'application/json' }),
-				await post(server.url, JSON.stringify(callEnded('CANDIDATE_CHANGED')), { contentType: 'application/json' }),
-				await post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json', secret: `${SECRET}x` }),
-				await post(server.url, '{"no event": true}', { contentType: 'application/json' }),
-			];
-			expect(answers).toEqual([200, 200, 200, 401, 400]);
-			// the repeat and the unselected event were answered without starting the workflow
-			expect(server.started.map((workflowData) => workflowData[0][0].json.id)).toEqual([sent.id]);
-			expect(reads.names).toEqual([]);
-		} finally {
-			reads.restore();
-		}
-	});
+	])(
+		'%s: deliveries with saved settings ask n8n for no parameter, and every check still applies',
+		async (_name, typeVersion) => {
+			const server = await serveExisting(typeVersion, {
+				connectTo: 'existing',
+				events: ['CALL_ENDED'],
+				options: { allowedAddresses: '127.0.0.1, 10.0.0.0/8' },
+			});
+			const reads = countParameterReads();
+			try {
+				const sent = callEnded();
+				const answers = [
+					await post(server.url, JSON.stringify(sent), { contentType: 'application/json' }),
+					await post(server.url, JSON.stringify(sent), { contentType: 'application/json' }),
+					await post(server.url, JSON.stringify(callEnded('CANDIDATE_CHANGED')), {
+						contentType: 'application/json',
+					}),
+					await post(server.url, JSON.stringify(callEnded()), {
+						contentType: 'application/json',
+						secret: `${SECRET}x`,
+					}),
+					await post(server.url, '{"no event": true}', { contentType: 'application/json' }),
+				];
+				expect(answers).toEqual([200, 200, 200, 401, 400]);
+				// the repeat and the unselected event were answered without starting the workflow
+				expect(server.started.map((workflowData) => workflowData[0][0].json.id)).toEqual([sent.id]);
+				expect(reads.names).toEqual([]);
+			} finally {
+				reads.restore();
+			}
+		},
+	);
 
 	test('an allow-list from an expression still refuses an address it leaves out', async () => {
-		const server = await serveExisting(2, { connectTo: 'existing', events: ['CALL_ENDED'], options: { allowedAddresses: '={{ "10.1.2." + "3" }}' } });
-		expect(await post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json' })).toBe(403);
+		const server = await serveExisting(2, {
+			connectTo: 'existing',
+			events: ['CALL_ENDED'],
+			options: { allowedAddresses: '={{ "10.1.2." + "3" }}' },
+		});
+		expect(
+			await post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json' }),
+		).toBe(403);
 		expect(server.started).toHaveLength(0);
 	});
 
 	test('events and an allow-list from expressions: the expression is read through n8n and applies', async () => {
-		const server = await serveExisting(2, { connectTo: 'existing', events: '={{ ["CALL_" + "ENDED"] }}', options: { allowedAddresses: '={{ "127.0.0." + "1" }}' } });
+		const server = await serveExisting(2, {
+			connectTo: 'existing',
+			events: '={{ ["CALL_" + "ENDED"] }}',
+			options: { allowedAddresses: '={{ "127.0.0." + "1" }}' },
+		});
 		const reads = countParameterReads();
 		try {
 			const ended = callEnded();
-			expect(await post(server.url, JSON.stringify(ended), { contentType: 'application/json' })).toBe(200);
-			expect(await post(server.url, JSON.stringify(callEnded('CANDIDATE_CHANGED')), { contentType: 'application/json' })).toBe(200);
+			expect(
+				await post(server.url, JSON.stringify(ended), { contentType: 'application/json' }),
+			).toBe(200);
+			expect(
+				await post(server.url, JSON.stringify(callEnded('CANDIDATE_CHANGED')), {
+					contentType: 'application/json',
+				}),
+			).toBe(200);
 			expect(server.started.map((workflowData) => workflowData[0][0].json.id)).toEqual([ended.id]);
 			expect(reads.names).toEqual(expect.arrayContaining(['events', 'options']));
 			expect(reads.names).not.toContain('connectTo');
@@ -152,14 +206,29 @@ describe("parameters without an expression are read without n8n's expression eng
 	test('a secret typed into the node as an expression (earlier versions) is still the one expected', async () => {
 		const server = await startWebhookServer({
 			node: new CisAutoCallTrigger(),
-			credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()],
-			parameters: { connectTo: 'existing', events: ['CALL_ENDED'], secret: `={{ "${SECRET.slice(0, 10)}" + "${SECRET.slice(10)}" }}` },
+			credentialTypes: [
+				new CisAutoCallApi(),
+				new CisAutoCallLoginApi(),
+				new CisAutoCallWebhookSecretApi(),
+			],
+			parameters: {
+				connectTo: 'existing',
+				events: ['CALL_ENDED'],
+				secret: `={{ "${SECRET.slice(0, 10)}" + "${SECRET.slice(10)}" }}`,
+			},
 			staticData: {},
 			typeVersion: 1,
 		});
 		servers.push(server);
-		expect(await post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json' })).toBe(200);
-		expect(await post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json', secret: `={{ "${SECRET}" }}` })).toBe(401);
+		expect(
+			await post(server.url, JSON.stringify(callEnded()), { contentType: 'application/json' }),
+		).toBe(200);
+		expect(
+			await post(server.url, JSON.stringify(callEnded()), {
+				contentType: 'application/json',
+				secret: `={{ "${SECRET}" }}`,
+			}),
+		).toBe(401);
 		expect(server.started).toHaveLength(1);
 	});
 });
@@ -175,14 +244,21 @@ describe('version 1.1: n8n leaves bodies it does not parse to the node', () => {
 		['version 2', 2],
 		['version 1.1', 1.1],
 		['version 1', 1],
-	])('%s: an event sent as application/octet-stream or without a content type is read', async (_name, typeVersion) => {
-		const server = await serveExisting(typeVersion);
-		const first = callEnded();
-		const second = callEnded();
-		expect(await post(server.url, JSON.stringify(first), { contentType: 'application/octet-stream' })).toBe(200);
-		expect(await post(server.url, JSON.stringify(second))).toBe(200);
-		expect(await post(server.url, 'not an event', { contentType: 'application/octet-stream' })).toBe(400);
-		const ids = server.started.map((workflowData) => workflowData[0][0].json.id);
-		expect(ids).toEqual([first.id, second.id]);
-	});
+	])(
+		'%s: an event sent as application/octet-stream or without a content type is read',
+		async (_name, typeVersion) => {
+			const server = await serveExisting(typeVersion);
+			const first = callEnded();
+			const second = callEnded();
+			expect(
+				await post(server.url, JSON.stringify(first), { contentType: 'application/octet-stream' }),
+			).toBe(200);
+			expect(await post(server.url, JSON.stringify(second))).toBe(200);
+			expect(
+				await post(server.url, 'not an event', { contentType: 'application/octet-stream' }),
+			).toBe(400);
+			const ids = server.started.map((workflowData) => workflowData[0][0].json.id);
+			expect(ids).toEqual([first.id, second.id]);
+		},
+	);
 });

@@ -32,7 +32,11 @@ test('an event that arrives before the execution waits is answered 503, and its 
 	sim.setOutcome('79991110013', { attempts: ['ANSWERED'], result: { early: true } });
 	sim.setOutcome('79991110014', { attempts: ['ANSWERED'], result: { late: true } });
 	// The second person's request is answered late: the first call is over while the node still runs.
-	sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single', bodyIncludes: '79991110014', delayMs: 400 });
+	sim.injectFault({
+		path: '/cis/api/v1/telephony/autoCallCandidate/single',
+		bodyIncludes: '79991110014',
+		delayMs: 400,
+	});
 
 	const execution = await runWaiting(waiting, [
 		{ phone: '79991110013', crmId: 'E-1' },
@@ -44,14 +48,22 @@ test('an event that arrives before the execution waits is answered 503, and its 
 	expect(early.length).toBeGreaterThan(0);
 	expect(execution.resumes).toBe(1);
 	expect(execution.items!.map((i) => i.json)).toEqual([
-		expect.objectContaining({ status: 'Answered', result: { early: true }, callbackData: { crmId: 'E-1' } }),
-		expect.objectContaining({ status: 'Answered', result: { late: true }, callbackData: { crmId: 'E-2' } }),
+		expect.objectContaining({
+			status: 'Answered',
+			result: { early: true },
+			callbackData: { crmId: 'E-1' },
+		}),
+		expect.objectContaining({
+			status: 'Answered',
+			result: { late: true },
+			callbackData: { crmId: 'E-2' },
+		}),
 	]);
 	expect(sim.createdByPhone()['79991110013']).toBe(1);
 	expect(sim.createdByPhone()['79991110014']).toBe(1);
 });
 
-describe('only the package\'s key resumes (n8n 2.x with its token, n8n 1.x that checks nothing)', () => {
+describe("only the package's key resumes (n8n 2.x with its token, n8n 1.x that checks nothing)", () => {
 	for (const checksToken of [true, false]) {
 		test(`forged events and resumes without the key continue nothing (${checksToken ? 'n8n 2.x' : 'n8n 1.x'})`, async () => {
 			const { waiting, server, eventUrl } = await startN8n({ checksToken });
@@ -60,14 +72,20 @@ describe('only the package\'s key resumes (n8n 2.x with its token, n8n 1.x that 
 			const execution = await runWaiting(waiting, [{ phone: '79991110008', crmId: 'F-1' }]);
 			expect(execution.status).toBe('waiting');
 			const marker = markerSent('79991110008');
-			const resumeUrl = new URL(`${server.baseUrl}-waiting/${execution.id}/${marker.node as string}`);
+			const resumeUrl = new URL(
+				`${server.baseUrl}-waiting/${execution.id}/${marker.node as string}`,
+			);
 			if (marker.token) resumeUrl.searchParams.set('signature', marker.token as string);
 
 			// A POST straight to the waiting address, with n8n's token but without the key.
-			const direct = await post(resumeUrl.toString(), { cisAutoCallResume: { results: { 0: { outcome: 'answered' } } } });
+			const direct = await post(resumeUrl.toString(), {
+				cisAutoCallResume: { results: { 0: { outcome: 'answered' } } },
+			});
 			expect(direct.status).toBe(401);
 			// With a wrong key.
-			const wrongKey = await post(resumeUrl.toString(), { cisAutoCallResume: { key: 'a'.repeat(64), results: { 0: { outcome: 'answered' } } } });
+			const wrongKey = await post(resumeUrl.toString(), {
+				cisAutoCallResume: { key: 'a'.repeat(64), results: { 0: { outcome: 'answered' } } },
+			});
 			expect(wrongKey.status).toBe(401);
 
 			// A catcher: a forged event's own address must never be called.
@@ -85,11 +103,22 @@ describe('only the package\'s key resumes (n8n 2.x with its token, n8n 1.x that 
 					id: 'forged-call',
 					status: 'ANSWERED',
 					resumeUrl: elsewhere,
-					callbackData: { crmId: 'F-1', [WAIT_MARKER_FIELD]: { ...marker, key: 'b'.repeat(64), url: elsewhere, resumeUrl: elsewhere } },
+					callbackData: {
+						crmId: 'F-1',
+						[WAIT_MARKER_FIELD]: {
+							...marker,
+							key: 'b'.repeat(64),
+							url: elsewhere,
+							resumeUrl: elsewhere,
+						},
+					},
 				};
 				expect((await post(eventUrl, forged)).status).toBe(200);
 				// An event without the trigger's secret is refused before anything else.
-				expect((await post(server.url, { ...forged, callbackData: { [WAIT_MARKER_FIELD]: marker } })).status).toBe(401);
+				expect(
+					(await post(server.url, { ...forged, callbackData: { [WAIT_MARKER_FIELD]: marker } }))
+						.status,
+				).toBe(401);
 			} finally {
 				await new Promise<void>((resolve) => catcher.close(() => resolve()));
 			}
@@ -109,10 +138,27 @@ test('the answered CALL_ENDED and the CANDIDATE_CHANGED delivered at the same mo
 	expect(execution.status).toBe('waiting');
 	const marker = markerSent('79991110009');
 	const callbackData = { crmId: 'S-1', [WAIT_MARKER_FIELD]: marker };
-	const callEnded = { event: 'CALL_ENDED', id: 'call-s1', taskId: 't-1', status: 'ANSWERED', result: { ok: true }, callbackData };
-	const candidateChanged = { event: 'CANDIDATE_CHANGED', taskId: 't-1', lastCallId: 'call-s1', status: 'SUCCESS', callbackData };
+	const callEnded = {
+		event: 'CALL_ENDED',
+		id: 'call-s1',
+		taskId: 't-1',
+		status: 'ANSWERED',
+		result: { ok: true },
+		callbackData,
+	};
+	const candidateChanged = {
+		event: 'CANDIDATE_CHANGED',
+		taskId: 't-1',
+		lastCallId: 'call-s1',
+		status: 'SUCCESS',
+		callbackData,
+	};
 
-	const answers = await Promise.all([post(eventUrl, callEnded), post(eventUrl, candidateChanged), post(eventUrl, callEnded)]);
+	const answers = await Promise.all([
+		post(eventUrl, callEnded),
+		post(eventUrl, candidateChanged),
+		post(eventUrl, callEnded),
+	]);
 	expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
 	await finishedWithin(execution);
 	// Re-sent later, as the service does until it has a 200.
@@ -121,7 +167,14 @@ test('the answered CALL_ENDED and the CANDIDATE_CHANGED delivered at the same mo
 
 	expect(execution.resumes).toBe(1);
 	expect(execution.requests.filter((r) => r.status === 200)).toHaveLength(1);
-	expect(execution.items!.map((i) => i.json)).toEqual([expect.objectContaining({ status: 'Answered', callId: 'call-s1', result: { ok: true }, callbackData: { crmId: 'S-1' } })]);
+	expect(execution.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({
+			status: 'Answered',
+			callId: 'call-s1',
+			result: { ok: true },
+			callbackData: { crmId: 'S-1' },
+		}),
+	]);
 	expect(server.started).toHaveLength(0);
 });
 
@@ -130,8 +183,21 @@ test('the answered CALL_ENDED finds the execution still running, the CANDIDATE_C
 	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 	const execution = await runWaiting(waiting, [{ phone: '79991110015', crmId: 'R-1' }]);
 	const callbackData = { crmId: 'R-1', [WAIT_MARKER_FIELD]: markerSent('79991110015') };
-	const callEnded = { event: 'CALL_ENDED', id: 'call-r1', taskId: 't-r', status: 'ANSWERED', result: { ok: 1 }, callbackData };
-	const candidateChanged = { event: 'CANDIDATE_CHANGED', taskId: 't-r', lastCallId: 'call-r1', status: 'SUCCESS', callbackData };
+	const callEnded = {
+		event: 'CALL_ENDED',
+		id: 'call-r1',
+		taskId: 't-r',
+		status: 'ANSWERED',
+		result: { ok: 1 },
+		callbackData,
+	};
+	const candidateChanged = {
+		event: 'CANDIDATE_CHANGED',
+		taskId: 't-r',
+		lastCallId: 'call-r1',
+		status: 'SUCCESS',
+		callbackData,
+	};
 
 	waiting.stillRunningFor = 1;
 	expect((await post(eventUrl, callEnded)).status).toBe(503);
@@ -141,12 +207,21 @@ test('the answered CALL_ENDED finds the execution still running, the CANDIDATE_C
 	expect((await post(eventUrl, callEnded)).status).toBe(200);
 	expect(execution.resumes).toBe(1);
 	expect(execution.items!.map((i) => i.json)).toEqual([
-		expect.objectContaining({ status: 'Answered', outcome: 'answered', callStatus: 'ANSWERED', callId: 'call-r1', result: { ok: 1 }, callbackData: { crmId: 'R-1' } }),
+		expect.objectContaining({
+			status: 'Answered',
+			outcome: 'answered',
+			callStatus: 'ANSWERED',
+			callId: 'call-r1',
+			result: { ok: 1 },
+			callbackData: { crmId: 'R-1' },
+		}),
 	]);
 });
 
 test('"Also Start This Workflow for Waiting Calls" on: the trigger also outputs the events, without the marker', async () => {
-	const { waiting, server, eventUrl } = await startN8n({ triggerOptions: { outputWaitingCalls: true } });
+	const { waiting, server, eventUrl } = await startN8n({
+		triggerOptions: { outputWaitingCalls: true },
+	});
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
 	sim.setOutcome('79991110010', { attempts: ['ANSWERED'] });
 	const execution = await runWaiting(waiting, [{ phone: '79991110010', crmId: 'O-1' }]);
@@ -158,12 +233,24 @@ test('"Also Start This Workflow for Waiting Calls" on: the trigger also outputs 
 });
 
 test('one delivery of a waiting call parses its wait marker once, through the checks, the hand-over and the output (its Callback Data is read in one place: test/unit/architecture.test.ts)', async () => {
-	const { waiting, server, eventUrl } = await startN8n({ triggerOptions: { outputWaitingCalls: true } });
+	const { waiting, server, eventUrl } = await startN8n({
+		triggerOptions: { outputWaitingCalls: true },
+	});
 	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 	const execution = await runWaiting(waiting, [{ phone: '79991110017', crmId: 'M-1' }]);
 	expect(execution.status).toBe('waiting');
-	const callbackData = JSON.stringify({ crmId: 'M-1', [WAIT_MARKER_FIELD]: markerSent('79991110017') });
-	const callEnded = { event: 'CALL_ENDED', id: 'call-m1', taskId: 't-m', status: 'ANSWERED', result: { ok: true }, callbackData };
+	const callbackData = JSON.stringify({
+		crmId: 'M-1',
+		[WAIT_MARKER_FIELD]: markerSent('79991110017'),
+	});
+	const callEnded = {
+		event: 'CALL_ENDED',
+		id: 'call-m1',
+		taskId: 't-m',
+		status: 'ANSWERED',
+		result: { ok: true },
+		callbackData,
+	};
 
 	const parses = jest.spyOn(waitForResult, 'waitMarkerOf');
 	try {

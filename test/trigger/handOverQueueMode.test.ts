@@ -8,7 +8,13 @@ import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTr
 import { WAIT_MARKER_FIELD } from '../../nodes/shared/waitForResult';
 import { WaitingExecutions } from '../engine/harness';
 import { finishedWithin, noRedials, TRIGGER_SECRET, useWaitingN8n } from '../actions/fixtures';
-import { type Balancer, forwardTo, sendJson, startAlternatingBalancer, startTinyServer } from '../actions/fixtures/tinyServer';
+import {
+	type Balancer,
+	forwardTo,
+	sendJson,
+	startAlternatingBalancer,
+	startTinyServer,
+} from '../actions/fixtures/tinyServer';
 import { PASSED_ON_HEADER } from '../../nodes/CisAutoCallTrigger/handOver';
 
 const { sim, startTrigger, runWaiting, markerSent, post } = useWaitingN8n();
@@ -22,19 +28,28 @@ async function startTwoWebhookProcesses({ behindBalancer = false } = {}) {
 	const waiting = new WaitingExecutions({ checksToken: true });
 	let OtherProcessTrigger: typeof CisAutoCallTrigger | undefined;
 	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		OtherProcessTrigger = require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node').CisAutoCallTrigger;
+		OtherProcessTrigger =
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node').CisAutoCallTrigger;
 	});
 	let balancer: Balancer | undefined;
 	const publicBaseUrl = () => (balancer ? `${balancer.url}/webhook` : undefined);
 	const first = await startTrigger(waiting, new CisAutoCallTrigger(), {}, publicBaseUrl);
 	const second = await startTrigger(waiting, new OtherProcessTrigger!(), {}, publicBaseUrl);
 	if (behindBalancer) {
-		balancer = await startAlternatingBalancer(() => [new URL(first.url).origin, new URL(second.url).origin]);
+		balancer = await startAlternatingBalancer(() => [
+			new URL(first.url).origin,
+			new URL(second.url).origin,
+		]);
 		balancers.push(balancer);
 	}
 	waiting.waitingBaseUrl = `${first.baseUrl}-waiting`;
-	return { waiting, balancer, first: `${first.url}?secret=${TRIGGER_SECRET}`, second: `${second.url}?secret=${TRIGGER_SECRET}` };
+	return {
+		waiting,
+		balancer,
+		first: `${first.url}?secret=${TRIGGER_SECRET}`,
+		second: `${second.url}?secret=${TRIGGER_SECRET}`,
+	};
 }
 
 const balancers: Balancer[] = [];
@@ -45,8 +60,21 @@ afterEach(async () => {
 function eventsOf(phone: string, crmId: string, callId: string, status = 'ANSWERED') {
 	const callbackData = { crmId, [WAIT_MARKER_FIELD]: markerSent(phone) };
 	return {
-		callEnded: { event: 'CALL_ENDED', id: callId, taskId: 't-q', status, result: { heard: crmId }, callbackData },
-		personDone: { event: 'CANDIDATE_CHANGED', taskId: 't-q', lastCallId: callId, status: 'SUCCESS', callbackData },
+		callEnded: {
+			event: 'CALL_ENDED',
+			id: callId,
+			taskId: 't-q',
+			status,
+			result: { heard: crmId },
+			callbackData,
+		},
+		personDone: {
+			event: 'CANDIDATE_CHANGED',
+			taskId: 't-q',
+			lastCallId: callId,
+			status: 'SUCCESS',
+			callbackData,
+		},
 	};
 }
 
@@ -92,7 +120,9 @@ test('the answered Call Ended at one process and the Person Done at the other at
 	// Its re-send: n8n says the execution went on (before its time limit), so the wait needs nothing more.
 	expect((await post(second, personDone)).status).toBe(200);
 	expect(execution.resumes).toBe(1);
-	expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([['Answered', 'call-q3']]);
+	expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([
+		['Answered', 'call-q3'],
+	]);
 });
 
 /**
@@ -101,7 +131,12 @@ test('the answered Call Ended at one process and the Person Done at the other at
  * the service (503) while the execution still waits for this person; the Person Done is held back
  * (503) where its last call is not known; nothing resumes yet.
  */
-async function oneLeadNotReachedOnTwoProcesses(phone: string, crmId: string, callId: string, status: string) {
+async function oneLeadNotReachedOnTwoProcesses(
+	phone: string,
+	crmId: string,
+	callId: string,
+	status: string,
+) {
 	const { waiting, first, second } = await startTwoWebhookProcesses();
 	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 	const execution = await runWaiting(waiting, [{ phone, crmId }]);
@@ -113,7 +148,12 @@ async function oneLeadNotReachedOnTwoProcesses(phone: string, crmId: string, cal
 }
 
 test('never reached, the last call seen by the other process: the Person Done is held back until its re-send reaches that process', async () => {
-	const { first, second, execution, callEnded, personDone } = await oneLeadNotReachedOnTwoProcesses('79991110204', 'Q-4', 'call-q4', 'NOANSWER');
+	const { first, second, execution, callEnded, personDone } = await oneLeadNotReachedOnTwoProcesses(
+		'79991110204',
+		'Q-4',
+		'call-q4',
+		'NOANSWER',
+	);
 
 	// The Person Done's re-send reaches the process that knows the last call.
 	expect((await post(first, personDone)).status).toBe(200);
@@ -121,29 +161,45 @@ test('never reached, the last call seen by the other process: the Person Done is
 	// The re-send of the Call Ended finds the wait over.
 	expect((await post(second, callEnded)).status).toBe(200);
 	expect(execution.resumes).toBe(1);
-	expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([['Not reached (last call: No answer)', 'call-q4']]);
+	expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([
+		['Not reached (last call: No answer)', 'call-q4'],
+	]);
 });
 
-test('the process that got the last (unanswered) Call Ended dies: the service\'s re-send of that Call Ended brings the last call\'s status to another process, without the 10-minute grace', async () => {
+test("the process that got the last (unanswered) Call Ended dies: the service's re-send of that Call Ended brings the last call's status to another process, without the 10-minute grace", async () => {
 	// The first process dies after the Call Ended: what it remembered is gone, and it gets nothing more.
-	const { second, execution, callEnded, personDone } = await oneLeadNotReachedOnTwoProcesses('79991110205', 'Q-5', 'call-q5', 'BUSY');
+	const { second, execution, callEnded, personDone } = await oneLeadNotReachedOnTwoProcesses(
+		'79991110205',
+		'Q-5',
+		'call-q5',
+		'BUSY',
+	);
 	// The service re-sends what it did not get a 200 for: the Call Ended reaches the second process.
 	expect((await post(second, callEnded)).status).toBe(200);
 	await finishedWithin(execution);
 	expect((await post(second, personDone)).status).toBe(200);
 	expect(execution.resumes).toBe(1);
-	expect(execution.items!.map((i) => [i.json.status, i.json.outcome, i.json.callStatus, i.json.callId, i.json.callbackData])).toEqual([
-		['Not reached (last call: Busy)', 'notReached', 'BUSY', 'call-q5', { crmId: 'Q-5' }],
-	]);
+	expect(
+		execution.items!.map((i) => [
+			i.json.status,
+			i.json.outcome,
+			i.json.callStatus,
+			i.json.callId,
+			i.json.callbackData,
+		]),
+	).toEqual([['Not reached (last call: Busy)', 'notReached', 'BUSY', 'call-q5', { crmId: 'Q-5' }]]);
 });
 
-describe('behind a balancer that alternates strictly: the Person Done whose last call the other process got is passed on through n8n\'s public address', () => {
+describe("behind a balancer that alternates strictly: the Person Done whose last call the other process got is passed on through n8n's public address", () => {
 	/** What went through the balancer, each as `<target> POST <first part of the path>`. */
-	const routes = (balancer: Balancer, from: number) => balancer.routed.slice(from).map((line) => line.split('/').slice(0, 2).join('/'));
+	const routes = (balancer: Balancer, from: number) =>
+		balancer.routed.slice(from).map((line) => line.split('/').slice(0, 2).join('/'));
 
 	for (const passOnsFirstTarget of ['the other process', 'the same process']) {
 		test(`the unanswered Call Ended at one process, the Person Done at the other: the result is handed over at the Person Done's first delivery, "Not reached" with the last call's status (the pass-on's first target: ${passOnsFirstTarget})`, async () => {
-			const { waiting, balancer, first, second } = await startTwoWebhookProcesses({ behindBalancer: true });
+			const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
+				behindBalancer: true,
+			});
 			sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 			const execution = await runWaiting(waiting, [{ phone: '79991110206', crmId: 'Q-6' }]);
 			const { callEnded, personDone } = eventsOf('79991110206', 'Q-6', 'call-q6', 'NOANSWER');
@@ -160,34 +216,59 @@ describe('behind a balancer that alternates strictly: the Person Done whose last
 			// once, then tried again), the pass-on at the first process, and that one's resume.
 			expect(routes(balancer!, routedBefore)).toEqual(
 				passOnsFirstTarget === 'the same process'
-					? ['0 POST /webhook-waiting', '1 POST /webhook', '0 POST /webhook', '1 POST /webhook-waiting']
+					? [
+							'0 POST /webhook-waiting',
+							'1 POST /webhook',
+							'0 POST /webhook',
+							'1 POST /webhook-waiting',
+						]
 					: ['1 POST /webhook-waiting', '0 POST /webhook', '1 POST /webhook-waiting'],
 			);
 			expect((await post(first, callEnded)).status).toBe(200);
 			expect(execution.resumes).toBe(1);
-			expect(execution.items!.map((i) => [i.json.status, i.json.outcome, i.json.callStatus, i.json.callId, i.json.callbackData])).toEqual([
-				['Not reached (last call: No answer)', 'notReached', 'NOANSWER', 'call-q6', { crmId: 'Q-6' }],
+			expect(
+				execution.items!.map((i) => [
+					i.json.status,
+					i.json.outcome,
+					i.json.callStatus,
+					i.json.callId,
+					i.json.callbackData,
+				]),
+			).toEqual([
+				[
+					'Not reached (last call: No answer)',
+					'notReached',
+					'NOANSWER',
+					'call-q6',
+					{ crmId: 'Q-6' },
+				],
 			]);
 		});
 	}
 
-	test('an event that was passed on is not passed on again: it waits for the service\'s re-send (503)', async () => {
-		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({ behindBalancer: true });
+	test("an event that was passed on is not passed on again: it waits for the service's re-send (503)", async () => {
+		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
+			behindBalancer: true,
+		});
 		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 		const execution = await runWaiting(waiting, [{ phone: '79991110207', crmId: 'Q-7' }]);
 		const { callEnded, personDone } = eventsOf('79991110207', 'Q-7', 'call-q7', 'BUSY');
 		expect((await post(first, callEnded)).status).toBe(503);
 		const routedBefore = balancer!.routed.length;
-		expect((await post(second, personDone, { [PASSED_ON_HEADER]: 'another-process' })).status).toBe(503);
+		expect((await post(second, personDone, { [PASSED_ON_HEADER]: 'another-process' })).status).toBe(
+			503,
+		);
 		expect(routes(balancer!, routedBefore)).toEqual(['1 POST /webhook-waiting']);
 		expect(execution.resumes).toBe(0);
 	});
 });
 
-describe('no request of the trigger to its own n8n follows a redirect: the secret and the wait\'s key go nowhere else', () => {
+describe("no request of the trigger to its own n8n follows a redirect: the secret and the wait's key go nowhere else", () => {
 	/** n8n's public address answers `redirected` paths with 307 to another origin; the rest reaches the trigger's n8n. */
 	async function behindRedirectingFront(redirected: (path: string) => boolean) {
-		const elsewhere = await startTinyServer((_request, response) => sendJson(response, 200, { received: true }));
+		const elsewhere = await startTinyServer((_request, response) =>
+			sendJson(response, 200, { received: true }),
+		);
 		const waiting = new WaitingExecutions({ checksToken: true });
 		let n8nOrigin = '';
 		const front = await startTinyServer((request, response, raw) => {
@@ -198,7 +279,12 @@ describe('no request of the trigger to its own n8n follows a redirect: the secre
 			}
 			forwardTo(n8nOrigin, request, response, raw);
 		});
-		const trigger = await startTrigger(waiting, new CisAutoCallTrigger(), {}, () => `${front.url}/webhook`);
+		const trigger = await startTrigger(
+			waiting,
+			new CisAutoCallTrigger(),
+			{},
+			() => `${front.url}/webhook`,
+		);
 		n8nOrigin = new URL(trigger.url).origin;
 		waiting.waitingBaseUrl = `${trigger.baseUrl}-waiting`;
 		closers.push(elsewhere, front);
@@ -210,12 +296,17 @@ describe('no request of the trigger to its own n8n follows a redirect: the secre
 	});
 
 	test('the Person Done passed on: answered 307, not followed; the service gets 503', async () => {
-		const { waiting, elsewhere, front, eventUrl } = await behindRedirectingFront((path) => !path.startsWith('/webhook-waiting/'));
+		const { waiting, elsewhere, front, eventUrl } = await behindRedirectingFront(
+			(path) => !path.startsWith('/webhook-waiting/'),
+		);
 		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 		const execution = await runWaiting(waiting, [{ phone: '79991110208', crmId: 'Q-8' }]);
 		const { personDone } = eventsOf('79991110208', 'Q-8', 'call-q8', 'NOANSWER');
 		expect((await post(eventUrl, personDone)).status).toBe(503);
-		expect(front.requests.map((r) => r.path.split('/').slice(0, 2).join('/'))).toEqual(['/webhook-waiting', '/webhook']);
+		expect(front.requests.map((r) => r.path.split('/').slice(0, 2).join('/'))).toEqual([
+			'/webhook-waiting',
+			'/webhook',
+		]);
 		expect(elsewhere.requests).toEqual([]);
 		expect(execution.resumes).toBe(0);
 	});
@@ -226,7 +317,9 @@ describe('no request of the trigger to its own n8n follows a redirect: the secre
 		const execution = await runWaiting(waiting, [{ phone: '79991110209', crmId: 'Q-9' }]);
 		const { callEnded } = eventsOf('79991110209', 'Q-9', 'call-q9', 'ANSWERED');
 		expect((await post(eventUrl, callEnded)).status).toBe(503);
-		expect(front.requests.map((r) => r.path.split('/').slice(0, 2).join('/'))).toEqual(['/webhook-waiting']);
+		expect(front.requests.map((r) => r.path.split('/').slice(0, 2).join('/'))).toEqual([
+			'/webhook-waiting',
+		]);
 		expect(elsewhere.requests).toEqual([]);
 		expect(execution.resumes).toBe(0);
 	});

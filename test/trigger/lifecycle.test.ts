@@ -21,9 +21,14 @@ const ALL_EVENTS = EVENT_NAMES;
 
 const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true });
 const node = new CisAutoCallTrigger();
-const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
+const credentialTypes = [
+	new CisAutoCallApi(),
+	new CisAutoCallLoginApi(),
+	new CisAutoCallWebhookSecretApi(),
+];
 
-const campaign = (overrides: INodeParameters = {}) => newTaskParameters('Trigger campaign', { partialResults: true, delay: 2, ...overrides });
+const campaign = (overrides: INodeParameters = {}) =>
+	newTaskParameters('Trigger campaign', { partialResults: true, delay: 2, ...overrides });
 
 /** The trigger activated (one task created), then deactivated: its static data and the registration it had. */
 async function activatedThenDeactivated() {
@@ -38,7 +43,11 @@ function run(
 	method: 'checkExists' | 'create' | 'delete',
 	staticData: IDataObject,
 	parameters: INodeParameters = campaign(),
-	extra: { webhookBaseUrl?: string; webhookId?: string; mode?: 'trigger' | 'internal' | 'manual' } = {},
+	extra: {
+		webhookBaseUrl?: string;
+		webhookId?: string;
+		mode?: 'trigger' | 'internal' | 'manual';
+	} = {},
 ) {
 	return runWebhookMethod({
 		node,
@@ -56,7 +65,8 @@ function run(
 	});
 }
 
-const createRequests = () => sim.requests.filter((r) => r.method === 'POST' && r.path === CREATE_PATH);
+const createRequests = () =>
+	sim.requests.filter((r) => r.method === 'POST' && r.path === CREATE_PATH);
 /** The secret in the URL a task was registered with (the simulator keeps what it received). */
 const registeredSecret = (autoCallId: string): string => {
 	const task = sim.state.tasks.get(autoCallId);
@@ -75,7 +85,11 @@ describe('New Call Task: create', () => {
 		expect(requests).toHaveLength(1);
 		const body = requests[0].body;
 		expect(requests[0].status).toBe(200);
-		expect(body).toMatchObject({ name: 'Trigger campaign', defaultExec: 'robot', defaultExecData: 'bot-1' });
+		expect(body).toMatchObject({
+			name: 'Trigger campaign',
+			defaultExec: 'robot',
+			defaultExecData: 'bot-1',
+		});
 		expect(body.webhookUrls).toHaveLength(1);
 		const [target] = body.webhookUrls;
 		const registration = staticData.registration as IDataObject;
@@ -89,7 +103,10 @@ describe('New Call Task: create', () => {
 		expect(target.delay).toBe(2);
 		expect(Object.keys(target.events).sort()).toEqual([...ALL_EVENTS].sort());
 		for (const name of ALL_EVENTS) {
-			expect(target.events[name]).toEqual({ name, value: name === 'CALL_ENDED' || name === 'CANDIDATE_CHANGED' });
+			expect(target.events[name]).toEqual({
+				name,
+				value: name === 'CALL_ENDED' || name === 'CANDIDATE_CHANGED',
+			});
 		}
 
 		const task = sim.state.tasks.get(registration.autoCallId as string);
@@ -116,7 +133,12 @@ describe('New Call Task: create', () => {
 				callsPerSecond: 3,
 				redialStrategyEn: true,
 				redialRules: { noAnswer: { redial: true, time: 600, count: 2 } },
-				additionalFields: { lifetime: 3600, useTr: true, allowCallTimeFrom: '09:00', allowCallTimeTo: '20:00' },
+				additionalFields: {
+					lifetime: 3600,
+					useTr: true,
+					allowCallTimeFrom: '09:00',
+					allowCallTimeTo: '20:00',
+				},
 			}),
 		);
 		expect(created.error).toBeUndefined();
@@ -127,7 +149,10 @@ describe('New Call Task: create', () => {
 			cps: 1.03,
 			lifetime: 3600,
 			additionalOptions: { useTr: true, allowCallTimeFrom: 32400, allowCallTimeTo: 72000 },
-			redialStrategyOptions: { redialStrategyEn: true, noAnswer: { redial: true, time: 600, count: 2 } },
+			redialStrategyOptions: {
+				redialStrategyEn: true,
+				noAnswer: { redial: true, time: 600, count: 2 },
+			},
 		});
 	});
 
@@ -136,7 +161,9 @@ describe('New Call Task: create', () => {
 		const staticData: IDataObject = {};
 		const created = await run('create', staticData);
 		expect(created.error).toBeInstanceOf(ActivationRefusal);
-		expect(created.error?.message).toMatch(/^Outcome unknown: the call task .*may have been created/);
+		expect(created.error?.message).toMatch(
+			/^Outcome unknown: the call task .*may have been created/,
+		);
 		expect((created.error as ActivationRefusal).description).toMatch(/500/);
 		expect(created.result).toBeUndefined();
 		expect(staticData.registration).toBeUndefined();
@@ -195,7 +222,11 @@ describe('New Call Task: create', () => {
 		const noEvents = await run('checkExists', {}, campaign({ events: [] }));
 		expect(noEvents.error).toBeInstanceOf(ActivationRefusal);
 		expect(noEvents.error?.message).toMatch(/No event/);
-		const badList = await run('create', {}, campaign({ options: { allowedAddresses: '87.251.83.160/27, nope' } }));
+		const badList = await run(
+			'create',
+			{},
+			campaign({ options: { allowedAddresses: '87.251.83.160/27, nope' } }),
+		);
 		expect(badList.error?.message).toMatch(/nope/);
 		expect(createRequests()).toHaveLength(0);
 	});
@@ -242,17 +273,33 @@ describe('New Call Task: checkExists', () => {
 			expect([change, result.result]).toEqual([change, false]);
 		}
 		// the order of the selected events does not matter
-		const reordered = await run('checkExists', staticData, campaign({ events: ['CANDIDATE_CHANGED', 'CALL_ENDED'] }));
+		const reordered = await run(
+			'checkExists',
+			staticData,
+			campaign({ events: ['CANDIDATE_CHANGED', 'CALL_ENDED'] }),
+		);
 		expect(reordered.result).toBe(true);
 		// options (allow-list, repeats) are not part of the remote registration
-		const optionsOnly = await run('checkExists', staticData, campaign({ options: { ignoreRepeats: false } }));
+		const optionsOnly = await run(
+			'checkExists',
+			staticData,
+			campaign({ options: { ignoreRepeats: false } }),
+		);
 		expect(optionsOnly.result).toBe(true);
 	});
 
 	test('false when the webhook URL changed (other n8n address or other webhook id)', async () => {
 		const staticData = await createdRegistration();
-		expect((await run('checkExists', staticData, undefined, { webhookBaseUrl: 'https://n8n.example.com/webhook/' })).result).toBe(false);
-		expect((await run('checkExists', staticData, undefined, { webhookId: 'another-webhook-id' })).result).toBe(false);
+		expect(
+			(
+				await run('checkExists', staticData, undefined, {
+					webhookBaseUrl: 'https://n8n.example.com/webhook/',
+				})
+			).result,
+		).toBe(false);
+		expect(
+			(await run('checkExists', staticData, undefined, { webhookId: 'another-webhook-id' })).result,
+		).toBe(false);
 	});
 
 	test('a changed configuration then registers anew: a second task with a new secret', async () => {
@@ -264,7 +311,9 @@ describe('New Call Task: checkExists', () => {
 		const second = staticData.registration as IDataObject;
 		expect(second.autoCallId).not.toBe(first.autoCallId);
 		expect(second.secretHash).not.toBe(first.secretHash);
-		expect(registeredSecret(second.autoCallId as string)).not.toBe(registeredSecret(first.autoCallId as string));
+		expect(registeredSecret(second.autoCallId as string)).not.toBe(
+			registeredSecret(first.autoCallId as string),
+		);
 		expect(createRequests()).toHaveLength(2);
 		expect((await run('checkExists', staticData, changed)).result).toBe(true);
 	});
@@ -281,7 +330,9 @@ describe('New Call Task: delete', () => {
 		expect(deleted.result).toBe(true);
 		expect(staticData.registration).toBeUndefined();
 		expect(staticData.parkedRegistration).toEqual(first);
-		expect(sim.requests.slice(requestsBefore).map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${CREATE_PATH}/${first.autoCallId as string}`]);
+		expect(sim.requests.slice(requestsBefore).map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET ${CREATE_PATH}/${first.autoCallId as string}`,
+		]);
 		expect(sim.state.tasks.get(first.autoCallId as string)?.status).toBe('BLANK');
 		expect((await run('checkExists', staticData)).result).toBe(false);
 	});
@@ -332,9 +383,15 @@ describe('New Call Task: delete', () => {
 describe('test listens (manual mode)', () => {
 	test('create no task: checkExists false, create true, nothing sent, nothing stored', async () => {
 		const staticData: IDataObject = {};
-		const exists = await run('checkExists', staticData, undefined, { mode: 'manual', webhookBaseUrl: 'http://127.0.0.1:5678/webhook-test/' });
+		const exists = await run('checkExists', staticData, undefined, {
+			mode: 'manual',
+			webhookBaseUrl: 'http://127.0.0.1:5678/webhook-test/',
+		});
 		expect(exists.result).toBe(false);
-		const created = await run('create', staticData, undefined, { mode: 'manual', webhookBaseUrl: 'http://127.0.0.1:5678/webhook-test/' });
+		const created = await run('create', staticData, undefined, {
+			mode: 'manual',
+			webhookBaseUrl: 'http://127.0.0.1:5678/webhook-test/',
+		});
 		expect(created.error).toBeUndefined();
 		expect(created.result).toBe(true);
 		expect(sim.requests).toHaveLength(0);
@@ -404,15 +461,28 @@ describe('Existing Task or Template', () => {
 		expect(sim.requests).toHaveLength(0);
 	});
 
-	test('the credential\'s own test (run by n8n when it is saved) checks the length and sends nothing', async () => {
+	test("the credential's own test (run by n8n when it is saved) checks the length and sends nothing", async () => {
 		const test = node.methods.credentialTest.cisAutoCallWebhookSecretTest;
 		const call = (secret: unknown) =>
-			test.call({} as never, { id: '1', name: 'x', type: 'cisAutoCallWebhookSecretApi', data: { secret } as never });
+			test.call({} as never, {
+				id: '1',
+				name: 'x',
+				type: 'cisAutoCallWebhookSecretApi',
+				data: { secret } as never,
+			});
 		expect(await call('a-credential-secret-of-32-chars!')).toMatchObject({ status: 'OK' });
-		expect(await call('too-short')).toEqual({ status: 'Error', message: 'The secret has 9 characters; use at least 16' });
+		expect(await call('too-short')).toEqual({
+			status: 'Error',
+			message: 'The secret has 9 characters; use at least 16',
+		});
 		expect(await call(undefined)).toMatchObject({ status: 'Error' });
 		// the node declares it for its credential, so n8n finds it
-		const declared = node.description.credentials?.find((c) => c.name === 'cisAutoCallWebhookSecretApi');
-		expect(declared).toMatchObject({ testedBy: 'cisAutoCallWebhookSecretTest', displayOptions: { show: { connectTo: ['existing'] } } });
+		const declared = node.description.credentials?.find(
+			(c) => c.name === 'cisAutoCallWebhookSecretApi',
+		);
+		expect(declared).toMatchObject({
+			testedBy: 'cisAutoCallWebhookSecretTest',
+			displayOptions: { show: { connectTo: ['existing'] } },
+		});
 	});
 });

@@ -4,7 +4,10 @@ import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
-import { LOCAL_URL_MESSAGE, whyNotPublic } from '../../nodes/CisAutoCallTrigger/registration/publicUrl';
+import {
+	LOCAL_URL_MESSAGE,
+	whyNotPublic,
+} from '../../nodes/CisAutoCallTrigger/registration/publicUrl';
 import { runWebhookMethod } from '../engine/harness';
 import { startQuickSimulator, useSimulator } from '../lib/simulator';
 
@@ -14,7 +17,11 @@ import { startQuickSimulator, useSimulator } from '../lib/simulator';
  * expression). The refusal comes before any request, old tasks included.
  */
 
-const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
+const credentialTypes = [
+	new CisAutoCallApi(),
+	new CisAutoCallLoginApi(),
+	new CisAutoCallWebhookSecretApi(),
+];
 const sim = useSimulator(startQuickSimulator);
 
 const parameters = (extra: INodeParameters = {}): INodeParameters => ({
@@ -26,7 +33,12 @@ const parameters = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
-async function create(webhookBaseUrl: string, params: INodeParameters, typeVersion?: number, staticData: IDataObject = {}) {
+async function create(
+	webhookBaseUrl: string,
+	params: INodeParameters,
+	typeVersion?: number,
+	staticData: IDataObject = {},
+) {
 	return await runWebhookMethod({
 		node: new CisAutoCallTrigger(),
 		credentialTypes,
@@ -77,30 +89,36 @@ describe('New Call Task on a local webhook URL', () => {
 	test.each([
 		['version 1.1', 1.1, 'http://192.168.1.20:5678/webhook/'],
 		['version 1', 1, 'http://n8n.local/webhook/'],
-	])('%s (saved before the guard): registers as it did, so stored workflows run unchanged', async (_label, typeVersion, base) => {
-		const staticData: IDataObject = {};
-		const result = await create(base, parameters(), typeVersion, staticData);
-		expect(result.error).toBeUndefined();
-		expect(sim.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-	});
+	])(
+		'%s (saved before the guard): registers as it did, so stored workflows run unchanged',
+		async (_label, typeVersion, base) => {
+			const staticData: IDataObject = {};
+			const result = await create(base, parameters(), typeVersion, staticData);
+			expect(result.error).toBeUndefined();
+			expect(sim.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+		},
+	);
 
 	test.each([
 		['localhost', 2, 'http://localhost:5678/webhook/'],
 		['192.168.1.20', 2, 'http://192.168.1.20:5678/webhook/'],
 		['n8n.local', 2, 'http://n8n.local/webhook/'],
-	])('version 2 at %s: refused with the documented message, nothing sent to the service', async (_label, typeVersion, base) => {
-		const staticData: IDataObject = {};
-		const result = await create(base, parameters(), typeVersion, staticData);
-		expect(result.error?.message).toContain(LOCAL_URL_MESSAGE);
-		expect(result.error?.message).toContain(new URL(base).hostname);
-		const { description } = result.error as Error & { description?: string };
-		expect(description).toContain('N8N_WEBHOOK_URL');
-		expect(result.error?.message).toContain('N8N_WEBHOOK_URL');
-		expect(description).toContain('Existing Task or Template');
-		expect(description).toContain('Allow a Local Webhook URL');
-		expect(sim.requests).toEqual([]);
-		expect(staticData).toEqual({});
-	});
+	])(
+		'version 2 at %s: refused with the documented message, nothing sent to the service',
+		async (_label, typeVersion, base) => {
+			const staticData: IDataObject = {};
+			const result = await create(base, parameters(), typeVersion, staticData);
+			expect(result.error?.message).toContain(LOCAL_URL_MESSAGE);
+			expect(result.error?.message).toContain(new URL(base).hostname);
+			const { description } = result.error as Error & { description?: string };
+			expect(description).toContain('N8N_WEBHOOK_URL');
+			expect(result.error?.message).toContain('N8N_WEBHOOK_URL');
+			expect(description).toContain('Existing Task or Template');
+			expect(description).toContain('Allow a Local Webhook URL');
+			expect(sim.requests).toEqual([]);
+			expect(staticData).toEqual({});
+		},
+	);
 
 	test('refused before an old task is paused: nothing at all is sent', async () => {
 		const staticData: IDataObject = {
@@ -112,7 +130,12 @@ describe('New Call Task on a local webhook URL', () => {
 				createdAt: '2026-01-01T00:00:00.000Z',
 			},
 		};
-		const result = await create('http://127.0.0.1:5678/webhook/', parameters(), undefined, staticData);
+		const result = await create(
+			'http://127.0.0.1:5678/webhook/',
+			parameters(),
+			undefined,
+			staticData,
+		);
 		expect(result.error?.message).toContain(LOCAL_URL_MESSAGE);
 		expect(sim.requests).toEqual([]);
 		expect((staticData.registration as IDataObject).autoCallId).toBe('old-task');
@@ -120,14 +143,22 @@ describe('New Call Task on a local webhook URL', () => {
 
 	test('"Allow a Local Webhook URL" lets the user go on: the task is created', async () => {
 		const staticData: IDataObject = {};
-		const result = await create('http://127.0.0.1:5678/webhook/', parameters({ options: { allowLocalUrl: true } }), undefined, staticData);
+		const result = await create(
+			'http://127.0.0.1:5678/webhook/',
+			parameters({ options: { allowLocalUrl: true } }),
+			undefined,
+			staticData,
+		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
 		expect(staticData.registration).toMatchObject({ autoCallId: expect.any(String) });
 	});
 
 	test('the override is not taken from an expression', async () => {
-		const result = await create('http://127.0.0.1:5678/webhook/', parameters({ options: { allowLocalUrl: '={{ true }}' } }));
+		const result = await create(
+			'http://127.0.0.1:5678/webhook/',
+			parameters({ options: { allowLocalUrl: '={{ true }}' } }),
+		);
 		expect(result.error?.message).toContain(LOCAL_URL_MESSAGE);
 		expect(sim.requests).toEqual([]);
 	});

@@ -17,7 +17,11 @@ const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
 
 let server: WebhookServer | undefined;
 const agent = new Agent({ keepAliveTimeout: 1000 });
-const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true, closeAfterAll: () => agent.close() });
+const sim = useSimulator(startQuickSimulator, {
+	settle: true,
+	emptyAfter: true,
+	closeAfterAll: () => agent.close(),
+});
 afterEach(async () => {
 	await server?.close();
 	server = undefined;
@@ -27,7 +31,11 @@ async function addCandidate(body: IDataObject): Promise<IDataObject> {
 	const answer = await request(`${sim.url}/cis/api/v1/telephony/autoCallCandidate`, {
 		method: 'POST',
 		dispatcher: agent,
-		headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json' },
+		headers: {
+			authorization: `Bearer ${TOKEN}`,
+			'content-type': 'application/json',
+			accept: 'application/json',
+		},
 		body: JSON.stringify(body),
 	});
 	const text = await answer.body.text();
@@ -41,17 +49,24 @@ async function addCandidate(body: IDataObject): Promise<IDataObject> {
  */
 async function addAndPlay(body: IDataObject): Promise<IDataObject> {
 	const added = await addCandidate(body);
-	const answer = await request(`${sim.url}/cis/api/v1/telephony/autoCall/${body.autoCallId as string}/play`, {
-		method: 'POST',
-		dispatcher: agent,
-		headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
-	});
+	const answer = await request(
+		`${sim.url}/cis/api/v1/telephony/autoCall/${body.autoCallId as string}/play`,
+		{
+			method: 'POST',
+			dispatcher: agent,
+			headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
+		},
+	);
 	await answer.body.text();
 	expect(answer.statusCode).toBe(200);
 	return added;
 }
 
-async function activate(parameters: INodeParameters, staticData: IDataObject, { persistStaticData = false } = {}) {
+async function activate(
+	parameters: INodeParameters,
+	staticData: IDataObject,
+	{ persistStaticData = false } = {},
+) {
 	server = await startWebhookServer({
 		node: new CisAutoCallTrigger(),
 		credentialTypes,
@@ -79,7 +94,10 @@ async function activate(parameters: INodeParameters, staticData: IDataObject, { 
 	return { server, common };
 }
 
-const parameters = newTaskParameters('Loop campaign', { defaultExecData: 'bot-loop', startType: 'manual' });
+const parameters = newTaskParameters('Loop campaign', {
+	defaultExecData: 'bot-loop',
+	startType: 'manual',
+});
 
 test('create → candidate added → call played → CALL_ENDED and CANDIDATE_CHANGED start the workflow with callbackData intact', async () => {
 	const staticData: IDataObject = {};
@@ -100,7 +118,9 @@ test('create → candidate added → call played → CALL_ENDED and CANDIDATE_CH
 	expect(deliveries.map((d) => d.event).sort()).toEqual(['CALL_ENDED', 'CANDIDATE_CHANGED']);
 	for (const delivery of deliveries) {
 		expect(delivery.url).toBe(sim.state.tasks.get(taskId)?.body.webhookUrls[0].url);
-		expect(delivery.url).toMatch(new RegExp(`^${server.url.replace(/[.?*+^$[\]\\(){}|-]/g, '\\$&')}\\?secret=[0-9a-f]{48}$`));
+		expect(delivery.url).toMatch(
+			new RegExp(`^${server.url.replace(/[.?*+^$[\]\\(){}|-]/g, '\\$&')}\\?secret=[0-9a-f]{48}$`),
+		);
 		expect(delivery.status).toBe(200);
 		expect(delivery.attempt).toBe(1);
 	}
@@ -121,7 +141,12 @@ test('create → candidate added → call played → CALL_ENDED and CANDIDATE_CH
 		callbackData,
 		receivedAt: expect.any(String),
 	});
-	expect(changed).toMatchObject({ event: 'CANDIDATE_CHANGED', taskId, lastCallId: ended?.id, callbackData });
+	expect(changed).toMatchObject({
+		event: 'CANDIDATE_CHANGED',
+		taskId,
+		lastCallId: ended?.id,
+		callbackData,
+	});
 	expect(changed?.candidateId ?? candidateId).toBe(candidateId);
 });
 
@@ -132,13 +157,22 @@ test('all six events selected: a redial, a transfer and an efficiency mark all r
 			...parameters,
 			events: [...EVENT_NAMES],
 			// Version 2 keeps the redial rules under Campaign Settings.
-			campaignSettings: { redialStrategyEn: true, redialRules: { noAnswer: { redial: true, time: 5, count: 1 } } },
+			campaignSettings: {
+				redialStrategyEn: true,
+				redialRules: { noAnswer: { redial: true, time: 5, count: 1 } },
+			},
 		},
 		staticData,
 	);
 	const taskId = (staticData.registration as IDataObject).autoCallId as string;
 	const phone = '79990007788';
-	sim.setOutcome(phone, { attempts: ['NOANSWER', 'ANSWERED'], redirect: true, efficiency: true, redirectDestination: 'ch', redirectDestinationId: 'op-1' });
+	sim.setOutcome(phone, {
+		attempts: ['NOANSWER', 'ANSWERED'],
+		redirect: true,
+		efficiency: true,
+		redirectDestination: 'ch',
+		redirectDestinationId: 'op-1',
+	});
 	const callbackData = { crmId: 'lead-7' };
 	await addAndPlay({ autoCallId: taskId, phone: [phone], callbackData });
 	await sim.idle();
@@ -172,7 +206,9 @@ test('a candidate without callbackData (the service sends []) arrives with callb
 	const items = server.started.map((run) => run[0][0].json);
 	expect(items).toHaveLength(1);
 	expect(items[0]).toMatchObject({ event: 'CALL_ENDED', callbackData: {} });
-	expect(sim.webhookDeliveries.find((d) => d.event === 'CALL_ENDED')?.body.callbackData).toEqual([]);
+	expect(sim.webhookDeliveries.find((d) => d.event === 'CALL_ENDED')?.body.callbackData).toEqual(
+		[],
+	);
 });
 
 test('re-activation (n8n restart) with the same settings and URL reuses the task: no second task', async () => {
@@ -200,7 +236,9 @@ test('re-activation (n8n restart) with the same settings and URL reuses the task
 		webhookBaseUrl: new URL(first.webhookUrl as string).origin + '/webhook',
 	});
 	expect(exists.result).toBe(true);
-	expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/cis/api/v1/telephony/autoCall')).toHaveLength(1);
+	expect(
+		sim.requests.filter((r) => r.method === 'POST' && r.path === '/cis/api/v1/telephony/autoCall'),
+	).toHaveLength(1);
 	expect(staticData.registration).toEqual(first);
 });
 

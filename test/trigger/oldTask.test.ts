@@ -21,11 +21,17 @@ const sim = useSimulator(startQuickSimulator, { settle: true, emptyAfter: true }
 const node = new CisAutoCallTrigger();
 const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi()];
 
-const parameters = (overrides: INodeParameters = {}) => newTaskParameters('Old task campaign', overrides);
+const parameters = (overrides: INodeParameters = {}) =>
+	newTaskParameters('Old task campaign', overrides);
 
 type Method = 'checkExists' | 'create' | 'delete';
 
-function hook(method: Method, staticData: IDataObject, params: INodeParameters, extra: { webhookBaseUrl?: string; mode?: 'trigger' | 'internal' | 'manual' } = {}) {
+function hook(
+	method: Method,
+	staticData: IDataObject,
+	params: INodeParameters,
+	extra: { webhookBaseUrl?: string; mode?: 'trigger' | 'internal' | 'manual' } = {},
+) {
 	return runWebhookMethod({
 		node,
 		credentialTypes,
@@ -58,7 +64,8 @@ async function play(autoCallId: string): Promise<void> {
 }
 
 const statusOf = (autoCallId: string) => sim.state.tasks.get(autoCallId)?.status;
-const creates = () => sim.requests.filter((r) => r.method === 'POST' && r.path === CREATE_PATH).length;
+const creates = () =>
+	sim.requests.filter((r) => r.method === 'POST' && r.path === CREATE_PATH).length;
 
 /** A trigger whose task is running (PROCESS), with the given "Old Task" choice. */
 async function runningTrigger(oldTask?: string) {
@@ -97,19 +104,28 @@ describe('settings changed while active: a new task replaces the old one', () =>
 		expect(activated.error).toBeUndefined();
 		expect(creates()).toBe(2);
 		expect(statusOf(taskId)).toBe('PAUSED');
-		expect((staticData.registration as IDataObject).webhookUrl).toMatch(/^https:\/\/n8n\.example\.com\/webhook\//);
+		expect((staticData.registration as IDataObject).webhookUrl).toMatch(
+			/^https:\/\/n8n\.example\.com\/webhook\//,
+		);
 	});
 
 	test('when the old task cannot be paused, activation fails with what to do, and no second task is created', async () => {
 		const { params, staticData, taskId } = await runningTrigger();
 		const before = JSON.stringify(staticData);
-		sim.injectFault({ method: 'POST', path: `${CREATE_PATH}/${taskId}/pause`, status: 403, body: { error: 'Forbidden' } });
+		sim.injectFault({
+			method: 'POST',
+			path: `${CREATE_PATH}/${taskId}/pause`,
+			status: 403,
+			body: { error: 'Forbidden' },
+		});
 		const activated = await activate(staticData, { ...params, name: 'Old task campaign v2' });
 		expect(activated.error).toBeInstanceOf(NodeOperationError);
 		expect(activated.error?.message).toBe(
 			`The call task ${taskId} could not be paused: The service answered 403 to POST /cis/api/v1/telephony/autoCall/${taskId}/pause: Forbidden`,
 		);
-		expect((activated.error as NodeOperationError).description).toMatch(/none was created.*"Leave It Running"/);
+		expect((activated.error as NodeOperationError).description).toMatch(
+			/none was created.*"Leave It Running"/,
+		);
 		expect(creates()).toBe(1);
 		expect(statusOf(taskId)).toBe('PROCESS');
 		expect(JSON.stringify(staticData)).toBe(before);
@@ -119,10 +135,17 @@ describe('settings changed while active: a new task replaces the old one', () =>
 	test('a pause answered 200 with an error in its body is not taken for a pause: activation fails, nothing new is created', async () => {
 		const { params, staticData, taskId } = await runningTrigger();
 		const before = JSON.stringify(staticData);
-		sim.injectFault({ method: 'POST', path: `${CREATE_PATH}/${taskId}/pause`, status: 200, body: { error: 'Task is locked' } });
+		sim.injectFault({
+			method: 'POST',
+			path: `${CREATE_PATH}/${taskId}/pause`,
+			status: 200,
+			body: { error: 'Task is locked' },
+		});
 		const activated = await activate(staticData, { ...params, name: 'Old task campaign v2' });
 		expect(activated.error).toBeInstanceOf(NodeOperationError);
-		expect(activated.error?.message).toMatch(new RegExp(`^The call task ${taskId} could not be paused: Unexpected answer`));
+		expect(activated.error?.message).toMatch(
+			new RegExp(`^The call task ${taskId} could not be paused: Unexpected answer`),
+		);
 		expect(creates()).toBe(1);
 		expect(statusOf(taskId)).toBe('PROCESS');
 		expect(JSON.stringify(staticData)).toBe(before);
@@ -185,7 +208,10 @@ describe('deactivation', () => {
 
 	test('a task that was already paused by someone is taken back as it is (not resumed)', async () => {
 		const { params, staticData, taskId } = await runningTrigger('pause');
-		const answer = await request(`${sim.url}/cis/api/v1/telephony/autoCall/${taskId}/pause`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+		const answer = await request(`${sim.url}/cis/api/v1/telephony/autoCall/${taskId}/pause`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${TOKEN}` },
+		});
 		await answer.body.text();
 		await hook('delete', staticData, params);
 		await activate(staticData, params);
@@ -206,7 +232,10 @@ describe('deactivation', () => {
 	test('a task stopped meanwhile cannot be taken back: a new one is created', async () => {
 		const { params, staticData, taskId } = await runningTrigger('pause');
 		await hook('delete', staticData, params);
-		const answer = await request(`${sim.url}/cis/api/v1/telephony/autoCall/${taskId}/halted`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+		const answer = await request(`${sim.url}/cis/api/v1/telephony/autoCall/${taskId}/halted`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${TOKEN}` },
+		});
 		await answer.body.text();
 		const activated = await activate(staticData, params);
 		expect(activated.error).toBeUndefined();
@@ -217,10 +246,17 @@ describe('deactivation', () => {
 	test('when the task cannot be paused, delete() fails saying so (n8n logs it and deactivates) and the registration stays', async () => {
 		const { params, staticData, taskId } = await runningTrigger();
 		const before = JSON.stringify(staticData);
-		sim.injectFault({ method: 'POST', path: `${CREATE_PATH}/${taskId}/pause`, status: 403, body: { error: 'Forbidden' } });
+		sim.injectFault({
+			method: 'POST',
+			path: `${CREATE_PATH}/${taskId}/pause`,
+			status: 403,
+			body: { error: 'Forbidden' },
+		});
 		const deleted = await hook('delete', staticData, params);
 		expect(deleted.error).toBeInstanceOf(NodeOperationError);
-		expect(deleted.error?.message).toMatch(new RegExp(`^The call task ${taskId} could not be paused: The service answered 403`));
+		expect(deleted.error?.message).toMatch(
+			new RegExp(`^The call task ${taskId} could not be paused: The service answered 403`),
+		);
 		expect((deleted.error as NodeOperationError).description).toMatch(/may still be calling/);
 		expect(statusOf(taskId)).toBe('PROCESS');
 		expect(JSON.stringify(staticData)).toBe(before);
@@ -245,7 +281,12 @@ describe('a task is taken back to the state it was in, never further', () => {
 
 	test('Get answering {"item": {...}}: a READY task is paused on deactivation and not started on re-activation', async () => {
 		const { params, staticData, taskId } = await scheduledTrigger();
-		sim.injectFault({ method: 'GET', path: `${CREATE_PATH}/${taskId}`, status: 200, body: { item: { id: taskId, status: 'READY' } } });
+		sim.injectFault({
+			method: 'GET',
+			path: `${CREATE_PATH}/${taskId}`,
+			status: 200,
+			body: { item: { id: taskId, status: 'READY' } },
+		});
 		expect((await hook('delete', staticData, params)).error).toBeUndefined();
 		expect(statusOf(taskId)).toBe('PAUSED');
 		expect((await activate(staticData, params)).error).toBeUndefined();
@@ -255,7 +296,10 @@ describe('a task is taken back to the state it was in, never further', () => {
 	});
 
 	test('a status that cannot be read (500, or an answer without a status) is not taken for "running": no /play', async () => {
-		for (const fault of [{ status: 500 }, { status: 200, body: { task: { id: 'x', status: 'READY' } } }]) {
+		for (const fault of [
+			{ status: 500 },
+			{ status: 200, body: { task: { id: 'x', status: 'READY' } } },
+		]) {
 			sim.reset();
 			sim.requests.length = 0;
 			const { params, staticData, taskId } = await scheduledTrigger();
@@ -274,10 +318,27 @@ describe('test listens never change the production registration', () => {
 		const production = JSON.stringify(staticData);
 		const requestsBefore = sim.requests.length;
 		const testStaticData: IDataObject = {};
-		expect((await hook('checkExists', testStaticData, params, { mode: 'manual', webhookBaseUrl: TEST_BASE })).result).toBe(false);
-		expect((await hook('create', testStaticData, params, { mode: 'manual', webhookBaseUrl: TEST_BASE })).result).toBe(true);
+		expect(
+			(
+				await hook('checkExists', testStaticData, params, {
+					mode: 'manual',
+					webhookBaseUrl: TEST_BASE,
+				})
+			).result,
+		).toBe(false);
+		expect(
+			(await hook('create', testStaticData, params, { mode: 'manual', webhookBaseUrl: TEST_BASE }))
+				.result,
+		).toBe(true);
 		// n8n's TestWebhooks.deactivateWebhooks runs delete() in mode 'internal'
-		expect((await hook('delete', testStaticData, params, { mode: 'internal', webhookBaseUrl: TEST_BASE })).result).toBe(true);
+		expect(
+			(
+				await hook('delete', testStaticData, params, {
+					mode: 'internal',
+					webhookBaseUrl: TEST_BASE,
+				})
+			).result,
+		).toBe(true);
 		expect(testStaticData).toEqual({});
 		expect(sim.requests.length).toBe(requestsBefore);
 		expect(JSON.stringify(staticData)).toBe(production);
@@ -291,7 +352,10 @@ describe('test listens never change the production registration', () => {
 			const requestsBefore = sim.requests.length;
 			const changed = { ...params, name: 'Changed while testing' };
 			for (const method of ['checkExists', 'create', 'delete'] as const) {
-				const result = await hook(method, staticData, changed, { mode: 'manual', webhookBaseUrl: TEST_BASE });
+				const result = await hook(method, staticData, changed, {
+					mode: 'manual',
+					webhookBaseUrl: TEST_BASE,
+				});
 				expect(result.error).toBeUndefined();
 			}
 			expect(sim.requests.length).toBe(requestsBefore);

@@ -19,7 +19,10 @@ async function oneRun(leads: Lead[]) {
 	const { waiting, eventUrl } = await startN8n();
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
 	for (const lead of leads) sim.setOutcome(lead.phone, { attempts: [lead.status] });
-	const execution = await runWaiting(waiting, leads.map(({ phone, crmId }) => ({ phone, crmId })));
+	const execution = await runWaiting(
+		waiting,
+		leads.map(({ phone, crmId }) => ({ phone, crmId })),
+	);
 	await finishedWithin(execution);
 	await sim.idle();
 	return execution;
@@ -27,7 +30,12 @@ async function oneRun(leads: Lead[]) {
 
 test('people not reached and answered, in one run: each unanswered Call Ended is taken within 4 attempts, each Person Done follows, and each result is right', async () => {
 	const leads: Array<Lead & { words: string }> = [
-		{ phone: '79991110401', crmId: 'O-1', status: 'NOANSWER', words: 'Not reached (last call: No answer)' },
+		{
+			phone: '79991110401',
+			crmId: 'O-1',
+			status: 'NOANSWER',
+			words: 'Not reached (last call: No answer)',
+		},
 		{ phone: '79991110402', crmId: 'O-2', status: 'ANSWERED', words: 'Answered' },
 		{ phone: '79991110403', crmId: 'O-3', status: 'BUSY', words: 'Not reached (last call: Busy)' },
 	];
@@ -35,9 +43,13 @@ test('people not reached and answered, in one run: each unanswered Call Ended is
 	const execution = await oneRun(leads);
 
 	expect(execution.resumes).toBe(1);
-	expect(execution.items!.map((item) => [item.json.status, item.json.callbackData])).toEqual(leads.map((lead) => [lead.words, { crmId: lead.crmId }]));
+	expect(execution.items!.map((item) => [item.json.status, item.json.callbackData])).toEqual(
+		leads.map((lead) => [lead.words, { crmId: lead.crmId }]),
+	);
 	const attempts = (event: string, crmId: string) =>
-		sim.webhookDeliveries.filter((d) => d.event === event && d.body.callbackData.crmId === crmId).map((d) => d.status);
+		sim.webhookDeliveries
+			.filter((d) => d.event === event && d.body.callbackData.crmId === crmId)
+			.map((d) => d.status);
 	for (const lead of leads) {
 		const callEnded = attempts('CALL_ENDED', lead.crmId);
 		expect(callEnded.at(-1)).toBe(200);
@@ -51,6 +63,14 @@ test('people not reached and answered, in one run: each unanswered Call Ended is
 test('one person not reached: the Call Ended is answered "send again" 3 times by the process, then taken, and the Person Done brings the result with the last call\'s status', async () => {
 	const execution = await oneRun([{ phone: '79991110411', crmId: 'O-11', status: 'REJECTED' }]);
 
-	expect(sim.webhookDeliveries.map((d) => `${d.event} ${d.status}`)).toEqual(['CALL_ENDED 503', 'CALL_ENDED 503', 'CALL_ENDED 503', 'CALL_ENDED 200', 'CANDIDATE_CHANGED 200']);
-	expect(execution.items!.map((item) => [item.json.status, item.json.callStatus])).toEqual([['Not reached (last call: Rejected)', 'REJECTED']]);
+	expect(sim.webhookDeliveries.map((d) => `${d.event} ${d.status}`)).toEqual([
+		'CALL_ENDED 503',
+		'CALL_ENDED 503',
+		'CALL_ENDED 503',
+		'CALL_ENDED 200',
+		'CANDIDATE_CHANGED 200',
+	]);
+	expect(execution.items!.map((item) => [item.json.status, item.json.callStatus])).toEqual([
+		['Not reached (last call: Rejected)', 'REJECTED'],
+	]);
 });

@@ -17,7 +17,11 @@ import { newTaskParameters } from './fixtures';
 
 const BASE = 'http://127.0.0.1:5678/webhook/';
 const CREATE_PATH = '/cis/api/v1/telephony/autoCall';
-const credentialTypes = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()];
+const credentialTypes = [
+	new CisAutoCallApi(),
+	new CisAutoCallLoginApi(),
+	new CisAutoCallWebhookSecretApi(),
+];
 const sim = useSimulator(startQuickSimulator);
 
 const common = newTaskParameters('Layout campaign', { startType: 'manual' });
@@ -47,7 +51,13 @@ const fullPanel: INodeParameters = {
 	partialResults: true,
 	delay: 3,
 	oldTask: 'leave',
-	additionalFields: { lifetime: 3600, candidateLimit: 2, taskComment: 'from n8n', detectRobot: true, checkPhone: true },
+	additionalFields: {
+		lifetime: 3600,
+		candidateLimit: 2,
+		taskComment: 'from n8n',
+		detectRobot: true,
+		checkPhone: true,
+	},
 };
 
 /** The same settings as version 2 stores them. */
@@ -59,7 +69,13 @@ const shortPanel: INodeParameters = {
 		candidateLimit: 2,
 		taskComment: 'from n8n',
 	},
-	advanced: { partialResults: true, delay: 3, oldTask: 'leave', detectRobot: true, checkPhone: true },
+	advanced: {
+		partialResults: true,
+		delay: 3,
+		oldTask: 'leave',
+		detectRobot: true,
+		checkPhone: true,
+	},
 };
 
 /** Activates the trigger and returns the body of the one task it created, its target without the secret, and the registration. */
@@ -81,7 +97,12 @@ async function register(parameters: INodeParameters, typeVersion: number) {
 	const { webhookUrls, ...body } = creates[0].body as IDataObject & { webhookUrls: IDataObject[] };
 	const { url, ...target } = webhookUrls[0];
 	sim.requests.length = 0;
-	return { body, target, url: String(url).replace(/\?.*$/, ''), registration: staticData.registration as IDataObject };
+	return {
+		body,
+		target,
+		url: String(url).replace(/\?.*$/, ''),
+		registration: staticData.registration as IDataObject,
+	};
 }
 
 test('version 2 is the default, with the short panel', () => {
@@ -96,20 +117,35 @@ test('the same settings register the same task in version 1.1 (full panel) and v
 	expect(current.url).toBe(stored.url);
 	expect(current.registration.fingerprint).toBe(stored.registration.fingerprint);
 	// The settings arrived, in both layouts.
-	expect(stored.body).toMatchObject({ secondExecData: 'channel-7', cidData: 'pool-3', cps: 0.96, lifetime: 3600, taskComment: 'from n8n' });
+	expect(stored.body).toMatchObject({
+		secondExecData: 'channel-7',
+		cidData: 'pool-3',
+		cps: 0.96,
+		lifetime: 3600,
+		taskComment: 'from n8n',
+	});
 	expect(stored.target).toMatchObject({ partialResults: true, delay: 3 });
 });
 
-test.each([1, 1.1])('a workflow stored with version %p registers with its saved settings, as before', async (typeVersion) => {
-	const stored = await register(fullPanel, typeVersion);
-	expect(stored.body).toMatchObject({
-		name: 'Layout campaign',
-		secondExec: 'ch',
-		cidType: 'pool',
-		cps: 0.96,
-		additionalOptions: { recordCall: true, recTrimLeft: 2, useTr: true, fullListTime: 45, detectRobot: true },
-	});
-});
+test.each([1, 1.1])(
+	'a workflow stored with version %p registers with its saved settings, as before',
+	async (typeVersion) => {
+		const stored = await register(fullPanel, typeVersion);
+		expect(stored.body).toMatchObject({
+			name: 'Layout campaign',
+			secondExec: 'ch',
+			cidType: 'pool',
+			cps: 0.96,
+			additionalOptions: {
+				recordCall: true,
+				recTrimLeft: 2,
+				useTr: true,
+				fullListTime: 45,
+				detectRobot: true,
+			},
+		});
+	},
+);
 
 test('version 2 with only the required fields registers the defaults of version 1.1', async () => {
 	const stored = await register({ ...common }, 1.1);

@@ -1,12 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isAddressAllowed, isIpLiteral, isLoopbackIp, parseAddressList, parseIp } from '../../nodes/shared/ipAddresses';
+import {
+	isAddressAllowed,
+	isIpLiteral,
+	isLoopbackIp,
+	parseAddressList,
+	parseIp,
+} from '../../nodes/shared/ipAddresses';
 import { isLoopbackHost } from '../../nodes/shared/serviceUrl';
 import { MAX_NESTING, parseEventBody } from '../../nodes/CisAutoCallTrigger/delivery/body';
 import { nestsDeeperThan } from '../../nodes/shared/validation';
 import { buildOutput } from '../../nodes/CisAutoCallTrigger/delivery';
 import { normalizeCallbackData } from '../../nodes/CisAutoCallTrigger/delivery/verify';
-import { hashSecret, secretMatches, secretMatchesHash, withoutSecret, withSecret } from '../../nodes/CisAutoCallTrigger/secret/hashing';
+import {
+	hashSecret,
+	secretMatches,
+	secretMatchesHash,
+	withoutSecret,
+	withSecret,
+} from '../../nodes/CisAutoCallTrigger/secret/hashing';
 
 describe('isAddressAllowed', () => {
 	const platform = '87.251.83.160/27';
@@ -58,9 +70,17 @@ describe('isAddressAllowed', () => {
 	});
 
 	test('parseAddressList reports invalid entries', () => {
-		const list = parseAddressList('1.2.3.4, 1.2.3.0/33, 300.1.1.1, ::1/129, ::ffff:1.2.3.4/95, abc, 10.0.0.0/8');
+		const list = parseAddressList(
+			'1.2.3.4, 1.2.3.0/33, 300.1.1.1, ::1/129, ::ffff:1.2.3.4/95, abc, 10.0.0.0/8',
+		);
 		expect(list.ranges.map((r) => r.text)).toEqual(['1.2.3.4', '10.0.0.0/8']);
-		expect(list.invalid).toEqual(['1.2.3.0/33', '300.1.1.1', '::1/129', '::ffff:1.2.3.4/95', 'abc']);
+		expect(list.invalid).toEqual([
+			'1.2.3.0/33',
+			'300.1.1.1',
+			'::1/129',
+			'::ffff:1.2.3.4/95',
+			'abc',
+		]);
 	});
 
 	test('parseIp', () => {
@@ -73,12 +93,16 @@ describe('isAddressAllowed', () => {
 	});
 
 	test('the same reader tells an address from a host name, and finds loopback addresses (as URL host names)', () => {
-		for (const host of ['1.2.3.4', '[::1]', 'fe80::1', '[::ffff:7f00:1]']) expect(isIpLiteral(host)).toBe(true);
-		for (const host of ['example.com', 'localhost', 'cafe', '']) expect(isIpLiteral(host)).toBe(false);
+		for (const host of ['1.2.3.4', '[::1]', 'fe80::1', '[::ffff:7f00:1]'])
+			expect(isIpLiteral(host)).toBe(true);
+		for (const host of ['example.com', 'localhost', 'cafe', ''])
+			expect(isIpLiteral(host)).toBe(false);
 		for (const host of ['127.0.0.1', '127.8.9.10', '::1']) expect(isLoopbackIp(host)).toBe(true);
 		// An IPv4-mapped loopback is not taken for one (http stays refused there, as before the one reader).
-		for (const host of ['::ffff:7f00:1', '128.0.0.1', '::2', 'localhost']) expect(isLoopbackIp(host)).toBe(false);
-		for (const host of ['localhost', 'LOCALHOST', '[::1]', '127.0.0.1']) expect(isLoopbackHost(host)).toBe(true);
+		for (const host of ['::ffff:7f00:1', '128.0.0.1', '::2', 'localhost'])
+			expect(isLoopbackIp(host)).toBe(false);
+		for (const host of ['localhost', 'LOCALHOST', '[::1]', '127.0.0.1'])
+			expect(isLoopbackHost(host)).toBe(true);
 		expect(isLoopbackHost('[::ffff:7f00:1]')).toBe(false);
 	});
 });
@@ -104,10 +128,19 @@ describe('secretMatches', () => {
 		expect(stored).toMatch(/^[0-9a-f]{64}$/);
 		expect(stored).not.toContain(secret);
 		expect(secretMatchesHash(secret, stored)).toBe(true);
-		for (const given of ['', secret.slice(0, -1), `${secret}x`, secret.toUpperCase(), undefined, [secret], stored]) {
+		for (const given of [
+			'',
+			secret.slice(0, -1),
+			`${secret}x`,
+			secret.toUpperCase(),
+			undefined,
+			[secret],
+			stored,
+		]) {
 			expect([given, secretMatchesHash(given, stored)]).toEqual([given, false]);
 		}
-		for (const bad of [undefined, '', 'zz', stored.slice(1), 42]) expect(secretMatchesHash(secret, bad)).toBe(false);
+		for (const bad of [undefined, '', 'zz', stored.slice(1), 42])
+			expect(secretMatchesHash(secret, bad)).toBe(false);
 	});
 
 	test('withSecret / withoutSecret', () => {
@@ -130,24 +163,41 @@ describe('parseEventBody', () => {
 	});
 
 	test('JSON text, raw bytes', () => {
-		expect(parseEventBody('{"event":"CALL_ENDED"}')).toMatchObject({ ok: true, event: 'CALL_ENDED' });
+		expect(parseEventBody('{"event":"CALL_ENDED"}')).toMatchObject({
+			ok: true,
+			event: 'CALL_ENDED',
+		});
 		expect(parseEventBody(undefined, Buffer.from('{"event":"CANDIDATE_CHANGED"}'))).toMatchObject({
 			ok: true,
 			event: 'CANDIDATE_CHANGED',
 		});
-		expect(parseEventBody({}, Buffer.from('{"event":"CANDIDATE_CHANGED"}'))).toMatchObject({ ok: true });
+		expect(parseEventBody({}, Buffer.from('{"event":"CANDIDATE_CHANGED"}'))).toMatchObject({
+			ok: true,
+		});
 		expect(parseEventBody(Buffer.from('{"event":"X"}'))).toMatchObject({ ok: true, event: 'X' });
 	});
 
 	test('malformed bodies', () => {
 		expect(parseEventBody('not json')).toEqual({ ok: false, reason: 'the body is not JSON' });
 		expect(parseEventBody(undefined)).toEqual({ ok: false, reason: 'the body is empty' });
-		expect(parseEventBody([{ event: 'CALL_ENDED' }])).toEqual({ ok: false, reason: 'the body is not a JSON object' });
+		expect(parseEventBody([{ event: 'CALL_ENDED' }])).toEqual({
+			ok: false,
+			reason: 'the body is not a JSON object',
+		});
 		expect(parseEventBody('42')).toEqual({ ok: false, reason: 'the body is not a JSON object' });
-		expect(parseEventBody('{"event":"X"}', undefined, true)).toEqual({ ok: false, reason: 'the body is not a JSON object' });
+		expect(parseEventBody('{"event":"X"}', undefined, true)).toEqual({
+			ok: false,
+			reason: 'the body is not a JSON object',
+		});
 		expect(parseEventBody({})).toEqual({ ok: false, reason: 'the body has no "event" field' });
-		expect(parseEventBody({ event: 5 })).toEqual({ ok: false, reason: 'the body has no "event" field' });
-		expect(parseEventBody({ event: '  ' })).toEqual({ ok: false, reason: 'the body has no "event" field' });
+		expect(parseEventBody({ event: 5 })).toEqual({
+			ok: false,
+			reason: 'the body has no "event" field',
+		});
+		expect(parseEventBody({ event: '  ' })).toEqual({
+			ok: false,
+			reason: 'the body has no "event" field',
+		});
 	});
 
 	test(`a body nested deeper than ${MAX_NESTING} levels is refused, however deep (no stack overflow)`, () => {
@@ -157,9 +207,14 @@ describe('parseEventBody', () => {
 			return value;
 		};
 		// the event object itself is level 1
-		expect(parseEventBody({ event: 'CALL_ENDED', x: nested(MAX_NESTING - 1) })).toMatchObject({ ok: true });
+		expect(parseEventBody({ event: 'CALL_ENDED', x: nested(MAX_NESTING - 1) })).toMatchObject({
+			ok: true,
+		});
 		const deep = `the body is nested deeper than ${MAX_NESTING} levels`;
-		expect(parseEventBody({ event: 'CALL_ENDED', x: nested(MAX_NESTING) })).toEqual({ ok: false, reason: deep });
+		expect(parseEventBody({ event: 'CALL_ENDED', x: nested(MAX_NESTING) })).toEqual({
+			ok: false,
+			reason: deep,
+		});
 		const text = `{"event":"CALL_ENDED","x":${'['.repeat(200000)}${']'.repeat(200000)}}`;
 		expect(parseEventBody(text)).toEqual({ ok: false, reason: deep });
 		expect(parseEventBody(JSON.parse(text), undefined, true)).toEqual({ ok: false, reason: deep });
@@ -171,7 +226,9 @@ describe('parseEventBody', () => {
 		expect(nestsDeeperThan({}, 1)).toBe(false);
 		expect(nestsDeeperThan({ a: { b: [1, 'x', null] } }, 3)).toBe(false);
 		expect(nestsDeeperThan({ a: { b: [1, { c: 2 }] } }, 3)).toBe(true);
-		expect(nestsDeeperThan({ wide: Array.from({ length: 10000 }, () => ({ x: 1 })) }, 3)).toBe(false);
+		expect(nestsDeeperThan({ wide: Array.from({ length: 10000 }, () => ({ x: 1 })) }, 3)).toBe(
+			false,
+		);
 	});
 });
 
@@ -179,7 +236,10 @@ describe('callbackData and output', () => {
 	test('the three forms the service sends', () => {
 		expect(normalizeCallbackData({ crm: '42' })).toEqual({ callbackData: { crm: '42' } });
 		expect(normalizeCallbackData([])).toEqual({ callbackData: {} });
-		expect(normalizeCallbackData('{"crm":"42"}')).toEqual({ callbackData: { crm: '42' }, raw: '{"crm":"42"}' });
+		expect(normalizeCallbackData('{"crm":"42"}')).toEqual({
+			callbackData: { crm: '42' },
+			raw: '{"crm":"42"}',
+		});
 	});
 
 	test('anything else becomes {} and is kept raw', () => {
@@ -192,15 +252,27 @@ describe('callbackData and output', () => {
 	});
 
 	test('buildOutput keeps unknown fields and adds event, receivedAt, deliveryId, callbackData', () => {
-		const delivery = (payload: IDataObject, deliveryId: string) => ({ payload, event: String(payload.event), deliveryId, callback: normalizeCallbackData(payload.callbackData) });
-		expect(buildOutput(delivery({ event: 'RECALL_SCHEDULED', surprise: { x: 1 } }, 'd1'), '2026-11-01T00:00:00.000Z')).toEqual({
+		const delivery = (payload: IDataObject, deliveryId: string) => ({
+			payload,
+			event: String(payload.event),
+			deliveryId,
+			callback: normalizeCallbackData(payload.callbackData),
+		});
+		expect(
+			buildOutput(
+				delivery({ event: 'RECALL_SCHEDULED', surprise: { x: 1 } }, 'd1'),
+				'2026-11-01T00:00:00.000Z',
+			),
+		).toEqual({
 			event: 'RECALL_SCHEDULED',
 			surprise: { x: 1 },
 			receivedAt: '2026-11-01T00:00:00.000Z',
 			deliveryId: 'd1',
 			callbackData: {},
 		});
-		expect(buildOutput(delivery({ event: 'CALL_ENDED', callbackData: '{"a":1}' }, 'd2'), 't')).toEqual({
+		expect(
+			buildOutput(delivery({ event: 'CALL_ENDED', callbackData: '{"a":1}' }, 'd2'), 't'),
+		).toEqual({
 			event: 'CALL_ENDED',
 			receivedAt: 't',
 			deliveryId: 'd2',

@@ -49,9 +49,17 @@ async function serve(
 ): Promise<WebhookServer> {
 	const server = await startWebhookServer({
 		node,
-		credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()],
+		credentialTypes: [
+			new CisAutoCallApi(),
+			new CisAutoCallLoginApi(),
+			new CisAutoCallWebhookSecretApi(),
+		],
 		credentials,
-		parameters: { connectTo: 'newTask', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'], ...parameters },
+		parameters: {
+			connectTo: 'newTask',
+			events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
+			...parameters,
+		},
 		staticData,
 		persistStaticData,
 	});
@@ -103,7 +111,8 @@ const callEnded = (extra: IDataObject = {}): IDataObject => ({
 	...extra,
 });
 
-const startedItems = (server: WebhookServer): IDataObject[] => server.started.flatMap((run) => run[0].map((item) => item.json));
+const startedItems = (server: WebhookServer): IDataObject[] =>
+	server.started.flatMap((run) => run[0].map((item) => item.json));
 
 describe('accepted events', () => {
 	test('the right secret starts the workflow with one item (payload + event, receivedAt, deliveryId, callbackData) and gets {received, deliveryId}', async () => {
@@ -116,7 +125,11 @@ describe('accepted events', () => {
 		expect(server.started[0]).toHaveLength(1);
 		expect(server.started[0][0]).toHaveLength(1);
 		const item = server.started[0][0][0].json;
-		expect(item).toEqual({ ...payload, receivedAt: expect.any(String), deliveryId: deliveryIdOf(payload) });
+		expect(item).toEqual({
+			...payload,
+			receivedAt: expect.any(String),
+			deliveryId: deliveryIdOf(payload),
+		});
 		expect(Date.parse(item.receivedAt as string)).toBeGreaterThanOrEqual(before - 1000);
 		expect(JSON.stringify(item)).not.toContain(SECRET);
 		// A small JSON answer on purpose, with the id the item carries.
@@ -126,14 +139,36 @@ describe('accepted events', () => {
 	test('unknown fields pass through; events without a documented payload are accepted', async () => {
 		const server = await serve({ events: ALL_EVENTS });
 		const payloads: IDataObject[] = [
-			{ event: 'RECALL_SCHEDULED', taskId: 'task-1', candidateId: nextId(), scheduledAt: '2026-11-02T10:00:00Z', extra: { deep: [1] } },
+			{
+				event: 'RECALL_SCHEDULED',
+				taskId: 'task-1',
+				candidateId: nextId(),
+				scheduledAt: '2026-11-02T10:00:00Z',
+				extra: { deep: [1] },
+			},
 			{ event: 'EFFICIENCY_REACHED', id: nextId(), whatever: true },
-			{ event: 'AUTOCALL_STATUS_CHANGED', taskId: nextId(), status: 'PROCESS', previousStatus: 'BLANK' },
-			{ event: 'CALL_REDIRECTED', id: nextId(), redirectDestination: 'ch', redirectDestinationId: 'op-1', callbackData: [] },
+			{
+				event: 'AUTOCALL_STATUS_CHANGED',
+				taskId: nextId(),
+				status: 'PROCESS',
+				previousStatus: 'BLANK',
+			},
+			{
+				event: 'CALL_REDIRECTED',
+				id: nextId(),
+				redirectDestination: 'ch',
+				redirectDestinationId: 'op-1',
+				callbackData: [],
+			},
 		];
 		for (const payload of payloads) expect((await post(server.url, payload)).status).toBe(200);
 		expect(startedItems(server)).toEqual(
-			payloads.map((payload) => ({ ...payload, receivedAt: expect.any(String), deliveryId: deliveryIdOf(payload), callbackData: {} })),
+			payloads.map((payload) => ({
+				...payload,
+				receivedAt: expect.any(String),
+				deliveryId: deliveryIdOf(payload),
+				callbackData: {},
+			})),
 		);
 	});
 
@@ -145,15 +180,25 @@ describe('accepted events', () => {
 		await post(server.url, callEnded({ callbackData: undefined }));
 		const items = startedItems(server);
 		expect(items.map((item) => item.callbackData)).toEqual([{}, {}, { crmId: '42', lead: 7 }, {}]);
-		expect(items.map((item) => item.callbackDataRaw)).toEqual([undefined, undefined, '{"crmId":"42","lead":7}', undefined]);
+		expect(items.map((item) => item.callbackDataRaw)).toEqual([
+			undefined,
+			undefined,
+			'{"crmId":"42","lead":7}',
+			undefined,
+		]);
 	});
 
 	test('a JSON body sent as text/plain is read too', async () => {
 		const server = await serve();
 		const payload = callEnded();
-		const answer = await post(server.url, JSON.stringify(payload), { contentType: 'text/plain', raw: true });
+		const answer = await post(server.url, JSON.stringify(payload), {
+			contentType: 'text/plain',
+			raw: true,
+		});
 		expect(answer.status).toBe(200);
-		expect(startedItems(server)).toEqual([{ ...payload, receivedAt: expect.any(String), deliveryId: deliveryIdOf(payload) }]);
+		expect(startedItems(server)).toEqual([
+			{ ...payload, receivedAt: expect.any(String), deliveryId: deliveryIdOf(payload) },
+		]);
 	});
 
 	test('a registration stored by an earlier version (secret in clear) keeps being verified', async () => {
@@ -171,17 +216,28 @@ describe('accepted events', () => {
 describe('Existing Task or Template: the secret lives in a credential', () => {
 	const credentialSecret = 'a-credential-secret-of-32-chars!';
 
-	test('the credential\'s secret is the one accepted; it appears in no item and no answer', async () => {
+	test("the credential's secret is the one accepted; it appears in no item and no answer", async () => {
 		const server = await serve(
 			{ connectTo: 'existing' },
-			{ staticData: {}, credentials: { cisAutoCallWebhookSecretApi: { secret: credentialSecret } } },
+			{
+				staticData: {},
+				credentials: { cisAutoCallWebhookSecretApi: { secret: credentialSecret } },
+			},
 		);
 		const accepted = await post(server.url, callEnded(), { secret: credentialSecret });
 		expect(accepted.status).toBe(200);
-		const refused = [await post(server.url, callEnded(), { secret: SECRET }), await post(server.url, callEnded(), { secret: null })];
+		const refused = [
+			await post(server.url, callEnded(), { secret: SECRET }),
+			await post(server.url, callEnded(), { secret: null }),
+		];
 		expect(refused.map((a) => a.status)).toEqual([401, 401]);
 		expect(server.started).toHaveLength(1);
-		const everything = JSON.stringify([startedItems(server), accepted.body, refused.map((a) => a.body), server.log]);
+		const everything = JSON.stringify([
+			startedItems(server),
+			accepted.body,
+			refused.map((a) => a.body),
+			server.log,
+		]);
 		expect(everything).not.toContain(credentialSecret);
 	});
 
@@ -194,11 +250,14 @@ describe('Existing Task or Template: the secret lives in a credential', () => {
 		expect(server.started).toHaveLength(1);
 	});
 
-	test('while the legacy field holds a value it is the secret used (as the panel says), not the credential\'s', async () => {
+	test("while the legacy field holds a value it is the secret used (as the panel says), not the credential's", async () => {
 		const userSecret = 'my-own-secret-of-16+chars';
 		const server = await serve(
 			{ connectTo: 'existing', secret: userSecret },
-			{ staticData: {}, credentials: { cisAutoCallWebhookSecretApi: { secret: credentialSecret } } },
+			{
+				staticData: {},
+				credentials: { cisAutoCallWebhookSecretApi: { secret: credentialSecret } },
+			},
 		);
 		expect((await post(server.url, callEnded(), { secret: userSecret })).status).toBe(200);
 		expect((await post(server.url, callEnded(), { secret: credentialSecret })).status).toBe(401);
@@ -215,7 +274,14 @@ describe('Existing Task or Template: the secret lives in a credential', () => {
 describe('refused requests start nothing', () => {
 	test('a wrong or missing secret gets 401', async () => {
 		const server = await serve();
-		for (const secret of [null, '', 'wrong', `${SECRET}x`, SECRET.slice(0, -1), SECRET.toUpperCase()]) {
+		for (const secret of [
+			null,
+			'',
+			'wrong',
+			`${SECRET}x`,
+			SECRET.slice(0, -1),
+			SECRET.toUpperCase(),
+		]) {
 			const answer = await post(server.url, callEnded(), { secret });
 			expect([secret, answer.status]).toEqual([secret, 401]);
 			expect(answer.body).toEqual({ received: false, error: 'Missing or wrong secret' });
@@ -235,13 +301,20 @@ describe('refused requests start nothing', () => {
 		const server = await serve({ options: { allowedAddresses: '87.251.83.160/27, 10.0.0.0/8' } });
 		const answer = await post(server.url, callEnded());
 		expect(answer.status).toBe(403);
-		expect(answer.body).toEqual({ received: false, error: 'This address may not send events to this trigger' });
+		expect(answer.body).toEqual({
+			received: false,
+			error: 'This address may not send events to this trigger',
+		});
 		expect((await post(server.url, callEnded(), { secret: 'wrong' })).status).toBe(403);
 		expect(server.started).toHaveLength(0);
 	});
 
 	test('an address inside the allow-list passes (loopback as IPv4 or IPv4-mapped IPv6)', async () => {
-		for (const allowedAddresses of ['127.0.0.1', '127.0.0.0/8, 87.251.83.160/27', '::ffff:127.0.0.1']) {
+		for (const allowedAddresses of [
+			'127.0.0.1',
+			'127.0.0.0/8, 87.251.83.160/27',
+			'::ffff:127.0.0.1',
+		]) {
 			const server = await serve({ options: { allowedAddresses } });
 			expect((await post(server.url, callEnded())).status).toBe(200);
 			expect(server.started).toHaveLength(1);
@@ -251,7 +324,11 @@ describe('refused requests start nothing', () => {
 	test('malformed bodies get 400: not JSON, an array, no event', async () => {
 		const server = await serve();
 		const cases: Array<[unknown, { contentType?: string; raw?: boolean }, string]> = [
-			['this is not JSON', { contentType: 'text/plain', raw: true }, 'Not an event: the body is not JSON'],
+			[
+				'this is not JSON',
+				{ contentType: 'text/plain', raw: true },
+				'Not an event: the body is not JSON',
+			],
 			[[callEnded()], {}, 'Not an event: the body is not a JSON object'],
 			['"CALL_ENDED"', { raw: true }, 'Not an event: the body is not a JSON object'],
 			[{ id: 'x', status: 'ANSWERED' }, {}, 'Not an event: the body has no "event" field'],
@@ -276,10 +353,16 @@ describe('refused requests start nothing', () => {
 	test('a body nested thousands of levels deep gets 400, not 500; nothing is started', async () => {
 		const server = await serve({ events: ALL_EVENTS });
 		const depth = 20000;
-		for (const head of ['{"event":"EFFICIENCY_REACHED","data":', `{"event":"CALL_ENDED","id":"${nextId()}","data":`]) {
+		for (const head of [
+			'{"event":"EFFICIENCY_REACHED","data":',
+			`{"event":"CALL_ENDED","id":"${nextId()}","data":`,
+		]) {
 			const body = `${head}${'['.repeat(depth)}${']'.repeat(depth)}}`;
 			const answer = await post(server.url, body, { raw: true });
-			expect([answer.status, answer.body]).toEqual([400, { received: false, error: 'Not an event: the body is nested deeper than 100 levels' }]);
+			expect([answer.status, answer.body]).toEqual([
+				400,
+				{ received: false, error: 'Not an event: the body is nested deeper than 100 levels' },
+			]);
 		}
 		expect(server.log.map((call) => call.error)).toEqual([undefined, undefined]);
 		expect(server.started).toHaveLength(0);
@@ -293,7 +376,11 @@ describe('filtered and repeated events: 200, nothing started', () => {
 		const server = await serve({ events: ['CANDIDATE_CHANGED'] });
 		const answer = await post(server.url, callEnded());
 		expect(answer.status).toBe(200);
-		expect(answer.body).toEqual({ received: true, deliveryId: expect.stringMatching(/^[0-9a-f]{32}$/), ignored: 'event not selected' });
+		expect(answer.body).toEqual({
+			received: true,
+			deliveryId: expect.stringMatching(/^[0-9a-f]{32}$/),
+			ignored: 'event not selected',
+		});
 		const unknownEvent = await post(server.url, { event: 'SOMETHING_NEW', id: nextId() });
 		expect(unknownEvent.status).toBe(200);
 		expect(server.started).toHaveLength(0);
@@ -306,7 +393,11 @@ describe('filtered and repeated events: 200, nothing started', () => {
 		const reordered = Object.fromEntries(Object.entries(payload).reverse());
 		const repeat = await post(server.url, reordered);
 		expect(repeat.status).toBe(200);
-		expect(repeat.body).toEqual({ received: true, deliveryId: deliveryIdOf(payload), ignored: 'repeated delivery' });
+		expect(repeat.body).toEqual({
+			received: true,
+			deliveryId: deliveryIdOf(payload),
+			ignored: 'repeated delivery',
+		});
 		expect(server.started).toHaveLength(1);
 		// another call, the same call with another status, or any other difference is not a repeat
 		expect((await post(server.url, { ...payload, id: nextId() })).status).toBe(200);
@@ -318,29 +409,66 @@ describe('filtered and repeated events: 200, nothing started', () => {
 	test('genuine events are not dropped: PROCESS → PAUSED → PROCESS gives three executions', async () => {
 		const server = await serve({ events: ['AUTOCALL_STATUS_CHANGED'] });
 		const taskId = nextId();
-		const change = (status: string, timestamp: string) => ({ event: 'AUTOCALL_STATUS_CHANGED', taskId, status, timestamp });
-		for (const [status, at] of [['PROCESS', '10:00'], ['PAUSED', '11:00'], ['PROCESS', '12:00']]) {
+		const change = (status: string, timestamp: string) => ({
+			event: 'AUTOCALL_STATUS_CHANGED',
+			taskId,
+			status,
+			timestamp,
+		});
+		for (const [status, at] of [
+			['PROCESS', '10:00'],
+			['PAUSED', '11:00'],
+			['PROCESS', '12:00'],
+		]) {
 			expect((await post(server.url, change(status, `2026-11-01T${at}:00Z`))).status).toBe(200);
 		}
-		expect(startedItems(server).map((item) => item.status)).toEqual(['PROCESS', 'PAUSED', 'PROCESS']);
+		expect(startedItems(server).map((item) => item.status)).toEqual([
+			'PROCESS',
+			'PAUSED',
+			'PROCESS',
+		]);
 	});
 
 	test('an older state coming back is news: PROCESS, PAUSED, PROCESS (bodies without time) → 3 executions; the last again → still 3', async () => {
 		const server = await serve({ events: ['AUTOCALL_STATUS_CHANGED'] });
 		const taskId = nextId();
 		const change = (status: string) => ({ event: 'AUTOCALL_STATUS_CHANGED', taskId, status });
-		for (const status of ['PROCESS', 'PAUSED', 'PROCESS']) expect((await post(server.url, change(status))).body).toEqual({ received: true, deliveryId: deliveryIdOf(change(status)) });
+		for (const status of ['PROCESS', 'PAUSED', 'PROCESS'])
+			expect((await post(server.url, change(status))).body).toEqual({
+				received: true,
+				deliveryId: deliveryIdOf(change(status)),
+			});
 		const resent = await post(server.url, change('PROCESS'));
-		expect(resent.body).toEqual({ received: true, deliveryId: deliveryIdOf(change('PROCESS')), ignored: 'repeated delivery' });
-		expect(startedItems(server).map((item) => item.status)).toEqual(['PROCESS', 'PAUSED', 'PROCESS']);
+		expect(resent.body).toEqual({
+			received: true,
+			deliveryId: deliveryIdOf(change('PROCESS')),
+			ignored: 'repeated delivery',
+		});
+		expect(startedItems(server).map((item) => item.status)).toEqual([
+			'PROCESS',
+			'PAUSED',
+			'PROCESS',
+		]);
 	});
 
 	test('genuine events are not dropped: two recalls of one call at different times give two executions', async () => {
 		const server = await serve({ events: ['RECALL_SCHEDULED'] });
-		const call = { event: 'RECALL_SCHEDULED', id: nextId(), taskId: 'task-1', candidateId: 'cand-1' };
-		expect((await post(server.url, { ...call, recallAt: '2026-11-02T10:00:00Z' })).status).toBe(200);
-		expect((await post(server.url, { ...call, recallAt: '2026-11-02T15:00:00Z' })).status).toBe(200);
-		expect(startedItems(server).map((item) => item.recallAt)).toEqual(['2026-11-02T10:00:00Z', '2026-11-02T15:00:00Z']);
+		const call = {
+			event: 'RECALL_SCHEDULED',
+			id: nextId(),
+			taskId: 'task-1',
+			candidateId: 'cand-1',
+		};
+		expect((await post(server.url, { ...call, recallAt: '2026-11-02T10:00:00Z' })).status).toBe(
+			200,
+		);
+		expect((await post(server.url, { ...call, recallAt: '2026-11-02T15:00:00Z' })).status).toBe(
+			200,
+		);
+		expect(startedItems(server).map((item) => item.recallAt)).toEqual([
+			'2026-11-02T10:00:00Z',
+			'2026-11-02T15:00:00Z',
+		]);
 	});
 
 	test('webhook() writes nothing into static data (queue mode: a webhook process would save it over the registration)', async () => {
@@ -349,7 +477,14 @@ describe('filtered and repeated events: 200, nothing started', () => {
 		const before = JSON.stringify(staticData);
 		const server = await serve({}, { staticData, persistStaticData: true });
 		const payload = callEnded();
-		for (const body of [payload, payload, callEnded(), { event: 'CANDIDATE_CHANGED', taskId: 'task-1' }, { nope: 1 }]) await post(server.url, body);
+		for (const body of [
+			payload,
+			payload,
+			callEnded(),
+			{ event: 'CANDIDATE_CHANGED', taskId: 'task-1' },
+			{ nope: 1 },
+		])
+			await post(server.url, body);
 		await post(server.url, payload, { secret: 'wrong' });
 		expect(server.started).toHaveLength(3);
 		expect(JSON.stringify(staticData)).toBe(before);
@@ -365,8 +500,9 @@ describe('filtered and repeated events: 200, nothing started', () => {
 		// it does not remember the delivery, but gives it the same deliveryId.
 		let FreshTrigger: typeof CisAutoCallTrigger | undefined;
 		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			FreshTrigger = require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node').CisAutoCallTrigger;
+			FreshTrigger =
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node').CisAutoCallTrigger;
 		});
 		const other = await serve({}, { node: new FreshTrigger!() });
 		const again = await post(other.url, Object.fromEntries(Object.entries(payload).reverse()));

@@ -55,7 +55,10 @@ async function launchBrowser(profileDir) {
 		viewport: VIEWPORT,
 		deviceScaleFactor: 1,
 	});
-	await context.route((url) => !isLoopback(url.href), (route) => route.abort());
+	await context.route(
+		(url) => !isLoopback(url.href),
+		(route) => route.abort(),
+	);
 	// CIS_UI_TIMEOUT_MS: the longest wait of one step (default 20 s). A step waits only until the
 	// editor is ready, so a long limit costs nothing when it passes; on 2 busy cores (a CI runner)
 	// the editor took more than 8 s for one step.
@@ -121,7 +124,12 @@ async function shownParameterTexts(page) {
 	const texts = await items.evaluateAll((elements) =>
 		elements.filter((element) => element.offsetParent !== null).map((element) => element.innerText),
 	);
-	return texts.map((text) => text.split('\n').map((line) => line.trim()).filter(Boolean));
+	return texts.map((text) =>
+		text
+			.split('\n')
+			.map((line) => line.trim())
+			.filter(Boolean),
+	);
 }
 
 /** Whether the Parameters tab shows a parameter with this label (or, for a notice, this text). */
@@ -141,19 +149,28 @@ async function optionsOf(page, parameterName) {
 	await options.first().waitFor();
 	const result = await options.evaluateAll((elements) =>
 		elements.map((element) => {
-			const lines = element.innerText.split('\n').map((line) => line.trim()).filter(Boolean);
+			const lines = element.innerText
+				.split('\n')
+				.map((line) => line.trim())
+				.filter(Boolean);
 			return { name: lines[0] || '', description: lines.slice(1).join(' ') };
 		}),
 	);
 	await input.click();
-	await options.first().waitFor({ state: 'hidden' }).catch(() => undefined);
+	await options
+		.first()
+		.waitFor({ state: 'hidden' })
+		.catch(() => undefined);
 	return result;
 }
 
 /** Picks an option of an options parameter by its exact name. */
 async function selectOption(page, parameterName, optionName) {
 	await parametersOf(page).getByTestId(`parameter-input-${parameterName}`).click();
-	const option = page.getByRole('option').filter({ has: page.getByText(optionName, { exact: true }) }).first();
+	const option = page
+		.getByRole('option')
+		.filter({ has: page.getByText(optionName, { exact: true }) })
+		.first();
 	await option.click();
 	await option.waitFor({ state: 'hidden' }).catch(() => undefined);
 	await page.waitForTimeout(250); // the panel re-renders the parameters that depend on it

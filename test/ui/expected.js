@@ -15,7 +15,16 @@ function nodeOf(description) {
 
 /** The node's parameter values with defaults filled in, as the editor holds them. */
 function valuesOf(description, values) {
-	return NodeHelpers.getNodeParameters(description.properties, values, true, false, nodeOf(description), description) || {};
+	return (
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			values,
+			true,
+			false,
+			nodeOf(description),
+			description,
+		) || {}
+	);
 }
 
 /**
@@ -24,7 +33,11 @@ function valuesOf(description, values) {
  * (nodeTypesUtils.getMainAuthField in n8n's editor). Everything else stays in the panel.
  */
 function mainAuthField(description) {
-	const referenced = new Set((description.credentials || []).flatMap((credential) => Object.keys(credential.displayOptions?.show || {})));
+	const referenced = new Set(
+		(description.credentials || []).flatMap((credential) =>
+			Object.keys(credential.displayOptions?.show || {}),
+		),
+	);
 	return description.properties.find(
 		(property) =>
 			property.name === 'authentication' &&
@@ -38,7 +51,9 @@ function displayedProperties(description, values) {
 	const full = valuesOf(description, values);
 	return description.properties
 		.filter((property) => property.type !== 'hidden')
-		.filter((property) => NodeHelpers.displayParameter(full, property, nodeOf(description), description));
+		.filter((property) =>
+			NodeHelpers.displayParameter(full, property, nodeOf(description), description),
+		);
 }
 
 /** Properties hidden for these values whose label is not also the label of a displayed one. */
@@ -46,7 +61,10 @@ function hiddenProperties(description, values) {
 	const shown = displayedProperties(description, values);
 	const shownLabels = new Set(shown.map((property) => property.displayName));
 	return description.properties.filter(
-		(property) => property.type !== 'hidden' && !shown.includes(property) && !shownLabels.has(property.displayName),
+		(property) =>
+			property.type !== 'hidden' &&
+			!shown.includes(property) &&
+			!shownLabels.has(property.displayName),
 	);
 }
 
@@ -64,7 +82,9 @@ function operationsOf(description) {
 	const result = [];
 	for (const resourceOption of resource.options) {
 		const values = { resource: resourceOption.value };
-		const operation = displayedProperties(description, values).find((property) => property.name === 'operation');
+		const operation = displayedProperties(description, values).find(
+			(property) => property.name === 'operation',
+		);
 		for (const operationOption of operation.options) {
 			result.push({
 				resource: resourceOption.value,
@@ -116,7 +136,19 @@ const FIELD_COUNTS = {
 /** The fields a panel shows for these values, counted like FIELD_COUNTS. */
 function fieldCount(description, values) {
 	const inCredentialWindow = mainAuthField(description);
-	return displayedProperties(description, values).filter((property) => property.type !== 'notice' && property !== inCredentialWindow).length;
+	return displayedProperties(description, values).filter(
+		(property) => property.type !== 'notice' && property !== inCredentialWindow,
+	).length;
 }
 
-module.exports = { mainAuthField, displayedProperties, hiddenProperties, displayedCredentials, operationsOf, valuesOf, nodeOf, fieldCount, FIELD_COUNTS };
+module.exports = {
+	mainAuthField,
+	displayedProperties,
+	hiddenProperties,
+	displayedCredentials,
+	operationsOf,
+	valuesOf,
+	nodeOf,
+	fieldCount,
+	FIELD_COUNTS,
+};

@@ -20,7 +20,14 @@ const { DEFAULT_OWNER } = require('../../scripts/lib/n8n-instance');
 const suite = require('../lib/suite');
 const { Checks } = require('../e2e/harness');
 const { createSimulator } = require('../../simulator');
-const { ACTION_TYPE, TRIGGER_TYPE, SIM_TOKEN, SIM_USER, loadExamples, prepareExample } = require('../../scripts/lib/playground');
+const {
+	ACTION_TYPE,
+	TRIGGER_TYPE,
+	SIM_TOKEN,
+	SIM_USER,
+	loadExamples,
+	prepareExample,
+} = require('../../scripts/lib/playground');
 const { launchBrowser, signIn, ensureBrowser } = require('./editor');
 const scenarios = require('./scenarios');
 const { startScriptedChatModel } = require('../../scripts/lib/standInModel');
@@ -29,11 +36,15 @@ const REPO_ROOT = path.resolve(__dirname, '../..');
 const { out, secs } = suite;
 
 function parseArgs(argv) {
-	return suite.parseArgs(argv, { images: path.join(REPO_ROOT, '.cache', 'ui-images'), only: [] }, {
-		'--images': (o, value) => (o.images = path.resolve(value())),
-		// e.g. --only retry: run only these scenarios (development)
-		'--only': (o, value) => o.only.push(...String(value()).split(',')),
-	});
+	return suite.parseArgs(
+		argv,
+		{ images: path.join(REPO_ROOT, '.cache', 'ui-images'), only: [] },
+		{
+			'--images': (o, value) => (o.images = path.resolve(value())),
+			// e.g. --only retry: run only these scenarios (development)
+			'--only': (o, value) => o.only.push(...String(value()).split(',')),
+		},
+	);
 }
 
 let checks = null;
@@ -43,7 +54,8 @@ async function nodeTypes(baseUrl, cookie) {
 	const { status, types: all } = await suite.servedNodeTypes(baseUrl, cookie);
 	const find = (name) => {
 		const versions = all.filter((description) => description.name === name);
-		if (!versions.length) throw new Error(`n8n does not serve ${name} (GET /types/nodes.json: ${status})`);
+		if (!versions.length)
+			throw new Error(`n8n does not serve ${name} (GET /types/nodes.json: ${status})`);
 		return versions[versions.length - 1];
 	};
 	return { action: find(ACTION_TYPE), trigger: find(TRIGGER_TYPE) };
@@ -72,7 +84,12 @@ async function main() {
 	let t;
 	fs.mkdirSync(opts.images, { recursive: true });
 
-	const sim = await createSimulator({ port: 0, token: SIM_TOKEN, users: [SIM_USER], timeScale: 0.05 });
+	const sim = await createSimulator({
+		port: 0,
+		token: SIM_TOKEN,
+		users: [SIM_USER],
+		timeScale: 0.05,
+	});
 	// the stand-in model of npm start, for the new agent's run
 	const model = await startScriptedChatModel();
 	const userFolder = suite.makeTemp('cis-ui-n8n-', { keep: opts.keep });
@@ -84,7 +101,12 @@ async function main() {
 	const timing = {};
 	try {
 		t = Date.now();
-		const instance = await suite.startInstance({ version, tarball: pack.tarball, userFolder, echo: opts.echo });
+		const instance = await suite.startInstance({
+			version,
+			tarball: pack.tarball,
+			userFolder,
+			echo: opts.echo,
+		});
 		n8n = instance.n8n;
 		const { client } = instance;
 		timing.n8n = Date.now() - t;
@@ -99,7 +121,9 @@ async function main() {
 		});
 		const example = loadExamples().find((candidate) => candidate.key === '05b');
 		const workflow = await client.createWorkflow(
-			prepareExample(example.json, { credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } } }),
+			prepareExample(example.json, {
+				credentials: { cisAutoCallApi: { id: String(credential.id), name: credential.name } },
+			}),
 		);
 
 		let page = null;
@@ -117,7 +141,20 @@ async function main() {
 			return page.url().replace(n8n.url, '');
 		});
 		if (!signedIn) throw new Error('not signed in');
-		const ctx = { page, url: n8n.url, checks, types, sim, simToken: SIM_TOKEN, images: opts.images, exampleWorkflowId: workflow.id, exampleNodeCount: example.json.nodes.length, client, credential, model };
+		const ctx = {
+			page,
+			url: n8n.url,
+			checks,
+			types,
+			sim,
+			simToken: SIM_TOKEN,
+			images: opts.images,
+			exampleWorkflowId: workflow.id,
+			exampleNodeCount: example.json.nodes.length,
+			client,
+			credential,
+			model,
+		};
 		for (const [name, scenario] of /** @type {[string, (ctx: any) => Promise<void>][]} */ ([
 			['node panel', scenarios.nodePanel],
 			['trigger', scenarios.trigger],
@@ -139,9 +176,15 @@ async function main() {
 			try {
 				await scenario(ctx);
 			} catch (err) {
-				checks.skip(`${name} checks`, `stopped: ${err && err.message ? err.message.split('\n')[0] : err}`);
+				checks.skip(
+					`${name} checks`,
+					`stopped: ${err && err.message ? err.message.split('\n')[0] : err}`,
+				);
 				const file = path.join(opts.images, `failure-${name.replace(/\s+/g, '-')}.png`);
-				await page.screenshot({ path: file }).then(() => checks.note(`screenshot: ${file}`)).catch(() => undefined);
+				await page
+					.screenshot({ path: file })
+					.then(() => checks.note(`screenshot: ${file}`))
+					.catch(() => undefined);
 			}
 			timing[name] = Date.now() - started;
 		}
@@ -156,9 +199,14 @@ async function main() {
 		if (opts.keep) out(`  (kept ${userFolder})`);
 	}
 	out('\n== summary ==');
-	out(`timing: ${Object.entries(timing).map(([name, ms]) => `${name} ${secs(ms)}`).join(', ')}; total ${secs(Date.now() - t0)}`);
+	out(
+		`timing: ${Object.entries(timing)
+			.map(([name, ms]) => `${name} ${secs(ms)}`)
+			.join(', ')}; total ${secs(Date.now() - t0)}`,
+	);
 	out(`screenshots: ${opts.images}`);
-	for (const failed of checks.results.filter((result) => !result.ok)) out(`  failed: ${failed.name}`);
+	for (const failed of checks.results.filter((result) => !result.ok))
+		out(`  failed: ${failed.name}`);
 	suite.finish([checks]);
 }
 

@@ -20,7 +20,10 @@ beforeAll(() => {
 	mkdirSync(join(root, 'docs', 'images'), { recursive: true });
 	writeFileSync(join(root, 'docs', 'images', 'a.png'), '');
 	writeFileSync(join(root, 'docs', 'trigger.md'), '# The trigger\n\n## Reference\n');
-	writeFileSync(join(root, 'README.md'), '# Package\n\n## Your first workflow: new CRM lead → call\n\n## More\n');
+	writeFileSync(
+		join(root, 'README.md'),
+		'# Package\n\n## Your first workflow: new CRM lead → call\n\n## More\n',
+	);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -49,7 +52,11 @@ test.each([
 	['a markdown link', '[x](../README.md#using-it-from-an-ai-agent)', '#using-it-from-an-ai-agent'],
 	['a reference definition', '[ref]: ../docs/trigger.md#events', '#events'],
 	['an HTML link', '<a href="../README.md#install">install</a>', '#install'],
-	['a section named in prose', 'See the README, "Using it from an AI Agent".', '"Using it from an AI Agent"'],
+	[
+		'a section named in prose',
+		'See the README, "Using it from an AI Agent".',
+		'"Using it from an AI Agent"',
+	],
 	['a missing file', '[x](../docs/missing.md)', 'does not exist'],
 	['a missing image', '<img src="docs/images/a.png">', 'does not exist'],
 ])('%s to a section or file that does not exist fails', (_, text, named) => {

@@ -32,7 +32,9 @@ function mappedFiles(text: string): string[] {
 
 /** Repository paths cited in backticks (placeholders such as `<resource>` and globs left out). */
 function citedPaths(text: string): string[] {
-	const cited = [...text.matchAll(/`((?:nodes|credentials|test|simulator|scripts|docs|examples)\/[^`\s]*)`/g)].map((match) => match[1]);
+	const cited = [
+		...text.matchAll(/`((?:nodes|credentials|test|simulator|scripts|docs|examples)\/[^`\s]*)`/g),
+	].map((match) => match[1]);
 	return [...new Set(cited.filter((cited) => !/[<*{]/.test(cited)))];
 }
 

@@ -1,4 +1,9 @@
-import { parseTimezone, timeOfDayToSeconds, toCps, toStartMoment } from '../../nodes/shared/convert';
+import {
+	parseTimezone,
+	timeOfDayToSeconds,
+	toCps,
+	toStartMoment,
+} from '../../nodes/shared/convert';
 import { toVariables } from '../../nodes/shared/validation';
 import { readPhones as readPhoneList } from '../../nodes/shared/phones';
 import { parseRetryAfter } from '../../nodes/shared/transport/failure';
@@ -29,28 +34,53 @@ test('timezone: seconds or UTC offsets, within ±43200', () => {
 	expect(parseTimezone('timezone', '+03:00')).toBe(10800);
 	expect(parseTimezone('timezone', 'UTC-5:30')).toBe(-19800);
 	expect(parseTimezone('timezone', '-10800')).toBe(-10800);
-	expect(() => parseTimezone('timezone', '+14:00')).toThrow(/"\+14:00" is 50400 seconds, outside -43200 to 43200/);
+	expect(() => parseTimezone('timezone', '+14:00')).toThrow(
+		/"\+14:00" is 50400 seconds, outside -43200 to 43200/,
+	);
 	expect(() => parseTimezone('timezone', 50400)).toThrow(/50400 is above 43200/);
 	expect(() => parseTimezone('timezone', 1.5)).toThrow(/not a whole number/);
 });
 
 test('startMoment: wall time kept, instants shown in the workflow time zone', () => {
-	expect(toStartMoment('startMoment', '2026-12-01T09:30:00', 'Europe/Moscow')).toBe('2026-12-01 09:30');
+	expect(toStartMoment('startMoment', '2026-12-01T09:30:00', 'Europe/Moscow')).toBe(
+		'2026-12-01 09:30',
+	);
 	expect(toStartMoment('startMoment', '2026-12-01 09:30', 'UTC')).toBe('2026-12-01 09:30');
-	expect(toStartMoment('startMoment', '2026-12-01T06:30:00.000Z', 'Europe/Moscow')).toBe('2026-12-01 09:30');
-	expect(toStartMoment('startMoment', '2026-12-01T09:30:00+07:00', 'Asia/Novosibirsk')).toBe('2026-12-01 09:30');
-	expect(() => toStartMoment('startMoment', '2026-13-01T09:30:00', 'UTC')).toThrow(/"2026-13-01T09:30:00" has the month 13/);
+	expect(toStartMoment('startMoment', '2026-12-01T06:30:00.000Z', 'Europe/Moscow')).toBe(
+		'2026-12-01 09:30',
+	);
+	expect(toStartMoment('startMoment', '2026-12-01T09:30:00+07:00', 'Asia/Novosibirsk')).toBe(
+		'2026-12-01 09:30',
+	);
+	expect(() => toStartMoment('startMoment', '2026-13-01T09:30:00', 'UTC')).toThrow(
+		/"2026-13-01T09:30:00" has the month 13/,
+	);
 });
 
 test('phones and variables', () => {
-	expect(readPhones('phone', '79990000001, +7 (999) 000-00-02')).toEqual(['79990000001', '79990000002']);
+	expect(readPhones('phone', '79990000001, +7 (999) 000-00-02')).toEqual([
+		'79990000001',
+		'79990000002',
+	]);
 	expect(readPhones('phone', '+7 999 123 45 67')).toEqual(['79991234567']);
-	expect(readPhones('phone', '79990000001;79990000002\n79990000003')).toEqual(['79990000001', '79990000002', '79990000003']);
-	expect(() => readPhones('phone', 'not a phone')).toThrow(/Invalid phone: "not a phone" is not a phone number/);
-	expect(() => readPhones('phone', '79990000001, call me')).toThrow(/has "call me", which is not a phone number/);
+	expect(readPhones('phone', '79990000001;79990000002\n79990000003')).toEqual([
+		'79990000001',
+		'79990000002',
+		'79990000003',
+	]);
+	expect(() => readPhones('phone', 'not a phone')).toThrow(
+		/Invalid phone: "not a phone" is not a phone number/,
+	);
+	expect(() => readPhones('phone', '79990000001, call me')).toThrow(
+		/has "call me", which is not a phone number/,
+	);
 	expect(readPhones('phone', ['79990000001', 79990000002])).toEqual(['79990000001', '79990000002']);
 	expect(() => readPhones('phone', [])).toThrow(/holds no phone number/);
-	expect(toVariables('variables', { name: 'Ann', age: 30, vip: true })).toEqual({ name: 'Ann', age: '30', vip: 'true' });
+	expect(toVariables('variables', { name: 'Ann', age: 30, vip: true })).toEqual({
+		name: 'Ann',
+		age: '30',
+		vip: 'true',
+	});
 	expect(() => toVariables('variables', { nested: { a: 1 } })).toThrow(/variables.nested/);
 });
 

@@ -8,10 +8,22 @@ import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
  * getNodeParameters (the function the editor and the engine use to drop hidden parameters).
  */
 const description = new CisAutoCall().description;
-const node = { name: 'CIS Auto-Call', type: 'n8n-nodes-cis-autocall.cisAutoCall', typeVersion: 1, parameters: {} } as unknown as INode;
+const node = {
+	name: 'CIS Auto-Call',
+	type: 'n8n-nodes-cis-autocall.cisAutoCall',
+	typeVersion: 1,
+	parameters: {},
+} as unknown as INode;
 
 function shown(values: INodeParameters): INodeParameters {
-	return NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) as INodeParameters;
+	return NodeHelpers.getNodeParameters(
+		description.properties,
+		values,
+		true,
+		false,
+		node,
+		description,
+	) as INodeParameters;
 }
 
 function shownIn(collection: string, values: INodeParameters, inner: INodeParameters): string[] {
@@ -45,20 +57,33 @@ test.each([
 test.each([
 	[['allowCallTimeFrom', 'allowCallTimeTo'], { useTr: true }, { useTr: false }], // older settings (0.1.0)
 	[['detectRobotMode'], { detectRobot: true }, { detectRobot: false }],
-	[['detectRobotGreeting'], { detectRobot: true, detectRobotMode: 'block' }, { detectRobot: true, detectRobotMode: 'back' }],
+	[
+		['detectRobotGreeting'],
+		{ detectRobot: true, detectRobotMode: 'block' },
+		{ detectRobot: true, detectRobotMode: 'back' },
+	],
 	[['normalizationErrorAction'], { phoneNormalization: 'RU' }, { phoneNormalization: 'none' }],
-])('Call Task → Create additional fields %p appear only when their condition holds', (fields, on, off) => {
-	for (const field of fields) {
-		expect(shownIn('additionalFields', callTask, on)).toContain(field);
-		expect(shownIn('additionalFields', callTask, off)).not.toContain(field);
-	}
-});
+])(
+	'Call Task → Create additional fields %p appear only when their condition holds',
+	(fields, on, off) => {
+		for (const field of fields) {
+			expect(shownIn('additionalFields', callTask, on)).toContain(field);
+			expect(shownIn('additionalFields', callTask, off)).not.toContain(field);
+		}
+	},
+);
 
 test('redial rule: time and count only when its redial is on', () => {
-	const rules = description.properties.find((property) => property.name === 'redialRules') as INodeProperties;
-	const busy = (rules.options as Array<{ name: string; values: INodeProperties[] }>).find((option) => option.name === 'busy');
+	const rules = description.properties.find(
+		(property) => property.name === 'redialRules',
+	) as INodeProperties;
+	const busy = (rules.options as Array<{ name: string; values: INodeProperties[] }>).find(
+		(option) => option.name === 'busy',
+	);
 	const visible = (redial: boolean) =>
-		busy!.values.filter((value) => NodeHelpers.displayParameter({ redial }, value, node, description)).map((value) => value.name);
+		busy!.values
+			.filter((value) => NodeHelpers.displayParameter({ redial }, value, node, description))
+			.map((value) => value.name);
 	expect(visible(true)).toEqual(['redial', 'time', 'count']);
 	expect(visible(false)).toEqual(['redial']);
 });
@@ -66,11 +91,25 @@ test('redial rule: time and count only when its redial is on', () => {
 test('call window: one choice on the panel; its hours and the time-zone notice show when chosen', () => {
 	expect(shown({ ...callTask })).toHaveProperty('callWindow', 'anyTime');
 	expect(shown({ ...callTask })).not.toHaveProperty('allowCallTimeFrom');
-	expect(shown({ ...callTask, callWindow: 'candidateTime' })).toMatchObject({ allowCallTimeFrom: '09:00', allowCallTimeTo: '21:00' });
-	const notice = description.properties.find((property) => property.name === 'callWindowNotice') as INodeProperties;
+	expect(shown({ ...callTask, callWindow: 'candidateTime' })).toMatchObject({
+		allowCallTimeFrom: '09:00',
+		allowCallTimeTo: '21:00',
+	});
+	const notice = description.properties.find(
+		(property) => property.name === 'callWindowNotice',
+	) as INodeProperties;
 	expect(notice.displayName).toMatch(/time zone/);
-	expect(NodeHelpers.displayParameter({ ...callTask, callWindow: 'candidateTime' }, notice, node, description)).toBe(true);
-	expect(NodeHelpers.displayParameter({ ...callTask, callWindow: 'anyTime' }, notice, node, description)).toBe(false);
+	expect(
+		NodeHelpers.displayParameter(
+			{ ...callTask, callWindow: 'candidateTime' },
+			notice,
+			node,
+			description,
+		),
+	).toBe(true);
+	expect(
+		NodeHelpers.displayParameter({ ...callTask, callWindow: 'anyTime' }, notice, node, description),
+	).toBe(false);
 });
 
 test('older call window settings are offered only where a saved workflow has them', () => {
@@ -80,10 +119,14 @@ test('older call window settings are offered only where a saved workflow has the
 
 test('call limits: one number each, saying what 0 means', () => {
 	const additional = description.properties.find(
-		(property) => property.name === 'additionalFields' && NodeHelpers.displayParameter(callTask, property, node, description),
+		(property) =>
+			property.name === 'additionalFields' &&
+			NodeHelpers.displayParameter(callTask, property, node, description),
 	) as INodeProperties;
 	for (const name of ['candidateLimit', 'numberLimit']) {
-		const limit = (additional.options as INodeProperties[]).find((option) => option.name === name) as INodeProperties;
+		const limit = (additional.options as INodeProperties[]).find(
+			(option) => option.name === name,
+		) as INodeProperties;
 		expect(limit.type).toBe('number');
 		expect(limit.description).toMatch(/0 = no limit/);
 	}
@@ -93,20 +136,30 @@ test('candidate input: defined fields or field names, never both', () => {
 	const define = shown({ resource: 'candidate', operation: 'createAndRun', inputMode: 'define' });
 	expect(define).toHaveProperty('phone');
 	expect(define).not.toHaveProperty('phoneField');
-	const byName = shown({ resource: 'candidate', operation: 'createAndRun', inputMode: 'fromItems' });
+	const byName = shown({
+		resource: 'candidate',
+		operation: 'createAndRun',
+		inputMode: 'fromItems',
+	});
 	expect(byName).toHaveProperty('phoneField');
 	expect(byName).toHaveProperty('callbackDataFields');
 	expect(byName).not.toHaveProperty('phone');
 	expect(byName).not.toHaveProperty('clientExternalIdField');
-	expect(shown({ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems' })).toHaveProperty('clientExternalIdField');
+	expect(
+		shown({ resource: 'candidate', operation: 'createBatch', inputMode: 'fromItems' }),
+	).toHaveProperty('clientExternalIdField');
 });
 
 test('each operation shows only its own fields', () => {
 	expect(Object.keys(shown({ resource: 'call', operation: 'deleteRecording' })).sort()).toEqual(
 		['authentication', 'callId', 'irreversibleNotice', 'operation', 'options', 'resource'].sort(),
 	);
-	expect(shown({ resource: 'call', operation: 'depersonalize' })).toHaveProperty('skipDeleteRecord');
-	expect(shown({ resource: 'candidate', operation: 'depersonalize' })).toHaveProperty('autoCallCandidateId');
+	expect(shown({ resource: 'call', operation: 'depersonalize' })).toHaveProperty(
+		'skipDeleteRecord',
+	);
+	expect(shown({ resource: 'candidate', operation: 'depersonalize' })).toHaveProperty(
+		'autoCallCandidateId',
+	);
 });
 
 test('no operation offers to repeat creating requests (a repeat could call a person twice)', () => {
@@ -122,7 +175,9 @@ test('the operations that call people say to pin data while building; irreversib
 		expect(shown({ resource: 'candidate', operation })).toHaveProperty('dialsNotice');
 	}
 	expect(shown({ resource: 'callTask', operation: 'getMany' })).not.toHaveProperty('dialsNotice');
-	const notices = description.properties.filter((property) => property.name === 'irreversibleNotice');
+	const notices = description.properties.filter(
+		(property) => property.name === 'irreversibleNotice',
+	);
 	expect(notices.length).toBeGreaterThanOrEqual(2);
 	for (const notice of notices) expect(notice.displayName).toMatch(/cannot be undone/);
 });
@@ -135,7 +190,10 @@ test('the canvas subtitle uses the options\' names ("Create and Run: Candidate")
 
 test('usable as an AI tool, with both credentials selectable', () => {
 	expect(description.usableAsTool).toBe(true);
-	expect(description.credentials?.map((credential) => credential.name)).toEqual(['cisAutoCallApi', 'cisAutoCallLoginApi']);
+	expect(description.credentials?.map((credential) => credential.name)).toEqual([
+		'cisAutoCallApi',
+		'cisAutoCallLoginApi',
+	]);
 });
 
 describe('credentials and n8n\'s "Custom API Call"', () => {
@@ -145,9 +203,16 @@ describe('credentials and n8n\'s "Custom API Call"', () => {
 	// Untyped on purpose: a class method is not on the spread object's static type.
 	/* eslint-disable @typescript-eslint/no-require-imports */
 	it.each([
-		['cisAutoCallApi', () => new (require('../../credentials/CisAutoCallApi.credentials').CisAutoCallApi)()],
-		['cisAutoCallLoginApi', () => new (require('../../credentials/CisAutoCallLoginApi.credentials').CisAutoCallLoginApi)()],
-	/* eslint-enable @typescript-eslint/no-require-imports */
+		[
+			'cisAutoCallApi',
+			() => new (require('../../credentials/CisAutoCallApi.credentials').CisAutoCallApi)(),
+		],
+		[
+			'cisAutoCallLoginApi',
+			() =>
+				new (require('../../credentials/CisAutoCallLoginApi.credentials').CisAutoCallLoginApi)(),
+		],
+		/* eslint-enable @typescript-eslint/no-require-imports */
 	])('%s sets its header in a class method, not an own property', (_name, make) => {
 		const credential = make();
 		expect(typeof credential.authenticate).toBe('function');
@@ -156,7 +221,7 @@ describe('credentials and n8n\'s "Custom API Call"', () => {
 	});
 });
 
-describe('descriptions are one short sentence, as n8n\'s are (the rest is in a hint, a notice or the docs)', () => {
+describe("descriptions are one short sentence, as n8n's are (the rest is in a hint, a notice or the docs)", () => {
 	/* eslint-disable @typescript-eslint/no-require-imports */
 	const { sentenceCount, noticeVariants } = require('../lib/noticeLength') as {
 		sentenceCount: (text: string) => number;
@@ -165,18 +230,26 @@ describe('descriptions are one short sentence, as n8n\'s are (the rest is in a h
 	const { CisAutoCallTrigger } = require('../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node');
 	const { CisAutoCallApi } = require('../../credentials/CisAutoCallApi.credentials');
 	const { CisAutoCallLoginApi } = require('../../credentials/CisAutoCallLoginApi.credentials');
-	const { CisAutoCallWebhookSecretApi } = require('../../credentials/CisAutoCallWebhookSecretApi.credentials');
+	const {
+		CisAutoCallWebhookSecretApi,
+	} = require('../../credentials/CisAutoCallWebhookSecretApi.credentials');
 	/* eslint-enable @typescript-eslint/no-require-imports */
 	const MAX_DESCRIPTION_LENGTH = 120;
 
-	type Entry = Partial<INodeProperties> & { values?: Entry[]; options?: Entry[]; name?: string; description?: string };
+	type Entry = Partial<INodeProperties> & {
+		values?: Entry[];
+		options?: Entry[];
+		name?: string;
+		description?: string;
+	};
 
 	/** The description of every parameter, option and credential field, nested ones included. */
 	function descriptionsIn(entries: Entry[], path: string, out: Array<[string, string]>): void {
 		entries.forEach((entry, index) => {
 			const here = `${path} > ${String(entry.name)}#${index}`;
 			if (typeof entry.description === 'string') out.push([here, entry.description]);
-			for (const nested of [...(entry.options ?? []), ...(entry.values ?? [])]) descriptionsIn([nested], here, out);
+			for (const nested of [...(entry.options ?? []), ...(entry.values ?? [])])
+				descriptionsIn([nested], here, out);
 		});
 	}
 
@@ -185,7 +258,11 @@ describe('descriptions are one short sentence, as n8n\'s are (the rest is in a h
 	for (const { displayName, properties } of [description, new CisAutoCallTrigger().description]) {
 		descriptionsIn(properties as Entry[], displayName, descriptions);
 	}
-	for (const credential of [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()]) {
+	for (const credential of [
+		new CisAutoCallApi(),
+		new CisAutoCallLoginApi(),
+		new CisAutoCallWebhookSecretApi(),
+	]) {
 		descriptionsIn(credential.properties as Entry[], credential.displayName, descriptions);
 	}
 
@@ -213,7 +290,11 @@ describe('descriptions are one short sentence, as n8n\'s are (the rest is in a h
 		}
 		// Every version: version 1's Additional Fields and version 2's Campaign Settings, and their nested options.
 		for (const collection of ['additionalFields', 'campaignSettings']) {
-			expect(descriptions.some(([where]) => new RegExp(`^CIS Auto-Call > ${collection}#\\d+ > callStrategy#0 > Parallel`).test(where))).toBe(true);
+			expect(
+				descriptions.some(([where]) =>
+					new RegExp(`^CIS Auto-Call > ${collection}#\\d+ > callStrategy#0 > Parallel`).test(where),
+				),
+			).toBe(true);
 		}
 	});
 

@@ -22,13 +22,20 @@ function slug(heading: string): string {
 function filesUnder(dir: string, suffix: string): string[] {
 	return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
 		.filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
-		.map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
+		.map((entry) =>
+			join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name),
+		);
 }
 
 const links = [
 	...filesUnder('nodes', '.node.json'),
 	...filesUnder('credentials', '.credentials.ts'),
-].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/https:\/\/github\.com\/[^\s"'`]+/g)].map((match) => [file.replace(ROOT, ''), match[0]]));
+].flatMap((file) =>
+	[...readFileSync(file, 'utf8').matchAll(/https:\/\/github\.com\/[^\s"'`]+/g)].map((match) => [
+		file.replace(ROOT, ''),
+		match[0],
+	]),
+);
 
 function anchorsOf(page: string): Set<string> {
 	return new Set(

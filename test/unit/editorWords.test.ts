@@ -46,15 +46,19 @@ describe('the words check itself', () => {
 	});
 });
 
-test('the trigger speaks the user\'s words (every version)', () => {
+test("the trigger speaks the user's words (every version)", () => {
 	expect(offenders(nodeTexts(new CisAutoCallTrigger().description))).toEqual([]);
 });
 
-test('the credentials speak the user\'s words', () => {
-	const texts = [new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()].flatMap(credentialTexts);
+test("the credentials speak the user's words", () => {
+	const texts = [
+		new CisAutoCallApi(),
+		new CisAutoCallLoginApi(),
+		new CisAutoCallWebhookSecretApi(),
+	].flatMap(credentialTexts);
 	expect(offenders(texts)).toEqual([]);
 });
 
-test('the action node speaks the user\'s words (every version)', () => {
+test("the action node speaks the user's words (every version)", () => {
 	expect(offenders(nodeTexts(new CisAutoCall().description))).toEqual([]);
 });

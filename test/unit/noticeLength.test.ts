@@ -6,8 +6,15 @@ import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhoo
 import { CisAutoCall } from '../../nodes/CisAutoCall/CisAutoCall.node';
 import { CisAutoCallTrigger } from '../../nodes/CisAutoCallTrigger/CisAutoCallTrigger.node';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { noticeProblems, wordCount, sentenceCount, noticeVariants, MAX_NOTICE_WORDS, MAX_NOTICE_SENTENCES } = require('../lib/noticeLength') as {
+/* eslint-disable @typescript-eslint/no-require-imports */
+const {
+	noticeProblems,
+	wordCount,
+	sentenceCount,
+	noticeVariants,
+	MAX_NOTICE_WORDS,
+	MAX_NOTICE_SENTENCES,
+} = require('../lib/noticeLength') as {
 	noticeProblems: (text: string) => string[];
 	wordCount: (text: string) => number;
 	sentenceCount: (text: string) => number;
@@ -33,7 +40,9 @@ function noticesIn(properties: INodeProperties[], where: string, out: Notice[]):
 	properties.forEach((property, index) => {
 		const here = `${where} > ${property.name}#${index}`;
 		if (property.type === 'notice') out.push({ where: here, text: property.displayName });
-		for (const option of (property.options ?? []) as Array<Partial<INodeProperties> & { values?: INodeProperties[] }>) {
+		for (const option of (property.options ?? []) as Array<
+			Partial<INodeProperties> & { values?: INodeProperties[] }
+		>) {
 			if (option.values) noticesIn(option.values, `${here} > ${String(option.name)}`, out);
 			else if (typeof option.type === 'string') noticesIn([option as INodeProperties], here, out);
 		}
@@ -47,10 +56,20 @@ function nodeNotices(description: INodeTypeDescription): Notice[] {
 	if (panel && typeof panel === 'object') {
 		const help = panel.executionsHelp;
 		if (help && typeof help === 'object') {
-			out.push({ where: `${description.displayName}: trigger panel, not published`, text: help.inactive });
-			out.push({ where: `${description.displayName}: trigger panel, published`, text: help.active });
+			out.push({
+				where: `${description.displayName}: trigger panel, not published`,
+				text: help.inactive,
+			});
+			out.push({
+				where: `${description.displayName}: trigger panel, published`,
+				text: help.active,
+			});
 		}
-		if (typeof panel.activationHint === 'string') out.push({ where: `${description.displayName}: trigger panel, activation hint`, text: panel.activationHint });
+		if (typeof panel.activationHint === 'string')
+			out.push({
+				where: `${description.displayName}: trigger panel, activation hint`,
+				text: panel.activationHint,
+			});
 	}
 	return out;
 }
@@ -64,13 +83,19 @@ function credentialNotices(credential: ICredentialType): Notice[] {
 const notices: Notice[] = [
 	...nodeNotices(new CisAutoCall().description),
 	...nodeNotices(new CisAutoCallTrigger().description),
-	...[new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()].flatMap(credentialNotices),
+	...[new CisAutoCallApi(), new CisAutoCallLoginApi(), new CisAutoCallWebhookSecretApi()].flatMap(
+		credentialNotices,
+	),
 ];
 
 describe('the notice measure itself', () => {
 	test.each([
 		['One sentence.', 2, 1],
-		['Paste the URL (in n8n 1.x: "Execute step"); e.g. 1.03 is 3 calls per second. Then publish.', 17, 2],
+		[
+			'Paste the URL (in n8n 1.x: "Execute step"); e.g. 1.03 is 3 calls per second. Then publish.',
+			17,
+			2,
+		],
 		['It says "Wait at Most." Then it goes on! Really?', 10, 3],
 		['Starting a task phones everyone already in it, at real cost', 11, 1],
 	])('%j has %d words and %d sentences', (text, words, sentences) => {
@@ -79,15 +104,25 @@ describe('the notice measure itself', () => {
 	});
 
 	test('a notice of 61 words, or of three sentences, is refused', () => {
-		expect(noticeProblems(Array.from({ length: 61 }, () => 'word').join(' '))).toEqual(['61 words (at most 60)']);
+		expect(noticeProblems(Array.from({ length: 61 }, () => 'word').join(' '))).toEqual([
+			'61 words (at most 60)',
+		]);
 		expect(noticeProblems('One. Two. Three.')).toEqual(['3 sentences (at most 2)']);
 	});
 
 	test('an expression is measured by each text it can show, and one it cannot read is refused', () => {
-		expect(noticeVariants('={{ $parameter.mode === "a" ? "Short one." : "Another short one." }}')).toEqual(['Short one.', 'Another short one.']);
+		expect(
+			noticeVariants('={{ $parameter.mode === "a" ? "Short one." : "Another short one." }}'),
+		).toEqual(['Short one.', 'Another short one.']);
 		expect(noticeVariants('=Calls {{ $parameter.count }} people.')).toEqual(['Calls … people.']);
-		expect(noticeProblems(`={{ $parameter.x ? "${Array.from({ length: 61 }, () => 'w').join(' ')}" : "ok" }}`)).toEqual(['61 words (at most 60)']);
-		expect(noticeProblems('={{ $parameter.text }}')).toEqual(['an expression whose text cannot be read here']);
+		expect(
+			noticeProblems(
+				`={{ $parameter.x ? "${Array.from({ length: 61 }, () => 'w').join(' ')}" : "ok" }}`,
+			),
+		).toEqual(['61 words (at most 60)']);
+		expect(noticeProblems('={{ $parameter.text }}')).toEqual([
+			'an expression whose text cannot be read here',
+		]);
 	});
 });
 
@@ -98,6 +133,8 @@ test('both nodes and the credentials have notices to check', () => {
 });
 
 test(`every notice is at most ${MAX_NOTICE_WORDS} words and ${MAX_NOTICE_SENTENCES} sentences`, () => {
-	const problems = notices.flatMap(({ where, text }) => noticeProblems(text).map((problem) => `${where}: ${problem}: ${JSON.stringify(text)}`));
+	const problems = notices.flatMap(({ where, text }) =>
+		noticeProblems(text).map((problem) => `${where}: ${problem}: ${JSON.stringify(text)}`),
+	);
 	expect(problems).toEqual([]);
 });

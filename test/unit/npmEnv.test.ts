@@ -24,7 +24,11 @@ describe('npmEnv: the machine global npmrc', () => {
 		withoutNpmSetting(() => {
 			jest.isolateModules(() => {
 				const { npmEnv, npmCli } = require('../../scripts/lib/n8n-install');
-				const machine = execFileSync(process.execPath, [npmCli(), 'config', 'get', 'globalconfig'], { encoding: 'utf8' }).trim();
+				const machine = execFileSync(
+					process.execPath,
+					[npmCli(), 'config', 'get', 'globalconfig'],
+					{ encoding: 'utf8' },
+				).trim();
 				expect(path.isAbsolute(machine)).toBe(true);
 				expect(npmEnv(NODE).npm_config_globalconfig).toBe(machine);
 			});
@@ -37,7 +41,9 @@ describe('npmEnv: the machine global npmrc', () => {
 		try {
 			jest.isolateModules(() => {
 				const { npmEnv } = require('../../scripts/lib/n8n-install');
-				expect(npmEnv(NODE).npm_config_globalconfig).toBe(path.join(path.sep, 'somewhere', 'etc', 'npmrc'));
+				expect(npmEnv(NODE).npm_config_globalconfig).toBe(
+					path.join(path.sep, 'somewhere', 'etc', 'npmrc'),
+				);
 			});
 		} finally {
 			if (saved === undefined) delete process.env.npm_config_globalconfig;

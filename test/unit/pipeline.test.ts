@@ -5,16 +5,35 @@ import type { ItemOutcomes } from '../../nodes/CisAutoCall/actions/pipeline/outc
 import { errorJson, failureSummaryLines } from '../../nodes/CisAutoCall/actions/pipeline/output';
 import { chunkByGroup } from '../../nodes/CisAutoCall/actions/pipeline/send';
 
-const node: INode = { id: '1', name: 'CIS', type: 'cisAutoCall', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'CIS',
+	type: 'cisAutoCall',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 describe('chunkByGroup: the requests of a batch operation', () => {
 	test('one group: item order, batchSize per request', () => {
-		const entries: Array<[number, string]> = [[0, 'a'], [1, 'a'], [2, 'a'], [3, 'a'], [4, 'a']];
+		const entries: Array<[number, string]> = [
+			[0, 'a'],
+			[1, 'a'],
+			[2, 'a'],
+			[3, 'a'],
+			[4, 'a'],
+		];
 		expect(chunkByGroup(entries, (entry) => entry, 2)).toEqual([[0, 1], [2, 3], [4]]);
 	});
 
 	test('entries of different groups never share a request; groups in order of first appearance', () => {
-		const entries: Array<[number, string]> = [[0, 'b'], [1, 'a'], [2, 'b'], [4, 'a'], [7, 'b']];
+		const entries: Array<[number, string]> = [
+			[0, 'b'],
+			[1, 'a'],
+			[2, 'b'],
+			[4, 'a'],
+			[7, 'b'],
+		];
 		expect(chunkByGroup(entries, (entry) => entry, 2)).toEqual([[0, 2], [7], [1, 4]]);
 	});
 
@@ -49,7 +68,10 @@ describe('failureSummaryLines: what the error of a stopped run says was done and
 	});
 
 	test('long lists name the first 50 and count the rest', () => {
-		const outcomes: ItemOutcomes = [{ ok: false, error: failed }, ...Array.from({ length: 60 }, () => undefined)];
+		const outcomes: ItemOutcomes = [
+			{ ok: false, error: failed },
+			...Array.from({ length: 60 }, () => undefined),
+		];
 		const lines = failureSummaryLines(outcomes) as string[];
 		expect(lines[0]).toBe('Succeeded before the stop: none.');
 		expect(lines[1]).toBe('Failed: items 0.');
@@ -59,5 +81,8 @@ describe('failureSummaryLines: what the error of a stopped run says was done and
 
 test('errorJson: message, and description and status only when there are', () => {
 	expect(errorJson(new Error('plain'))).toEqual({ error: 'plain' });
-	expect(errorJson(new NodeOperationError(node, 'bad', { description: 'why' }))).toEqual({ error: 'bad', description: 'why' });
+	expect(errorJson(new NodeOperationError(node, 'bad', { description: 'why' }))).toEqual({
+		error: 'bad',
+		description: 'why',
+	});
 });

@@ -34,9 +34,13 @@ function startParentWithGrandchild(): Promise<{ child: ChildProcess; grandchild:
 		console.log(g.pid);
 		setInterval(() => {}, 1000);
 	`;
-	const child: ChildProcess = spawnTree(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+	const child: ChildProcess = spawnTree(process.execPath, ['-e', script], {
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
 	return new Promise((resolve, reject) => {
-		child.stdout!.once('data', (chunk: Buffer) => resolve({ child, grandchild: Number(String(chunk).trim()) }));
+		child.stdout!.once('data', (chunk: Buffer) =>
+			resolve({ child, grandchild: Number(String(chunk).trim()) }),
+		);
 		child.once('error', reject);
 	});
 }

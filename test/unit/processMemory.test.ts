@@ -93,17 +93,30 @@ describe('what a process remembers', () => {
 	 */
 	function memoriesNotFromTheirDeclaration(files: Array<{ file: string; text: string }>): string[] {
 		const findings: string[] = [];
-		const classText = (name: string) => files.map(({ text }) => new RegExp(`\\bclass ${name}\\b[^]*?\\n}`).exec(text)?.[0]).find(Boolean) ?? '';
+		const classText = (name: string) =>
+			files
+				.map(({ text }) => new RegExp(`\\bclass ${name}\\b[^]*?\\n}`).exec(text)?.[0])
+				.find(Boolean) ?? '';
 		for (const { file, text } of files) {
 			text.split('\n').forEach((line, index) => {
 				const where = `${file}:${index + 1}`;
-				if (/\bnew ExpiringMap\b/.test(line)) findings.push(`${where} builds a bounded memory itself`);
+				if (/\bnew ExpiringMap\b/.test(line))
+					findings.push(`${where} builds a bounded memory itself`);
 				// Module level (not indented). A Map or Set built from a literal list is a lookup table, not state.
-				if (/^(export )?(const|let) \w+(: [^=]+)? = new (Map|Set|WeakMap)\b(<[^(]*>)?\(\s*\)/.test(line)) findings.push(`${where} keeps a ${line.trim()}`);
+				if (
+					/^(export )?(const|let) \w+(: [^=]+)? = new (Map|Set|WeakMap)\b(<[^(]*>)?\(\s*\)/.test(
+						line,
+					)
+				)
+					findings.push(`${where} keeps a ${line.trim()}`);
 				const instance = /^(export )?(const|let) \w+(: [^=]+)? = new (\w+)\b/.exec(line);
 				if (!instance || ['Map', 'Set', 'WeakMap', 'RegExp'].includes(instance[4])) return;
-				if (!/= new \w+\(processMemory(<[^>]*>)?\('\w+'\)\)/.test(line)) findings.push(`${where} keeps a ${instance[4]} not given processMemory('…')`);
-				else if (/=\s*new (Map|Set)\b/.test(classText(instance[4]))) findings.push(`${where}: ${instance[4]} keeps a Map or Set of its own beside the memory it is given`);
+				if (!/= new \w+\(processMemory(<[^>]*>)?\('\w+'\)\)/.test(line))
+					findings.push(`${where} keeps a ${instance[4]} not given processMemory('…')`);
+				else if (/=\s*new (Map|Set)\b/.test(classText(instance[4])))
+					findings.push(
+						`${where}: ${instance[4]} keeps a Map or Set of its own beside the memory it is given`,
+					);
 			});
 		}
 		return findings;
@@ -118,23 +131,49 @@ describe('what a process remembers', () => {
 		const files = nodeFiles();
 		expect(memoriesNotFromTheirDeclaration(files)).toEqual([]);
 		// The keepers of memories are found (a broken reader would make the rule above pass).
-		const keepers = files.flatMap(({ text }) => [...text.matchAll(/^(?:export )?const \w+ = new (\w+)\(processMemory\('(\w+)'\)\)/gm)].map((m) => `${m[1]}: ${m[2]}`));
+		const keepers = files.flatMap(({ text }) =>
+			[...text.matchAll(/^(?:export )?const \w+ = new (\w+)\(processMemory\('(\w+)'\)\)/gm)].map(
+				(m) => `${m[1]}: ${m[2]}`,
+			),
+		);
 		expect(keepers.sort()).toEqual(
-			['CallLedger: callsStartedPerExecution', 'DeliveryMemory: deliveriesSeen', 'RecentSecrets: webhookSecretReads', 'RetryMemory: earlierTries'].sort(),
+			[
+				'CallLedger: callsStartedPerExecution',
+				'DeliveryMemory: deliveriesSeen',
+				'RecentSecrets: webhookSecretReads',
+				'RetryMemory: earlierTries',
+			].sort(),
 		);
 	});
 
 	it('the guard fails on a memory that does not come from its declaration', () => {
 		const files = nodeFiles();
 		const ledger = files.find(({ file }) => file.endsWith('guardrails/ledger.ts'))!;
-		const planted = (text: string) => files.map((entry) => (entry === ledger ? { ...entry, text } : entry));
+		const planted = (text: string) =>
+			files.map((entry) => (entry === ledger ? { ...entry, text } : entry));
 		// A keeper that goes back to a Map of its own (the call ledger before it read its declaration).
-		const ownMap = ledger.text.replace('export class CallLedger {', 'export class CallLedger {\n\tprivate readonly counts = new Map<string, number>();');
-		expect(memoriesNotFromTheirDeclaration(planted(ownMap))).toEqual([expect.stringContaining('CallLedger keeps a Map or Set of its own')]);
+		const ownMap = ledger.text.replace(
+			'export class CallLedger {',
+			'export class CallLedger {\n\tprivate readonly counts = new Map<string, number>();',
+		);
+		expect(memoriesNotFromTheirDeclaration(planted(ownMap))).toEqual([
+			expect.stringContaining('CallLedger keeps a Map or Set of its own'),
+		]);
 		// A module-level Map, a bounded memory built by hand, a keeper given something else.
-		expect(memoriesNotFromTheirDeclaration(planted(`${ledger.text}\nconst seen = new Map<string, number>();\n`))).toHaveLength(1);
-		expect(memoriesNotFromTheirDeclaration(planted(`${ledger.text}\nconst seen = new ExpiringMap<number>(1000, 10);\n`))).toHaveLength(2);
-		const handMade = ledger.text.replace("new CallLedger(processMemory('callsStartedPerExecution'))", 'new CallLedger(new ExpiringMap(60_000, 1000))');
+		expect(
+			memoriesNotFromTheirDeclaration(
+				planted(`${ledger.text}\nconst seen = new Map<string, number>();\n`),
+			),
+		).toHaveLength(1);
+		expect(
+			memoriesNotFromTheirDeclaration(
+				planted(`${ledger.text}\nconst seen = new ExpiringMap<number>(1000, 10);\n`),
+			),
+		).toHaveLength(2);
+		const handMade = ledger.text.replace(
+			"new CallLedger(processMemory('callsStartedPerExecution'))",
+			'new CallLedger(new ExpiringMap(60_000, 1000))',
+		);
 		expect(memoriesNotFromTheirDeclaration(planted(handMade))).toHaveLength(2);
 	});
 

@@ -4,8 +4,11 @@
 import { CisAutoCallApi } from '../../credentials/CisAutoCallApi.credentials';
 import { CisAutoCallLoginApi } from '../../credentials/CisAutoCallLoginApi.credentials';
 
-test.each([new CisAutoCallApi(), new CisAutoCallLoginApi()])('$name: the Base URL says plain http:// to localhost needs NO_PROXY', (credential) => {
-	const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
-	expect(baseUrl?.hint).toMatch(/plain http:\/\/ only for this machine/);
-	expect(baseUrl?.hint).toMatch(/NO_PROXY.*HTTP_PROXY|HTTP_PROXY.*NO_PROXY/);
-});
+test.each([new CisAutoCallApi(), new CisAutoCallLoginApi()])(
+	'$name: the Base URL says plain http:// to localhost needs NO_PROXY',
+	(credential) => {
+		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
+		expect(baseUrl?.hint).toMatch(/plain http:\/\/ only for this machine/);
+		expect(baseUrl?.hint).toMatch(/NO_PROXY.*HTTP_PROXY|HTTP_PROXY.*NO_PROXY/);
+	},
+);

@@ -6,7 +6,9 @@
 const { startOnFreePort } = require('../queue/cluster');
 
 const taken = (port: number) =>
-	new Error(`worker-2 exited during start-up (code 1, signal null). Last output:\nPort ${port} is already in use`);
+	new Error(
+		`worker-2 exited during start-up (code 1, signal null). Last output:\nPort ${port} is already in use`,
+	);
 
 describe('startOnFreePort', () => {
 	it('starts again on another port when n8n says the port is taken', async () => {
@@ -21,7 +23,7 @@ describe('startOnFreePort', () => {
 		for (const port of ports) expect(port).toBeGreaterThan(0);
 	});
 
-	it('gives up after three taken ports, with n8n\'s words', async () => {
+	it("gives up after three taken ports, with n8n's words", async () => {
 		let starts = 0;
 		await expect(
 			startOnFreePort(async (port: number) => {

@@ -5,7 +5,10 @@ import { PROCESS_MEMORIES } from '../../nodes/shared/processMemory';
 
 /** The secrets as the trigger keeps them (the process's `webhookSecretReads`), on a clock of the test's. */
 function secretsOn(now: () => number): RecentSecrets {
-	return new RecentSecrets(new ExpiringMap(SECRET_FRESH_MS, PROCESS_MEMORIES.webhookSecretReads.capacity, now), now);
+	return new RecentSecrets(
+		new ExpiringMap(SECRET_FRESH_MS, PROCESS_MEMORIES.webhookSecretReads.capacity, now),
+		now,
+	);
 }
 
 function clock(start = 1_000_000) {
@@ -13,7 +16,7 @@ function clock(start = 1_000_000) {
 	return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-describe('RecentSecrets: a credential\'s secret read at most once per second per trigger node', () => {
+describe("RecentSecrets: a credential's secret read at most once per second per trigger node", () => {
 	test('within the second the last read serves; after it the credential is read again and a new secret counts', async () => {
 		const time = clock();
 		const secrets = secretsOn(time.now);
@@ -29,7 +32,9 @@ describe('RecentSecrets: a credential\'s secret read at most once per second per
 		expect(await secrets.hashOf('wf:node:cred', read)).toBe(hashSecret('first-secret-of-16-chars'));
 		expect(reads).toBe(1);
 		time.advance(1);
-		expect(await secrets.hashOf('wf:node:cred', read)).toBe(hashSecret('second-secret-of-16-chars'));
+		expect(await secrets.hashOf('wf:node:cred', read)).toBe(
+			hashSecret('second-secret-of-16-chars'),
+		);
 		expect(reads).toBe(2);
 	});
 
@@ -41,9 +46,15 @@ describe('RecentSecrets: a credential\'s secret read at most once per second per
 			reads++;
 			return await new Promise<string>((resolve) => (finish = resolve));
 		};
-		const waiting = [secrets.hashOf('k', read), secrets.hashOf('k', read), secrets.hashOf('k', read)];
+		const waiting = [
+			secrets.hashOf('k', read),
+			secrets.hashOf('k', read),
+			secrets.hashOf('k', read),
+		];
 		finish('a-secret-of-16-chars!');
-		expect(await Promise.all(waiting)).toEqual(new Array(3).fill(hashSecret('a-secret-of-16-chars!')));
+		expect(await Promise.all(waiting)).toEqual(
+			new Array(3).fill(hashSecret('a-secret-of-16-chars!')),
+		);
 		expect(reads).toBe(1);
 	});
 
@@ -54,7 +65,9 @@ describe('RecentSecrets: a credential\'s secret read at most once per second per
 			keysRead.push(key);
 			return key === 'wf1:node:cred' ? 'the-secret-of-workflow-1' : undefined;
 		};
-		expect(await secrets.hashOf('wf1:node:cred', readFor('wf1:node:cred'))).toBe(hashSecret('the-secret-of-workflow-1'));
+		expect(await secrets.hashOf('wf1:node:cred', readFor('wf1:node:cred'))).toBe(
+			hashSecret('the-secret-of-workflow-1'),
+		);
 		expect(await secrets.hashOf('wf2:node:cred', readFor('wf2:node:cred'))).toBeUndefined();
 		expect(keysRead).toEqual(['wf1:node:cred', 'wf2:node:cred']);
 	});

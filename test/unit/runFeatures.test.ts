@@ -12,20 +12,43 @@ import { readRunFeatures, runFeatures } from '../../nodes/CisAutoCall/actions/ru
 const context = {
 	getMode: () => 'manual',
 	helpers: {},
-	getNode: () => ({ id: 'n', name: 'CIS Auto-Call', type: 'n8n-nodes-cis-autocall.cisAutoCall', typeVersion: 2, parameters: {} }),
+	getNode: () => ({
+		id: 'n',
+		name: 'CIS Auto-Call',
+		type: 'n8n-nodes-cis-autocall.cisAutoCall',
+		typeVersion: 2,
+		parameters: {},
+	}),
 	getWorkflow: () => ({ id: 'w' }),
 } as unknown as IExecuteFunctions;
 
 /** Every switch of every feature turned on, as saved and as resolved. */
-const allOn: IDataObject = { dryRun: true, repeatProtectionHours: 24, allowedNumbers: '7', maxCallsPerRun: 5, agentMayStartTask: true };
-const EVERY_TRAIT = { creates: true, batch: false, dials: true, readsPhones: true, startsTask: true };
+const allOn: IDataObject = {
+	dryRun: true,
+	repeatProtectionHours: 24,
+	allowedNumbers: '7',
+	maxCallsPerRun: 5,
+	agentMayStartTask: true,
+};
+const EVERY_TRAIT = {
+	creates: true,
+	batch: false,
+	dials: true,
+	readsPhones: true,
+	startsTask: true,
+};
 
 const everyOperation = Object.entries(operations).flatMap(([resource, byName]) =>
-	Object.entries(byName).map(([name, operation]) => ({ label: `${resource} → ${name}`, operation })),
+	Object.entries(byName).map(([name, operation]) => ({
+		label: `${resource} → ${name}`,
+		operation,
+	})),
 );
 
 function shownOptions(fields: INodeProperties[]): Set<string> {
-	const collection = fields.find((field) => field.name === 'options' && field.type === 'collection');
+	const collection = fields.find(
+		(field) => field.name === 'options' && field.type === 'collection',
+	);
 	return new Set(((collection?.options ?? []) as INodeProperties[]).map((option) => option.name));
 }
 
@@ -33,10 +56,19 @@ describe('a run feature applies exactly where its options are shown', () => {
 	test('the operations and features are read (a broken reading would make the checks below pass)', () => {
 		expect(everyOperation.length).toBeGreaterThanOrEqual(16);
 		expect(runFeatures.length).toBeGreaterThanOrEqual(3);
-		for (const feature of runFeatures) expect(feature.options(EVERY_TRAIT).length).toBeGreaterThan(0);
+		for (const feature of runFeatures)
+			expect(feature.options(EVERY_TRAIT).length).toBeGreaterThan(0);
 		// Each feature shows its options somewhere, and is left out somewhere (Get shows none of them).
 		const get = everyOperation.find(({ label }) => label === 'callTask → get');
-		expect(runFeatures.filter((feature) => readRunFeatures({ context, operation: get!.operation, asAgentTool: true, options: allOn, saved: allOn }, [feature]).length > 0)).toEqual([]);
+		expect(
+			runFeatures.filter(
+				(feature) =>
+					readRunFeatures(
+						{ context, operation: get!.operation, asAgentTool: true, options: allOn, saved: allOn },
+						[feature],
+					).length > 0,
+			),
+		).toEqual([]);
 	});
 
 	test.each(everyOperation)('$label', ({ operation }) => {

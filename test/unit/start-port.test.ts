@@ -23,13 +23,25 @@ function portOf(server: net.Server): number {
 	return (server.address() as net.AddressInfo).port;
 }
 
-function runStart(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runStart(
+	args: string[],
+	env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
 		if (!(PORT_VARIABLE in env)) delete childEnv[PORT_VARIABLE];
-		execFile(process.execPath, [START, ...args], { env: childEnv, timeout: 30000 }, (error, stdout, stderr) => {
-			resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-		});
+		execFile(
+			process.execPath,
+			[START, ...args],
+			{ env: childEnv, timeout: 30000 },
+			(error, stdout, stderr) => {
+				resolve({
+					code: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+					stdout,
+					stderr,
+				});
+			},
+		);
 	});
 }
 
@@ -61,7 +73,9 @@ describe('npm start: the n8n port', () => {
 		const run = await runStart(['--port', '56x8']);
 		expect(run.code).toBe(2);
 		expect(run.stderr).toContain('--port must be a port number from 1 to 65535, got "56x8"');
-		expect(() => parseArgs([], { [PORT_VARIABLE]: '70000' })).toThrow(`${PORT_VARIABLE} must be a port number from 1 to 65535, got "70000"`);
+		expect(() => parseArgs([], { [PORT_VARIABLE]: '70000' })).toThrow(
+			`${PORT_VARIABLE} must be a port number from 1 to 65535, got "70000"`,
+		);
 	});
 
 	test(`--port wins over ${PORT_VARIABLE}; neither means none asked for`, () => {
@@ -93,11 +107,15 @@ describe('npm start: the n8n port', () => {
 			const moved = await recheckN8nPort({ port: later }, undefined, []);
 			expect(moved.port).not.toBe(later);
 			expect(moved.note).toBe(`port ${later} is taken, using ${moved.port}`);
-			await expect(recheckN8nPort({ port: later }, later, [])).rejects.toThrow(`port ${later} on 127.0.0.1 is taken`);
+			await expect(recheckN8nPort({ port: later }, later, [])).rejects.toThrow(
+				`port ${later} on 127.0.0.1 is taken`,
+			);
 		} finally {
 			await new Promise<void>((resolve) => meanwhile.close(() => resolve()));
 		}
 		// still free: kept as chosen, note and all
-		expect(await recheckN8nPort({ port: later, note: 'port 5678 is taken, using x' }, undefined, [])).toEqual({ port: later, note: 'port 5678 is taken, using x' });
+		expect(
+			await recheckN8nPort({ port: later, note: 'port 5678 is taken, using x' }, undefined, []),
+		).toEqual({ port: later, note: 'port 5678 is taken, using x' });
 	});
 });

@@ -19,7 +19,9 @@ test('stopSupervised sends SIGTERM once: the command finishes its shutdown and e
 	const child = spawnSupervised(process.execPath, ['-e', SHUTS_DOWN_SLOWLY]);
 	let out = '';
 	child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
-	await new Promise<void>((resolve) => child.stdout.on('data', () => out.includes('ready') && resolve()));
+	await new Promise<void>((resolve) =>
+		child.stdout.on('data', () => out.includes('ready') && resolve()),
+	);
 	await stopSupervised(child, { graceMs: 5000 });
 	const { code } = await child.exited;
 	expect(out).toContain('stopped');

@@ -2,14 +2,30 @@
  * The marker of a waiting call as the trigger reads it from an event's Callback Data: only markers
  * of the expected shape are handed over, and the waiting path can never name another origin.
  */
-import { WAIT_MARKER_FIELD, waitMarkerOf, withoutWaitMarker } from '../../nodes/shared/waitForResult';
+import {
+	WAIT_MARKER_FIELD,
+	waitMarkerOf,
+	withoutWaitMarker,
+} from '../../nodes/shared/waitForResult';
 
-const marker = { execution: '42', token: 'abc.DEF-1_~', node: 'node-1', item: 0, key: 'a'.repeat(64) };
-const withMarker = (fields: Record<string, unknown>) => ({ crmId: 'C-1', [WAIT_MARKER_FIELD]: { ...marker, ...fields } });
+const marker = {
+	execution: '42',
+	token: 'abc.DEF-1_~',
+	node: 'node-1',
+	item: 0,
+	key: 'a'.repeat(64),
+};
+const withMarker = (fields: Record<string, unknown>) => ({
+	crmId: 'C-1',
+	[WAIT_MARKER_FIELD]: { ...marker, ...fields },
+});
 
 test('a marker of the expected shape is read, with or without a waiting path', () => {
 	expect(waitMarkerOf(withMarker({}))).toEqual(marker);
-	expect(waitMarkerOf(withMarker({ path: '/webhook-waiting' }))).toEqual({ ...marker, path: '/webhook-waiting' });
+	expect(waitMarkerOf(withMarker({ path: '/webhook-waiting' }))).toEqual({
+		...marker,
+		path: '/webhook-waiting',
+	});
 	expect(waitMarkerOf(withMarker({ path: '/n8n/hooks/resume' }))?.path).toBe('/n8n/hooks/resume');
 });
 
@@ -28,7 +44,7 @@ test.each([
 	expect(waitMarkerOf(withMarker(fields))).toBeUndefined();
 });
 
-test('the user\'s Callback Data comes back without the marker, and unchanged without one', () => {
+test("the user's Callback Data comes back without the marker, and unchanged without one", () => {
 	expect(withoutWaitMarker(withMarker({}))).toEqual({ crmId: 'C-1' });
 	const own = { crmId: 'C-2' };
 	expect(withoutWaitMarker(own)).toBe(own);

@@ -16,8 +16,16 @@ const LEAD = { body: { phone: '+7 999 000-55-55', crmId: 'CRM-42' } };
 
 const SAVED: [string, string, IDataObject][] = [
 	['a fixed JSON text', '{"crmId": "CRM-1", "source": "web"}', { crmId: 'CRM-1', source: 'web' }],
-	['the README\'s expression inside the JSON', '={"crmId": "{{ $json.body.crmId }}"}', { crmId: 'CRM-42' }],
-	['0.1.0\'s example expression', '={{ JSON.stringify({ crmId: String($json.body.crmId) }) }}', { crmId: 'CRM-42' }],
+	[
+		"the README's expression inside the JSON",
+		'={"crmId": "{{ $json.body.crmId }}"}',
+		{ crmId: 'CRM-42' },
+	],
+	[
+		"0.1.0's example expression",
+		'={{ JSON.stringify({ crmId: String($json.body.crmId) }) }}',
+		{ crmId: 'CRM-42' },
+	],
 ];
 
 const createAndRun = (callbackData: string): INodeParameters => ({
@@ -29,10 +37,13 @@ const createAndRun = (callbackData: string): INodeParameters => ({
 });
 
 describe.each([1, 2, 3])('version %s', (typeVersion) => {
-	test.each(SAVED)('Callback Data (JSON) as %s reaches the service unchanged', async (_name, saved, expected) => {
-		const result = await runAction(sim, createAndRun(saved), [LEAD], { typeVersion });
-		expect(result.error).toBeUndefined();
-		const sent = apiRequests(sim).map((request) => (request.body as IDataObject).callbackData);
-		expect(sent).toEqual([expected]);
-	});
+	test.each(SAVED)(
+		'Callback Data (JSON) as %s reaches the service unchanged',
+		async (_name, saved, expected) => {
+			const result = await runAction(sim, createAndRun(saved), [LEAD], { typeVersion });
+			expect(result.error).toBeUndefined();
+			const sent = apiRequests(sim).map((request) => (request.body as IDataObject).callbackData);
+			expect(sent).toEqual([expected]);
+		},
+	);
 });

@@ -37,31 +37,61 @@ interface Release {
 function build010(): Release {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-0.1.0-'));
 	try {
-		execFileSync('git', ['cat-file', '-e', `${RELEASE_0_1_0}^{commit}`], { cwd: REPO, stdio: 'pipe' });
+		execFileSync('git', ['cat-file', '-e', `${RELEASE_0_1_0}^{commit}`], {
+			cwd: REPO,
+			stdio: 'pipe',
+		});
 	} catch {
 		throw new Error(
 			`Release 0.1.0's commit ${RELEASE_0_1_0} is not in this clone (a shallow clone?): run "git fetch --unshallow" (GitHub Actions: actions/checkout with fetch-depth: 0).`,
 		);
 	}
-	const archive = execFileSync('git', ['archive', RELEASE_0_1_0, 'nodes', 'credentials', 'tsconfig.json', 'package.json'], {
-		cwd: REPO,
-		maxBuffer: 64 * 1024 * 1024,
-	});
+	const archive = execFileSync(
+		'git',
+		['archive', RELEASE_0_1_0, 'nodes', 'credentials', 'tsconfig.json', 'package.json'],
+		{
+			cwd: REPO,
+			maxBuffer: 64 * 1024 * 1024,
+		},
+	);
 	execFileSync('tar', ['-x', '-C', dir], { input: archive });
 	fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
-	execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', dir, '--outDir', path.join(dir, 'dist'), '--sourceMap', 'false', '--declaration', 'false'], {
-		cwd: dir,
-		stdio: 'pipe',
-	});
+	execFileSync(
+		process.execPath,
+		[
+			require.resolve('typescript/bin/tsc'),
+			'-p',
+			dir,
+			'--outDir',
+			path.join(dir, 'dist'),
+			'--sourceMap',
+			'false',
+			'--declaration',
+			'false',
+		],
+		{
+			cwd: dir,
+			stdio: 'pipe',
+		},
+	);
 	/* eslint-disable @typescript-eslint/no-require-imports */
-	const node = require(path.join(dir, 'dist', 'nodes', 'CisAutoCall', 'CisAutoCall.node.js')).CisAutoCall;
-	const api = require(path.join(dir, 'dist', 'credentials', 'CisAutoCallApi.credentials.js')).CisAutoCallApi;
-	const login = require(path.join(dir, 'dist', 'credentials', 'CisAutoCallLoginApi.credentials.js')).CisAutoCallLoginApi;
+	const node = require(
+		path.join(dir, 'dist', 'nodes', 'CisAutoCall', 'CisAutoCall.node.js'),
+	).CisAutoCall;
+	const api = require(
+		path.join(dir, 'dist', 'credentials', 'CisAutoCallApi.credentials.js'),
+	).CisAutoCallApi;
+	const login = require(
+		path.join(dir, 'dist', 'credentials', 'CisAutoCallLoginApi.credentials.js'),
+	).CisAutoCallLoginApi;
 	/* eslint-enable @typescript-eslint/no-require-imports */
 	return { node: new node(), credentialTypes: [new api(), new login()] };
 }
 
-const current: Release = { node: new CisAutoCall(), credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()] };
+const current: Release = {
+	node: new CisAutoCall(),
+	credentialTypes: [new CisAutoCallApi(), new CisAutoCallLoginApi()],
+};
 
 interface Step {
 	name: string;
@@ -104,12 +134,31 @@ const STEPS: Step[] = [
 				checkPhone: false,
 				lifetime: 86400,
 			},
-			webhookUrls: { target: [{ url: 'http://127.0.0.1:5681/hooks/upgrade-task', CALL_ENDED: true, CANDIDATE_CHANGED: true, partialResults: false, delay: 0 }] },
+			webhookUrls: {
+				target: [
+					{
+						url: 'http://127.0.0.1:5681/hooks/upgrade-task',
+						CALL_ENDED: true,
+						CANDIDATE_CHANGED: true,
+						partialResults: false,
+						delay: 0,
+					},
+				],
+			},
 			options: { timeout: 30, maxRetries: 3, retryUncertainCreates: true },
 		}),
 		keep: (json) => ({ task: String(json.autoCallId) }),
 	},
-	{ name: 'Get task', parameters: (ids) => ({ authentication: 'login', resource: 'callTask', operation: 'get', autoCallId: byId(ids.task), options: {} }) },
+	{
+		name: 'Get task',
+		parameters: (ids) => ({
+			authentication: 'login',
+			resource: 'callTask',
+			operation: 'get',
+			autoCallId: byId(ids.task),
+			options: {},
+		}),
+	},
 	{
 		name: 'Find task',
 		parameters: () => ({
@@ -129,12 +178,26 @@ const STEPS: Step[] = [
 			autoCallId: byId(ids.task),
 			inputMode: 'define',
 			phone: '79990007001',
-			candidateFields: { callbackData: '{"crmId":"U-1"}', clientExternalId: 'U-1', timezone: '+03:00', variables: { variable: [{ name: 'name', value: 'Uma' }] } },
+			candidateFields: {
+				callbackData: '{"crmId":"U-1"}',
+				clientExternalId: 'U-1',
+				timezone: '+03:00',
+				variables: { variable: [{ name: 'name', value: 'Uma' }] },
+			},
 			forceStart: false,
 			options: {},
 		}),
 	},
-	{ name: 'Cancel candidate', parameters: (ids) => ({ resource: 'candidate', operation: 'cancel', autoCallId: byId(ids.task), phone: '79990007001', options: {} }) },
+	{
+		name: 'Cancel candidate',
+		parameters: (ids) => ({
+			resource: 'candidate',
+			operation: 'cancel',
+			autoCallId: byId(ids.task),
+			phone: '79990007001',
+			options: {},
+		}),
+	},
 	{
 		name: 'Add candidates',
 		parameters: (ids) => ({
@@ -154,13 +217,26 @@ const STEPS: Step[] = [
 			{ crmId: 'U-3', name: 'Vera', phone: '79990007003' },
 		],
 	},
-	{ name: 'Start task', parameters: (ids) => ({ resource: 'callTask', operation: 'start', autoCallId: byId(ids.task), options: {} }) },
+	{
+		name: 'Start task',
+		parameters: (ids) => ({
+			resource: 'callTask',
+			operation: 'start',
+			autoCallId: byId(ids.task),
+			options: {},
+		}),
+	},
 	// After the started calls have ended: what Pause outputs (the task's statistics) then depends on
 	// nothing but the node (a busy machine paused some runs mid-call: failed once, 2 in progress vs 0).
 	{
 		name: 'Pause task',
 		afterCallsEnded: true,
-		parameters: (ids) => ({ resource: 'callTask', operation: 'pause', autoCallId: byId(ids.task), options: {} }),
+		parameters: (ids) => ({
+			resource: 'callTask',
+			operation: 'pause',
+			autoCallId: byId(ids.task),
+			options: {},
+		}),
 	},
 	{
 		name: 'Call one person',
@@ -176,10 +252,33 @@ const STEPS: Step[] = [
 	},
 	{
 		name: 'Forget candidate',
-		parameters: (ids) => ({ resource: 'candidate', operation: 'depersonalize', autoCallCandidateId: ids.candidate, skipDeleteRecord: true, options: {} }),
+		parameters: (ids) => ({
+			resource: 'candidate',
+			operation: 'depersonalize',
+			autoCallCandidateId: ids.candidate,
+			skipDeleteRecord: true,
+			options: {},
+		}),
 	},
-	{ name: 'Forget call', parameters: () => ({ resource: 'call', operation: 'depersonalize', callId: 'upgrade-0.1.0-call-1', skipDeleteRecord: false, options: {} }) },
-	{ name: 'Delete recording', parameters: () => ({ resource: 'call', operation: 'deleteRecording', callId: 'upgrade-0.1.0-call-2', options: {} }) },
+	{
+		name: 'Forget call',
+		parameters: () => ({
+			resource: 'call',
+			operation: 'depersonalize',
+			callId: 'upgrade-0.1.0-call-1',
+			skipDeleteRecord: false,
+			options: {},
+		}),
+	},
+	{
+		name: 'Delete recording',
+		parameters: () => ({
+			resource: 'call',
+			operation: 'deleteRecording',
+			callId: 'upgrade-0.1.0-call-2',
+			options: {},
+		}),
+	},
 	{
 		name: 'Create campaign',
 		parameters: () => ({
@@ -198,7 +297,15 @@ const STEPS: Step[] = [
 			{ crmId: 'U-6', name: 'Egor', phone: '79990007006' },
 		],
 	},
-	{ name: 'Stop task', parameters: (ids) => ({ resource: 'callTask', operation: 'stop', autoCallId: byId(ids.task), options: {} }) },
+	{
+		name: 'Stop task',
+		parameters: (ids) => ({
+			resource: 'callTask',
+			operation: 'stop',
+			autoCallId: byId(ids.task),
+			options: {},
+		}),
+	},
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -215,7 +322,9 @@ function canonical(value: unknown, names: Map<string, string>): unknown {
 	}
 	if (Array.isArray(value)) return value.map((entry) => canonical(entry, names));
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, canonical(entry, names)]));
+		return Object.fromEntries(
+			Object.entries(value).map(([key, entry]) => [key, canonical(entry, names)]),
+		);
 	}
 	return value;
 }
@@ -260,7 +369,10 @@ async function runSteps(release: Release): Promise<Record<string, unknown>> {
  * The differences CHANGELOG.md's table names, by step: what a version-1 node now gives beyond
  * 0.1.0's output (none may be missing or renamed).
  */
-const NAMED_DIFFERENCES: Record<string, (before: IDataObject[], after: IDataObject[]) => IDataObject[]> = {};
+const NAMED_DIFFERENCES: Record<
+	string,
+	(before: IDataObject[], after: IDataObject[]) => IDataObject[]
+> = {};
 
 describe('a workflow saved with 0.1.0: the same output items, field for field, as with 0.1.0 itself', () => {
 	let before: Record<string, unknown>;
@@ -274,12 +386,16 @@ describe('a workflow saved with 0.1.0: the same output items, field for field, a
 	test.each(STEPS.map((step) => step.name))('%s', (name) => {
 		expect(before[name]).toBeDefined();
 		const adjust = NAMED_DIFFERENCES[name];
-		const expected = adjust ? adjust(before[name] as IDataObject[], after[name] as IDataObject[]) : before[name];
+		const expected = adjust
+			? adjust(before[name] as IDataObject[], after[name] as IDataObject[])
+			: before[name];
 		expect(after[name]).toEqual(expected);
 	});
 
 	test('the comparison can fail: a changed field of the current output is seen', () => {
-		const changed = JSON.parse(JSON.stringify(after['Add candidate'])) as Array<{ json: IDataObject }>;
+		const changed = JSON.parse(JSON.stringify(after['Add candidate'])) as Array<{
+			json: IDataObject;
+		}>;
 		changed[0].json.extra = 'a new field';
 		expect(changed).not.toEqual(before['Add candidate']);
 	});

@@ -17,7 +17,10 @@ interface Panel {
 	fields: INodeProperties[];
 }
 
-export type ItemDeclaration<Prepared = unknown> = Omit<ItemOperation<Prepared>, 'fields' | 'waitsForResult'> &
+export type ItemDeclaration<Prepared = unknown> = Omit<
+	ItemOperation<Prepared>,
+	'fields' | 'waitsForResult'
+> &
 	Panel & {
 		/** A "… and Wait for Result" operation: its notice (in place of the AI Agent's, since it refuses as a tool) and its fields. */
 		waits?: WaitForResultFields;
@@ -47,7 +50,9 @@ export function runOptionsField(traits: OperationTraits): INodeProperties {
  * starts a task gets the AI Agent's notice about starting, and every operation ends with the
  * Options collection its traits call for. The run features read the same traits (traitsOf).
  */
-export function defineOperation<Prepared>(declaration: ItemDeclaration<Prepared>): ItemOperation<Prepared>;
+export function defineOperation<Prepared>(
+	declaration: ItemDeclaration<Prepared>,
+): ItemOperation<Prepared>;
 export function defineOperation(declaration: BatchDeclaration): BatchOperation;
 export function defineOperation(declaration: ItemDeclaration | BatchDeclaration): Operation {
 	const { notices = [], fields, ...operation } = declaration;

@@ -30,7 +30,11 @@ export interface OperationEntry {
  * list (in the order given, which n8n's lint wants alphabetical), the value the router finds it
  * by and its fields are shown for.
  */
-export function defineResource(resource: { name: string; value: string }, defaultValue: string, entries: OperationEntry[]): Resource {
+export function defineResource(
+	resource: { name: string; value: string },
+	defaultValue: string,
+	entries: OperationEntry[],
+): Resource {
 	const options: INodePropertyOptions[] = entries.map((entry) => withoutKey(entry, 'operation'));
 	return {
 		option: resource,
@@ -44,6 +48,8 @@ export function defineResource(resource: { name: string; value: string }, defaul
 			options,
 			default: defaultValue,
 		},
-		fields: entries.flatMap(({ value, operation }) => forOperation(resource.value, value, operation.fields)),
+		fields: entries.flatMap(({ value, operation }) =>
+			forOperation(resource.value, value, operation.fields),
+		),
 	};
 }

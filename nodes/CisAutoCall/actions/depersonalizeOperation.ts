@@ -10,7 +10,8 @@ const skipDeleteRecord: INodeProperties = {
 	name: 'skipDeleteRecord',
 	type: 'boolean',
 	default: false,
-	description: 'Whether the audio recording is kept; off, the recording is deleted together with the personal data',
+	description:
+		'Whether the audio recording is kept; off, the recording is deleted together with the personal data',
 };
 
 const irreversibleNotice: INodeProperties = {

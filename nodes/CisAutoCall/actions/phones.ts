@@ -24,7 +24,8 @@ const defaultCountryOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. US',
-	description: 'The country of numbers written without their country code, as a two-letter code (US, GB, DE …)',
+	description:
+		'The country of numbers written without their country code, as a two-letter code (US, GB, DE …)',
 	hint: "An expression gives each item its own country, e.g. {{ $json.country }}; empty means none. Such a number is called with that country's code: (212) 555-0147 with US as +1 212 555 0147, 020 7946 0958 with GB as +44 20 7946 0958. A number written with + or 00 keeps its own code.",
 };
 

@@ -5,7 +5,14 @@ import type { ApiRequest } from '../../shared/transport';
 import type { ItemOperation, Operation } from './operation';
 import { readRun, runPipeline } from './pipeline';
 import { operations } from './resources';
-import { type AgentMode, agentBuilderNotice, agentFailure, agentModeOf, agentNotDoneHint, failureKindOf } from './agent';
+import {
+	type AgentMode,
+	agentBuilderNotice,
+	agentFailure,
+	agentModeOf,
+	agentNotDoneHint,
+	failureKindOf,
+} from './agent';
 import { runWaiting } from './waiting/start';
 
 /**
@@ -27,8 +34,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// Nothing of a run that threw was sent or may have been created: it was refused, or it failed.
 		const kind = failureKindOf(error as Error, false);
 		const items = this.getInputData();
-		output = [items.map((_, item) => ({ json: agentFailure(kind, error as Error), pairedItem: { item } }))];
-		builderNotice = agentBuilderNotice(items.map(() => error as Error), items.length);
+		output = [
+			items.map((_, item) => ({ json: agentFailure(kind, error as Error), pairedItem: { item } })),
+		];
+		builderNotice = agentBuilderNotice(
+			items.map(() => error as Error),
+			items.length,
+		);
 	}
 	const hint = builderNotice ?? agentNotDoneHint(output[0] ?? []);
 	if (hint) this.addExecutionHints?.(hint);
@@ -43,8 +55,16 @@ async function runItems(
 	const waits = operation.kind === 'item' && operation.waitsForResult === true;
 	const run = await readRun(this, operation, agentMode !== 'none');
 	// A run that sends nothing waits for nothing (and makes no key).
-	if (!waits || !run.sends) return { output: [await runPipeline(run, operation)], builderNotice: run.builderNotice };
-	const output = [await runWaiting(this, operation as ItemOperation<ApiRequest>, agentMode, async (marked) => await runPipeline(run, marked))];
+	if (!waits || !run.sends)
+		return { output: [await runPipeline(run, operation)], builderNotice: run.builderNotice };
+	const output = [
+		await runWaiting(
+			this,
+			operation as ItemOperation<ApiRequest>,
+			agentMode,
+			async (marked) => await runPipeline(run, marked),
+		),
+	];
 	return { output, builderNotice: run.builderNotice };
 }
 
@@ -53,7 +73,10 @@ function operationToRun(context: IExecuteFunctions): Operation {
 	const operationName = context.getNodeParameter('operation', 0) as string;
 	const operation = operations[resource]?.[operationName];
 	if (!operation) {
-		throw new NodeOperationError(context.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`The operation "${operationName}" of "${resource}" is not supported`,
+		);
 	}
 	return operation;
 }

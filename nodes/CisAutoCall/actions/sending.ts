@@ -41,7 +41,8 @@ const perItemConcurrencyOptions: INodeProperties[] = [
 		name: 'adaptiveConcurrency',
 		type: 'boolean',
 		default: true,
-		description: 'Whether to find how many requests the service takes at once (on by default for nodes added since 0.2.0)',
+		description:
+			'Whether to find how many requests the service takes at once (on by default for nodes added since 0.2.0)',
 		hint: 'Starts with 5 and goes up to Concurrency while answers keep their speed; halves on "too many requests" (429), server errors or failed connections, and sends nothing new while the service asks to wait. Off: a fixed number at once (see Concurrency). Max Requests per Second always applies.',
 	},
 ];
@@ -67,7 +68,13 @@ const batchConcurrencyOptions: INodeProperties[] = [
 ];
 
 /** How requests are sent: concurrency, rate, retries, timeout (and Batch Size for batch requests). */
-export function sendingOptions({ creates, batch }: { creates: boolean; batch: boolean }): INodeProperties[] {
+export function sendingOptions({
+	creates,
+	batch,
+}: {
+	creates: boolean;
+	batch: boolean;
+}): INodeProperties[] {
 	const options: INodeProperties[] = [
 		...(batch ? batchConcurrencyOptions : perItemConcurrencyOptions),
 		{
@@ -116,8 +123,15 @@ export interface RunSettings extends TransportSettings {
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
 
 /** A number (decimals allowed) within bounds, from a number field or an expression's text. */
-function requireNumber(field: string, value: unknown, min: number, max: number, meaning: string): number {
-	const number = typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+function requireNumber(
+	field: string,
+	value: unknown,
+	min: number,
+	max: number,
+	meaning: string,
+): number {
+	const number =
+		typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number) || number < min || number > max) {
 		throw new InputError(field, value, `is not ${meaning}`);
 	}
@@ -161,7 +175,13 @@ export function readRunSettings(
 		timeoutMs: isEmpty(options.timeout)
 			? DEFAULT_TRANSPORT_SETTINGS.timeoutMs
 			: Math.round(
-					requireNumber('Timeout (Seconds)', options.timeout, 1, MAX_TIMEOUT_SECONDS, `a number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}`) * 1000,
+					requireNumber(
+						'Timeout (Seconds)',
+						options.timeout,
+						1,
+						MAX_TIMEOUT_SECONDS,
+						`a number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}`,
+					) * 1000,
 				),
 		batchSize: integer('batchSize', 'Batch Size', 100, 1, 10000),
 	};

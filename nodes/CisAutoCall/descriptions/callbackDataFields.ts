@@ -9,7 +9,8 @@ export const callbackDataJsonField: INodeProperties = {
 	name: 'callbackData',
 	type: 'json',
 	default: '{}',
-	description: 'A JSON object the service returns unchanged with each call result of this person, e.g. {"lead": "42"}',
+	description:
+		'A JSON object the service returns unchanged with each call result of this person, e.g. {"lead": "42"}',
 	hint: 'Use it to find the CRM record when the result comes back.',
 };
 
@@ -26,11 +27,24 @@ export const callbackDataPairsField: INodeProperties = {
 			displayName: 'Field',
 			name: 'field',
 			values: [
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. lead' },
-				{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. {{ $json.body.crmId }}' },
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. lead',
+				},
+				{
+					displayName: 'Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. {{ $json.body.crmId }}',
+				},
 			],
 		},
 	],
-	description: "Fields the service returns unchanged with each call result of this person, e.g. the lead's ID in your CRM",
+	description:
+		"Fields the service returns unchanged with each call result of this person, e.g. the lead's ID in your CRM",
 	hint: 'Use them to find the CRM record when the result comes back. Merged with Callback Data (JSON) (these win).',
 };

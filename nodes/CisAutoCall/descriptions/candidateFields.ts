@@ -9,7 +9,9 @@ import { callbackDataJsonField, callbackDataPairsField } from './callbackDataFie
 export type CandidateKind = 'single' | 'batch' | 'addToTask';
 
 const TIMEZONE_OFFSETS: string[] = [
-	...Array.from({ length: 25 }, (_, index) => index - 12).map((hours) => `${hours < 0 ? '-' : '+'}${String(Math.abs(hours)).padStart(2, '0')}:00`),
+	...Array.from({ length: 25 }, (_, index) => index - 12).map(
+		(hours) => `${hours < 0 ? '-' : '+'}${String(Math.abs(hours)).padStart(2, '0')}:00`,
+	),
 	'-09:30',
 	'-03:30',
 	'+03:30',
@@ -33,7 +35,7 @@ const timezoneOptions = [
 /** On the operations that make the service call people: re-running them while building calls again. */
 export const dialsNotice: INodeProperties = {
 	displayName:
-		'Each run calls real people, and calls cost money. While building, pin this node\'s output once it has run (the pin icon of its output pane): running the workflow again then reuses that output instead of calling again.',
+		"Each run calls real people, and calls cost money. While building, pin this node's output once it has run (the pin icon of its output pane): running the workflow again then reuses that output instead of calling again.",
 	name: 'dialsNotice',
 	type: 'notice',
 	default: '',
@@ -69,7 +71,7 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			type: 'options',
 			options: timezoneOptions,
 			default: '+03:00',
-			description: 'The candidate\'s time zone; left out, the service picks it from the number',
+			description: "The candidate's time zone; left out, the service picks it from the number",
 		},
 		{
 			displayName: 'Time Zone (Seconds)',
@@ -104,7 +106,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			name: 'variablesJson',
 			type: 'json',
 			default: '{}',
-			description: 'Variables as one JSON object of name → text; merged with the name/value pairs (pairs win)',
+			description:
+				'Variables as one JSON object of name → text; merged with the name/value pairs (pairs win)',
 		},
 	];
 	return [
@@ -121,7 +124,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 				{
 					name: 'Use Fields of the Input Items',
 					value: 'fromItems',
-					description: 'Name the fields of the input items that hold the phone, variables and so on; fastest for thousands of rows',
+					description:
+						'Name the fields of the input items that hold the phone, variables and so on; fastest for thousands of rows',
 				},
 			],
 			default: 'define',
@@ -134,7 +138,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. 79876543210',
 			displayOptions: defined,
-			description: 'Number(s) of the person to call, separated by commas, country code first or as set in Default Country',
+			description:
+				'Number(s) of the person to call, separated by commas, country code first or as set in Default Country',
 			hint: 'Default Country is in Options. An expression may also return a list, such as a CRM contact\'s phones (Pipedrive, Bitrix24, Kommo). They are dialled for real: take them from your data or from the person, never make one up. As an AI Agent\'s tool: one number per tool call, unless "AI Agent May Give Several Numbers per Call" is on in Options.',
 		},
 		{
@@ -163,7 +168,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: 'phone',
 			displayOptions: byFieldName,
 			placeholder: 'e.g. phone',
-			description: 'Name of the field of each input item that holds the number(s): the name itself, not an expression giving them',
+			description:
+				'Name of the field of each input item that holds the number(s): the name itself, not an expression giving them',
 			hint: "The field holds a text (commas between numbers), a list, or a CRM contact's phones as the CRM gives them (Pipedrive's phones, Bitrix24's PHONE, Kommo's custom_fields_values).",
 		},
 		{
@@ -173,7 +179,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. name, company',
 			displayOptions: byFieldName,
-			description: 'Fields of each item sent as variables, separated by commas; a field holding an object adds all its entries',
+			description:
+				'Fields of each item sent as variables, separated by commas; a field holding an object adds all its entries',
 		},
 		{
 			displayName: 'Callback Data Fields',
@@ -182,7 +189,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. lead_number',
 			displayOptions: byFieldName,
-			description: 'Fields of each item, separated by commas, that come back unchanged with each call result of that person',
+			description:
+				'Fields of each item, separated by commas, that come back unchanged with each call result of that person',
 		},
 		{
 			displayName: 'Time Zone Field',
@@ -191,7 +199,8 @@ export function candidateFields(kind: CandidateKind): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. timezone',
 			displayOptions: byFieldName,
-			description: 'Field holding the time zone as seconds (10800) or an offset (+03:00); leave empty to let the service choose',
+			description:
+				'Field holding the time zone as seconds (10800) or an offset (+03:00); leave empty to let the service choose',
 		},
 		...(withExternalId
 			? [

@@ -11,7 +11,8 @@ const waitAtMost: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, numberPrecision: 0 },
 	default: 1,
-	description: 'How long to wait for the result; after this time the workflow goes on with the input items unchanged',
+	description:
+		'How long to wait for the result; after this time the workflow goes on with the input items unchanged',
 	hint: 'Redials are spread over hours, so allow for them.',
 };
 

@@ -4,7 +4,6 @@ import type { ReadItemParameter } from '../../shared/parameterReaders';
 
 import { identityOf, requireId } from '../../shared/validation';
 
-
 /** The call task an operation targets: picked from a searchable list, or given by ID. */
 export const autoCallIdLocator: INodeProperties = {
 	displayName: 'Call Task',
@@ -12,7 +11,8 @@ export const autoCallIdLocator: INodeProperties = {
 	type: 'resourceLocator',
 	required: true,
 	default: { mode: 'list', value: '' },
-	description: 'The call task (campaign): pick it from the list, or map its ID from the output of Create or of a trigger event',
+	description:
+		'The call task (campaign): pick it from the list, or map its ID from the output of Create or of a trigger event',
 	modes: [
 		{
 			displayName: 'From List',
@@ -33,7 +33,10 @@ export const autoCallIdLocator: INodeProperties = {
 /** What a 404 means for a request naming call tasks: an unknown task, or a server without the endpoint. */
 export function taskNotFoundMeans(taskIds: string[]): string {
 	const ids = [...new Set(taskIds)].map((id) => `"${id}"`);
-	const missing = ids.length === 1 ? `No call task with the ID ${ids[0]} exists` : `One of the call tasks ${ids.join(', ')} does not exist`;
+	const missing =
+		ids.length === 1
+			? `No call task with the ID ${ids[0]} exists`
+			: `One of the call tasks ${ids.join(', ')} does not exist`;
 	return `${missing}, or this server does not offer this operation (not every server of the service offers it).`;
 }
 
@@ -50,7 +53,10 @@ export function taskListOf(response: unknown): IDataObject[] {
 
 /** The id of the task chosen in the locator (list or by ID) for one item. */
 export function readTaskId(parameter: ReadItemParameter, itemIndex: number): string {
-	return requireId('autoCallId', parameter('autoCallId', itemIndex, undefined, { extractValue: true }));
+	return requireId(
+		'autoCallId',
+		parameter('autoCallId', itemIndex, undefined, { extractValue: true }),
+	);
 }
 
 /**

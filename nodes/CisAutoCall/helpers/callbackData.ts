@@ -1,6 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeValue, InputError, optionalString, requireNestingWithin, setUserKey, toObject } from '../../shared/validation';
+import {
+	describeValue,
+	InputError,
+	optionalString,
+	requireNestingWithin,
+	setUserKey,
+	toObject,
+} from '../../shared/validation';
 
 /**
  * A candidate's Callback Data from its Additional Fields: the JSON object (Callback Data (JSON)) and
@@ -11,7 +18,8 @@ export function readCallbackData(extra: IDataObject): IDataObject | undefined {
 	const fromJson = toObject('callbackData', extra.callbackData) ?? {};
 	const fromPairs = callbackDataPairs(extra.callbackDataPairs);
 	const callbackData: IDataObject = { ...fromJson };
-	for (const [name, value] of Object.entries(fromPairs)) setUserKey(callbackData, 'callbackData', name, value);
+	for (const [name, value] of Object.entries(fromPairs))
+		setUserKey(callbackData, 'callbackData', name, value);
 	if (Object.keys(callbackData).length === 0) return undefined;
 	requireNestingWithin('callbackData', callbackData);
 	return callbackData;
@@ -25,7 +33,11 @@ function callbackDataPairs(value: unknown): IDataObject {
 		const name = optionalString(pair.name, field);
 		if (name !== undefined) setUserKey(result, field, name, pair.value);
 		else if (pair.value !== undefined && pair.value !== null && pair.value !== '') {
-			throw new InputError(field, pair.name, `is empty while the value is ${describeValue(pair.value)}; enter the field's name, e.g. lead`);
+			throw new InputError(
+				field,
+				pair.name,
+				`is empty while the value is ${describeValue(pair.value)}; enter the field's name, e.g. lead`,
+			);
 		}
 	});
 	return result;

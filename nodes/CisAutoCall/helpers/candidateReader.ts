@@ -23,7 +23,6 @@ import {
  * which is what makes thousands of rows fast).
  */
 
-
 /** A candidate as read from one item, before it becomes a request body. */
 export interface Candidate {
 	phone: string[];
@@ -48,7 +47,11 @@ function pairsToObject(value: unknown): IDataObject {
 		const name = optionalString(pair.name, `variables[${index}].name`);
 		if (name !== undefined) setUserKey(result, `variables[${index}].name`, name, pair.value);
 		else if (optionalString(pair.value, `variables[${index}].value`) !== undefined) {
-			throw new InputError(`variables[${index}].name`, pair.name, `is empty while the value is ${describeValue(pair.value)}; enter the variable's name`);
+			throw new InputError(
+				`variables[${index}].name`,
+				pair.name,
+				`is empty while the value is ${describeValue(pair.value)}; enter the variable's name`,
+			);
 		}
 	});
 	return result;
@@ -74,11 +77,17 @@ function fieldsOf(json: IDataObject): string {
  * of the first item ("79990001111"), which names no field: say that in plain words, before any
  * request, instead of reporting an empty phone.
  */
-function refuseValueAsFieldName(parameterName: keyof typeof FIELD_NAME_PARAMETERS, fieldName: string, json: IDataObject): void {
+function refuseValueAsFieldName(
+	parameterName: keyof typeof FIELD_NAME_PARAMETERS,
+	fieldName: string,
+	json: IDataObject,
+): void {
 	if (fieldAt(json, fieldName) !== undefined) return;
 	const holder = Object.keys(json).find((key) => {
 		const value = json[key];
-		return (typeof value === 'string' || typeof value === 'number') && String(value).trim() === fieldName;
+		return (
+			(typeof value === 'string' || typeof value === 'number') && String(value).trim() === fieldName
+		);
 	});
 	if (holder === undefined) return;
 	throw new InputError(
@@ -89,7 +98,11 @@ function refuseValueAsFieldName(parameterName: keyof typeof FIELD_NAME_PARAMETER
 }
 
 /** The value of a field the item must have; a name that is not a field of the item is refused. */
-function readRequiredField(json: IDataObject, parameterName: keyof typeof FIELD_NAME_PARAMETERS, fieldName: string): unknown {
+function readRequiredField(
+	json: IDataObject,
+	parameterName: keyof typeof FIELD_NAME_PARAMETERS,
+	fieldName: string,
+): unknown {
 	const value = fieldAt(json, fieldName);
 	if (value === undefined) {
 		throw new InputError(
@@ -113,19 +126,27 @@ interface FieldNames {
  * The field names for one item. A name without an expression is resolved once per run (see
  * perRunParameters); one given by an expression is resolved for this item, like any parameter.
  */
-function readFieldNames(parameter: ReadItemParameter, itemIndex: number, kind: CandidateKind, json: IDataObject): FieldNames {
+function readFieldNames(
+	parameter: ReadItemParameter,
+	itemIndex: number,
+	kind: CandidateKind,
+	json: IDataObject,
+): FieldNames {
 	const names: FieldNames = {
 		phoneField: requireString('phoneField', parameter('phoneField', itemIndex, 'phone')),
 		variablesFields: splitNames(parameter('variablesFields', itemIndex, '')),
 		callbackDataFields: splitNames(parameter('callbackDataFields', itemIndex, '')),
 		timezoneField: String(parameter('timezoneField', itemIndex, '')).trim(),
-		clientExternalIdField: kind === 'single' ? '' : String(parameter('clientExternalIdField', itemIndex, '')).trim(),
+		clientExternalIdField:
+			kind === 'single' ? '' : String(parameter('clientExternalIdField', itemIndex, '')).trim(),
 	};
 	refuseValueAsFieldName('phoneField', names.phoneField, json);
 	for (const name of names.variablesFields) refuseValueAsFieldName('variablesFields', name, json);
-	for (const name of names.callbackDataFields) refuseValueAsFieldName('callbackDataFields', name, json);
+	for (const name of names.callbackDataFields)
+		refuseValueAsFieldName('callbackDataFields', name, json);
 	if (names.timezoneField) refuseValueAsFieldName('timezoneField', names.timezoneField, json);
-	if (names.clientExternalIdField) refuseValueAsFieldName('clientExternalIdField', names.clientExternalIdField, json);
+	if (names.clientExternalIdField)
+		refuseValueAsFieldName('clientExternalIdField', names.clientExternalIdField, json);
 	return names;
 }
 
@@ -149,21 +170,26 @@ export function candidateReader(
 	if (mode === 'fromItems') {
 		return (itemIndex) => {
 			const json = items[itemIndex].json;
-			const { phoneField, variablesFields, callbackDataFields, timezoneField, clientExternalIdField } = readFieldNames(
-				parameter,
-				itemIndex,
-				kind,
-				json,
-			);
+			const {
+				phoneField,
+				variablesFields,
+				callbackDataFields,
+				timezoneField,
+				clientExternalIdField,
+			} = readFieldNames(parameter, itemIndex, kind, json);
 			const phones = readRequiredField(json, 'phoneField', phoneField);
-			const candidate: Candidate = { phone: readPhones(`phone (field "${phoneField}")`, phones, itemIndex) };
+			const candidate: Candidate = {
+				phone: readPhones(`phone (field "${phoneField}")`, phones, itemIndex),
+			};
 			if (variablesFields.length > 0) {
 				const variables: IDataObject = {};
 				for (const name of variablesFields) {
 					const value = fieldAt(json, name);
 					if (isPlainObject(value)) {
-						for (const [key, entry] of Object.entries(value)) setUserKey(variables, `variables (field "${name}")`, key, entry);
-					} else if (value !== undefined && value !== null) setUserKey(variables, `variables (field "${name}")`, name, value);
+						for (const [key, entry] of Object.entries(value))
+							setUserKey(variables, `variables (field "${name}")`, key, entry);
+					} else if (value !== undefined && value !== null)
+						setUserKey(variables, `variables (field "${name}")`, name, value);
 				}
 				candidate.variables = toVariables('variables', variables);
 			}
@@ -171,7 +197,8 @@ export function candidateReader(
 				const callbackData: IDataObject = {};
 				for (const name of callbackDataFields) {
 					const value = fieldAt(json, name);
-					if (value !== undefined) setUserKey(callbackData, `callbackData (field "${name}")`, name, value);
+					if (value !== undefined)
+						setUserKey(callbackData, `callbackData (field "${name}")`, name, value);
 				}
 				requireNestingWithin('callbackData', callbackData);
 				candidate.callbackData = callbackData;
@@ -183,7 +210,10 @@ export function candidateReader(
 				}
 			}
 			if (clientExternalIdField) {
-				const value = optionalString(fieldAt(json, clientExternalIdField), `clientExternalId (field "${clientExternalIdField}")`);
+				const value = optionalString(
+					fieldAt(json, clientExternalIdField),
+					`clientExternalId (field "${clientExternalIdField}")`,
+				);
 				if (value !== undefined) candidate.clientExternalId = value;
 			}
 			return candidate;
@@ -191,7 +221,9 @@ export function candidateReader(
 	}
 	return (itemIndex) => {
 		const extra = parameter('candidateFields', itemIndex, {}) as IDataObject;
-		const candidate: Candidate = { phone: readPhones('phone', parameter('phone', itemIndex), itemIndex) };
+		const candidate: Candidate = {
+			phone: readPhones('phone', parameter('phone', itemIndex), itemIndex),
+		};
 		const jsonVariables = toVariables('variablesJson', extra.variablesJson) ?? {};
 		const pairVariables = toVariables('variables', pairsToObject(extra.variables)) ?? {};
 		if (Object.keys(jsonVariables).length + Object.keys(pairVariables).length > 0) {
@@ -202,8 +234,8 @@ export function candidateReader(
 		const timezone = readTimezone(extra.timezone, extra.timezoneSeconds);
 		if (timezone !== undefined) candidate.timezone = timezone;
 		const clientExternalId = optionalString(extra.clientExternalId, 'clientExternalId');
-		if (kind !== 'single' && clientExternalId !== undefined) candidate.clientExternalId = clientExternalId;
+		if (kind !== 'single' && clientExternalId !== undefined)
+			candidate.clientExternalId = clientExternalId;
 		return candidate;
 	};
 }
-

@@ -127,7 +127,8 @@ class Parser {
 		if (this.take('}')) return { kind: 'object', entries };
 		for (;;) {
 			const key = this.identifier() ?? this.quoted();
-			if (key === undefined || UNSAFE_KEYS.has(key) || entries.some(([seen]) => seen === key)) return undefined;
+			if (key === undefined || UNSAFE_KEYS.has(key) || entries.some(([seen]) => seen === key))
+				return undefined;
 			if (!this.take(':')) return undefined;
 			const value = this.expression();
 			if (!value) return undefined;
@@ -149,11 +150,15 @@ function parseExpression(raw: string): Node | undefined {
 }
 
 function parseValue(raw: unknown): Node | undefined {
-	if (typeof raw === 'string') return raw.startsWith('=') ? parseExpression(raw) : { kind: 'constant', value: raw };
-	if (raw === null || typeof raw === 'number' || typeof raw === 'boolean') return { kind: 'constant', value: raw };
+	if (typeof raw === 'string')
+		return raw.startsWith('=') ? parseExpression(raw) : { kind: 'constant', value: raw };
+	if (raw === null || typeof raw === 'number' || typeof raw === 'boolean')
+		return { kind: 'constant', value: raw };
 	if (Array.isArray(raw)) {
 		const elements = raw.map(parseValue);
-		return elements.every((element) => element !== undefined) ? { kind: 'array', elements: elements as Node[] } : undefined;
+		return elements.every((element) => element !== undefined)
+			? { kind: 'array', elements: elements as Node[] }
+			: undefined;
 	}
 	if (isPlain(raw)) {
 		const entries: Array<[string, Node]> = [];
@@ -195,7 +200,10 @@ export function fieldAt(json: IDataObject, name: string): unknown {
 	if (own !== MISSING) return own;
 	let current: unknown = json;
 	for (const part of name.split('.')) {
-		current = stepInto(current, Array.isArray(current) && /^\d{1,9}$/.test(part) ? Number(part) : part);
+		current = stepInto(
+			current,
+			Array.isArray(current) && /^\d{1,9}$/.test(part) ? Number(part) : part,
+		);
 		if (current === MISSING) return undefined;
 	}
 	return current;
@@ -274,10 +282,18 @@ export function itemPathValue(raw: unknown): ItemPathValue | undefined {
 /** Whether two plain JSON values are the same. */
 export function sameJson(a: unknown, b: unknown): boolean {
 	if (a === b) return true;
-	if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((element, index) => sameJson(element, b[index]));
+	if (Array.isArray(a))
+		return (
+			Array.isArray(b) &&
+			a.length === b.length &&
+			a.every((element, index) => sameJson(element, b[index]))
+		);
 	if (isPlain(a) && isPlain(b)) {
 		const keys = Object.keys(a);
-		return keys.length === Object.keys(b).length && keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]));
+		return (
+			keys.length === Object.keys(b).length &&
+			keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]))
+		);
 	}
 	return false;
 }

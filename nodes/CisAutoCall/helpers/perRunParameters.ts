@@ -18,7 +18,11 @@ type ItemReading = { by: 'n8n' } | { by: 'fields'; value: ItemPathValue; checked
 const CHECK_EVERY = 100;
 
 /** Whether an item read from fields is compared with n8n's own result: the first, every 100th and the last. */
-function checksItem(reading: { checkedOnce: boolean }, itemIndex: number, itemCount: number): boolean {
+function checksItem(
+	reading: { checkedOnce: boolean },
+	itemIndex: number,
+	itemCount: number,
+): boolean {
 	return !reading.checkedOnce || itemIndex % CHECK_EVERY === 0 || itemIndex === itemCount - 1;
 }
 
@@ -96,12 +100,19 @@ export function perRunParameters(context: IExecuteFunctions): ReadItemParameter 
 
 /** The saved value at a parameter's path (`options.defaultCountry`: inside the Options collection). */
 function savedAt(raw: IDataObject, name: string): unknown {
-	return name.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as IDataObject)[key] : undefined), raw);
+	return name
+		.split('.')
+		.reduce<unknown>(
+			(value, key) =>
+				typeof value === 'object' && value !== null ? (value as IDataObject)[key] : undefined,
+			raw,
+		);
 }
 
 function containsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(containsExpression);
-	if (typeof value === 'object' && value !== null) return Object.values(value).some(containsExpression);
+	if (typeof value === 'object' && value !== null)
+		return Object.values(value).some(containsExpression);
 	return false;
 }

@@ -37,7 +37,9 @@ export function simplifyTask(task: IDataObject, autoCallId: IDataObject[string])
 		simple.statusCode = task.status;
 	}
 	const stats = (task.stats && typeof task.stats === 'object' ? task.stats : {}) as IDataObject;
-	for (const [output, stat] of COUNTS) if (typeof stats[stat] === 'number') simple[output] = stats[stat];
-	for (const date of ['createdAt', 'updatedAt']) if (task[date] !== undefined) simple[date] = task[date];
+	for (const [output, stat] of COUNTS)
+		if (typeof stats[stat] === 'number') simple[output] = stats[stat];
+	for (const date of ['createdAt', 'updatedAt'])
+		if (task[date] !== undefined) simple[date] = task[date];
 	return simple;
 }

@@ -4,7 +4,8 @@ import { INVALID_JSON, isPlainObject, nestsDeeperThan, parseJson } from '../../s
 
 /** An incoming request's body read as an event of the service, or the reason it is refused. */
 
-export type ParsedBody = { ok: true; payload: IDataObject; event: string } | { ok: false; reason: string };
+export type ParsedBody =
+	{ ok: true; payload: IDataObject; event: string } | { ok: false; reason: string };
 
 function isBytes(value: unknown): value is Uint8Array {
 	return value instanceof Uint8Array;
@@ -26,7 +27,13 @@ export function parseEventBody(body: unknown, rawBody?: unknown, parsedAsJson = 
 	let value: unknown = body;
 	if (typeof value === 'string' && !parsedAsJson) value = parseJson(value);
 	else if (isBytes(value)) value = parseJson(Buffer.from(value).toString('utf8'));
-	else if ((value === undefined || value === null || (isPlainObject(value) && Object.keys(value).length === 0)) && isBytes(rawBody) && rawBody.length > 0) {
+	else if (
+		(value === undefined ||
+			value === null ||
+			(isPlainObject(value) && Object.keys(value).length === 0)) &&
+		isBytes(rawBody) &&
+		rawBody.length > 0
+	) {
 		value = parseJson(Buffer.from(rawBody).toString('utf8'));
 	}
 	if (value === INVALID_JSON) return { ok: false, reason: 'the body is not JSON' };

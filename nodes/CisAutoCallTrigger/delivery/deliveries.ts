@@ -16,7 +16,8 @@ import { PROCESS_MEMORIES } from '../../shared/processMemory';
  * How long a delivery is remembered (the service's re-send window) and how many subjects, all
  * triggers of the process together: shared/processMemory.ts.
  */
-export const { expiresMs: REPEAT_WINDOW_MS, capacity: MAX_REMEMBERED_DELIVERIES } = PROCESS_MEMORIES.deliveriesSeen;
+export const { expiresMs: REPEAT_WINDOW_MS, capacity: MAX_REMEMBERED_DELIVERIES } =
+	PROCESS_MEMORIES.deliveriesSeen;
 
 /**
  * The id of a delivery: a hash of its canonical body. A re-sent delivery has the same id in
@@ -41,7 +42,11 @@ function idIn(body: IDataObject, names: readonly string[]): string {
  * (`autoCallId` in some integrations), the candidate, and the call (`lastCallId` is the call of
  * CANDIDATE_CHANGED). An event whose ids are named otherwise adds its names here (CONTRIBUTING.md).
  */
-export const SUBJECT_IDS: readonly (readonly string[])[] = [['taskId', 'autoCallId'], ['candidateId'], ['id', 'callId', 'lastCallId']];
+export const SUBJECT_IDS: readonly (readonly string[])[] = [
+	['taskId', 'autoCallId'],
+	['candidateId'],
+	['id', 'callId', 'lastCallId'],
+];
 
 /**
  * What a delivery is about: its event and the ids of SUBJECT_IDS the body carries. Two deliveries

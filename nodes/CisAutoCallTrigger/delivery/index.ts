@@ -14,24 +14,39 @@ import { type Delivery, verifyDelivery } from './verify';
  */
 
 export { MAX_REMEMBERED_DELIVERIES } from './deliveries';
-export { DEFAULT_EVENTS, readEvents, readOptions,  } from './verify';
+export { DEFAULT_EVENTS, readEvents, readOptions } from './verify';
 
 /** Verifies a delivery and answers it: refused, ignored, handed over, or the workflow started with the event as one item. */
 export async function answerDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const verdict = await verifyDelivery(context);
 	if (verdict.kind === 'refused') {
-		context.logger.warn(`${whereInLog(context)} refused an event with ${verdict.status}: ${verdict.error}`);
-		context.getResponseObject().status(verdict.status).json({ received: false, error: verdict.error });
+		context.logger.warn(
+			`${whereInLog(context)} refused an event with ${verdict.status}: ${verdict.error}`,
+		);
+		context
+			.getResponseObject()
+			.status(verdict.status)
+			.json({ received: false, error: verdict.error });
 		return { noWebhookResponse: true };
 	}
 	const { deliveryId } = verdict;
 	if (verdict.kind === 'ignored') {
-		return { webhookResponse: { received: true, deliveryId, ignored: verdict.reason, ...(verdict.cameBack ? { [CAME_BACK_FIELD]: true } : {}) } };
+		return {
+			webhookResponse: {
+				received: true,
+				deliveryId,
+				ignored: verdict.reason,
+				...(verdict.cameBack ? { [CAME_BACK_FIELD]: true } : {}),
+			},
+		};
 	}
 	let notHandedOver: string | undefined;
 	if (verdict.kind === 'waitingCall') {
 		// Create and Run and Wait for Result: the event continues the execution waiting for it.
-		const decision = await handOverDelivery(context, { ...verdict, callbackData: verdict.callback.callbackData });
+		const decision = await handOverDelivery(context, {
+			...verdict,
+			callbackData: verdict.callback.callbackData,
+		});
 		if (decision.kind === 'answer') return decision.response;
 		notHandedOver = decision.notHandedOver;
 	}
@@ -40,7 +55,11 @@ export async function answerDelivery(context: IWebhookFunctions): Promise<IWebho
 	return {
 		workflowData: [context.helpers.returnJsonArray([output])],
 		// The why (n8n's own addresses and settings) stays in n8n: the log and this workflow's item.
-		webhookResponse: { received: true, deliveryId, ...(notHandedOver === undefined ? {} : { handedOver: false }) },
+		webhookResponse: {
+			received: true,
+			deliveryId,
+			...(notHandedOver === undefined ? {} : { handedOver: false }),
+		},
 	};
 }
 
@@ -49,10 +68,19 @@ export async function answerDelivery(context: IWebhookFunctions): Promise<IWebho
  * `callbackData` as an object. What "Create and Run and Wait for Result" added to Callback Data
  * (with the wait's key) is left out: the user sees their own Callback Data only.
  */
-export function buildOutput({ payload, event, deliveryId, callback }: Delivery, receivedAt: string): IDataObject {
+export function buildOutput(
+	{ payload, event, deliveryId, callback }: Delivery,
+	receivedAt: string,
+): IDataObject {
 	const { callbackData, raw } = callback;
 	const marked = WAIT_MARKER_FIELD in callbackData;
-	const output: IDataObject = { ...payload, event, receivedAt, deliveryId, callbackData: withoutWaitMarker(callbackData) as IDataObject };
+	const output: IDataObject = {
+		...payload,
+		event,
+		receivedAt,
+		deliveryId,
+		callbackData: withoutWaitMarker(callbackData) as IDataObject,
+	};
 	if (raw !== undefined && !marked) output.callbackDataRaw = raw as IDataObject;
 	return output;
 }

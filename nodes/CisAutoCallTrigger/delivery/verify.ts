@@ -96,11 +96,21 @@ export type Verdict =
 	| { kind: 'ignored'; deliveryId: string; reason: string; cameBack?: true }
 	| ({ kind: 'accepted' } & Delivery)
 	/** An event of a call a waiting execution gets: its Callback Data carries the wait's marker, parsed once, here. */
-	| ({ kind: 'waitingCall'; marker: WaitMarker; forget: () => void; passedOn: boolean; settings: DeliverySettings } & Delivery);
+	| ({
+			kind: 'waitingCall';
+			marker: WaitMarker;
+			forget: () => void;
+			passedOn: boolean;
+			settings: DeliverySettings;
+	  } & Delivery);
 
 /** What n8n leaves in the body when it did not parse one. */
 function isEmptyBody(body: unknown): boolean {
-	return body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+	return (
+		body === undefined ||
+		body === null ||
+		(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
+	);
 }
 
 /** Runs the checks of a delivery; static data is only read here, never written (see `deliveries`). */
@@ -114,7 +124,8 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	const allowList = parseAddressList(settings.options.allowedAddresses);
 	if (allowList.ranges.length > 0 || allowList.invalid.length > 0) {
 		const ip = request.ip ?? request.socket?.remoteAddress;
-		if (!isAddressAllowed(ip, allowList)) return refused(403, 'This address may not send events to this trigger');
+		if (!isAddressAllowed(ip, allowList))
+			return refused(403, 'This address may not send events to this trigger');
 	}
 
 	// 2. Secret.
@@ -123,23 +134,34 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	// 3. Body.
 	const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();
 	const body = context.getBodyData();
-	if (isEmptyBody(body) && request.rawBody === undefined && typeof request.readRawBody === 'function') {
+	if (
+		isEmptyBody(body) &&
+		request.rawBody === undefined &&
+		typeof request.readRawBody === 'function'
+	) {
 		// Version 1.1: n8n did not read a body whose content type it does not parse.
 		await request.readRawBody();
 	}
 	const parsed = parseEventBody(body, request.rawBody, contentType.startsWith('application/json'));
 	if (!parsed.ok) return refused(400, `Not an event: ${parsed.reason}`);
 	const deliveryId = deliveryIdOf(parsed.payload);
-	const delivery: Delivery = { deliveryId, payload: parsed.payload, event: parsed.event, callback: normalizeCallbackData(parsed.payload.callbackData) };
+	const delivery: Delivery = {
+		deliveryId,
+		payload: parsed.payload,
+		event: parsed.event,
+		callback: normalizeCallbackData(parsed.payload.callbackData),
+	};
 	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
 
 	// 3b. An event of a call that a waiting execution gets (handOver/): handed over whatever the
 	// event filter, and never twice (repeats are always ignored).
 	const waitingCall = waitingCallOf(context, delivery.callback.callbackData);
 	if (waitingCall !== undefined) {
-		if (waitingCall.cameBack) return { kind: 'ignored', deliveryId, reason: CAME_BACK, cameBack: true };
+		if (waitingCall.cameBack)
+			return { kind: 'ignored', deliveryId, reason: CAME_BACK, cameBack: true };
 		const subject = `${scope}:${subjectOf(parsed.event, parsed.payload)}`;
-		if (deliveries.isRepeat(subject, deliveryId)) return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
+		if (deliveries.isRepeat(subject, deliveryId))
+			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		return {
 			kind: 'waitingCall',
 			...delivery,
@@ -151,7 +173,8 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	}
 
 	// 4. Event filter: answered 200 so that the service does not re-send it.
-	if (!settings.events.includes(parsed.event)) return { kind: 'ignored', deliveryId, reason: 'event not selected' };
+	if (!settings.events.includes(parsed.event))
+		return { kind: 'ignored', deliveryId, reason: 'event not selected' };
 
 	// 5. Repeated deliveries: the latest body seen for the same event and task / candidate / call,
 	// again within 24 hours, in this process (deliveries.ts).

@@ -6,7 +6,13 @@ import { RESUME_BODY_FIELD, type WaitMarker } from '../../shared/waitForResult';
 import { blockedHandOverWords, postToThisN8n, resumeUrlOf } from './ownAddress';
 import { passOn } from './passOn';
 import { type Gone, type ResumeAnswer, resumeAnswerOf } from './resumeAnswer';
-import { countSendBack, learn, sentBackOftenEnough, type WaitState, waitStateOf } from './waitState';
+import {
+	countSendBack,
+	learn,
+	sentBackOftenEnough,
+	type WaitState,
+	waitStateOf,
+} from './waitState';
 
 /**
  * The bridge of the "… and Wait for Result" operations, after an event passed the trigger's checks
@@ -81,17 +87,25 @@ function goneWords(how: Gone['how'], execution: string): string {
  */
 export async function handOver(context: IWebhookFunctions, call: EventOfAWait): Promise<HandOver> {
 	const { event, payload, callbackData, marker, passedOn } = call;
-	if (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED') return { kind: 'done', resumed: false };
+	if (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')
+		return { kind: 'done', resumed: false };
 	const state = waitStateOf(marker);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
 	return await takeTurn(state.turns, async () => {
 		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
 		// An unanswered Call Ended this process sent back a few times already: taken now, what it says kept (waitState.ts).
-		if (handed.kind === 'later' && sentBackOftenEnough(state, String(marker.item), event, payload)) return { kind: 'done', resumed: false } as const;
+		if (handed.kind === 'later' && sentBackOftenEnough(state, String(marker.item), event, payload))
+			return { kind: 'done', resumed: false } as const;
 		if (handed.kind === 'later') countSendBack(state, String(marker.item), event, payload);
 		// A Person Done whose last call another process got: passed on once, so that it reaches that process now.
-		if (handed.kind === 'later' && handed.lastCallMissing && !passedOn && (await passOn(context, payload))) return { kind: 'done', resumed: false } as const;
+		if (
+			handed.kind === 'later' &&
+			handed.lastCallMissing &&
+			!passedOn &&
+			(await passOn(context, payload))
+		)
+			return { kind: 'done', resumed: false } as const;
 		return handed;
 	});
 }
@@ -112,16 +126,28 @@ async function handOverInTurn(
 
 	let answer: ResumeAnswer;
 	try {
-		const response = await postToThisN8n(context, url, { [RESUME_BODY_FIELD]: { key: marker.key, results: { ...state.results } } });
+		const response = await postToThisN8n(context, url, {
+			[RESUME_BODY_FIELD]: { key: marker.key, results: { ...state.results } },
+		});
 		answer = resumeAnswerOf(response.statusCode, response.body, marker.execution);
 	} catch (error) {
 		const block = ssrfBlockOf(error, url);
 		if (block) {
 			const words = blockedHandOverWords(block, new URL(url).origin);
-			return { kind: 'notHandedOver', words, log: `${words} The waiting execution ${marker.execution} ends at its time limit; the event starts this trigger's workflow instead.` };
+			return {
+				kind: 'notHandedOver',
+				words,
+				log: `${words} The waiting execution ${marker.execution} ends at its time limit; the event starts this trigger's workflow instead.`,
+			};
 		}
-		const failure = (error instanceof Error ? error.message : String(error)).replace(/signature=[^&\s]+/g, 'signature=***');
-		answer = { kind: 'later', reason: `n8n's own waiting address did not answer (${failure || 'no answer'})` };
+		const failure = (error instanceof Error ? error.message : String(error)).replace(
+			/signature=[^&\s]+/g,
+			'signature=***',
+		);
+		answer = {
+			kind: 'later',
+			reason: `n8n's own waiting address did not answer (${failure || 'no answer'})`,
+		};
 	}
 	switch (answer.kind) {
 		case 'resumed':
@@ -138,7 +164,8 @@ async function handOverInTurn(
 			return { kind: 'done', resumed: false };
 		case 'gone': {
 			// "Finished" before the time limit: another event or process handed this wait over.
-			const lost = answer.how === 'doesNotExist' || answer.how === 'failed' || pastTimeLimit(marker);
+			const lost =
+				answer.how === 'doesNotExist' || answer.how === 'failed' || pastTimeLimit(marker);
 			if (!lost) return { kind: 'done', resumed: false };
 			if (holdsResult) {
 				state.notHandedOver[item] = true;
@@ -146,14 +173,21 @@ async function handOverInTurn(
 				return { kind: 'notHandedOver', words, log: words };
 			}
 			// A Person Done whose last call is not known here: its result is decided once it is (or after the grace).
-			if (state.personsDone[item]) return { kind: 'later', reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})`, lastCallMissing: true };
+			if (state.personsDone[item])
+				return {
+					kind: 'later',
+					reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})`,
+					lastCallMissing: true,
+				};
 			return { kind: 'done', resumed: false };
 		}
 		case 'waiting':
 			return {
 				kind: 'later',
 				reason: `${holdsResult ? 'the execution waits for the results of other people, not known here yet' : "the execution still waits for this person's result"} (execution ${marker.execution})`,
-				...(!holdsResult && event === 'CANDIDATE_CHANGED' && state.personsDone[item] ? { lastCallMissing: true as const } : {}),
+				...(!holdsResult && event === 'CANDIDATE_CHANGED' && state.personsDone[item]
+					? { lastCallMissing: true as const }
+					: {}),
 			};
 		default:
 			return { kind: 'later', reason: `${answer.reason} (execution ${marker.execution})` };

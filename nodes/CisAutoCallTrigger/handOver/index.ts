@@ -31,7 +31,10 @@ export interface WaitingCall {
  * object, carries a valid marker). Such an event is handed over whatever the event filter (the
  * waiting execution needs both events), and never twice.
  */
-export function waitingCallOf(context: IWebhookFunctions, callbackData: IDataObject): WaitingCall | undefined {
+export function waitingCallOf(
+	context: IWebhookFunctions,
+	callbackData: IDataObject,
+): WaitingCall | undefined {
 	const marker = waitMarkerOf(callbackData);
 	if (marker === undefined) return undefined;
 	const passer = passedOnBy(context);
@@ -47,13 +50,18 @@ export interface DeliveryOfAWait extends EventOfAWait {
 }
 
 /** Hands a verified event of a waiting call over, and says what comes of it: an answer now, or the workflow started with the event. */
-export async function handOverDelivery(context: IWebhookFunctions, delivery: DeliveryOfAWait): Promise<HandOverDecision> {
+export async function handOverDelivery(
+	context: IWebhookFunctions,
+	delivery: DeliveryOfAWait,
+): Promise<HandOverDecision> {
 	const handed = await handOver(context, delivery);
 	return handOverDecision(context, handed, delivery);
 }
 
 /** After a hand-over: answer the service now, or start the workflow with the event (`notHandedOver` says why, when it was not). */
-export type HandOverDecision = { kind: 'answer'; response: IWebhookResponseData } | { kind: 'startWorkflow'; notHandedOver?: string };
+export type HandOverDecision =
+	| { kind: 'answer'; response: IWebhookResponseData }
+	| { kind: 'startWorkflow'; notHandedOver?: string };
 
 /**
  * What an event handed to its waiting execution leads to. "Later": answered 503, so that the
@@ -63,23 +71,37 @@ export type HandOverDecision = { kind: 'answer'; response: IWebhookResponseData 
  * workflow, so that the result is not lost. Otherwise the event starts this workflow only
  * when Output Waiting Calls is on and its event is selected.
  */
-function handOverDecision(context: IWebhookFunctions, handed: HandOver, delivery: DeliveryOfAWait): HandOverDecision {
+function handOverDecision(
+	context: IWebhookFunctions,
+	handed: HandOver,
+	delivery: DeliveryOfAWait,
+): HandOverDecision {
 	const { event, deliveryId, forget, settings } = delivery;
 	const where = whereInLog(context);
 	let notHandedOver: string | undefined;
 	if (handed.kind === 'later') {
 		forget();
-		context.logger.info(`${where} answered 503 (the service sends the event again): ${handed.reason}`);
-		context.getResponseObject().status(503).json({ received: false, error: 'The waiting workflow could not take the event yet; send it again' });
+		context.logger.info(
+			`${where} answered 503 (the service sends the event again): ${handed.reason}`,
+		);
+		context.getResponseObject().status(503).json({
+			received: false,
+			error: 'The waiting workflow could not take the event yet; send it again',
+		});
 		return { kind: 'answer', response: { noWebhookResponse: true } };
 	}
 	if (handed.kind === 'notHandedOver') {
 		notHandedOver = handed.words;
 		context.logger.error(`${where}: ${handed.log}`);
 	}
-	if (notHandedOver === undefined && (settings.options.outputWaitingCalls !== true || !settings.events.includes(event))) {
-		return { kind: 'answer', response: { webhookResponse: { received: true, deliveryId, handedOver: true } } };
+	if (
+		notHandedOver === undefined &&
+		(settings.options.outputWaitingCalls !== true || !settings.events.includes(event))
+	) {
+		return {
+			kind: 'answer',
+			response: { webhookResponse: { received: true, deliveryId, handedOver: true } },
+		};
 	}
 	return { kind: 'startWorkflow', notHandedOver };
 }
-

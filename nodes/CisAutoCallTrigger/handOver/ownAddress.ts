@@ -1,6 +1,11 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { allowingSetting, blockedAddress, egressBlockOf, type SsrfBlock } from '../../shared/ssrfBlock';
+import {
+	allowingSetting,
+	blockedAddress,
+	egressBlockOf,
+	type SsrfBlock,
+} from '../../shared/ssrfBlock';
 import type { WaitMarker } from '../../shared/waitForResult';
 import { whereInLog } from '../triggerParameters';
 
@@ -22,7 +27,7 @@ function howToAllow(block: SsrfBlock): string {
 	const setting = allowingSetting(block);
 	const viaName = block.hostname
 		? ''
-		: " (or give n8n a host name in N8N_WEBHOOK_URL and add that name to N8N_SSRF_ALLOWED_HOSTNAMES)";
+		: ' (or give n8n a host name in N8N_WEBHOOK_URL and add that name to N8N_SSRF_ALLOWED_HOSTNAMES)';
 	return `${setting.charAt(0).toUpperCase()}${setting.slice(1)}${viaName}, then restart n8n`;
 }
 
@@ -100,7 +105,9 @@ export function resumeUrlOf(context: IWebhookFunctions, marker: WaitMarker): str
 		const cut = endpointUrl.lastIndexOf('/');
 		waitingBase = `${endpointUrl.slice(0, cut)}/${endpointUrl.slice(cut + 1)}-waiting`;
 	}
-	const url = new URL(`${waitingBase}/${encodeURIComponent(marker.execution)}/${encodeURIComponent(marker.node)}`);
+	const url = new URL(
+		`${waitingBase}/${encodeURIComponent(marker.execution)}/${encodeURIComponent(marker.node)}`,
+	);
 	if (url.origin !== new URL(own).origin) return undefined;
 	if (marker.token) url.searchParams.set('signature', marker.token);
 	return url.toString();

@@ -53,7 +53,9 @@ export async function passOn(context: IWebhookFunctions, payload: IDataObject): 
 	for (let tries = 0; tries < MAX_TRIES; tries++) {
 		let answer: { statusCode: number; body: unknown };
 		try {
-			answer = await postToThisN8n(context, url.toString(), payload, { [PASSED_ON_HEADER]: THIS_PROCESS });
+			answer = await postToThisN8n(context, url.toString(), payload, {
+				[PASSED_ON_HEADER]: THIS_PROCESS,
+			});
 		} catch {
 			return false;
 		}

@@ -35,13 +35,30 @@ export function resumeAnswerOf(status: number, body: unknown, execution: string)
 	const message = typeof answer.message === 'string' ? answer.message : '';
 	if (status === 200 && answer.resumed === true) return { kind: 'resumed' };
 	if (status === 202 && answer.resumed === false) return { kind: 'waiting' };
-	if (status === 401 && (answer.resumed === false || answer.error === 'Invalid token')) return { kind: 'notThisWait' };
-	if (status === 404 && says(message, execution, 'does not exist')) return { kind: 'gone', how: 'doesNotExist' };
-	if (status === 409 && says(message, execution, 'has finished with error')) return { kind: 'gone', how: 'failed' };
-	if (status === 409 && says(message, execution, 'has finished already')) return { kind: 'gone', how: 'finished' };
-	if (status === 404 && message.startsWith(`The workflow for execution "${execution}" does not contain a waiting webhook`)) {
+	if (status === 401 && (answer.resumed === false || answer.error === 'Invalid token'))
+		return { kind: 'notThisWait' };
+	if (status === 404 && says(message, execution, 'does not exist'))
+		return { kind: 'gone', how: 'doesNotExist' };
+	if (status === 409 && says(message, execution, 'has finished with error'))
+		return { kind: 'gone', how: 'failed' };
+	if (status === 409 && says(message, execution, 'has finished already'))
+		return { kind: 'gone', how: 'finished' };
+	if (
+		status === 404 &&
+		message.startsWith(
+			`The workflow for execution "${execution}" does not contain a waiting webhook`,
+		)
+	) {
 		return { kind: 'gone', how: 'notWaitingHere' };
 	}
-	const said = message || (typeof body === 'string' ? body.replace(/<[^>]*>/g, ' ') : '').replace(/\s+/g, ' ').trim().slice(0, 80);
-	return { kind: 'later', reason: `n8n's own waiting address answered ${status}${said ? ` (${said})` : ''}` };
+	const said =
+		message ||
+		(typeof body === 'string' ? body.replace(/<[^>]*>/g, ' ') : '')
+			.replace(/\s+/g, ' ')
+			.trim()
+			.slice(0, 80);
+	return {
+		kind: 'later',
+		reason: `n8n's own waiting address answered ${status}${said ? ` (${said})` : ''}`,
+	};
 }

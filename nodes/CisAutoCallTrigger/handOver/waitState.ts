@@ -2,7 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { processMemory } from '../../shared/processMemory';
 import { newTurns, type Turns } from '../../shared/serialQueue';
-import { type CandidateResult, hashWaitKey, type WaitMarker, withoutWaitMarker } from '../../shared/waitForResult';
+import {
+	type CandidateResult,
+	hashWaitKey,
+	type WaitMarker,
+	withoutWaitMarker,
+} from '../../shared/waitForResult';
 import { isPlainObject } from '../../shared/validation';
 
 /**
@@ -53,7 +58,15 @@ const UNANSWERED_CALL_SEND_BACKS = 3;
 /** This process's state of the wait `marker` names (a new one when it has none yet). */
 export function waitStateOf(marker: WaitMarker): WaitState {
 	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
-	const state = waits.get(waitId) ?? { results: {}, lastCalls: {}, personsDone: {}, sentBackCalls: {}, notHandedOver: {}, resumed: false, turns: newTurns() };
+	const state = waits.get(waitId) ?? {
+		results: {},
+		lastCalls: {},
+		personsDone: {},
+		sentBackCalls: {},
+		notHandedOver: {},
+		resumed: false,
+		turns: newTurns(),
+	};
 	waits.set(waitId, state);
 	return state;
 }
@@ -64,7 +77,13 @@ function text(value: unknown): string | null {
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }
 
-function resultOf(event: string, payload: IDataObject, callbackData: IDataObject, receivedAt: string, lastCall?: IDataObject): CandidateResult {
+function resultOf(
+	event: string,
+	payload: IDataObject,
+	callbackData: IDataObject,
+	receivedAt: string,
+	lastCall?: IDataObject,
+): CandidateResult {
 	const call = event === 'CALL_ENDED' ? payload : (lastCall ?? {});
 	// CANDIDATE_CHANGED after an answered call whose own event could not be handed over yet (the
 	// execution was not waiting then): the answered call is the result.
@@ -77,7 +96,9 @@ function resultOf(event: string, payload: IDataObject, callbackData: IDataObject
 		result: isPlainObject(call.result) ? call.result : null,
 		variables: isPlainObject(call.variables) ? call.variables : null,
 		callbackData: withoutWaitMarker(callbackData) as IDataObject,
-		endedAt: text(call.endedAt) ?? (event === 'CALL_ENDED' ? receivedAt : text(call.receivedAt) ?? receivedAt),
+		endedAt:
+			text(call.endedAt) ??
+			(event === 'CALL_ENDED' ? receivedAt : (text(call.receivedAt) ?? receivedAt)),
 		endedBy: answered ? 'CALL_ENDED' : event,
 	};
 }
@@ -89,7 +110,12 @@ function sawLastCall(state: WaitState, item: string, payload: IDataObject): bool
 }
 
 /** Whether the event is an unanswered Call Ended that this process may send back: never one that holds a result. */
-function mayBeSentBack(state: WaitState, item: string, event: string, payload: IDataObject): boolean {
+function mayBeSentBack(
+	state: WaitState,
+	item: string,
+	event: string,
+	payload: IDataObject,
+): boolean {
 	return event === 'CALL_ENDED' && text(payload.status) !== ANSWERED && !state.results[item];
 }
 
@@ -98,22 +124,43 @@ function mayBeSentBack(state: WaitState, item: string, event: string, payload: I
  * often enough by this process (UNANSWERED_CALL_SEND_BACKS): it is then taken, and what it says stays
  * in `state.lastCalls`. Counts nothing (`countSendBack()` does).
  */
-export function sentBackOftenEnough(state: WaitState, item: string, event: string, payload: IDataObject): boolean {
+export function sentBackOftenEnough(
+	state: WaitState,
+	item: string,
+	event: string,
+	payload: IDataObject,
+): boolean {
 	if (!mayBeSentBack(state, item, event, payload)) return false;
 	const sentBack = state.sentBackCalls[item];
-	return sentBack !== undefined && sentBack.callId === text(payload.id) && sentBack.times >= UNANSWERED_CALL_SEND_BACKS;
+	return (
+		sentBack !== undefined &&
+		sentBack.callId === text(payload.id) &&
+		sentBack.times >= UNANSWERED_CALL_SEND_BACKS
+	);
 }
 
 /** Counts one more send-back of an unanswered Call Ended (a later call of the person starts the count again). */
-export function countSendBack(state: WaitState, item: string, event: string, payload: IDataObject): void {
+export function countSendBack(
+	state: WaitState,
+	item: string,
+	event: string,
+	payload: IDataObject,
+): void {
 	if (!mayBeSentBack(state, item, event, payload)) return;
 	const callId = text(payload.id);
-	if (state.sentBackCalls[item]?.callId !== callId) state.sentBackCalls[item] = { callId, times: 0 };
+	if (state.sentBackCalls[item]?.callId !== callId)
+		state.sentBackCalls[item] = { callId, times: 0 };
 	state.sentBackCalls[item].times++;
 }
 
 /** Takes what the event says of its candidate into `state`; returns whether it holds the candidate's result. */
-export function learn(state: WaitState, item: string, event: string, payload: IDataObject, callbackData: IDataObject): boolean {
+export function learn(
+	state: WaitState,
+	item: string,
+	event: string,
+	payload: IDataObject,
+	callbackData: IDataObject,
+): boolean {
 	if (state.results[item]) return true;
 	const receivedAt = new Date().toISOString();
 	if (event === 'CALL_ENDED' && text(payload.status) !== ANSWERED) {
@@ -121,12 +168,24 @@ export function learn(state: WaitState, item: string, event: string, payload: ID
 		state.lastCalls[item] = { ...payload, receivedAt };
 		const personDone = state.personsDone[item];
 		if (personDone && sawLastCall(state, item, personDone.payload)) {
-			state.results[item] = resultOf('CANDIDATE_CHANGED', personDone.payload, callbackData, personDone.receivedAt, state.lastCalls[item]);
+			state.results[item] = resultOf(
+				'CANDIDATE_CHANGED',
+				personDone.payload,
+				callbackData,
+				personDone.receivedAt,
+				state.lastCalls[item],
+			);
 		}
 	} else if (event === 'CANDIDATE_CHANGED' && !sawLastCall(state, item, payload)) {
 		const inGrace = (state.personsDone[item] ??= { payload, receivedAt, since: Date.now() });
 		if (Date.now() - inGrace.since >= LAST_CALL_GRACE_MS) {
-			state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);
+			state.results[item] = resultOf(
+				event,
+				payload,
+				callbackData,
+				receivedAt,
+				state.lastCalls[item],
+			);
 		}
 	} else {
 		state.results[item] = resultOf(event, payload, callbackData, receivedAt, state.lastCalls[item]);

@@ -34,7 +34,11 @@ interface DesiredTask {
 /** Bad settings found while reading them: refused at once, naming the field. */
 function settingsError(context: IHookFunctions, error: unknown): Error {
 	if (error instanceof InputError) {
-		return new ActivationRefusal(context.getNode(), error.message, `Check the field "${error.field}" of the trigger.`);
+		return new ActivationRefusal(
+			context.getNode(),
+			error.message,
+			`Check the field "${error.field}" of the trigger.`,
+		);
 	}
 	return new NodeOperationError(context.getNode(), error as Error);
 }
@@ -192,7 +196,11 @@ export async function register(context: IHookFunctions): Promise<void> {
 }
 
 /** A task creation that may have created the task: final, so that nobody creates another. */
-function outcomeUnknown(context: IHookFunctions, body: IDataObject, error: Error): ActivationRefusal {
+function outcomeUnknown(
+	context: IHookFunctions,
+	body: IDataObject,
+	error: Error,
+): ActivationRefusal {
 	const name = typeof body.name === 'string' ? `"${body.name}" ` : '';
 	return new ActivationRefusal(
 		context.getNode(),

@@ -1,7 +1,12 @@
 import type { IHookFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getTask, getTaskRequest, setTaskStatus, setTaskStatusRequest } from '../../shared/callTasks';
+import {
+	getTask,
+	getTaskRequest,
+	setTaskStatus,
+	setTaskStatusRequest,
+} from '../../shared/callTasks';
 import { type ApiClient, type FailureKind, kindOfError } from '../../shared/transport';
 import { parametersOf } from '../triggerParameters';
 import type { Registration } from '../staticData';
@@ -21,12 +26,14 @@ export const OLD_TASK_POLICY_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'Pause It',
 		value: 'pause',
-		description: 'Unpublishing or changing the settings pauses the task; publishing again with unchanged settings resumes it',
+		description:
+			'Unpublishing or changing the settings pauses the task; publishing again with unchanged settings resumes it',
 	},
 	{
 		name: 'Stop It When Replaced',
 		value: 'stop',
-		description: 'A task replaced by changed settings is stopped for good (it cannot be started again); unpublishing pauses it',
+		description:
+			'A task replaced by changed settings is stopped for good (it cannot be started again); unpublishing pauses it',
 	},
 	{
 		name: 'Leave It Running',
@@ -44,7 +51,10 @@ function readOldTaskPolicy(value: unknown): OldTaskPolicy {
 }
 
 /** The platform endpoint (`telephony/autoCall/{id}/<action>`) a policy calls for, if any. */
-function retireActionFor(policy: OldTaskPolicy, reason: RetireReason): 'pause' | 'halted' | undefined {
+function retireActionFor(
+	policy: OldTaskPolicy,
+	reason: RetireReason,
+): 'pause' | 'halted' | undefined {
 	if (policy === 'leave') return undefined;
 	return policy === 'stop' && reason === 'replaced' ? 'halted' : 'pause';
 }
@@ -58,7 +68,10 @@ export interface RetireOutcome {
 	pausedHere: boolean;
 }
 
-async function readStatus(client: ApiClient, autoCallId: string): Promise<{ status?: string; found: boolean }> {
+async function readStatus(
+	client: ApiClient,
+	autoCallId: string,
+): Promise<{ status?: string; found: boolean }> {
 	try {
 		const task = await getTask(client, getTaskRequest(autoCallId));
 		const status = typeof task.status === 'string' ? task.status.toUpperCase() : undefined;
@@ -80,17 +93,25 @@ async function retireTask(
 	action: 'pause' | 'halted',
 ): Promise<RetireOutcome | { failed: Error }> {
 	const { status, found } = await readStatus(client, autoCallId);
-	if (status === 'HALTED') return { result: 'already stopped', statusBefore: status, pausedHere: false };
-	if (action === 'pause' && status === 'PAUSED') return { result: 'already paused', statusBefore: status, pausedHere: false };
-	if (action === 'pause' && status === 'BLANK') return { result: 'not started, left as it is', statusBefore: status, pausedHere: false };
+	if (status === 'HALTED')
+		return { result: 'already stopped', statusBefore: status, pausedHere: false };
+	if (action === 'pause' && status === 'PAUSED')
+		return { result: 'already paused', statusBefore: status, pausedHere: false };
+	if (action === 'pause' && status === 'BLANK')
+		return { result: 'not started, left as it is', statusBefore: status, pausedHere: false };
 	try {
 		await setTaskStatus(client, setTaskStatusRequest(autoCallId, action));
 	} catch (error) {
 		// Neither readable nor found: the task no longer exists, so it calls nobody.
-		if (!found && kindOfError(error) === 'notFound') return { result: 'not found on the service', pausedHere: false };
+		if (!found && kindOfError(error) === 'notFound')
+			return { result: 'not found on the service', pausedHere: false };
 		return { failed: error as Error };
 	}
-	return { result: action === 'pause' ? 'paused' : 'stopped', statusBefore: status, pausedHere: action === 'pause' };
+	return {
+		result: action === 'pause' ? 'paused' : 'stopped',
+		statusBefore: status,
+		pausedHere: action === 'pause',
+	};
 }
 
 /** Resumes (`play`) a task that retireTask() paused while it was running. */
@@ -120,14 +141,20 @@ export async function retire(
 	}
 	if ('failed' in outcome) {
 		const verb = action === 'pause' ? 'paused' : 'stopped';
-		throw new NodeOperationError(context.getNode(), `The call task ${id} could not be ${verb}: ${outcome.failed.message}`, {
-			description:
-				reason === 'replaced'
-					? `The settings changed, so this trigger would register a new task; none was created, so that two campaigns do not call at once. Pause or stop task ${id} (in the service, or with CIS Auto-Call → Call Task → Pause / Stop), or set "Old Task" to "Leave It Running", then activate again.`
-					: `The workflow is deactivated, but task ${id} may still be calling its candidates. Pause or stop it in the service or with CIS Auto-Call → Call Task → Pause / Stop.`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The call task ${id} could not be ${verb}: ${outcome.failed.message}`,
+			{
+				description:
+					reason === 'replaced'
+						? `The settings changed, so this trigger would register a new task; none was created, so that two campaigns do not call at once. Pause or stop task ${id} (in the service, or with CIS Auto-Call → Call Task → Pause / Stop), or set "Old Task" to "Leave It Running", then activate again.`
+						: `The workflow is deactivated, but task ${id} may still be calling its candidates. Pause or stop it in the service or with CIS Auto-Call → Call Task → Pause / Stop.`,
+			},
+		);
 	}
-	context.logger.info(`CIS Auto-Call Trigger "${context.getNode().name}": call task ${id} ${outcome.result} (${reason === 'replaced' ? 'replaced by a new task' : 'workflow deactivated'})`);
+	context.logger.info(
+		`CIS Auto-Call Trigger "${context.getNode().name}": call task ${id} ${outcome.result} (${reason === 'replaced' ? 'replaced by a new task' : 'workflow deactivated'})`,
+	);
 	return outcome;
 }
 
@@ -139,7 +166,9 @@ export async function retire(
  */
 export function parkedAfter(registration: Registration, outcome: RetireOutcome): Registration {
 	const parked = withoutKey(registration, 'pausedByTrigger');
-	return outcome.pausedHere && outcome.statusBefore === 'PROCESS' ? { ...parked, pausedByTrigger: true } : parked;
+	return outcome.pausedHere && outcome.statusBefore === 'PROCESS'
+		? { ...parked, pausedByTrigger: true }
+		: parked;
 }
 
 /** Answers to a resume that mean the task is gone or stopped for good (404, 409, 400/422): a new one is created. */
@@ -149,17 +178,28 @@ const CANNOT_TAKE_BACK = new Set<FailureKind>(['notFound', 'conflict', 'refusedI
  * Takes a parked task back: resumes it if deactivation paused it while it was running. False
  * when it cannot be taken back (deleted, or stopped meanwhile): a new task is created instead.
  */
-export async function takeBack(context: IHookFunctions, client: () => Promise<ApiClient>, parked: Registration): Promise<boolean> {
+export async function takeBack(
+	context: IHookFunctions,
+	client: () => Promise<ApiClient>,
+	parked: Registration,
+): Promise<boolean> {
 	if (parked.pausedByTrigger !== true) return true;
 	try {
 		await resumeTask(await client(), parked.autoCallId);
 	} catch (error) {
 		const kind = kindOfError(error);
 		if (kind !== undefined && CANNOT_TAKE_BACK.has(kind)) return false;
-		throw new NodeOperationError(context.getNode(), `The call task ${parked.autoCallId} could not be resumed: ${(error as Error).message}`, {
-			description: 'Deactivating the workflow paused it; activating with unchanged settings takes it back. Activate again, or start it with CIS Auto-Call → Call Task → Start.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The call task ${parked.autoCallId} could not be resumed: ${(error as Error).message}`,
+			{
+				description:
+					'Deactivating the workflow paused it; activating with unchanged settings takes it back. Activate again, or start it with CIS Auto-Call → Call Task → Start.',
+			},
+		);
 	}
-	context.logger.info(`CIS Auto-Call Trigger "${context.getNode().name}": call task ${parked.autoCallId} taken back and resumed`);
+	context.logger.info(
+		`CIS Auto-Call Trigger "${context.getNode().name}": call task ${parked.autoCallId} taken back and resumed`,
+	);
 	return true;
 }

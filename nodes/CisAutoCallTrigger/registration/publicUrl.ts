@@ -37,7 +37,8 @@ export function whyNotPublic(url: string): string | undefined {
 	const name = host.endsWith('.') ? host.slice(0, -1) : host;
 	if (name === 'localhost' || name.endsWith('.localhost')) return 'localhost is this computer';
 	if (name.endsWith('.local')) return '.local names exist only in the local network';
-	if (!name.includes('.') && parseIp(name) === undefined) return 'a name without a domain exists only in the local network';
+	if (!name.includes('.') && parseIp(name) === undefined)
+		return 'a name without a domain exists only in the local network';
 	if (parseIp(name) !== undefined && isAddressAllowed(name, LOCAL_RANGES)) {
 		return `${name} is a local or private address`;
 	}
@@ -45,7 +46,8 @@ export function whyNotPublic(url: string): string | undefined {
 }
 
 /** The message of the refusal, also quoted by the README and the tests. */
-export const LOCAL_URL_MESSAGE = 'The service could not reach this trigger: its webhook URL is not public';
+export const LOCAL_URL_MESSAGE =
+	'The service could not reach this trigger: its webhook URL is not public';
 
 /** The option that lets a user who knows go on; read as saved, never through an expression. */
 export const ALLOW_LOCAL_URL_OPTION = 'allowLocalUrl';
@@ -53,7 +55,12 @@ export const ALLOW_LOCAL_URL_OPTION = 'allowLocalUrl';
 /** Whether the user turned on "Allow a Local Webhook URL" (a literal true; an expression does not count). */
 function allowsLocalUrl(context: IHookFunctions): boolean {
 	const options = context.getNode().parameters.options;
-	return typeof options === 'object' && options !== null && !Array.isArray(options) && (options as Record<string, unknown>)[ALLOW_LOCAL_URL_OPTION] === true;
+	return (
+		typeof options === 'object' &&
+		options !== null &&
+		!Array.isArray(options) &&
+		(options as Record<string, unknown>)[ALLOW_LOCAL_URL_OPTION] === true
+	);
 }
 
 /** Throws before anything is created when `url` (without its secret) cannot be reached from the internet. */

@@ -44,11 +44,19 @@ export async function checkSettings(context: IHookFunctions): Promise<void> {
 	const read = parametersOf(context);
 	const events = readEvents(read);
 	if (events.length === 0) {
-		throw new ActivationRefusal(context.getNode(), 'No event is selected', 'Select at least one event in "Events".');
+		throw new ActivationRefusal(
+			context.getNode(),
+			'No event is selected',
+			'Select at least one event in "Events".',
+		);
 	}
 	const unknown = events.filter((event) => !EVENT_NAMES.includes(event));
 	if (unknown.length > 0) {
-		throw new ActivationRefusal(context.getNode(), `Unknown event: ${unknown.join(', ')}`, `Known events: ${EVENT_NAMES.join(', ')}.`);
+		throw new ActivationRefusal(
+			context.getNode(),
+			`Unknown event: ${unknown.join(', ')}`,
+			`Known events: ${EVENT_NAMES.join(', ')}.`,
+		);
 	}
 	const { invalid } = parseAddressList(readOptions(read).allowedAddresses);
 	if (invalid.length > 0) {

@@ -109,7 +109,10 @@ async function existingTaskAccepts(context: IWebhookFunctions, given: unknown): 
 	if (!reference) return false;
 	const key = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${reference.id ?? ''}:${reference.name}`;
 	try {
-		const expectedHash = await recentSecrets.hashOf(key, async () => await credentialSecret(context));
+		const expectedHash = await recentSecrets.hashOf(
+			key,
+			async () => await credentialSecret(context),
+		);
 		return expectedHash !== undefined && secretMatchesHash(given, expectedHash);
 	} catch {
 		return false;
@@ -120,14 +123,17 @@ async function existingTaskAccepts(context: IWebhookFunctions, given: unknown): 
 function registrationAccepts(context: IWebhookFunctions, given: unknown): boolean {
 	const registration = storedRegistration(context.getWorkflowStaticData('node'));
 	if (!registration) return false;
-	if (typeof registration.secretHash === 'string') return secretMatchesHash(given, registration.secretHash);
+	if (typeof registration.secretHash === 'string')
+		return secretMatchesHash(given, registration.secretHash);
 	return secretMatches(given, registration.secret);
 }
 
 /** Whether the delivery carries the secret this trigger expects (`?secret=` of its URL). */
 export async function deliveryHasSecret(context: IWebhookFunctions): Promise<boolean> {
 	const given = ((context.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
-	return connectsToExisting(context) ? await existingTaskAccepts(context, given) : registrationAccepts(context, given);
+	return connectsToExisting(context)
+		? await existingTaskAccepts(context, given)
+		: registrationAccepts(context, given);
 }
 
 /** At activation in Existing Task mode: a secret of at least 16 characters must be set. */
@@ -135,9 +141,13 @@ export async function checkExistingTaskSecret(context: IHookFunctions): Promise<
 	if (!connectsToExisting(context)) return;
 	const secret = legacySecretOf(context) ?? (await credentialSecret(context));
 	if (secret === undefined || secret.length < MIN_SECRET_LENGTH) {
-		throw new NodeOperationError(context.getNode(), `The webhook secret is missing or shorter than ${MIN_SECRET_LENGTH} characters`, {
-			description: `Select a "CIS Auto-Call Webhook Secret API" credential whose secret has at least ${MIN_SECRET_LENGTH} characters, and add ?secret=<that value> to the URL pasted into the service.`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The webhook secret is missing or shorter than ${MIN_SECRET_LENGTH} characters`,
+			{
+				description: `Select a "CIS Auto-Call Webhook Secret API" credential whose secret has at least ${MIN_SECRET_LENGTH} characters, and add ?secret=<that value> to the URL pasted into the service.`,
+			},
+		);
 	}
 }
 
@@ -148,7 +158,14 @@ export async function testWebhookSecret(
 ): Promise<INodeCredentialTestResult> {
 	const secret = typeof credential.data?.secret === 'string' ? credential.data.secret.trim() : '';
 	if (secret.length < MIN_SECRET_LENGTH) {
-		return { status: 'Error', message: `The secret has ${secret.length} characters; use at least ${MIN_SECRET_LENGTH}` };
+		return {
+			status: 'Error',
+			message: `The secret has ${secret.length} characters; use at least ${MIN_SECRET_LENGTH}`,
+		};
 	}
-	return { status: 'OK', message: 'The secret is long enough. Nothing is sent anywhere with it; the service sends it back in ?secret=.' };
+	return {
+		status: 'OK',
+		message:
+			'The secret is long enough. Nothing is sent anywhere with it; the service sends it back in ?secret=.',
+	};
 }

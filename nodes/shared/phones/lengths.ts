@@ -140,7 +140,7 @@ export function lengthProblem(digits: string, defaultCountry?: string): LengthPr
 	return {
 		inShort: fitsNoCode,
 		reason: `${digits} ${fitsNoCode}, so nothing was called`,
-			builderFix: `${writeIt}, or set Default Country in Options to complete numbers written without it`,
+		builderFix: `${writeIt}, or set Default Country in Options to complete numbers written without it`,
 	};
 }
 
@@ -177,8 +177,11 @@ export function validityProblem(
 	}
 	const countries = countriesOf(reading.code);
 	const inShort = `not a valid number of country code ${reading.code} (${countries.slice(0, 3).join(', ')}${countries.length > 3 ? ' …' : ''})`;
-	return { inShort, reason: `${digits} is ${inShort}, so nothing was called`,
-			builderFix: `correct the number` };
+	return {
+		inShort,
+		reason: `${digits} is ${inShort}, so nothing was called`,
+		builderFix: `correct the number`,
+	};
 }
 
 /** The words of lengthProblem(), or undefined when the number can be dialled. */

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ASK_FOR_WHOLE_NUMBER, describeValue, InputError, isPlainObject, Refusal } from '../validation';
+import {
+	ASK_FOR_WHOLE_NUMBER,
+	describeValue,
+	InputError,
+	isPlainObject,
+	Refusal,
+} from '../validation';
 import { type CompletePhone, completerFor } from './defaultCountry';
 import {
 	isEmptyPhone,

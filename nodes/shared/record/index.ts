@@ -1,4 +1,10 @@
 // A node's record of keys across executions (n8n's database, or this process's memory): used by
 // Repeat Protection and by the daily limits.
-export { type NodeRecord, type RecordChanges, MAX_RECORD_ENTRIES, recordOf, scopeOf } from './store';
-export { partOfKey,  Window } from './keys';
+export {
+	type NodeRecord,
+	type RecordChanges,
+	MAX_RECORD_ENTRIES,
+	recordOf,
+	scopeOf,
+} from './store';
+export { partOfKey, Window } from './keys';

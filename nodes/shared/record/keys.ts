@@ -41,6 +41,8 @@ export class Window {
 	/** The keys of `id` in the part of `now` and the `back` parts before it, current part first. */
 	keys(id: string, now: number, back: number): string[] {
 		const part = this.partAt(now);
-		return Array.from({ length: back + 1 }, (_, earlier) => recordKey(this.kind, this.hours, part - earlier, id));
+		return Array.from({ length: back + 1 }, (_, earlier) =>
+			recordKey(this.kind, this.hours, part - earlier, id),
+		);
 	}
 }

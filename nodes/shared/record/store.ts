@@ -116,7 +116,10 @@ function databaseRecord(helpers: Required<DedupHelpers>, scope: string): NodeRec
  * worker's write can drop a key (n8n's own update reads and writes the whole row too), so a failure
  * of it is not a failure of the batch.
  */
-async function recordBatch(helpers: Required<DedupHelpers>, callers: string[][]): Promise<Array<Set<string>>> {
+async function recordBatch(
+	helpers: Required<DedupHelpers>,
+	callers: string[][],
+): Promise<Array<Set<string>>> {
 	const asked = [...new Set(callers.flat())].sort((a, b) => partOfKey(a) - partOfKey(b));
 	const { processed } = await firstRecord(helpers, asked);
 	const recordedBefore = new Set(processed.map(String));
@@ -133,7 +136,9 @@ async function recordBatch(helpers: Required<DedupHelpers>, callers: string[][])
 	// As if the callers had asked one after another: a key is new only for the first that asked it.
 	const askedEarlier = new Set<string>();
 	return callers.map((keys) => {
-		const recorded = new Set(keys.filter((key) => recordedBefore.has(key) || askedEarlier.has(key)));
+		const recorded = new Set(
+			keys.filter((key) => recordedBefore.has(key) || askedEarlier.has(key)),
+		);
 		for (const key of keys) askedEarlier.add(key);
 		return recorded;
 	});
@@ -146,10 +151,17 @@ async function recordBatch(helpers: Required<DedupHelpers>, callers: string[][])
  * caller's (the record then falls back to process memory).
  */
 async function firstRecord(helpers: Required<DedupHelpers>, keys: string[]) {
-	const answer = await helpers.checkProcessedAndRecord(keys, 'node', OPTIONS).catch((error: unknown) => {
-		if (/duplicate key|unique constraint/i.test(error instanceof Error ? error.message : String(error))) return undefined;
-		return Promise.reject(error);
-	});
+	const answer = await helpers
+		.checkProcessedAndRecord(keys, 'node', OPTIONS)
+		.catch((error: unknown) => {
+			if (
+				/duplicate key|unique constraint/i.test(
+					error instanceof Error ? error.message : String(error),
+				)
+			)
+				return undefined;
+			return Promise.reject(error);
+		});
 	return answer ?? (await helpers.checkProcessedAndRecord(keys, 'node', OPTIONS));
 }
 
@@ -198,8 +210,11 @@ function warnOfFallback(context: IExecuteFunctions, scope: string, why: string):
 export function recordOf(context: IExecuteFunctions, strict = false): NodeRecord {
 	const scope = scopeOf(context);
 	const helpers = context.helpers as unknown as DedupHelpers;
-	if (typeof helpers.checkProcessedAndRecord !== 'function' || typeof helpers.removeProcessed !== 'function') {
-		warnOfFallback(context, scope, "this n8n offers no de-duplication helpers");
+	if (
+		typeof helpers.checkProcessedAndRecord !== 'function' ||
+		typeof helpers.removeProcessed !== 'function'
+	) {
+		warnOfFallback(context, scope, 'this n8n offers no de-duplication helpers');
 		return processRecord(scope);
 	}
 	const database = databaseRecord(helpers as Required<DedupHelpers>, scope);
@@ -225,7 +240,8 @@ export function recordOf(context: IExecuteFunctions, strict = false): NodeRecord
 		get durable() {
 			return current.durable;
 		},
-		checkAndRecord: async (keys) => await withFallback(async (record) => await record.checkAndRecord(keys)),
+		checkAndRecord: async (keys) =>
+			await withFallback(async (record) => await record.checkAndRecord(keys)),
 		remove: async (keys) => await withFallback(async (record) => await record.remove(keys)),
 		alone: async (change) => await withFallback(async (record) => await record.alone(change)),
 	};

@@ -77,7 +77,8 @@ export class AdaptiveConcurrency {
 		// else: a finishing request hands its place over (wake() counts it in flight)
 		else await new Promise<void>((resolve) => this.waiting.push(resolve));
 		// holding its place: the others wait too
-		for (let waitMs = this.resumeAt - Date.now(); waitMs > 0; waitMs = this.resumeAt - Date.now()) await sleep(waitMs);
+		for (let waitMs = this.resumeAt - Date.now(); waitMs > 0; waitMs = this.resumeAt - Date.now())
+			await sleep(waitMs);
 		const number = this.started++;
 		let done = false;
 		return (outcome) => {
@@ -92,7 +93,8 @@ export class AdaptiveConcurrency {
 	private learn(outcome: AttemptOutcome, number: number): void {
 		if (outcome.kind === 'notSent') return;
 		if (outcome.kind === 'overload') {
-			if (outcome.waitMs && outcome.waitMs > 0) this.resumeAt = Math.max(this.resumeAt, Date.now() + Math.min(outcome.waitMs, MAX_WAIT_MS));
+			if (outcome.waitMs && outcome.waitMs > 0)
+				this.resumeAt = Math.max(this.resumeAt, Date.now() + Math.min(outcome.waitMs, MAX_WAIT_MS));
 			if (number <= this.cutAt) return;
 			this.current = Math.max(1, Math.floor(this.current / 2));
 			this.cutAt = this.started - 1;

@@ -26,11 +26,14 @@ const NOT_REPEATED =
 	'It was not repeated, because repeating a creating request can call a person twice. Look at the task on the service (its candidates and calls) before running these items again.';
 
 function serviceMessage(body: unknown): string | undefined {
-	if (typeof body === 'string') return body.trim() === '' || /^\s*</.test(body) ? undefined : body.slice(0, 500);
+	if (typeof body === 'string')
+		return body.trim() === '' || /^\s*</.test(body) ? undefined : body.slice(0, 500);
 	if (!isPlainObject(body)) return undefined;
 	const error = body.error ?? body.message;
-	const text = typeof error === 'string' ? error : error !== undefined ? JSON.stringify(error) : undefined;
-	const details = body.details === undefined || body.details === null ? undefined : JSON.stringify(body.details);
+	const text =
+		typeof error === 'string' ? error : error !== undefined ? JSON.stringify(error) : undefined;
+	const details =
+		body.details === undefined || body.details === null ? undefined : JSON.stringify(body.details);
 	return [text, details].filter(Boolean).join(' ') || undefined;
 }
 
@@ -45,7 +48,8 @@ function excerpt(body: unknown, max = 120): string | undefined {
 function redact<T>(value: T, secrets: string[]): T {
 	if (value === undefined) return value;
 	const text = JSON.stringify(value);
-	if (text === undefined || !secrets.some((secret) => text.includes(secret))) return maskUrlSecrets(value);
+	if (text === undefined || !secrets.some((secret) => text.includes(secret)))
+		return maskUrlSecrets(value);
 	let cleaned = text;
 	for (const secret of secrets) cleaned = cleaned.split(secret).join('***');
 	return maskUrlSecrets(JSON.parse(cleaned) as T);
@@ -86,11 +90,14 @@ export function toNodeApiError(
 	} else if (failure.status) {
 		message = `The service answered ${failure.status} to ${endpoint}${tried}${fromService ? `: ${fromService}` : ''}`;
 		// In the words of the credential test (credentials/common.ts), which are also the README's.
-		if (failure.status === 401) message = `The service refused the token (HTTP 401): it is wrong or has expired (${endpoint}${tried}${fromService ? `: ${fromService}` : ''})`;
-		if (request.beyondSpec && (failure.status === 405 || (kind === 'notFound' && !request.notFoundMeans))) {
+		if (failure.status === 401)
+			message = `The service refused the token (HTTP 401): it is wrong or has expired (${endpoint}${tried}${fromService ? `: ${fromService}` : ''})`;
+		if (
+			request.beyondSpec &&
+			(failure.status === 405 || (kind === 'notFound' && !request.notFoundMeans))
+		) {
 			message = `This operation is not available on that server (${failure.status} for ${endpoint})`;
-			description =
-				'Not every server of the service offers this operation, and this one does not.';
+			description = 'Not every server of the service offers this operation, and this one does not.';
 		} else if (kind === 'notFound' && request.notFoundMeans) {
 			description = request.notFoundMeans;
 		} else if (kind === 'refusedInput') {
@@ -101,7 +108,11 @@ export function toNodeApiError(
 		} else if (kind === 'unauthorized' && renewsToken) {
 			description = RENEWED_TOKEN_REJECTED;
 		} else {
-			description = HINT_BY_STATUS[failure.status] ?? (kind === 'serverError' ? 'The service failed; try again later.' : 'See the service\'s answer above.');
+			description =
+				HINT_BY_STATUS[failure.status] ??
+				(kind === 'serverError'
+					? 'The service failed; try again later.'
+					: "See the service's answer above.");
 		}
 	} else if (kind === 'loginFailed') {
 		message = failure.message;
@@ -116,14 +127,17 @@ export function toNodeApiError(
 			`To allow the service, the n8n administrator can ${allowingSetting(failure.blocked)} and restart n8n.`;
 	} else if (kind === 'refusedByCredential') {
 		message = failure.message;
-		description = 'The credential refused to send its token there; nothing was sent to the service. Check the Base URL of the credential.';
+		description =
+			'The credential refused to send its token there; nothing was sent to the service. Check the Base URL of the credential.';
 	} else {
 		message = `No answer from the service for ${endpoint}${tried}: ${networkReason(failure)}`;
-		description = 'Check the Base URL of the credential and that the service is reachable from n8n.';
+		description =
+			'Check the Base URL of the credential and that the service is reachable from n8n.';
 	}
 	if (askedWaitMs !== undefined) {
 		message = `The service answered ${failure.status} to ${endpoint} and asked to wait ${Math.ceil(askedWaitMs / 1000)} s before the next request, longer than the ${MAX_WAIT_MS / 1000} s this node waits`;
-		description = 'Nothing was carried out. Run these items again later, or lower "Max Requests per Second" or "Concurrency" in the options.';
+		description =
+			'Nothing was carried out. Run these items again later, or lower "Max Requests per Second" or "Concurrency" in the options.';
 	}
 	if (uncertain) {
 		const why =
@@ -135,7 +149,14 @@ export function toNodeApiError(
 						? `the service answered ${failure.status} after the request was sent`
 						: `${networkReason(failure)} after the request was sent`;
 		message = `Outcome unknown for ${endpoint}${tried}: ${why}. It may have been created; check the task before running again`;
-		const answer = failure.unexpected !== undefined ? (quoted ? ` The answer began with: ${quoted}` : ' The answer was empty.') : fromService ? ` The service said: ${fromService}` : '';
+		const answer =
+			failure.unexpected !== undefined
+				? quoted
+					? ` The answer began with: ${quoted}`
+					: ' The answer was empty.'
+				: fromService
+					? ` The service said: ${fromService}`
+					: '';
 		description = `${NOT_REPEATED}${answer}`;
 	}
 	const errorBody: JsonObject = {
@@ -143,7 +164,10 @@ export function toNodeApiError(
 		error: fromService ?? null,
 	};
 	if (failure.unexpected !== undefined) errorBody.body = quoted ?? null;
-	else if (failure.body !== undefined) errorBody.body = (typeof failure.body === 'string' ? excerpt(failure.body, 1000) : failure.body) as JsonObject;
+	else if (failure.body !== undefined)
+		errorBody.body = (
+			typeof failure.body === 'string' ? excerpt(failure.body, 1000) : failure.body
+		) as JsonObject;
 	const error = new NodeApiError(context.getNode(), redact(errorBody, secrets), {
 		message: redact(message, secrets),
 		description: redact(description, secrets),
@@ -155,7 +179,11 @@ export function toNodeApiError(
 	error.message = redact(message, secrets);
 	// For the callers: whether a creating request may have been carried out (see errorMayHaveCarriedOut).
 	error.context.outcomeUnknown = uncertain;
-	const stated = uncertain ? 'unknown' : kind === 'blockedByN8n' && failure.blocked && askedWaitMs === undefined ? 'notSent' : undefined;
+	const stated = uncertain
+		? 'unknown'
+		: kind === 'blockedByN8n' && failure.blocked && askedWaitMs === undefined
+			? 'notSent'
+			: undefined;
 	if (stated) error.context.statedOutcome = stated;
 	return error;
 }
@@ -195,7 +223,13 @@ function networkReason(failure: Failure): string {
  * `first` said again in other words (the run's or the item's), keeping its HTTP code: n8n shows the
  * message given, not one of its own for that code.
  */
-export function restatedApiError(node: INode, first: NodeApiError, message: string, description: string, itemIndex?: number): NodeApiError {
+export function restatedApiError(
+	node: INode,
+	first: NodeApiError,
+	message: string,
+	description: string,
+	itemIndex?: number,
+): NodeApiError {
 	const error = new NodeApiError(node, { httpCode: first.httpCode, message } as JsonObject, {
 		message,
 		description,

@@ -1,6 +1,12 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { type Failure, LOGIN_FAILED_CODE, REFUSED_CODE, type Repeatability, SSRF_BLOCKED_CODE } from './types';
+import {
+	type Failure,
+	LOGIN_FAILED_CODE,
+	REFUSED_CODE,
+	type Repeatability,
+	SSRF_BLOCKED_CODE,
+} from './types';
 
 /**
  * The one place for the failure rules: for a request and what went wrong with it, whether it may
@@ -71,7 +77,13 @@ export interface Classification {
 }
 
 /** Failures where the request never reached the service: repeating it cannot create anything twice. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 const KIND_BY_STATUS: Record<number, FailureKind> = {
 	400: 'refusedInput',
@@ -87,7 +99,8 @@ function kindOf(failure: Failure): FailureKind {
 	if (failure.code === REFUSED_CODE) return 'refusedByCredential';
 	if (failure.code === SSRF_BLOCKED_CODE) return 'blockedByN8n';
 	const status = failure.status;
-	if (status === undefined) return failure.code && NOT_SENT_CODES.has(failure.code) ? 'unreachable' : 'noAnswer';
+	if (status === undefined)
+		return failure.code && NOT_SENT_CODES.has(failure.code) ? 'unreachable' : 'noAnswer';
 	if (failure.unexpected !== undefined) return 'unexpectedAnswer';
 	if (KIND_BY_STATUS[status]) return KIND_BY_STATUS[status];
 	if (status >= 500) return 'serverError';
@@ -97,16 +110,29 @@ function kindOf(failure: Failure): FailureKind {
 }
 
 /** Kinds after which the service may have carried the request out: sent, and the answer does not say. */
-const CARRIED_OUT_UNKNOWN = new Set<FailureKind>(['noAnswer', 'serverError', 'redirect', 'unexpectedAnswer']);
+const CARRIED_OUT_UNKNOWN = new Set<FailureKind>([
+	'noAnswer',
+	'serverError',
+	'redirect',
+	'unexpectedAnswer',
+]);
 
-const OVERLOAD = new Set<FailureKind>(['tooManyRequests', 'serverError', 'unreachable', 'noAnswer']);
+const OVERLOAD = new Set<FailureKind>([
+	'tooManyRequests',
+	'serverError',
+	'unreachable',
+	'noAnswer',
+]);
 
 /**
  * The failure rules. A creating request is never repeated after an unknown outcome, except one
  * the service de-duplicates (`createOnce`); redirects and unexpected answers are never repeated;
  * a 429 and a request that never reached the service are repeated whatever they do.
  */
-export function classify(request: { repeatability: Repeatability }, failure: Failure): Classification {
+export function classify(
+	request: { repeatability: Repeatability },
+	failure: Failure,
+): Classification {
 	const kind = kindOf(failure);
 	const status = failure.status;
 	const mayHaveBeenCarriedOut = CARRIED_OUT_UNKNOWN.has(kind);
@@ -116,7 +142,8 @@ export function classify(request: { repeatability: Repeatability }, failure: Fai
 	else if (!mayHaveBeenCarriedOut) repeat = false;
 	else {
 		const answeredOddly = kind === 'unexpectedAnswer' || failure.redirectHost !== undefined;
-		repeat = request.repeatability !== 'create' && !answeredOddly && failure.code !== 'ERR_CANCELED';
+		repeat =
+			request.repeatability !== 'create' && !answeredOddly && failure.code !== 'ERR_CANCELED';
 	}
 	return {
 		kind,
@@ -125,7 +152,11 @@ export function classify(request: { repeatability: Repeatability }, failure: Fai
 		mayHaveBeenCarriedOut,
 		outcomeUnknown,
 		refusedByService: status !== undefined && status >= 400 && status < 500,
-		nothingSent: kind === 'loginFailed' || kind === 'refusedByCredential' || kind === 'blockedByN8n' || kind === 'unreachable',
+		nothingSent:
+			kind === 'loginFailed' ||
+			kind === 'refusedByCredential' ||
+			kind === 'blockedByN8n' ||
+			kind === 'unreachable',
 		overload: OVERLOAD.has(kind),
 		renewLogin: kind === 'unauthorized',
 		endsRun: kind === 'unauthorized' || kind === 'loginFailed' || kind === 'blockedByN8n',
@@ -154,7 +185,11 @@ export function kindOfError(error: unknown): FailureKind | undefined {
  * Otherwise only a 4xx answer proves that nothing was carried out.
  */
 export function errorMayHaveCarriedOut(error: unknown): boolean {
-	if (error instanceof NodeApiError && typeof error.context.outcomeUnknown === 'boolean') return error.context.outcomeUnknown;
+	if (error instanceof NodeApiError && typeof error.context.outcomeUnknown === 'boolean')
+		return error.context.outcomeUnknown;
 	const status = statusOfError(error);
-	return status === undefined || !classify({ repeatability: 'safe' }, { status, message: '' }).refusedByService;
+	return (
+		status === undefined ||
+		!classify({ repeatability: 'safe' }, { status, message: '' }).refusedByService
+	);
 }

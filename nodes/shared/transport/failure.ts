@@ -3,7 +3,13 @@ import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 import { redirectHost } from '../serviceUrl';
 import { ssrfBlockOf } from '../ssrfBlock';
 import { INVALID_JSON, isPlainObject, parseJson } from '../validation';
-import { type AnswerCheck, type Failure, LOGIN_FAILED_CODE, REFUSED_CODE, SSRF_BLOCKED_CODE } from './types';
+import {
+	type AnswerCheck,
+	type Failure,
+	LOGIN_FAILED_CODE,
+	REFUSED_CODE,
+	SSRF_BLOCKED_CODE,
+} from './types';
 
 /** Reads what went wrong with one attempt (an error n8n's HTTP helper threw, or an answer that is not a success) into a Failure. */
 export function readFailure(error: unknown, url?: string): Failure {
@@ -15,7 +21,8 @@ export function readFailure(error: unknown, url?: string): Failure {
 	let headers: IDataObject | undefined;
 	for (const source of candidates) {
 		const response = source.response as IDataObject | undefined;
-		status ??= toStatus(response?.status) ?? toStatus(source.httpCode) ?? toStatus(source.statusCode);
+		status ??=
+			toStatus(response?.status) ?? toStatus(source.httpCode) ?? toStatus(source.statusCode);
 		code ??= typeof source.code === 'string' ? source.code : undefined;
 		body ??= response?.data ?? response?.body;
 		headers ??= response?.headers as IDataObject | undefined;
@@ -32,8 +39,13 @@ export function readFailure(error: unknown, url?: string): Failure {
 	// n8n replaces the message of a network error; axios' own words stay on the cause.
 	const causeText = typeof outer.cause?.message === 'string' ? outer.cause.message : '';
 	// axios reports its `timeout` as ECONNABORTED "timeout of 1000ms exceeded".
-	if ((!code || code === 'ECONNABORTED') && /timeout|timed out/i.test(`${messageText} ${causeText}`)) code = 'ETIMEDOUT';
-	if (!code && /socket hang up|other side closed|ECONNRESET/i.test(messageText)) code = 'ECONNRESET';
+	if (
+		(!code || code === 'ECONNABORTED') &&
+		/timeout|timed out/i.test(`${messageText} ${causeText}`)
+	)
+		code = 'ETIMEDOUT';
+	if (!code && /socket hang up|other side closed|ECONNRESET/i.test(messageText))
+		code = 'ECONNRESET';
 	if (!code && /ECONNREFUSED/.test(messageText)) code = 'ECONNREFUSED';
 	return {
 		status,
@@ -52,26 +64,44 @@ function failureOfAnswer(answer: IN8nHttpFullResponse, requestUrl: string): Fail
 		status,
 		body: parseBody(answer.body),
 		retryAfterMs: parseRetryAfter(readHeader(headers, 'retry-after')),
-		redirectHost: status >= 300 && status < 400 ? redirectHost(readHeader(headers, 'location'), requestUrl) : undefined,
+		redirectHost:
+			status >= 300 && status < 400
+				? redirectHost(readHeader(headers, 'location'), requestUrl)
+				: undefined,
 		message: answer.statusMessage ?? `HTTP ${status}`,
 	};
 }
 
 export function isFullResponse(answer: unknown): answer is IN8nHttpFullResponse {
-	return typeof answer === 'object' && answer !== null && typeof (answer as IN8nHttpFullResponse).statusCode === 'number';
+	return (
+		typeof answer === 'object' &&
+		answer !== null &&
+		typeof (answer as IN8nHttpFullResponse).statusCode === 'number'
+	);
 }
 
 /** Undefined when the answer is a success: a 2xx that passes the checks. */
-export function judgeAnswer(answer: unknown, expect: AnswerCheck | undefined, url: string): Failure | undefined {
-	const full = isFullResponse(answer) ? answer : ({ body: answer, headers: {}, statusCode: 200 } as IN8nHttpFullResponse);
+export function judgeAnswer(
+	answer: unknown,
+	expect: AnswerCheck | undefined,
+	url: string,
+): Failure | undefined {
+	const full = isFullResponse(answer)
+		? answer
+		: ({ body: answer, headers: {}, statusCode: 200 } as IN8nHttpFullResponse);
 	const status = full.statusCode;
 	if (status < 200 || status >= 300) return failureOfAnswer(full, url);
 	const problem = checkAnswer(full, expect);
-	return problem === undefined ? undefined : { status, body: parseBody(full.body), unexpected: problem, message: problem };
+	return problem === undefined
+		? undefined
+		: { status, body: parseBody(full.body), unexpected: problem, message: problem };
 }
 
 /** What is wrong with a 2xx answer: an HTML or XML page is never a success, whatever the request's own check says. */
-function checkAnswer(answer: IN8nHttpFullResponse, expect: AnswerCheck | undefined): string | undefined {
+function checkAnswer(
+	answer: IN8nHttpFullResponse,
+	expect: AnswerCheck | undefined,
+): string | undefined {
 	const contentType = readHeader(answer.headers as IDataObject | undefined, 'content-type') ?? '';
 	const body = answer.body;
 	if (/html/i.test(contentType) || (typeof body === 'string' && /^\s*</.test(body))) {
@@ -92,7 +122,8 @@ function parseBody(body: unknown): unknown {
 		const parsed = parseJson(body);
 		return parsed === INVALID_JSON ? body : parsed;
 	}
-	if (typeof Buffer !== 'undefined' && Buffer.isBuffer(body)) return parseBody(body.toString('utf8'));
+	if (typeof Buffer !== 'undefined' && Buffer.isBuffer(body))
+		return parseBody(body.toString('utf8'));
 	return body;
 }
 
@@ -100,7 +131,10 @@ function parseBody(body: unknown): unknown {
 export function readHeader(headers: IDataObject | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
 	const getter = (headers as { get?: (key: string) => unknown }).get;
-	const value = typeof getter === 'function' ? getter.call(headers, name) : headers[name] ?? headers[name.toLowerCase()];
+	const value =
+		typeof getter === 'function'
+			? getter.call(headers, name)
+			: (headers[name] ?? headers[name.toLowerCase()]);
 	return value === undefined || value === null ? undefined : String(value);
 }
 

@@ -1,4 +1,9 @@
-import type { ICredentialsDecrypted, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { insecureUrlProblem } from '../serviceUrl';
@@ -17,9 +22,9 @@ import { API_PATH, type ApiRequest, type Failure, type RequestContext } from './
  * NodeApiError (apiErrors.ts).
  */
 
-export type { AnswerCheck, ApiRequest,  Repeatability, RequestContext } from './types';
-export { restatedApiError,  statedOutcomeOf } from './apiErrors';
-export {   errorMayHaveCarriedOut, type FailureKind, kindOfError } from './classify';
+export type { AnswerCheck, ApiRequest, Repeatability, RequestContext } from './types';
+export { restatedApiError, statedOutcomeOf } from './apiErrors';
+export { errorMayHaveCarriedOut, type FailureKind, kindOfError } from './classify';
 
 export interface TransportSettings {
 	/**
@@ -89,7 +94,10 @@ export class ApiClient {
 	) {
 		this.limiter = new RateLimiter(settings.maxRequestsPerSecond);
 		if (settings.adaptiveConcurrency) {
-			this.inFlight = new AdaptiveConcurrency(Math.min(DEFAULT_TRANSPORT_SETTINGS.concurrency, settings.concurrency), settings.concurrency);
+			this.inFlight = new AdaptiveConcurrency(
+				Math.min(DEFAULT_TRANSPORT_SETTINGS.concurrency, settings.concurrency),
+				settings.concurrency,
+			);
 		}
 		this.renewsToken = credentialType === CREDENTIAL_BY_AUTHENTICATION.login;
 		const data = credentials.data ?? {};
@@ -104,10 +112,15 @@ export class ApiClient {
 			throw new NodeOperationError(
 				this.context.getNode(),
 				itemIndex === undefined ? this.refusal : `${this.refusal} [item ${itemIndex}]`,
-				{ itemIndex, description: 'Change the address in the credential. Nothing was sent to the service.' },
+				{
+					itemIndex,
+					description: 'Change the address in the credential. Nothing was sent to the service.',
+				},
 			);
 		}
-		const url = `${String(this.credentials.data?.baseUrl ?? '').trim().replace(/\/+$/, '')}${API_PATH}${request.path}`;
+		const url = `${String(this.credentials.data?.baseUrl ?? '')
+			.trim()
+			.replace(/\/+$/, '')}${API_PATH}${request.path}`;
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
@@ -199,7 +212,13 @@ export class ApiClient {
 				outcome = attemptOutcomeOf(
 					status >= 200 && status < 300
 						? undefined
-						: { status, message: '', retryAfterMs: parseRetryAfter(readHeader(answer.headers as IDataObject | undefined, 'retry-after')) },
+						: {
+								status,
+								message: '',
+								retryAfterMs: parseRetryAfter(
+									readHeader(answer.headers as IDataObject | undefined, 'retry-after'),
+								),
+							},
 					Date.now() - startedAt,
 				);
 				return { answer, tokenUsed: logsIn ? this.currentToken() : tokenBefore };

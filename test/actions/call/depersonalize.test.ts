@@ -12,7 +12,12 @@ describe('Call → Depersonalize (spec 4.1)', () => {
 		const deleted = sim.addCall();
 		const result = await runAction(
 			sim,
-			{ resource: 'call', operation: 'depersonalize', callId: '={{ $json.callId }}', skipDeleteRecord: '={{ $json.keep }}' },
+			{
+				resource: 'call',
+				operation: 'depersonalize',
+				callId: '={{ $json.callId }}',
+				skipDeleteRecord: '={{ $json.keep }}',
+			},
 			[
 				{ callId: kept.id, keep: true },
 				{ callId: deleted.id, keep: false },
@@ -20,10 +25,27 @@ describe('Call → Depersonalize (spec 4.1)', () => {
 		);
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
-		expect(requests.map((request) => [request.method, request.path, request.body, request.rawBody !== '' ? 'has body' : ''])).toEqual(
+		expect(
+			requests.map((request) => [
+				request.method,
+				request.path,
+				request.body,
+				request.rawBody !== '' ? 'has body' : '',
+			]),
+		).toEqual(
 			expect.arrayContaining([
-				['POST', `/cis/api/v1/calls/${kept.id}/depersonalization`, { skipDeleteRecord: true }, 'has body'],
-				['POST', `/cis/api/v1/calls/${deleted.id}/depersonalization`, { skipDeleteRecord: false }, 'has body'],
+				[
+					'POST',
+					`/cis/api/v1/calls/${kept.id}/depersonalization`,
+					{ skipDeleteRecord: true },
+					'has body',
+				],
+				[
+					'POST',
+					`/cis/api/v1/calls/${deleted.id}/depersonalization`,
+					{ skipDeleteRecord: false },
+					'has body',
+				],
 			]),
 		);
 		expect(jsonOf(result)).toEqual([

@@ -9,7 +9,8 @@ import { apiRequests, callTaskCreate, runAction, useActionSimulator } from '../f
  */
 const sim = useActionSimulator();
 
-const createTask = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}) => callTaskCreate({ name: 'Window', ...fields }, additionalFields);
+const createTask = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}) =>
+	callTaskCreate({ name: 'Window', ...fields }, additionalFields);
 
 async function sentBody(parameters: INodeParameters) {
 	const result = await runAction(sim, parameters, [{}]);
@@ -26,30 +27,63 @@ describe('Call Window', () => {
 
 	test('set hours: the window with its shown defaults 09:00–21:00', async () => {
 		const body = await sentBody(createTask({ callWindow: 'candidateTime' }));
-		expect(body.additionalOptions).toMatchObject({ useTr: true, allowCallTimeFrom: 32400, allowCallTimeTo: 75600 });
+		expect(body.additionalOptions).toMatchObject({
+			useTr: true,
+			allowCallTimeFrom: 32400,
+			allowCallTimeTo: 75600,
+		});
 	});
 
 	test('set hours: the hours given', async () => {
-		const body = await sentBody(createTask({ callWindow: 'candidateTime', allowCallTimeFrom: '10:30', allowCallTimeTo: '18:00' }));
-		expect(body.additionalOptions).toMatchObject({ useTr: true, allowCallTimeFrom: 37800, allowCallTimeTo: 64800 });
+		const body = await sentBody(
+			createTask({
+				callWindow: 'candidateTime',
+				allowCallTimeFrom: '10:30',
+				allowCallTimeTo: '18:00',
+			}),
+		);
+		expect(body.additionalOptions).toMatchObject({
+			useTr: true,
+			allowCallTimeFrom: 37800,
+			allowCallTimeTo: 64800,
+		});
 	});
 
 	test('set hours across midnight: refused with the way to call overnight, nothing sent', async () => {
-		const result = await runAction(sim, createTask({ callWindow: 'candidateTime', allowCallTimeFrom: '22:00', allowCallTimeTo: '06:00' }), [{}]);
-		expect(result.error?.message).toMatch(/Invalid allowCallTimeTo: "06:00" is not after the window start \("22:00"\).*cannot cross midnight.*\[item 0\]/);
+		const result = await runAction(
+			sim,
+			createTask({
+				callWindow: 'candidateTime',
+				allowCallTimeFrom: '22:00',
+				allowCallTimeTo: '06:00',
+			}),
+			[{}],
+		);
+		expect(result.error?.message).toMatch(
+			/Invalid allowCallTimeTo: "06:00" is not after the window start \("22:00"\).*cannot cross midnight.*\[item 0\]/,
+		);
 		expect(apiRequests(sim)).toHaveLength(0);
 	});
 
 	test('a workflow saved with 0.1.0 keeps its window under Additional Fields', async () => {
-		const body = await sentBody(createTask({}, { useTr: true, allowCallTimeFrom: '08:00', allowCallTimeTo: '20:00' }));
-		expect(body.additionalOptions).toMatchObject({ useTr: true, allowCallTimeFrom: 28800, allowCallTimeTo: 72000 });
+		const body = await sentBody(
+			createTask({}, { useTr: true, allowCallTimeFrom: '08:00', allowCallTimeTo: '20:00' }),
+		);
+		expect(body.additionalOptions).toMatchObject({
+			useTr: true,
+			allowCallTimeFrom: 28800,
+			allowCallTimeTo: 72000,
+		});
 	});
 });
 
 describe('Candidate and Number limits: one number each', () => {
 	test('a number sets the limit', async () => {
 		const body = await sentBody(createTask({}, { candidateLimit: 4, numberLimit: 2 }));
-		expect(body.redialStrategyOptions).toMatchObject({ candidateLimit: { redial: true, count: 4 }, numberLimit: { redial: true, count: 2 } });
+		expect(body.redialStrategyOptions).toMatchObject({
+			candidateLimit: { redial: true, count: 4 },
+			numberLimit: { redial: true, count: 2 },
+		});
 	});
 
 	test('0 means no limit', async () => {
@@ -64,7 +98,9 @@ describe('Candidate and Number limits: one number each', () => {
 	});
 
 	test('a workflow saved with 0.1.0 keeps its {limit: {redial, count}}', async () => {
-		const body = await sentBody(createTask({}, { numberLimit: { limit: { redial: true, count: 5 } } }));
+		const body = await sentBody(
+			createTask({}, { numberLimit: { limit: { redial: true, count: 5 } } }),
+		);
 		expect(body.redialStrategyOptions.numberLimit).toEqual({ redial: true, count: 5 });
 	});
 

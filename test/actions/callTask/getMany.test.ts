@@ -4,7 +4,18 @@
  */
 import { getGlobalState, NodeApiError, NodeOperationError, setGlobalState } from 'n8n-workflow';
 import type { TaskStatus } from '../../../simulator';
-import { addTasks, API, apiRequests, createTaskInState, jsonOf, runAction, sendJson, startTinyServer, storedTask, useActionSimulator } from '../fixtures';
+import {
+	addTasks,
+	API,
+	apiRequests,
+	createTaskInState,
+	jsonOf,
+	runAction,
+	sendJson,
+	startTinyServer,
+	storedTask,
+	useActionSimulator,
+} from '../fixtures';
 
 jest.setTimeout(60_000);
 
@@ -16,9 +27,9 @@ describe('Call Task → Get Many', () => {
 		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', limit: 5 });
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
-		expect(requests.map((request) => [request.method, request.path, request.query, request.rawBody])).toEqual([
-			['GET', `${API}telephony/autoCall`, { limit: '5', offset: '0' }, ''],
-		]);
+		expect(
+			requests.map((request) => [request.method, request.path, request.query, request.rawBody]),
+		).toEqual([['GET', `${API}telephony/autoCall`, { limit: '5', offset: '0' }, '']]);
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(5);
 		for (const json of outputs) {
@@ -31,7 +42,14 @@ describe('Call Task → Get Many', () => {
 
 	test('filters: statuses, keyword, from/to, sort go into the query; the answer is the matching tasks', async () => {
 		const statuses: TaskStatus[] = ['BLANK', 'PROCESS', 'PAUSED', 'HALTED', 'PROCESS', 'PAUSED'];
-		const created = ['2026-01-05', '2026-01-10', '2026-01-15', '2026-01-20', '2026-02-10', '2026-01-12'];
+		const created = [
+			'2026-01-05',
+			'2026-01-10',
+			'2026-01-15',
+			'2026-01-20',
+			'2026-02-10',
+			'2026-01-12',
+		];
 		statuses.forEach((status, index) =>
 			createTaskInState(
 				sim,
@@ -68,7 +86,7 @@ describe('Call Task → Get Many', () => {
 		]);
 	});
 
-	test('From / To picked without an offset are wall time in the workflow\'s time zone (not the n8n process\')', async () => {
+	test("From / To picked without an offset are wall time in the workflow's time zone (not the n8n process')", async () => {
 		const saved = getGlobalState();
 		setGlobalState({ ...saved, defaultTimezone: 'Europe/Moscow' });
 		try {
@@ -78,21 +96,32 @@ describe('Call Task → Get Many', () => {
 				filters: { from: '2026-01-10T00:00:00', to: '2026-07-10 18:30' },
 			});
 			expect(result.error).toBeUndefined();
-			expect(apiRequests(sim)[0].query).toMatchObject({ from: '2026-01-09T21:00:00.000Z', to: '2026-07-10T15:30:00.000Z' });
+			expect(apiRequests(sim)[0].query).toMatchObject({
+				from: '2026-01-09T21:00:00.000Z',
+				to: '2026-07-10T15:30:00.000Z',
+			});
 		} finally {
 			setGlobalState(saved);
 		}
 	});
 
 	test('a From that is not a date is refused before any request', async () => {
-		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', filters: { from: 'last tuesday' } });
+		const result = await runAction(sim, {
+			resource: 'callTask',
+			operation: 'getMany',
+			filters: { from: 'last tuesday' },
+		});
 		expect((result.error as Error).message).toMatch(/from/);
 		expect(apiRequests(sim)).toEqual([]);
 	});
 
 	test('Return All pages through 2,500 tasks, at most 1,000 per page, and returns every task once', async () => {
 		const tasks = addTasks(sim, 2500);
-		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', returnAll: true });
+		const result = await runAction(sim, {
+			resource: 'callTask',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests.map((request) => request.query)).toEqual([
@@ -108,7 +137,11 @@ describe('Call Task → Get Many', () => {
 
 	test('a limit above 1,000 is split into pages of at most 1,000', async () => {
 		addTasks(sim, 1600);
-		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', limit: 1500 });
+		const result = await runAction(sim, {
+			resource: 'callTask',
+			operation: 'getMany',
+			limit: 1500,
+		});
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => request.query)).toEqual([
 			{ limit: '1000', offset: '0' },
@@ -119,17 +152,30 @@ describe('Call Task → Get Many', () => {
 
 	test('exactly one full page: one more request finds the end', async () => {
 		addTasks(sim, 1000);
-		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', returnAll: true });
+		const result = await runAction(sim, {
+			resource: 'callTask',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(result.items).toHaveLength(1000);
 		expect(apiRequests(sim).map((request) => request.query.offset)).toEqual(['0', '1000']);
 	});
 
 	test('Return All against a server that ignores "offset": stops at the repeated page with an error that says why', async () => {
-		const page = Array.from({ length: 1000 }, (_, index) => ({ id: { identity: `task-${index}` }, name: `Task ${index}` }));
+		const page = Array.from({ length: 1000 }, (_, index) => ({
+			id: { identity: `task-${index}` },
+			name: `Task ${index}`,
+		}));
 		// Ends after 20 pages so that a node without the guard finishes (with duplicates) instead of hanging.
-		const server = await startTinyServer((_request, response) => sendJson(response, 200, { items: server.requests.length > 20 ? [] : page }));
+		const server = await startTinyServer((_request, response) =>
+			sendJson(response, 200, { items: server.requests.length > 20 ? [] : page }),
+		);
 		try {
-			const result = await runAction(server.asSimulator(), { resource: 'callTask', operation: 'getMany', returnAll: true });
+			const result = await runAction(server.asSimulator(), {
+				resource: 'callTask',
+				operation: 'getMany',
+				returnAll: true,
+			});
 			const error = result.error as NodeOperationError;
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
@@ -146,18 +192,27 @@ describe('Call Task → Get Many', () => {
 		// Every page is new and full; ends after 150 pages so that a node without the cap finishes.
 		const server = await startTinyServer((request, response) => {
 			const offset = Number(request.query.offset);
-			const items = server.requests.length > 150 ? [] : Array.from({ length: 1000 }, (_, index) => ({ id: `t-${offset + index}` }));
+			const items =
+				server.requests.length > 150
+					? []
+					: Array.from({ length: 1000 }, (_, index) => ({ id: `t-${offset + index}` }));
 			sendJson(response, 200, { items });
 		});
 		try {
-			const result = await runAction(server.asSimulator(), { resource: 'callTask', operation: 'getMany', returnAll: true }, [{}], {
-				continueOnFail: true,
-			});
+			const result = await runAction(
+				server.asSimulator(),
+				{ resource: 'callTask', operation: 'getMany', returnAll: true },
+				[{}],
+				{
+					continueOnFail: true,
+				},
+			);
 			expect(server.requests).toHaveLength(100);
 			expect(jsonOf(result)).toEqual([
 				{
 					error: 'Stopped listing call tasks after 100 pages (100000 tasks) [item 0]',
-					description: 'Return All reads at most 100 pages of 1,000 tasks. Narrow the list with the filters, or use Limit.',
+					description:
+						'Return All reads at most 100 pages of 1,000 tasks. Narrow the list with the filters, or use Limit.',
 				},
 			]);
 		} finally {
@@ -170,7 +225,9 @@ describe('Call Task → Get Many', () => {
 		const result = await runAction(sim, { resource: 'callTask', operation: 'getMany', limit: 5 });
 		const error = result.error as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`This operation is not available on that server (${status} for GET ${API}telephony/autoCall)`);
+		expect(error.message).toBe(
+			`This operation is not available on that server (${status} for GET ${API}telephony/autoCall)`,
+		);
 		expect(error.description).toMatch(/Not every server of the service offers this operation/);
 	});
 });

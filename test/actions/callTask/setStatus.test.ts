@@ -6,14 +6,28 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import type { TaskStatus } from '../../../simulator';
-import { addTasks, API, apiRequests, byId, createTaskInState, jsonOf, runAction, storedTask, useActionSimulator } from '../fixtures';
+import {
+	addTasks,
+	API,
+	apiRequests,
+	byId,
+	createTaskInState,
+	jsonOf,
+	runAction,
+	storedTask,
+	useActionSimulator,
+} from '../fixtures';
 
 jest.setTimeout(60_000);
 
 const sim = useActionSimulator();
 
 describe('Call Task → Start / Pause / Stop', () => {
-	const setStatus = (operation: string, id: string, extra: INodeParameters = {}): INodeParameters => ({
+	const setStatus = (
+		operation: string,
+		id: string,
+		extra: INodeParameters = {},
+	): INodeParameters => ({
 		resource: 'callTask',
 		operation,
 		autoCallId: byId(id),
@@ -46,9 +60,11 @@ describe('Call Task → Start / Pause / Stop', () => {
 		}
 	});
 
-	test('a halted task cannot be started again: the service\'s refusal is the item\'s error', async () => {
+	test("a halted task cannot be started again: the service's refusal is the item's error", async () => {
 		const stored = createTaskInState(sim, { name: 'Done' }, { status: 'HALTED' });
-		const result = await runAction(sim, setStatus('start', stored.id), [{}], { continueOnFail: true });
+		const result = await runAction(sim, setStatus('start', stored.id), [{}], {
+			continueOnFail: true,
+		});
 		const [json] = jsonOf(result);
 		expect(json.httpCode).toBe('422');
 		expect(json.error).toMatch(/halted/);
@@ -63,7 +79,11 @@ describe('Call Task → Start / Pause / Stop', () => {
 			tasks.map((t) => ({ taskId: t.id })),
 		);
 		expect(result.error).toBeUndefined();
-		expect(tasks.map((t) => storedTask(sim, t.id).status)).toEqual(['PROCESS', 'PROCESS', 'PROCESS']);
+		expect(tasks.map((t) => storedTask(sim, t.id).status)).toEqual([
+			'PROCESS',
+			'PROCESS',
+			'PROCESS',
+		]);
 		expect(jsonOf(result).map((json) => json.autoCallId)).toEqual(tasks.map((t) => t.id));
 	});
 
@@ -74,18 +94,30 @@ describe('Call Task → Start / Pause / Stop', () => {
 		expect(error.description).toContain('"ghost-task"');
 	});
 
-	test.each(['start', 'pause', 'stop'])('%s answered 405: "not available on that server"', async (operation) => {
-		const [stored] = addTasks(sim, 1);
-		sim.injectFault({ path: new RegExp(`^${API}telephony/autoCall/${stored.id}/`), status: 405 });
-		const result = await runAction(sim, setStatus(operation, stored.id));
-		expect((result.error as Error).message).toMatch(/^This operation is not available on that server \(405 for POST /);
-		expect(storedTask(sim, stored.id).status).toBe('BLANK');
-	});
+	test.each(['start', 'pause', 'stop'])(
+		'%s answered 405: "not available on that server"',
+		async (operation) => {
+			const [stored] = addTasks(sim, 1);
+			sim.injectFault({ path: new RegExp(`^${API}telephony/autoCall/${stored.id}/`), status: 405 });
+			const result = await runAction(sim, setStatus(operation, stored.id));
+			expect((result.error as Error).message).toMatch(
+				/^This operation is not available on that server \(405 for POST /,
+			);
+			expect(storedTask(sim, stored.id).status).toBe('BLANK');
+		},
+	);
 
 	test('a 503 is retried: status moves are safe to repeat', async () => {
 		const [stored] = addTasks(sim, 1);
-		sim.injectFault({ path: `${API}telephony/autoCall/${stored.id}/play`, status: 503, afterHandling: true });
-		const result = await runAction(sim, setStatus('start', stored.id, { options: { maxRetries: 1 } }));
+		sim.injectFault({
+			path: `${API}telephony/autoCall/${stored.id}/play`,
+			status: 503,
+			afterHandling: true,
+		});
+		const result = await runAction(
+			sim,
+			setStatus('start', stored.id, { options: { maxRetries: 1 } }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sim).map((request) => request.status)).toEqual([503, 200]);
 		expect(storedTask(sim, stored.id).status).toBe('PROCESS');

@@ -4,7 +4,18 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { addTasks, API, apiRequests, byId, candidate, candidatesWithPhone, jsonOf, runAction, storedTask, useActionSimulator } from '../fixtures';
+import {
+	addTasks,
+	API,
+	apiRequests,
+	byId,
+	candidate,
+	candidatesWithPhone,
+	jsonOf,
+	runAction,
+	storedTask,
+	useActionSimulator,
+} from '../fixtures';
 
 jest.setTimeout(60_000);
 
@@ -19,15 +30,19 @@ describe('Candidate → Add Many to Task', () => {
 
 	test('chunks of Batch Size, each entry with the task id; outputs mapped back per item', async () => {
 		const [stored] = addTasks(sim, 1);
-		const result = await runAction(sim, candidate('addManyToTask', {
-			inputMode: 'fromItems',
-			autoCallId: byId(stored.id),
-			phoneField: 'phone',
-			variablesFields: 'name',
-			clientExternalIdField: 'crmId',
-			forceStart: true,
-			options: { batchSize: 3, concurrency: 1 },
-		}), items);
+		const result = await runAction(
+			sim,
+			candidate('addManyToTask', {
+				inputMode: 'fromItems',
+				autoCallId: byId(stored.id),
+				phoneField: 'phone',
+				variablesFields: 'name',
+				clientExternalIdField: 'crmId',
+				forceStart: true,
+				options: { batchSize: 3, concurrency: 1 },
+			}),
+			items,
+		);
 		expect(result.error).toBeUndefined();
 		const requests = apiRequests(sim);
 		expect(requests.map((request) => [request.method, request.path])).toEqual(
@@ -43,10 +58,16 @@ describe('Candidate → Add Many to Task', () => {
 			})),
 			forceStart: true,
 		});
-		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			items.map((_, index) => ({ item: index })),
+		);
 		jsonOf(result).forEach((json, index) => {
 			const [candidate] = candidatesWithPhone(sim, items[index].phone);
-			expect(json).toMatchObject({ autoCallCandidateId: candidate.id, autoCallId: stored.id, phone: [items[index].phone] });
+			expect(json).toMatchObject({
+				autoCallCandidateId: candidate.id,
+				autoCallId: stored.id,
+				phone: [items[index].phone],
+			});
 		});
 		expect(storedTask(sim, stored.id).status).toBe('PROCESS');
 	});
@@ -55,7 +76,10 @@ describe('Candidate → Add Many to Task', () => {
 		const tasks = addTasks(sim, 2);
 		const result = await runAction(
 			sim,
-			candidate('addManyToTask', { autoCallId: byId('={{ $json.taskId }}'), phone: '={{ $json.phone }}' }),
+			candidate('addManyToTask', {
+				autoCallId: byId('={{ $json.taskId }}'),
+				phone: '={{ $json.phone }}',
+			}),
 			[
 				{ taskId: tasks[0].id, phone: '79990000201' },
 				{ taskId: tasks[1].id, phone: '79990000202' },
@@ -78,7 +102,11 @@ describe('Candidate → Add Many to Task', () => {
 		const [stored] = addTasks(sim, 1);
 		const result = await runAction(
 			sim,
-			candidate('addManyToTask', { inputMode: 'fromItems', autoCallId: byId(stored.id), clientExternalIdField: 'crmId' }),
+			candidate('addManyToTask', {
+				inputMode: 'fromItems',
+				autoCallId: byId(stored.id),
+				clientExternalIdField: 'crmId',
+			}),
 			[
 				{ phone: '79990000301', crmId: 'same' },
 				{ phone: '79990000301', crmId: 'same' },
@@ -100,11 +128,20 @@ describe('Candidate → Add Many to Task', () => {
 			clientExternalIdField: idField,
 			options: { maxRetries: 2 },
 		});
-		for (const [idField, slice] of [['crmId', items.slice(0, 2)], ['', items.slice(2, 4)]] as const) {
+		for (const [idField, slice] of [
+			['crmId', items.slice(0, 2)],
+			['', items.slice(2, 4)],
+		] as const) {
 			sim.requests.length = 0;
 			// The service adds the batch, then answers 503 once; a second POST would answer 200.
-			sim.injectFault({ path: `${API}telephony/autoCallCandidate/batch`, status: 503, afterHandling: true });
-			const result = await runAction(sim, parameters(idField), [...slice], { continueOnFail: true });
+			sim.injectFault({
+				path: `${API}telephony/autoCallCandidate/batch`,
+				status: 503,
+				afterHandling: true,
+			});
+			const result = await runAction(sim, parameters(idField), [...slice], {
+				continueOnFail: true,
+			});
 			expect(apiRequests(sim).filter((request) => request.method === 'POST')).toHaveLength(1);
 			const outputs = jsonOf(result);
 			expect(outputs).toHaveLength(2);
@@ -114,7 +151,10 @@ describe('Candidate → Add Many to Task', () => {
 	});
 
 	test('an unknown task: the error names the task', async () => {
-		const result = await runAction(sim, candidate('addManyToTask', { autoCallId: byId('ghost-task'), phone: '79990000401' }));
+		const result = await runAction(
+			sim,
+			candidate('addManyToTask', { autoCallId: byId('ghost-task'), phone: '79990000401' }),
+		);
 		const error = result.error as NodeApiError;
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toContain('"ghost-task"');
@@ -125,7 +165,12 @@ describe('Candidate → Add Many to Task', () => {
 		sim.injectFault({ path: `${API}telephony/autoCallCandidate/batch`, status: 405 });
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'addManyToTask', inputMode: 'fromItems', autoCallId: byId(stored.id) },
+			{
+				resource: 'candidate',
+				operation: 'addManyToTask',
+				inputMode: 'fromItems',
+				autoCallId: byId(stored.id),
+			},
 			items.slice(0, 3),
 			{ continueOnFail: true },
 		);

@@ -33,13 +33,30 @@ describe('Candidate → Create and Run (spec 4.4)', () => {
 			'/cis/api/v1/telephony/autoCallCandidate/single',
 		]);
 		expect(requests[0].headers.accept).toMatch(/application\/json/);
-		const bodies = requests.map((request) => request.body).sort((a, b) => a.variables.name.localeCompare(b.variables.name));
+		const bodies = requests
+			.map((request) => request.body)
+			.sort((a, b) => a.variables.name.localeCompare(b.variables.name));
 		expect(bodies).toEqual([
-			{ phone: ['79990000001', '79990000002'], botSettingsId: 'bot-1', variables: { name: 'Ann' }, timezone: 25200, callbackData: { crmId: 'L-1' } },
-			{ phone: ['79990000003'], botSettingsId: 'bot-1', variables: { name: 'Bob' }, timezone: 25200, callbackData: { crmId: 'L-2' } },
+			{
+				phone: ['79990000001', '79990000002'],
+				botSettingsId: 'bot-1',
+				variables: { name: 'Ann' },
+				timezone: 25200,
+				callbackData: { crmId: 'L-1' },
+			},
+			{
+				phone: ['79990000003'],
+				botSettingsId: 'bot-1',
+				variables: { name: 'Bob' },
+				timezone: 25200,
+				callbackData: { crmId: 'L-2' },
+			},
 		]);
 		const outputs = jsonOf(result);
-		expect(outputs.map((output) => output.phone)).toEqual([['79990000001', '79990000002'], ['79990000003']]);
+		expect(outputs.map((output) => output.phone)).toEqual([
+			['79990000001', '79990000002'],
+			['79990000003'],
+		]);
 		for (const output of outputs) {
 			expect(sim.state.candidates.get(output.autoCallCandidateId as string)).toBeDefined();
 		}

@@ -4,11 +4,18 @@
  * the result (the set-up: useWaitingN8n, test/actions/fixtures/waiting.ts). The trigger's side of
  * the hand-over: test/trigger/handOver.test.ts.
  */
-import { finishedWithin, noRedials, runTool, target, useWaitingN8n, waitParameters } from '../fixtures';
+import {
+	finishedWithin,
+	noRedials,
+	runTool,
+	target,
+	useWaitingN8n,
+	waitParameters,
+} from '../fixtures';
 
 const { sim, startN8n, runWaiting, resumedOnce, expectNoKeyIn, markerSent } = useWaitingN8n();
 
-test('answered on the first attempt: the execution continues once with the result, the user\'s Callback Data and no key', async () => {
+test("answered on the first attempt: the execution continues once with the result, the user's Callback Data and no key", async () => {
 	const { waiting, server, eventUrl } = await startN8n();
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
 	sim.setOutcome('79991110001', { attempts: ['ANSWERED'], result: { interested: 'yes' } });
@@ -45,9 +52,16 @@ test('no answer, then answered on a redial: one resume, with the answered call',
 	const { waiting, eventUrl } = await startN8n();
 	sim.setDefaultTemplate({
 		webhookUrls: [target(eventUrl)],
-		redialStrategyOptions: { ...noRedials, redialStrategyEn: true, noAnswer: { redial: true, count: 2, time: 1 } },
+		redialStrategyOptions: {
+			...noRedials,
+			redialStrategyEn: true,
+			noAnswer: { redial: true, count: 2, time: 1 },
+		},
 	});
-	sim.setOutcome('79991110002', { attempts: ['NOANSWER', 'ANSWERED'], result: { interested: 'later' } });
+	sim.setOutcome('79991110002', {
+		attempts: ['NOANSWER', 'ANSWERED'],
+		result: { interested: 'later' },
+	});
 
 	const execution = await runWaiting(waiting, [{ phone: '79991110002', crmId: 'L-2' }]);
 	await finishedWithin(execution);
@@ -57,11 +71,17 @@ test('no answer, then answered on a redial: one resume, with the answered call',
 	expect(calls.map((e) => e.payload.status)).toEqual(['NOANSWER', 'ANSWERED']);
 	expect(execution.resumes).toBe(1);
 	expect(execution.items!.map((i) => i.json)).toEqual([
-		expect.objectContaining({ status: 'Answered', callStatus: 'ANSWERED', callId: calls[1].payload.id, result: { interested: 'later' }, callbackData: { crmId: 'L-2' } }),
+		expect.objectContaining({
+			status: 'Answered',
+			callStatus: 'ANSWERED',
+			callId: calls[1].payload.id,
+			result: { interested: 'later' },
+			callbackData: { crmId: 'L-2' },
+		}),
 	]);
 });
 
-test('never reached: the wait ends when the person is done (CANDIDATE_CHANGED), with the last call\'s status in words', async () => {
+test("never reached: the wait ends when the person is done (CANDIDATE_CHANGED), with the last call's status in words", async () => {
 	const { waiting, eventUrl } = await startN8n();
 	sim.setDefaultTemplate({ webhookUrls: [target(eventUrl)], redialStrategyOptions: noRedials });
 	sim.setOutcome('79991110003', { attempts: ['BUSY'] });
@@ -82,9 +102,20 @@ test('never reached: the wait ends when the person is done (CANDIDATE_CHANGED), 
 });
 
 /** Runs two people with Retry On Fail; the second person's first request is refused (nothing created): the node fails, n8n tries again. */
-function runRefusedOnce(waiting: Parameters<typeof runWaiting>[0], leads: Array<{ phone: string; crmId: string }>) {
-	sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single', bodyIncludes: leads[1].phone, status: 400, body: { error: 'busy, try later' }, times: 1 });
-	return runWaiting(waiting, leads, waitParameters, { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
+function runRefusedOnce(
+	waiting: Parameters<typeof runWaiting>[0],
+	leads: Array<{ phone: string; crmId: string }>,
+) {
+	sim.injectFault({
+		path: '/cis/api/v1/telephony/autoCallCandidate/single',
+		bodyIncludes: leads[1].phone,
+		status: 400,
+		body: { error: 'busy, try later' },
+		times: 1,
+	});
+	return runWaiting(waiting, leads, waitParameters, {
+		retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
+	});
 }
 
 test('Retry On Fail: the second try does not call the first person again, and the wait gets both results', async () => {
@@ -108,7 +139,7 @@ test('Retry On Fail: the second try does not call the first person again, and th
 	]);
 });
 
-test('Retry On Fail: the time limit the markers carry (which the trigger reads) is the wait\'s own, for the candidates of every try', async () => {
+test("Retry On Fail: the time limit the markers carry (which the trigger reads) is the wait's own, for the candidates of every try", async () => {
 	const { waiting } = await startN8n();
 	sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
 	const execution = await runRefusedOnce(waiting, [
@@ -117,7 +148,9 @@ test('Retry On Fail: the time limit the markers carry (which the trigger reads) 
 	]);
 	expect(execution.status).toBe('waiting');
 	expect(sim.createdByPhone()['79991110018']).toBe(1);
-	const limits = ['79991110018', '79991110019'].map((phone) => (markerSent(phone).until as number) * 1000);
+	const limits = ['79991110018', '79991110019'].map(
+		(phone) => (markerSent(phone).until as number) * 1000,
+	);
 	expect(limits).toEqual([execution.waitTill!.getTime(), execution.waitTill!.getTime()]);
 });
 
@@ -135,8 +168,19 @@ test('two leads waiting at once each get their own result', async () => {
 	await Promise.all([finishedWithin(a), finishedWithin(b)]);
 	await sim.idle();
 	expect([a.resumes, b.resumes]).toEqual([1, 1]);
-	expect(a.items!.map((i) => i.json)).toEqual([expect.objectContaining({ status: 'Answered', result: { lead: 'A' }, callbackData: { crmId: 'A' } })]);
-	expect(b.items!.map((i) => i.json)).toEqual([expect.objectContaining({ status: 'Not reached (last call: No answer)', callbackData: { crmId: 'B' } })]);
+	expect(a.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({
+			status: 'Answered',
+			result: { lead: 'A' },
+			callbackData: { crmId: 'A' },
+		}),
+	]);
+	expect(b.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({
+			status: 'Not reached (last call: No answer)',
+			callbackData: { crmId: 'B' },
+		}),
+	]);
 });
 
 test('several items in one run: the execution continues once, when every candidate has a result', async () => {
@@ -158,19 +202,30 @@ test('several items in one run: the execution continues once, when every candida
 
 test('Dry Run sends nothing and does not wait', async () => {
 	const { waiting } = await startN8n();
-	const execution = await runWaiting(waiting, [{ phone: '79991110011', crmId: 'D-1' }], { ...waitParameters, options: { dryRun: true } });
+	const execution = await runWaiting(waiting, [{ phone: '79991110011', crmId: 'D-1' }], {
+		...waitParameters,
+		options: { dryRun: true },
+	});
 	expect(execution.status).toBe('finished');
 	expect(sim.requests.filter((r) => r.path.startsWith('/cis/'))).toHaveLength(0);
 	expectNoKeyIn(execution.waitingItems);
 });
 
 test('as an AI Agent v3 tool it calls the person and the execution waits (the model reads the result after the resume: test/e2e/agentWait.e2e.js); an agent that cannot pause a tool dials no one', async () => {
-	const parameters = { ...waitParameters, phone: "={{ $fromAI('phone', 'phone number', 'string') }}" };
-	const sent = (phone: string) => sim.requests.filter((r) => r.path.startsWith('/cis/') && JSON.stringify(r.body ?? {}).includes(phone));
+	const parameters = {
+		...waitParameters,
+		phone: "={{ $fromAI('phone', 'phone number', 'string') }}",
+	};
+	const sent = (phone: string) =>
+		sim.requests.filter(
+			(r) => r.path.startsWith('/cis/') && JSON.stringify(r.body ?? {}).includes(phone),
+		);
 	const waited = await runTool(sim, parameters, [{ phone: '79991110012' }]);
 	expect(waited.run.waitTill).toBeInstanceOf(Date);
 	expect(sent('79991110012')).toHaveLength(1);
 	const refused = await runTool(sim, parameters, [{ phone: '79991110013' }], { via: 'supplyData' });
-	expect(JSON.stringify(refused.observations)).toMatch(/Not sent: this AI Agent cannot wait for a tool/);
+	expect(JSON.stringify(refused.observations)).toMatch(
+		/Not sent: this AI Agent cannot wait for a tool/,
+	);
 	expect(sent('79991110013')).toHaveLength(0);
 });

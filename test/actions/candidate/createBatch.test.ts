@@ -9,7 +9,15 @@
  * The row count of the scale test can be raised: CIS_BATCH_ROWS=100000 npx jest test/actions/candidate/createBatch.test.ts
  */
 import type { IDataObject } from 'n8n-workflow';
-import { apiRequests, candidate, createBatch, jsonOf, numberedPhones, runAction, useActionSimulator } from '../fixtures';
+import {
+	apiRequests,
+	candidate,
+	createBatch,
+	jsonOf,
+	numberedPhones,
+	runAction,
+	useActionSimulator,
+} from '../fixtures';
 
 jest.setTimeout(600_000);
 
@@ -46,24 +54,42 @@ describe('one call task per run', () => {
 			[ADD_BATCH, 100],
 			[ADD_BATCH, 50],
 		]);
-		expect(requests.slice(1).every((request) => request.body.batch.every((entry: IDataObject) => entry.autoCallId === task.id))).toBe(true);
+		expect(
+			requests
+				.slice(1)
+				.every((request) =>
+					request.body.batch.every((entry: IDataObject) => entry.autoCallId === task.id),
+				),
+		).toBe(true);
 		expect(sim.counts()).toMatchObject({ total: 250, duplicates: 0 });
 		expectOwnIds(jsonOf(result), task.id);
 	});
 
 	test('"A New Task per Batch", the user\'s choice: 250 items, Batch Size 100 make 3 tasks', async () => {
-		const result = await runAction(sim, createBatch({ batchSize: 100 }, { callTasks: 'taskPerBatch' }), phoneItems(250));
+		const result = await runAction(
+			sim,
+			createBatch({ batchSize: 100 }, { callTasks: 'taskPerBatch' }),
+			phoneItems(250),
+		);
 		expect(result.error).toBeUndefined();
 		expect(sim.state.tasks.size).toBe(3);
-		expect(apiRequests(sim).map((request) => request.path)).toEqual([TEMPLATE_BATCH, TEMPLATE_BATCH, TEMPLATE_BATCH]);
+		expect(apiRequests(sim).map((request) => request.path)).toEqual([
+			TEMPLATE_BATCH,
+			TEMPLATE_BATCH,
+			TEMPLATE_BATCH,
+		]);
 		expectOwnIds(jsonOf(result));
 	});
 
 	test('the choice and its consequence are written next to it', () => {
 		const { CisAutoCall } = jest.requireActual('../../../nodes/CisAutoCall/CisAutoCall.node');
-		const property = new CisAutoCall().description.properties.find((p: IDataObject) => p.name === 'callTasks');
+		const property = new CisAutoCall().description.properties.find(
+			(p: IDataObject) => p.name === 'callTasks',
+		);
 		expect(property.default).toBe('oneTask');
-		const perBatch = property.options.find((option: IDataObject) => option.value === 'taskPerBatch');
+		const perBatch = property.options.find(
+			(option: IDataObject) => option.value === 'taskPerBatch',
+		);
 		expect(perBatch.description).toMatch(/250 items with Batch Size 100 make 3 campaigns/);
 	});
 
@@ -72,31 +98,46 @@ describe('one call task per run', () => {
 		const properties: IDataObject[] = new CisAutoCall().description.properties;
 		const textsFor = (operation: string) =>
 			properties
-				.filter((p) => ((p.displayOptions as IDataObject)?.show as IDataObject)?.operation?.toString() === operation)
-				.flatMap((p) => [p, ...(((p.options as IDataObject[]) ?? []))])
+				.filter(
+					(p) =>
+						((p.displayOptions as IDataObject)?.show as IDataObject)?.operation?.toString() ===
+						operation,
+				)
+				.flatMap((p) => [p, ...((p.options as IDataObject[]) ?? [])])
 				.filter((p) => p.name === 'clientExternalId' || p.name === 'clientExternalIdField')
 				.map((p) => String(p.description));
 		// Additional Fields of versions 1-2 and of version 3 (Callback Data pairs), and the by-field-name field.
 		expect(textsFor('createBatch')).toHaveLength(3);
-		for (const text of textsFor('createBatch')) expect(text).not.toMatch(/once|repeat|twice|duplicate/i);
+		for (const text of textsFor('createBatch'))
+			expect(text).not.toMatch(/once|repeat|twice|duplicate/i);
 		expect(textsFor('addToTask')).toHaveLength(3);
-		for (const text of textsFor('addToTask')) expect(text).toMatch(/repeated ID to a task only once/);
+		for (const text of textsFor('addToTask'))
+			expect(text).toMatch(/repeated ID to a task only once/);
 	});
 
-	test('items naming different templates: one task per template, each item in its template\'s task', async () => {
+	test("items naming different templates: one task per template, each item in its template's task", async () => {
 		sim.addTemplate('tpl-a', { name: 'A' });
 		sim.addTemplate('tpl-b', { name: 'B' });
-		const items = phoneItems(6).map((item, index) => ({ ...item, template: index % 2 === 0 ? 'tpl-a' : 'tpl-b' }));
+		const items = phoneItems(6).map((item, index) => ({
+			...item,
+			template: index % 2 === 0 ? 'tpl-a' : 'tpl-b',
+		}));
 		const result = await runAction(
 			sim,
-			candidate('createBatch', { phone: '={{ $json.phone }}', taskSettings: { autoCallTemplateId: '={{ $json.template }}' }, options: { batchSize: 2 } }),
+			candidate('createBatch', {
+				phone: '={{ $json.phone }}',
+				taskSettings: { autoCallTemplateId: '={{ $json.template }}' },
+				options: { batchSize: 2 },
+			}),
 			items,
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.state.tasks.size).toBe(2);
 		expect(apiRequests(sim).filter((request) => request.path === TEMPLATE_BATCH)).toHaveLength(2);
 		jsonOf(result).forEach((json, index) => {
-			expect(sim.state.tasks.get(json.autoCallId as string)?.templateId).toBe(items[index].template);
+			expect(sim.state.tasks.get(json.autoCallId as string)?.templateId).toBe(
+				items[index].template,
+			);
 		});
 		expectOwnIds(jsonOf(result));
 	});
@@ -107,25 +148,34 @@ describe('one call task per run', () => {
 			status: 200,
 			body: [[{ autoCallCandidateId: { identity: 'c-1' } }]],
 		});
-		const result = await runAction(sim, createBatch({ batchSize: 2 }), phoneItems(5), { continueOnFail: true });
+		const result = await runAction(sim, createBatch({ batchSize: 2 }), phoneItems(5), {
+			continueOnFail: true,
+		});
 		expect(apiRequests(sim)).toHaveLength(1);
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(5);
 		for (const json of outputs.slice(2)) {
-			expect(json.error).toMatch(/^Not sent: the (answer to the )?request that (created|creates) the call task \(2 items from item 0\)/);
+			expect(json.error).toMatch(
+				/^Not sent: the (answer to the )?request that (created|creates) the call task \(2 items from item 0\)/,
+			);
 			expect(json.description).toMatch(/not sent, so that nobody is put into a second task/);
 		}
-		expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4].map((item) => ({ item })),
+		);
 	});
 
 	test('the request creating the task has an unknown outcome (503 after it was handled): the other batches are not sent', async () => {
 		sim.injectFault({ path: TEMPLATE_BATCH, status: 503, afterHandling: true });
-		const result = await runAction(sim, createBatch({ batchSize: 2 }), phoneItems(5), { continueOnFail: true });
+		const result = await runAction(sim, createBatch({ batchSize: 2 }), phoneItems(5), {
+			continueOnFail: true,
+		});
 		expect(apiRequests(sim)).toHaveLength(1);
 		expect(sim.state.tasks.size).toBe(1);
 		const outputs = jsonOf(result);
 		for (const json of outputs.slice(0, 2)) expect(json.error).toMatch(/^Outcome unknown/);
-		for (const json of outputs.slice(2)) expect(json.error).toMatch(/^Not sent: .*whether the task exists is unknown/);
+		for (const json of outputs.slice(2))
+			expect(json.error).toMatch(/^Not sent: .*whether the task exists is unknown/);
 	});
 
 	test('without Continue On Fail the same stop is one error listing the items not sent', async () => {
@@ -139,7 +189,12 @@ describe('one call task per run', () => {
 
 	test('Continue On Fail, the creating request refused (400: nothing created): the next batch creates the task, the rest join it', async () => {
 		sim.injectFault({ path: TEMPLATE_BATCH, status: 400, body: { error: 'try later' } });
-		const result = await runAction(sim, createBatch({ batchSize: 2, concurrency: 1 }), phoneItems(6), { continueOnFail: true });
+		const result = await runAction(
+			sim,
+			createBatch({ batchSize: 2, concurrency: 1 }),
+			phoneItems(6),
+			{ continueOnFail: true },
+		);
 		expect(apiRequests(sim).map((request) => [request.path, request.status])).toEqual([
 			[TEMPLATE_BATCH, 400],
 			[TEMPLATE_BATCH, 200],
@@ -157,16 +212,29 @@ describe('batch answers mapped to items', () => {
 		sim.setBatchAnswerShape('perTask');
 		const result = await runAction(sim, createBatch({ batchSize: 3 }), phoneItems(7));
 		expect(result.error).toBeUndefined();
-		expect(apiRequests(sim).map((request) => request.path)).toEqual([TEMPLATE_BATCH, ADD_BATCH, ADD_BATCH]);
+		expect(apiRequests(sim).map((request) => request.path)).toEqual([
+			TEMPLATE_BATCH,
+			ADD_BATCH,
+			ADD_BATCH,
+		]);
 		const outputs = jsonOf(result);
 		expectOwnIds(outputs);
 		expect(new Set(outputs.map((json) => json.autoCallCandidateId)).size).toBe(7);
-		expect(outputs.every((json) => !('unmappedResponse' in json) && !('candidateIdUnknown' in json))).toBe(true);
+		expect(
+			outputs.every((json) => !('unmappedResponse' in json) && !('candidateIdUnknown' in json)),
+		).toBe(true);
 	});
 
 	test('an answer whose count does not match: each item says so, the raw answer appears once', async () => {
-		const taskAnswer = (candidate: string) => ({ autoCallId: { identity: 'task-x' }, autoCallCandidateId: { identity: candidate } });
-		sim.injectFault({ path: TEMPLATE_BATCH, status: 200, body: [[taskAnswer('c-1'), taskAnswer('c-2')]] });
+		const taskAnswer = (candidate: string) => ({
+			autoCallId: { identity: 'task-x' },
+			autoCallCandidateId: { identity: candidate },
+		});
+		sim.injectFault({
+			path: TEMPLATE_BATCH,
+			status: 200,
+			body: [[taskAnswer('c-1'), taskAnswer('c-2')]],
+		});
 		const result = await runAction(sim, createBatch({ batchSize: 3 }), phoneItems(3));
 		expect(result.error).toBeUndefined();
 		const outputs = jsonOf(result);
@@ -191,14 +259,19 @@ describe('batch answers mapped to items', () => {
 		const runDataChars = JSON.stringify(outputs).length;
 		// About 140 characters per item (two ids and the phone); before, each item carried its batch's whole answer.
 		expect(runDataChars).toBeLessThan(ROWS * 200);
-		console.log(`Create Batch, ${ROWS} rows: tasks created ${sim.state.tasks.size}, requests ${apiRequests(sim).length}, output JSON ${runDataChars} characters, ${elapsedMs} ms`);
+		console.log(
+			`Create Batch, ${ROWS} rows: tasks created ${sim.state.tasks.size}, requests ${apiRequests(sim).length}, output JSON ${runDataChars} characters, ${elapsedMs} ms`,
+		);
 	});
 });
 
 describe('Candidate → Create Batch From Template (spec 4.5)', () => {
 	test('all items in one call task: the first batch creates it (4.5), the others join it; every item gets its own ids', async () => {
 		sim.addTemplate('tpl-9', { name: 'Template nine' });
-		const items = Array.from({ length: 5 }, (_, index) => ({ phone: `7999000010${index}`, crmId: `C-${index}` }));
+		const items = Array.from({ length: 5 }, (_, index) => ({
+			phone: `7999000010${index}`,
+			crmId: `C-${index}`,
+		}));
 		const result = await runAction(
 			sim,
 			{
@@ -223,22 +296,26 @@ describe('Candidate → Create Batch From Template (spec 4.5)', () => {
 		]);
 		expect(sim.state.tasks.size).toBe(1);
 		const [taskId] = [...sim.state.tasks.keys()];
-		expect(requests[0].body.batch).toEqual([0, 1].map((index) => ({
-			phone: [items[index].phone],
-			callbackData: { crmId: items[index].crmId },
-			clientExternalId: items[index].crmId,
-			botSettingsId: 'bot-3',
-			autoCallTemplateId: 'tpl-9',
-			checkPhone: true,
-		})));
+		expect(requests[0].body.batch).toEqual(
+			[0, 1].map((index) => ({
+				phone: [items[index].phone],
+				callbackData: { crmId: items[index].crmId },
+				clientExternalId: items[index].crmId,
+				botSettingsId: 'bot-3',
+				autoCallTemplateId: 'tpl-9',
+				checkPhone: true,
+			})),
+		);
 		// Joining entries name the task instead of the settings that made it, and carry only the fields
 		// their endpoint lists (no checkPhone: see createBatchJoiningFields.test.ts).
-		expect(requests.slice(1).flatMap((request) => request.body.batch)).toEqual([2, 3, 4].map((index) => ({
-			autoCallId: taskId,
-			phone: [items[index].phone],
-			callbackData: { crmId: items[index].crmId },
-			clientExternalId: items[index].crmId,
-		})));
+		expect(requests.slice(1).flatMap((request) => request.body.batch)).toEqual(
+			[2, 3, 4].map((index) => ({
+				autoCallId: taskId,
+				phone: [items[index].phone],
+				callbackData: { crmId: items[index].crmId },
+				clientExternalId: items[index].crmId,
+			})),
+		);
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(5);
 		outputs.forEach((output, index) => {
@@ -250,17 +327,27 @@ describe('Candidate → Create Batch From Template (spec 4.5)', () => {
 		});
 	});
 
-	test('an answer that is not the spec\'s list of lists is not a success: outcome unknown, and no other batch is sent (needs the transport\'s answer check)', async () => {
-		sim.injectFault({ path: '/cis/api/v1/telephony/autoCallCandidate/single/batch', status: 200, body: { accepted: 2 } });
+	test("an answer that is not the spec's list of lists is not a success: outcome unknown, and no other batch is sent (needs the transport's answer check)", async () => {
+		sim.injectFault({
+			path: '/cis/api/v1/telephony/autoCallCandidate/single/batch',
+			status: 200,
+			body: { accepted: 2 },
+		});
 		const result = await runAction(
 			sim,
-			{ resource: 'candidate', operation: 'createBatch', phone: '={{ $json.phone }}', options: { batchSize: 2 } },
+			{
+				resource: 'candidate',
+				operation: 'createBatch',
+				phone: '={{ $json.phone }}',
+				options: { batchSize: 2 },
+			},
 			[{ phone: '79990000201' }, { phone: '79990000202' }, { phone: '79990000203' }],
 			{ continueOnFail: true },
 		);
 		const outputs = jsonOf(result);
 		expect(outputs).toHaveLength(3);
-		for (const output of outputs.slice(0, 2)) expect(String(output.error)).toMatch(/outcome unknown/i);
+		for (const output of outputs.slice(0, 2))
+			expect(String(output.error)).toMatch(/outcome unknown/i);
 		expect(String(outputs[2].error)).toMatch(/^Not sent: .*whether the task exists is unknown/);
 		expect(apiRequests(sim)).toHaveLength(1);
 	});

@@ -7,7 +7,13 @@
 const { phoneOf } = require('./workflows');
 
 function isErrorItem(item) {
-	return Boolean(item && item.json && item.json.error !== undefined && item.json.error !== null && item.json.error !== false);
+	return Boolean(
+		item &&
+		item.json &&
+		item.json.error !== undefined &&
+		item.json.error !== null &&
+		item.json.error !== false,
+	);
 }
 
 function pairedIndex(item, position) {

@@ -8,7 +8,11 @@ const { SINGLE_PATH, BATCH_PATH, singleBody, row, BOT } = require('./workflows')
 
 async function runPool(url, token, concurrency, bodies, pathName) {
 	const origin = new URL(url).origin;
-	const pool = new Pool(origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 30000 });
+	const pool = new Pool(origin, {
+		connections: concurrency,
+		pipelining: 1,
+		keepAliveTimeout: 30000,
+	});
 	const statuses = {};
 	let next = 0;
 	const started = process.hrtime.bigint();
@@ -54,7 +58,12 @@ function floorBatch({ url, token, count, batchSize, concurrency }) {
 		const batch = [];
 		for (let i = start; i < Math.min(count, start + batchSize); i++) {
 			const r = row(i);
-			batch.push({ phone: [r.phone], variables: { name: r.name }, callbackData: { crmId: r.crmId }, botSettingsId: BOT });
+			batch.push({
+				phone: [r.phone],
+				variables: { name: r.name },
+				callbackData: { crmId: r.crmId },
+				botSettingsId: BOT,
+			});
 		}
 		bodies.push({ batch });
 	}

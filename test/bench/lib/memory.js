@@ -41,7 +41,10 @@ function readArgv(pid) {
 function groupProcesses(pgid) {
 	let pids = [];
 	try {
-		pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+		pids = fs
+			.readdirSync('/proc')
+			.filter((n) => /^\d+$/.test(n))
+			.map(Number);
 	} catch (_) {
 		return [];
 	}
@@ -52,7 +55,8 @@ function groupProcesses(pgid) {
 		const cmd = argv.join(' ');
 		let role = 'other';
 		// the watchdog (`node -e <script> … n8n start`) leads the group; n8n itself is `node …/bin/n8n start`
-		if (argv[1] !== '-e' && argv.includes('start') && argv.some((a) => /(^|\/)n8n$/.test(a))) role = 'main';
+		if (argv[1] !== '-e' && argv.includes('start') && argv.some((a) => /(^|\/)n8n$/.test(a)))
+			role = 'main';
 		else if (/task-runner/.test(cmd)) role = 'runner';
 		out.push({ pid, role, cmd });
 	}
@@ -153,7 +157,8 @@ function cpuWatch({ pids = [], groups = [] } = {}) {
 			const t1 = readCpuTotals();
 			if (!t0 || !t1 || t1.total === t0.total) return null;
 			let own = 0;
-			for (const p of new Set([...startPids, ...ours()])) own += readProcCpu(p) - (own0.get(p) || 0);
+			for (const p of new Set([...startPids, ...ours()]))
+				own += readProcCpu(p) - (own0.get(p) || 0);
 			const totalDelta = t1.total - t0.total;
 			const busy = totalDelta - (t1.idle - t0.idle);
 			const frac = (x) => Math.max(0, (x / totalDelta) * cores);

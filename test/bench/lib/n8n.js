@@ -22,25 +22,40 @@ const N8N_VERSION = '2.41.1';
 async function buildTarball({ build = true, say = () => {} } = {}) {
 	if (!build) {
 		const r = await packRepo({ build: false });
-		if (!r.ok) throw new Error(`npm pack failed: ${r.error}\n${r.steps.map((s) => s.output).join('\n')}`);
+		if (!r.ok)
+			throw new Error(`npm pack failed: ${r.error}\n${r.steps.map((s) => s.output).join('\n')}`);
 		return r.tarball;
 	}
 	const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'cis-bench-src-'));
-	for (const entry of ['package.json', 'tsconfig.json', 'gulpfile.js', 'README.md', 'LICENSE', 'LICENSE.md', 'nodes', 'credentials']) {
+	for (const entry of [
+		'package.json',
+		'tsconfig.json',
+		'gulpfile.js',
+		'README.md',
+		'LICENSE',
+		'LICENSE.md',
+		'nodes',
+		'credentials',
+	]) {
 		const from = path.join(REPO_ROOT, entry);
 		if (fs.existsSync(from)) fs.cpSync(from, path.join(copy, entry), { recursive: true });
 	}
 	fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
 	say(`building the package in ${copy}`);
 	const r = await packRepo({ repoDir: copy, outDir: path.join(copy, 'pack') });
-	if (!r.ok) throw new Error(`build/pack failed: ${r.error}\n${r.steps.map((s) => s.output).join('\n')}`);
+	if (!r.ok)
+		throw new Error(`build/pack failed: ${r.error}\n${r.steps.map((s) => s.output).join('\n')}`);
 	return r.tarball;
 }
 
 /** Removes the temporary build copy or pack folder that holds a tarball made by buildTarball. */
 function removeBuiltTarball(tarball) {
 	const tmp = fs.realpathSync(os.tmpdir());
-	for (let dir = path.dirname(tarball); dir.startsWith(tmp) && dir !== tmp; dir = path.dirname(dir)) {
+	for (
+		let dir = path.dirname(tarball);
+		dir.startsWith(tmp) && dir !== tmp;
+		dir = path.dirname(dir)
+	) {
 		if (/^cis-(bench-src|pack)-/.test(path.basename(dir))) {
 			fs.rmSync(dir, { recursive: true, force: true });
 			return;
@@ -65,7 +80,12 @@ async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
 		EXECUTIONS_DATA_PRUNE: 'false',
 		...env,
 	};
-	const { n8n, client } = await suite.startInstance({ version: N8N_VERSION, tarball, userFolder, env: n8nEnvironment });
+	const { n8n, client } = await suite.startInstance({
+		version: N8N_VERSION,
+		tarball,
+		userFolder,
+		env: n8nEnvironment,
+	});
 	say(`n8n ready at ${n8n.url} in ${n8n.startedInMs} ms`);
 	const credential = await client.createCredential({
 		name: 'bench simulator',
@@ -99,8 +119,11 @@ async function startBenchN8n({ tarball, sim, say = () => {}, env = {} }) {
 async function startManualRun(client, workflowId) {
 	const wf = await client.rest('GET', `/workflows/${workflowId}`);
 	const trigger = wf.nodes.find((nd) => nd.type === 'n8n-nodes-base.manualTrigger');
-	const res = await client.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
-	if (!res || !res.executionId) throw new Error(`workflow ${workflowId}: unexpected run answer ${JSON.stringify(res)}`);
+	const res = await client.rest('POST', `/workflows/${workflowId}/run`, {
+		triggerToStartFrom: { name: trigger.name },
+	});
+	if (!res || !res.executionId)
+		throw new Error(`workflow ${workflowId}: unexpected run answer ${JSON.stringify(res)}`);
 	return res.executionId;
 }
 
@@ -127,7 +150,8 @@ async function runMeasured(env, workflowId, { timeoutMs = 30 * 60 * 1000 } = {})
 				summary = r.body;
 				break;
 			}
-			if (Date.now() > deadline) throw new Error(`execution ${executionId} not finished within ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`execution ${executionId} not finished within ${timeoutMs} ms`);
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}
 	} finally {
@@ -146,20 +170,36 @@ function readExecution(execution) {
 	const task = (name) => (runData[name] && runData[name][runData[name].length - 1]) || null;
 	const contender = task(CONTENDER);
 	const rows = task(ROWS);
-	const items = (contender && contender.data && contender.data.main && contender.data.main[0]) || [];
+	const items =
+		(contender && contender.data && contender.data.main && contender.data.main[0]) || [];
 	const workflowMs =
-		execution.startedAt && execution.stoppedAt ? Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt) : null;
+		execution.startedAt && execution.stoppedAt
+			? Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)
+			: null;
 	return {
 		executionId: execution.id,
 		status: execution.status,
 		workflowMs,
 		rowsMs: rows ? rows.executionTime : null,
-		rowsCount: rows && rows.data && rows.data.main && rows.data.main[0] ? rows.data.main[0].length : null,
+		rowsCount:
+			rows && rows.data && rows.data.main && rows.data.main[0] ? rows.data.main[0].length : null,
 		nodeMs: contender ? contender.executionTime : null,
 		nodeRuns: runData[CONTENDER] ? runData[CONTENDER].length : 0,
-		nodeError: contender && contender.error ? contender.error.message || String(contender.error) : resultData.error ? resultData.error.message : null,
+		nodeError:
+			contender && contender.error
+				? contender.error.message || String(contender.error)
+				: resultData.error
+					? resultData.error.message
+					: null,
 		items,
 	};
 }
 
-module.exports = { N8N_VERSION, buildTarball, removeBuiltTarball, startBenchN8n, runMeasured, readExecution };
+module.exports = {
+	N8N_VERSION,
+	buildTarball,
+	removeBuiltTarball,
+	startBenchN8n,
+	runMeasured,
+	readExecution,
+};

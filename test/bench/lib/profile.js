@@ -25,20 +25,25 @@ const N8N_CODE = /\/(n8n|n8n-core|n8n-workflow|@n8n\/[^/]+)\/dist\//;
 const CATEGORIES = [
 	{
 		id: 'isolate-create',
-		label: 'creating expression isolates (`ExpressionEvaluator.acquire`, the pool refilling: `IsolatedVmBridge`, `initialize`, vendor libraries)',
+		label:
+			'creating expression isolates (`ExpressionEvaluator.acquire`, the pool refilling: `IsolatedVmBridge`, `initialize`, vendor libraries)',
 		frame: (name, url) =>
 			EXPRESSION_RUNTIME.test(url) &&
-			/^(acquire|acquireIsolate|IsolatedVmBridge|initialize|initializeSync|loadVendorLibraries|injectErrorHandler|createBridge|replenish)$/.test(name),
+			/^(acquire|acquireIsolate|IsolatedVmBridge|initialize|initializeSync|loadVendorLibraries|injectErrorHandler|createBridge|replenish)$/.test(
+				name,
+			),
 	},
 	{
 		id: 'isolate-dispose',
 		label: 'disposing them (`release`, `dispose`)',
-		frame: (name, url) => EXPRESSION_RUNTIME.test(url) && /^(release|releaseIsolate|dispose)$/.test(name),
+		frame: (name, url) =>
+			EXPRESSION_RUNTIME.test(url) && /^(release|releaseIsolate|dispose)$/.test(name),
 	},
 	{
 		id: 'expression-evaluate',
 		label: 'evaluating expressions in the isolate (`execute`, `evaluate`)',
-		frame: (name, url) => EXPRESSION_RUNTIME.test(url) && /^(execute|evaluate|evaluateExpression)$/.test(name),
+		frame: (name, url) =>
+			EXPRESSION_RUNTIME.test(url) && /^(execute|evaluate|evaluateExpression)$/.test(name),
 	},
 	{
 		id: 'sqlite',
@@ -48,12 +53,17 @@ const CATEGORIES = [
 	{
 		id: 'credential',
 		label: 'reading a credential (`getCredentials`, `getDecrypted`, `applyDefaultsAndOverwrites`)',
-		frame: (name, url) => N8N_CODE.test(url) && /^(getCredentials|getDecrypted|applyDefaultsAndOverwrites|getCredentialsProperties)$/.test(name),
+		frame: (name, url) =>
+			N8N_CODE.test(url) &&
+			/^(getCredentials|getDecrypted|applyDefaultsAndOverwrites|getCredentialsProperties)$/.test(
+				name,
+			),
 	},
 	{
 		id: 'workflow',
 		label: "n8n's `new Workflow(...)` and `getNodeParameters`",
-		frame: (name, url) => /\/n8n-workflow\/dist\//.test(url) && /^(Workflow|getNodeParameters)$/.test(name),
+		frame: (name, url) =>
+			/\/n8n-workflow\/dist\//.test(url) && /^(Workflow|getNodeParameters)$/.test(name),
 	},
 	{
 		id: 'package-trigger',
@@ -88,7 +98,8 @@ const CATEGORIES = [
 	{
 		id: 'http',
 		label: "HTTP in and out (Node's http server and client, Express, body-parser, raw-body)",
-		frame: (name, url) => /^node:_http_|^node:http$|\/(express|body-parser|raw-body|router)\//.test(url),
+		frame: (name, url) =>
+			/^node:_http_|^node:http$|\/(express|body-parser|raw-body|router)\//.test(url),
 	},
 	{
 		id: 'loading',
@@ -107,11 +118,18 @@ const CATEGORIES = [
  * @param {{ top?: number }} [options]
  */
 function analyzeProfile(profile, { top = 15 } = {}) {
-	if (!profile || !Array.isArray(profile.nodes) || !Array.isArray(profile.samples) || !Array.isArray(profile.timeDeltas)) {
+	if (
+		!profile ||
+		!Array.isArray(profile.nodes) ||
+		!Array.isArray(profile.samples) ||
+		!Array.isArray(profile.timeDeltas)
+	) {
 		throw new Error('not a V8 CPU profile: nodes, samples and timeDeltas expected');
 	}
 	if (profile.samples.length !== profile.timeDeltas.length) {
-		throw new Error(`not a V8 CPU profile: ${profile.samples.length} samples but ${profile.timeDeltas.length} timeDeltas`);
+		throw new Error(
+			`not a V8 CPU profile: ${profile.samples.length} samples but ${profile.timeDeltas.length} timeDeltas`,
+		);
 	}
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 	const parentOf = new Map();
@@ -134,7 +152,9 @@ function analyzeProfile(profile, { top = 15 } = {}) {
 	const timestamps = [];
 	let t = profile.startTime;
 	for (const d of profile.timeDeltas) timestamps.push((t += d));
-	const durations = timestamps.map((ts, i) => Math.max(0, (i + 1 < timestamps.length ? timestamps[i + 1] : profile.endTime) - ts));
+	const durations = timestamps.map((ts, i) =>
+		Math.max(0, (i + 1 < timestamps.length ? timestamps[i + 1] : profile.endTime) - ts),
+	);
 
 	const perCategory = new Map(CATEGORIES.map((c) => [c.id, 0]));
 	perCategory.set('other', 0);
@@ -163,18 +183,39 @@ function analyzeProfile(profile, { top = 15 } = {}) {
 
 	const busy = total - idle;
 	const share = (us, of) => (of > 0 ? us / of : 0);
-	const categories = [...CATEGORIES, { id: 'other', label: 'other (busy, no category above on the stack)' }].map((c) => {
+	const categories = [
+		...CATEGORIES,
+		{ id: 'other', label: 'other (busy, no category above on the stack)' },
+	].map((c) => {
 		const us = perCategory.get(c.id);
-		return { id: c.id, label: c.label, ms: us / 1000, ofAll: share(us, total), ofBusy: c.id === 'idle' ? null : share(us, busy) };
+		return {
+			id: c.id,
+			label: c.label,
+			ms: us / 1000,
+			ofAll: share(us, total),
+			ofBusy: c.id === 'idle' ? null : share(us, busy),
+		};
 	});
 	const topSelf = [...selfTime.entries()]
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, top)
 		.map(([key, us]) => {
 			const [name, url, line] = key.split('\u0000');
-			return { functionName: name, file: shortFile(url), line: Number(line) >= 0 ? Number(line) + 1 : null, ms: us / 1000, ofBusy: share(us, busy) };
+			return {
+				functionName: name,
+				file: shortFile(url),
+				line: Number(line) >= 0 ? Number(line) + 1 : null,
+				ms: us / 1000,
+				ofBusy: share(us, busy),
+			};
 		});
-	return { samples: profile.samples.length, totalMs: total / 1000, busyMs: busy / 1000, categories, topSelf };
+	return {
+		samples: profile.samples.length,
+		totalMs: total / 1000,
+		busyMs: busy / 1000,
+		categories,
+		topSelf,
+	};
 }
 
 /** A script URL without the machine's folders: from the last node_modules/ on, or node:… as it is. */
@@ -204,11 +245,21 @@ function renderProfile(a, { title, perUnit } = {}) {
 	lines.push(`| category | ms | % of busy | % of all |${unit ? ` ms per ${unit.name} |` : ''}`);
 	lines.push(`|---|---:|---:|---:|${unit ? '---:|' : ''}`);
 	for (const c of a.categories) {
-		lines.push(`| ${c.label} | ${Math.round(c.ms)} | ${pct(c.ofBusy)} | ${pct(c.ofAll)} |${unit ? ` ${(c.ms / unit.count).toFixed(2)} |` : ''}`);
+		lines.push(
+			`| ${c.label} | ${Math.round(c.ms)} | ${pct(c.ofBusy)} | ${pct(c.ofAll)} |${unit ? ` ${(c.ms / unit.count).toFixed(2)} |` : ''}`,
+		);
 	}
-	lines.push('', `Top ${a.topSelf.length} functions by self time (busy samples):`, '', '| function | file | ms | % of busy |', '|---|---|---:|---:|');
+	lines.push(
+		'',
+		`Top ${a.topSelf.length} functions by self time (busy samples):`,
+		'',
+		'| function | file | ms | % of busy |',
+		'|---|---|---:|---:|',
+	);
 	for (const f of a.topSelf) {
-		lines.push(`| \`${f.functionName}\` | ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '(native)'} | ${Math.round(f.ms)} | ${pct(f.ofBusy)} |`);
+		lines.push(
+			`| \`${f.functionName}\` | ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '(native)'} | ${Math.round(f.ms)} | ${pct(f.ofBusy)} |`,
+		);
 	}
 	return `${lines.join('\n')}\n`;
 }

@@ -12,7 +12,11 @@ const path = require('path');
 function profilingEnv(dir, env = {}) {
 	fs.mkdirSync(dir, { recursive: true });
 	const quoted = /[\s"]/.test(dir) ? JSON.stringify(dir) : dir;
-	return { NODE_OPTIONS: [env.NODE_OPTIONS, '--cpu-prof', `--cpu-prof-dir=${quoted}`].filter(Boolean).join(' ') };
+	return {
+		NODE_OPTIONS: [env.NODE_OPTIONS, '--cpu-prof', `--cpu-prof-dir=${quoted}`]
+			.filter(Boolean)
+			.join(' '),
+	};
 }
 
 /**
@@ -32,7 +36,8 @@ function takeProfile(dir, name) {
 	if (fresh.length > 1) {
 		const others = path.join(dir, 'other-processes');
 		fs.mkdirSync(others, { recursive: true });
-		for (const f of fresh.slice(1)) fs.renameSync(f.file, path.join(others, `${name}.${path.basename(f.file)}`));
+		for (const f of fresh.slice(1))
+			fs.renameSync(f.file, path.join(others, `${name}.${path.basename(f.file)}`));
 	}
 	return target;
 }
@@ -49,11 +54,17 @@ function deliveriesOf(report, scenario, args) {
 	if (scenario === 5) {
 		const warmUp = args.smoke ? 0 : Math.min(args.events, 200);
 		const perConfig = contenders * (warmUp + args.repeat * args.events);
-		return { count: perConfig * (s.configs ? s.configs.length : 1) + (s.unparsedBody ? 1 : 0), name: 'event (all contenders)' };
+		return {
+			count: perConfig * (s.configs ? s.configs.length : 1) + (s.unparsedBody ? 1 : 0),
+			name: 'event (all contenders)',
+		};
 	}
 	if (scenario === 7) {
 		const warmUp = args.smoke ? 0 : 20;
-		return { count: contenders * (warmUp + args.waitRounds * args.leads), name: 'lead (all routes)' };
+		return {
+			count: contenders * (warmUp + args.waitRounds * args.leads),
+			name: 'lead (all routes)',
+		};
 	}
 	return undefined;
 }

@@ -16,16 +16,34 @@ const CLI = path.resolve(__dirname, '..', '..', '..', 'simulator', 'cli.js');
  * Resolves { url, port, token, pid, control, stop() }.
  * @param {{ port?: number, token?: string, latencyMs?: number, timeScale?: number }} [options]
  */
-async function startSimulator({ port, token = 'bench-token', latencyMs = 10, timeScale = 1000 } = {}) {
+async function startSimulator({
+	port,
+	token = 'bench-token',
+	latencyMs = 10,
+	timeScale = 1000,
+} = {}) {
 	port = port || (await freePort());
 	const child = spawn(
 		process.execPath,
-		[CLI, '--port', String(port), '--token', token, '--latency', String(latencyMs), '--time-scale', String(timeScale)],
+		[
+			CLI,
+			'--port',
+			String(port),
+			'--token',
+			token,
+			'--latency',
+			String(latencyMs),
+			'--time-scale',
+			String(timeScale),
+		],
 		{ stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	let output = '';
 	const url = await new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`simulator did not start within 15 s: ${output}`)), 15000);
+		const timer = setTimeout(
+			() => reject(new Error(`simulator did not start within 15 s: ${output}`)),
+			15000,
+		);
 		child.stdout.on('data', (chunk) => {
 			output += chunk;
 			const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -70,7 +88,8 @@ async function startSimulator({ port, token = 'bench-token', latencyMs = 10, tim
 function controlClient(url) {
 	async function call(method, p, body) {
 		const res = await httpRequest(method, `${url}/__sim/${p}`, { body, timeoutMs: 120000 });
-		if (res.status !== 200) throw new Error(`simulator ${method} /__sim/${p} -> ${res.status} ${res.text.slice(0, 300)}`);
+		if (res.status !== 200)
+			throw new Error(`simulator ${method} /__sim/${p} -> ${res.status} ${res.text.slice(0, 300)}`);
 		return res.body;
 	}
 	return {
@@ -90,7 +109,9 @@ function controlClient(url) {
  * arrival time + latency, as the log has no answer times).
  */
 function summarizeRequests(requests, { pathSuffix = '', latencyMs = 0 } = {}) {
-	const api = requests.filter((r) => r.path.startsWith('/cis/api/v1/') && (!pathSuffix || r.path.endsWith(pathSuffix)));
+	const api = requests.filter(
+		(r) => r.path.startsWith('/cis/api/v1/') && (!pathSuffix || r.path.endsWith(pathSuffix)),
+	);
 	const byStatus = {};
 	const byFault = {};
 	for (const r of api) {

@@ -43,7 +43,12 @@ function webhookWorkflow(webhookId) {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId,
-				parameters: { httpMethod: 'POST', path: webhookId, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookId,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 		],
 		connections: {},
@@ -54,8 +59,16 @@ function webhookWorkflow(webhookId) {
  * typeVersion: the node's version (default its newest); legacySecret: the secret typed into the
  * node as versions before the credential did (no credential is loaded per delivery).
  */
-function cisTriggerWorkflow(webhookId, credential, { options = {}, typeVersion = 1.1, legacySecret = false } = {}) {
-	const parameters = { connectTo: 'existing', events: ['CALL_ENDED', 'CANDIDATE_CHANGED'], options };
+function cisTriggerWorkflow(
+	webhookId,
+	credential,
+	{ options = {}, typeVersion = 1.1, legacySecret = false } = {},
+) {
+	const parameters = {
+		connectTo: 'existing',
+		events: ['CALL_ENDED', 'CANDIDATE_CHANGED'],
+		options,
+	};
 	if (legacySecret) parameters.secret = SECRET;
 	return {
 		name: `bench trigger: CIS Auto-Call Trigger ${webhookId}`,
@@ -68,7 +81,9 @@ function cisTriggerWorkflow(webhookId, credential, { options = {}, typeVersion =
 				position: [0, 0],
 				webhookId,
 				parameters,
-				credentials: legacySecret ? {} : { cisAutoCallWebhookSecretApi: { id: credential.id, name: credential.name } },
+				credentials: legacySecret
+					? {}
+					: { cisAutoCallWebhookSecretApi: { id: credential.id, name: credential.name } },
 			},
 		],
 		connections: {},
@@ -98,7 +113,9 @@ async function sendAll(url, bodies, concurrency, contentType = 'application/json
 					res.on('end', () => resolve(res.statusCode));
 				},
 			);
-			req.on('error', (/** @type {NodeJS.ErrnoException} */ error) => resolve(error.code || 'error'));
+			req.on('error', (/** @type {NodeJS.ErrnoException} */ error) =>
+				resolve(error.code || 'error'),
+			);
 			req.end(data);
 		});
 	const firstSentAt = Date.now();
@@ -114,14 +131,22 @@ async function sendAll(url, bodies, concurrency, contentType = 'application/json
 }
 
 /** Waits until `count` executions of the workflow have finished since `sinceId`; resolves them. */
-async function waitForFinished(client, workflowId, count, { afterId = 0, timeoutMs = 10 * 60 * 1000 } = {}) {
+async function waitForFinished(
+	client,
+	workflowId,
+	count,
+	{ afterId = 0, timeoutMs = 10 * 60 * 1000 } = {},
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const all = await client.listExecutions(workflowId);
 		const mine = all.filter((e) => Number(e.id) > afterId);
 		const done = mine.filter((e) => e.stoppedAt && e.status !== 'running' && e.status !== 'new');
 		if (done.length >= count) return done;
-		if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: ${done.length} of ${count} executions finished in time`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`workflow ${workflowId}: ${done.length} of ${count} executions finished in time`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
@@ -137,11 +162,31 @@ async function lastExecutionId(client) {
  */
 /** The contenders of scenario 5; `variants` adds the trigger's other settings (profiling). */
 const TRIGGER_VARIANTS = {
-	'cis-trigger': { label: 'CIS Auto-Call Trigger', settingsText: 'Existing Task mode, secret credential, repeat detection on', workflow: {} },
-	'cis-trigger-norepeat': { label: 'CIS Auto-Call Trigger', settingsText: 'Existing Task mode, secret credential, repeat detection off', workflow: { options: { ignoreRepeats: false } } },
-	'cis-trigger-v1': { label: 'CIS Auto-Call Trigger', settingsText: 'version 1 of the node, secret credential', workflow: { typeVersion: 1 } },
-	'cis-trigger-legacy': { label: 'CIS Auto-Call Trigger', settingsText: 'secret typed into the node (no credential)', workflow: { legacySecret: true } },
-	'cis-trigger-v1-legacy': { label: 'CIS Auto-Call Trigger', settingsText: 'version 1, secret typed into the node', workflow: { typeVersion: 1, legacySecret: true } },
+	'cis-trigger': {
+		label: 'CIS Auto-Call Trigger',
+		settingsText: 'Existing Task mode, secret credential, repeat detection on',
+		workflow: {},
+	},
+	'cis-trigger-norepeat': {
+		label: 'CIS Auto-Call Trigger',
+		settingsText: 'Existing Task mode, secret credential, repeat detection off',
+		workflow: { options: { ignoreRepeats: false } },
+	},
+	'cis-trigger-v1': {
+		label: 'CIS Auto-Call Trigger',
+		settingsText: 'version 1 of the node, secret credential',
+		workflow: { typeVersion: 1 },
+	},
+	'cis-trigger-legacy': {
+		label: 'CIS Auto-Call Trigger',
+		settingsText: 'secret typed into the node (no credential)',
+		workflow: { legacySecret: true },
+	},
+	'cis-trigger-v1-legacy': {
+		label: 'CIS Auto-Call Trigger',
+		settingsText: 'version 1, secret typed into the node',
+		workflow: { typeVersion: 1, legacySecret: true },
+	},
 };
 
 /**
@@ -150,20 +195,38 @@ const TRIGGER_VARIANTS = {
  */
 async function setUpTriggerContenders(env, { variants = ['cis-trigger'] } = {}) {
 	const { client } = env;
-	const credential = await client.createCredential({ name: 'bench webhook secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: SECRET } });
+	const credential = await client.createCredential({
+		name: 'bench webhook secret',
+		type: 'cisAutoCallWebhookSecretApi',
+		data: { secret: SECRET },
+	});
 	const base = env.n8n.url;
 	const webhookId = 'bench-webhook-node';
 	const plain = await client.createWorkflow(webhookWorkflow(webhookId));
 	await client.activate(plain.id);
 	const contenders = [
-		{ id: 'webhook-node', label: 'Webhook node', settingsText: 'n8n-nodes-base.webhook v2, POST, respond immediately', workflowId: plain.id, url: `${base}/webhook/${webhookId}` },
+		{
+			id: 'webhook-node',
+			label: 'Webhook node',
+			settingsText: 'n8n-nodes-base.webhook v2, POST, respond immediately',
+			workflowId: plain.id,
+			url: `${base}/webhook/${webhookId}`,
+		},
 	];
 	for (const id of variants) {
 		const variant = TRIGGER_VARIANTS[id];
 		const triggerId = `bench-${id}`;
-		const wf = await client.createWorkflow(cisTriggerWorkflow(triggerId, credential, variant.workflow));
+		const wf = await client.createWorkflow(
+			cisTriggerWorkflow(triggerId, credential, variant.workflow),
+		);
 		await client.activate(wf.id);
-		contenders.push({ id, label: variant.label, settingsText: variant.settingsText, workflowId: wf.id, url: `${base}/webhook/${triggerId}/webhook?secret=${SECRET}` });
+		contenders.push({
+			id,
+			label: variant.label,
+			settingsText: variant.settingsText,
+			workflowId: wf.id,
+			url: `${base}/webhook/${triggerId}/webhook?secret=${SECRET}`,
+		});
 	}
 	return contenders;
 }
@@ -174,7 +237,9 @@ async function runTriggerRound(env, contender, { count, concurrency, offset }) {
 	const bodies = Array.from({ length: count }, (_, i) => callEnded(offset + i));
 	const sent = await sendAll(contender.url, bodies, concurrency);
 	const accepted = sent.statuses[200] || 0;
-	const executions = accepted ? await waitForFinished(env.client, contender.workflowId, accepted, { afterId }) : [];
+	const executions = accepted
+		? await waitForFinished(env.client, contender.workflowId, accepted, { afterId })
+		: [];
 	const lastStop = Math.max(...executions.map((e) => Date.parse(e.stoppedAt)));
 	const ms = executions.length ? lastStop - sent.firstSentAt : null;
 	return {
@@ -200,8 +265,22 @@ async function sendUnparsedBody(env, contender, offset) {
 	const afterId = await lastExecutionId(env.client);
 	const sent = await sendAll(contender.url, [callEnded(offset)], 1, 'application/octet-stream');
 	const status = Number(Object.keys(sent.statuses)[0]);
-	const executions = status === 200 ? await waitForFinished(env.client, contender.workflowId, 1, { afterId, timeoutMs: 30000 }) : [];
+	const executions =
+		status === 200
+			? await waitForFinished(env.client, contender.workflowId, 1, { afterId, timeoutMs: 30000 })
+			: [];
 	return { status, executions: executions.length };
 }
 
-module.exports = { TRIGGER_VARIANTS, setUpTriggerContenders, runTriggerRound, sendUnparsedBody, callEnded, webhookWorkflow, cisTriggerWorkflow, sendAll, SECRET, TRIGGER_TYPE };
+module.exports = {
+	TRIGGER_VARIANTS,
+	setUpTriggerContenders,
+	runTriggerRound,
+	sendUnparsedBody,
+	callEnded,
+	webhookWorkflow,
+	cisTriggerWorkflow,
+	sendAll,
+	SECRET,
+	TRIGGER_TYPE,
+};

@@ -19,7 +19,15 @@
  */
 const { sendAll, SECRET } = require('./trigger');
 const { BOT, SINGLE_PATH, httpRequestNode } = require('./workflows');
-const { chain, noOp, cisNode, leadWebhook, outputOf, waitForResultParameters, waitBridgeTrigger } = require('../../e2e/harness');
+const {
+	chain,
+	noOp,
+	cisNode,
+	leadWebhook,
+	outputOf,
+	waitForResultParameters,
+	waitBridgeTrigger,
+} = require('../../e2e/harness');
 
 const LEAD = 'New lead';
 const WAIT = 'Call and wait';
@@ -27,7 +35,17 @@ const CRM = 'CRM';
 
 /** The package's route: the node at its newest version, the lead's phone and CRM id from the Webhook's body. */
 function packageLeadWorkflow(path, credential) {
-	const wait = cisNode(WAIT, waitForResultParameters({ from: '$json.body', botSettingsId: BOT, waitAtMost: 60, waitUnit: 'minutes' }), credential, { typeVersion: 3 });
+	const wait = cisNode(
+		WAIT,
+		waitForResultParameters({
+			from: '$json.body',
+			botSettingsId: BOT,
+			waitAtMost: 60,
+			waitUnit: 'minutes',
+		}),
+		credential,
+		{ typeVersion: 3 },
+	);
 	return chain('bench wait: package', [leadWebhook(path), wait, noOp(CRM)]);
 }
 
@@ -43,7 +61,10 @@ function diyLeadWorkflow(path, simUrl, credential) {
 			bodyParameters: [
 				{ name: 'phone', value: '={{ [$json.body.phone] }}' },
 				{ name: 'botSettingsId', value: BOT },
-				{ name: 'callbackData', value: '={{ { crmId: $json.body.crmId, resumeUrl: $execution.resumeUrl } }}' },
+				{
+					name: 'callbackData',
+					value: '={{ { crmId: $json.body.crmId, resumeUrl: $execution.resumeUrl } }}',
+				},
 			],
 		}),
 	};
@@ -54,15 +75,37 @@ function diyLeadWorkflow(path, simUrl, credential) {
 		typeVersion: 1.1,
 		position: [0, 0],
 		webhookId: 'bench-diy-wait',
-		parameters: { resume: 'webhook', httpMethod: 'POST', limitWaitTime: true, limitType: 'afterTimeInterval', resumeAmount: 60, resumeUnit: 'minutes', options: {} },
+		parameters: {
+			resume: 'webhook',
+			httpMethod: 'POST',
+			limitWaitTime: true,
+			limitType: 'afterTimeInterval',
+			resumeAmount: 60,
+			resumeUnit: 'minutes',
+			options: {},
+		},
 	};
 	return chain('bench wait: DIY', [leadWebhook(path), request, wait, noOp(CRM)]);
 }
 
 /** The DIY router: each event POSTed on to the resume URL its Callback Data carries. */
 function diyRouterWorkflow(path) {
-	const forward = { id: 'n-diy-forward', name: 'Resume', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [0, 0] };
-	forward.parameters = { method: 'POST', url: '={{ $json.body.callbackData.resumeUrl }}', sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: '={{ $json.body }}', options: {} };
+	const forward = {
+		id: 'n-diy-forward',
+		name: 'Resume',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [0, 0],
+	};
+	forward.parameters = {
+		method: 'POST',
+		url: '={{ $json.body.callbackData.resumeUrl }}',
+		sendBody: true,
+		contentType: 'json',
+		specifyBody: 'json',
+		jsonBody: '={{ $json.body }}',
+		options: {},
+	};
 	const events = leadWebhook(path);
 	events.name = 'Events';
 	return chain('bench wait: DIY router', [events, forward]);
@@ -75,7 +118,11 @@ function diyRouterWorkflow(path) {
 async function setUpWaitContenders(env, sim) {
 	const { client, credential } = env;
 	const base = env.n8n.url;
-	const secretCredential = await client.createCredential({ name: 'bench wait secret', type: 'cisAutoCallWebhookSecretApi', data: { secret: SECRET } });
+	const secretCredential = await client.createCredential({
+		name: 'bench wait secret',
+		type: 'cisAutoCallWebhookSecretApi',
+		data: { secret: SECRET },
+	});
 	const made = [];
 	const publish = async (workflow) => {
 		const wf = await client.createWorkflow(workflow);
@@ -84,14 +131,19 @@ async function setUpWaitContenders(env, sim) {
 		return wf.id;
 	};
 	const packageLeads = await publish(packageLeadWorkflow('bench-wait-lead-package', credential));
-	const trigger = await publish(chain('bench wait: CIS Auto-Call Trigger', [waitBridgeTrigger('CIS Auto-Call Trigger', 'bench-wait-trigger', secretCredential)]));
+	const trigger = await publish(
+		chain('bench wait: CIS Auto-Call Trigger', [
+			waitBridgeTrigger('CIS Auto-Call Trigger', 'bench-wait-trigger', secretCredential),
+		]),
+	);
 	const diyLeads = await publish(diyLeadWorkflow('bench-wait-lead-diy', sim.url, credential));
 	const router = await publish(diyRouterWorkflow('bench-wait-events-diy'));
 	return [
 		{
 			id: 'cis-wait',
 			label: 'Create and Run and Wait for Result + CIS Auto-Call Trigger',
-			settingsText: 'node version 3, Wait at Most 60 minutes; trigger Existing Task, secret credential',
+			settingsText:
+				'node version 3, Wait at Most 60 minutes; trigger Existing Task, secret credential',
 			leadWorkflowId: packageLeads,
 			resultWorkflowId: trigger,
 			leadUrl: `${base}/webhook/bench-wait-lead-package`,
@@ -106,7 +158,8 @@ async function setUpWaitContenders(env, sim) {
 			resultWorkflowId: router,
 			leadUrl: `${base}/webhook/bench-wait-lead-diy`,
 			resultUrl: `${base}/webhook/bench-wait-events-diy`,
-			resultsOf: (execution) => outputOf(execution, WAIT).map((json) => json.body && json.body.result),
+			resultsOf: (execution) =>
+				outputOf(execution, WAIT).map((json) => json.body && json.body.result),
 		},
 	];
 }
@@ -123,7 +176,14 @@ async function lastExecutionId(client) {
  * Polls until `count` executions of the workflow started after `afterId` have one of `statuses`;
  * resolves the time that happened and what was seen.
  */
-async function untilStatus(client, workflowId, afterId, count, statuses, { timeoutMs = 20 * 60 * 1000, pollMs = 1000 } = {}) {
+async function untilStatus(
+	client,
+	workflowId,
+	afterId,
+	count,
+	statuses,
+	{ timeoutMs = 20 * 60 * 1000, pollMs = 1000 } = {},
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const all = (await client.listExecutions(workflowId)).filter((e) => Number(e.id) > afterId);
@@ -166,7 +226,12 @@ function answeredCallEnded(body, i) {
  * One round of one contender: `count` leads (numbered by `prefix`) into their waits at
  * `leadConcurrency`, then their results at `resultConcurrency`. Resolves the figures and the checks.
  */
-async function runWaitRound(env, sim, contender, { count, prefix, leadConcurrency, resultConcurrency }) {
+async function runWaitRound(
+	env,
+	sim,
+	contender,
+	{ count, prefix, leadConcurrency, resultConcurrency },
+) {
 	const { client } = env;
 	const leads = Array.from({ length: count }, (_, i) => lead(prefix, i));
 	const phones = new Set(leads.map((l) => l.phone));
@@ -179,7 +244,13 @@ async function runWaitRound(env, sim, contender, { count, prefix, leadConcurrenc
 
 	// What the service received for these leads: their Callback Data comes back in the events.
 	const created = (await sim.control.requests(since)).filter(
-		(r) => r.method === 'POST' && r.path === SINGLE_PATH && r.status === 200 && r.body && Array.isArray(r.body.phone) && phones.has(r.body.phone[0]),
+		(r) =>
+			r.method === 'POST' &&
+			r.path === SINGLE_PATH &&
+			r.status === 200 &&
+			r.body &&
+			Array.isArray(r.body.phone) &&
+			phones.has(r.body.phone[0]),
 	);
 	const events = created.map((r, i) => answeredCallEnded(r.body, i));
 	const sentResults = await sendAll(contender.resultUrl, events, resultConcurrency);
@@ -187,7 +258,9 @@ async function runWaitRound(env, sim, contender, { count, prefix, leadConcurrenc
 	const resumeMs = finished.at === null ? null : finished.at - sentResults.firstSentAt;
 
 	// None lost, doubled or mixed: each lead's execution finished once, with its own lead's result.
-	const executions = (await client.listExecutions(contender.leadWorkflowId, { includeData: true })).filter((e) => {
+	const executions = (
+		await client.listExecutions(contender.leadWorkflowId, { includeData: true })
+	).filter((e) => {
 		if (Number(e.id) <= afterId) return false;
 		const body = outputOf(e, LEAD)[0];
 		return body && body.body && phones.has(body.body.phone);
@@ -199,12 +272,18 @@ async function runWaitRound(env, sim, contender, { count, prefix, leadConcurrenc
 		const crmId = outputOf(e, LEAD)[0].body.crmId;
 		byCrmId.set(crmId, (byCrmId.get(crmId) || 0) + 1);
 		const results = contender.resultsOf(e);
-		if (e.status === 'success' && (results.length !== 1 || !results[0] || results[0].crmId !== crmId)) mixed++;
+		if (
+			e.status === 'success' &&
+			(results.length !== 1 || !results[0] || results[0].crmId !== crmId)
+		)
+			mixed++;
 		if (outputOf(e, CRM).length !== 1) notOnce++;
 	}
 	const succeeded = executions.filter((e) => e.status === 'success').length;
 	// the package's trigger starts no execution for a result it handed over; the DIY router one per result
-	const resultWorkflowRuns = (await client.listExecutions(contender.resultWorkflowId)).filter((e) => Number(e.id) > afterId).length;
+	const resultWorkflowRuns = (await client.listExecutions(contender.resultWorkflowId)).filter(
+		(e) => Number(e.id) > afterId,
+	).length;
 	const createdByPhone = (await sim.control.counts()).createdByPhone || {};
 	const dialledTwice = leads.filter((l) => (createdByPhone[l.phone] || 0) > 1).length;
 	return {
@@ -229,4 +308,11 @@ async function runWaitRound(env, sim, contender, { count, prefix, leadConcurrenc
 	};
 }
 
-module.exports = { setUpWaitContenders, runWaitRound, packageLeadWorkflow, diyLeadWorkflow, diyRouterWorkflow, answeredCallEnded };
+module.exports = {
+	setUpWaitContenders,
+	runWaitRound,
+	packageLeadWorkflow,
+	diyLeadWorkflow,
+	diyRouterWorkflow,
+	answeredCallEnded,
+};

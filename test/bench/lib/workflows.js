@@ -34,12 +34,24 @@ function rowsCode(count) {
 /** The 4.4 body of one row, as every contender sends it. */
 function singleBody(index) {
 	const r = row(index);
-	return { phone: [r.phone], botSettingsId: BOT, variables: { name: r.name }, callbackData: { crmId: r.crmId } };
+	return {
+		phone: [r.phone],
+		botSettingsId: BOT,
+		variables: { name: r.name },
+		callbackData: { crmId: r.crmId },
+	};
 }
 
 function base(name, count, contender) {
 	const nodes = [
-		{ parameters: {}, id: 'n-start', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+		{
+			parameters: {},
+			id: 'n-start',
+			name: TRIGGER,
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+		},
 		{
 			parameters: { jsCode: rowsCode(count) },
 			id: 'n-rows',
@@ -58,7 +70,12 @@ function base(name, count, contender) {
 }
 
 /** Node-level settings: continue on fail, n8n's own retry of the whole node. */
-function nodeSettings({ continueOnFail = false, retryOnFail = false, maxTries = 3, waitBetweenTries = 1000 } = {}) {
+function nodeSettings({
+	continueOnFail = false,
+	retryOnFail = false,
+	maxTries = 3,
+	waitBetweenTries = 1000,
+} = {}) {
 	const s = {};
 	if (continueOnFail) s.onError = 'continueRegularOutput';
 	if (retryOnFail) Object.assign(s, { retryOnFail: true, maxTries, waitBetweenTries });
@@ -83,9 +100,18 @@ const SINGLE_BODY_PARAMETERS = [
 /**
  * @param {{ simUrl: string, credential: any, batching?: any, settings?: any, bodyParameters?: Array<{ name: string, value: string }> }} options
  */
-function httpRequestNode({ simUrl, credential, batching = undefined, settings = undefined, bodyParameters = SINGLE_BODY_PARAMETERS }) {
+function httpRequestNode({
+	simUrl,
+	credential,
+	batching = undefined,
+	settings = undefined,
+	bodyParameters = SINGLE_BODY_PARAMETERS,
+}) {
 	const options = {};
-	if (batching) options.batching = { batch: { batchSize: batching.batchSize, batchInterval: batching.batchInterval } };
+	if (batching)
+		options.batching = {
+			batch: { batchSize: batching.batchSize, batchInterval: batching.batchInterval },
+		};
 	return {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
@@ -108,7 +134,12 @@ function httpRequestNode({ simUrl, credential, batching = undefined, settings = 
 /** Candidate fields of this package's node: 'fromItems' (field names) or 'define' (3 expressions per item). */
 function candidateInput(mode) {
 	if (mode === 'fromItems') {
-		return { inputMode: 'fromItems', phoneField: 'phone', variablesFields: 'name', callbackDataFields: 'crmId' };
+		return {
+			inputMode: 'fromItems',
+			phoneField: 'phone',
+			variablesFields: 'name',
+			callbackDataFields: 'crmId',
+		};
 	}
 	return {
 		inputMode: 'define',
@@ -144,7 +175,12 @@ function createBatchNode({ credential, mode, options = {}, settings }) {
 	return cisNode({
 		credential,
 		settings,
-		parameters: { operation: 'createBatch', ...candidateInput(mode), taskSettings: { botSettingsId: BOT }, options },
+		parameters: {
+			operation: 'createBatch',
+			...candidateInput(mode),
+			taskSettings: { botSettingsId: BOT },
+			options,
+		},
 	});
 }
 
@@ -183,11 +219,33 @@ function contenderWorkflow(spec, { count, simUrl, credential }) {
 		case 'setNode':
 			return base(name, count, setNode());
 		case 'http':
-			return base(name, count, httpRequestNode({ simUrl, credential, batching: spec.batching, settings: spec.settings }));
+			return base(
+				name,
+				count,
+				httpRequestNode({ simUrl, credential, batching: spec.batching, settings: spec.settings }),
+			);
 		case 'createAndRun':
-			return base(name, count, createAndRunNode({ credential, mode: spec.mode, options: spec.options, settings: spec.settings }));
+			return base(
+				name,
+				count,
+				createAndRunNode({
+					credential,
+					mode: spec.mode,
+					options: spec.options,
+					settings: spec.settings,
+				}),
+			);
 		case 'createBatch':
-			return base(name, count, createBatchNode({ credential, mode: spec.mode, options: spec.options, settings: spec.settings }));
+			return base(
+				name,
+				count,
+				createBatchNode({
+					credential,
+					mode: spec.mode,
+					options: spec.options,
+					settings: spec.settings,
+				}),
+			);
 		default:
 			throw new Error(`unknown contender kind ${spec.kind}`);
 	}

@@ -17,7 +17,12 @@ const path = require('path');
 const assert = require('assert');
 const { ensureN8n } = require('../../../scripts/lib/n8n-install');
 const { execFileSync } = require('child_process');
-const { startN8n, setupOwner, installPackageTarball, executeWorkflowCli } = require('../../../scripts/lib/n8n-instance');
+const {
+	startN8n,
+	setupOwner,
+	installPackageTarball,
+	executeWorkflowCli,
+} = require('../../../scripts/lib/n8n-instance');
 
 /** Packs a tiny community package (one programmatic node) and returns the tarball path. */
 function packProbePackage(dir) {
@@ -25,11 +30,19 @@ function packProbePackage(dir) {
 	fs.mkdirSync(path.join(pkg, 'dist'), { recursive: true });
 	fs.writeFileSync(
 		path.join(pkg, 'package.json'),
-		JSON.stringify({
-			name: 'n8n-nodes-e2e-probe', version: '0.0.1', license: 'MIT', keywords: ['n8n-community-node-package'],
-			files: ['dist'], n8n: { n8nNodesApiVersion: 1, credentials: [], nodes: ['dist/ProbeNode.node.js'] },
-			peerDependencies: { 'n8n-workflow': '*' },
-		}, null, 2),
+		JSON.stringify(
+			{
+				name: 'n8n-nodes-e2e-probe',
+				version: '0.0.1',
+				license: 'MIT',
+				keywords: ['n8n-community-node-package'],
+				files: ['dist'],
+				n8n: { n8nNodesApiVersion: 1, credentials: [], nodes: ['dist/ProbeNode.node.js'] },
+				peerDependencies: { 'n8n-workflow': '*' },
+			},
+			null,
+			2,
+		),
 	);
 	fs.writeFileSync(
 		path.join(pkg, 'dist', 'ProbeNode.node.js'),
@@ -48,7 +61,11 @@ class ProbeNode {
 module.exports = { ProbeNode };
 `,
 	);
-	const out = execFileSync('npm', ['pack', '--pack-destination', dir, '--ignore-scripts', '--silent'], { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	const out = execFileSync(
+		'npm',
+		['pack', '--pack-destination', dir, '--ignore-scripts', '--silent'],
+		{ cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+	);
 	return path.join(dir, out.trim().split('\n').pop());
 }
 
@@ -60,9 +77,21 @@ function webhookWorkflow() {
 		nodes: [
 			{
 				parameters: { httpMethod: 'POST', path: 'probe', options: {} },
-				id: 'a1', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: WEBHOOK_ID,
+				id: 'a1',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: WEBHOOK_ID,
 			},
-			{ parameters: {}, id: 'a2', name: 'No Operation', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0] },
+			{
+				parameters: {},
+				id: 'a2',
+				name: 'No Operation',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [200, 0],
+			},
 		],
 		connections: { Webhook: { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -73,16 +102,33 @@ function manualWorkflow() {
 	return {
 		name: 'probe manual',
 		nodes: [
-			{ parameters: {}, id: 'b1', name: 'When clicking ‘Execute workflow’', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+			{
+				parameters: {},
+				id: 'b1',
+				name: 'When clicking ‘Execute workflow’',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+			},
 			{
 				parameters: {
-					assignments: { assignments: [{ id: 'x1', name: 'hello', value: '={{ 40 + 2 }}', type: 'number' }] },
+					assignments: {
+						assignments: [{ id: 'x1', name: 'hello', value: '={{ 40 + 2 }}', type: 'number' }],
+					},
 					options: {},
 				},
-				id: 'b2', name: 'Edit Fields', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0],
+				id: 'b2',
+				name: 'Edit Fields',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [200, 0],
 			},
 		],
-		connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] } },
+		connections: {
+			'When clicking ‘Execute workflow’': {
+				main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]],
+			},
+		},
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -108,7 +154,9 @@ async function main() {
 	t = Date.now();
 	const n8n = await startN8n({ version, userFolder });
 	timings.firstStartMs = Date.now() - t;
-	console.log(`n8n ${version} ready at ${n8n.url} in ${timings.firstStartMs} ms (user folder ${userFolder})`);
+	console.log(
+		`n8n ${version} ready at ${n8n.url} in ${timings.firstStartMs} ms (user folder ${userFolder})`,
+	);
 	try {
 		t = Date.now();
 		const client = await setupOwner(n8n.url, undefined, { version });
@@ -133,7 +181,9 @@ async function main() {
 		assert.strictEqual(ex.mode, 'webhook');
 		const items = lastNodeJson(ex, 'No Operation');
 		assert.deepStrictEqual(items[0].body, { ping: 1 });
-		console.log(`webhook execution ${ex.id} ${ex.status} (mode ${ex.mode}) read back in ${timings.webhookToExecutionMs} ms`);
+		console.log(
+			`webhook execution ${ex.id} ${ex.status} (mode ${ex.mode}) read back in ${timings.webhookToExecutionMs} ms`,
+		);
 
 		// --- manual workflow
 		const mwf = await client.createWorkflow(manualWorkflow());
@@ -142,14 +192,20 @@ async function main() {
 		timings.manualRunMs = Date.now() - t;
 		assert.strictEqual(mex.status, 'success');
 		assert.strictEqual(lastNodeJson(mex, 'Edit Fields')[0].hello, 42);
-		console.log(`manual run execution ${mex.id} ${mex.status} (mode ${mex.mode}) in ${timings.manualRunMs} ms`);
+		console.log(
+			`manual run execution ${mex.id} ${mex.status} (mode ${mex.mode}) in ${timings.manualRunMs} ms`,
+		);
 
 		// --- credential test (built-in n8nApi credential pointing at this very n8n)
 		const good = await client.createCredential({
-			name: 'probe n8n api', type: 'n8nApi', data: { apiKey: client.apiKey, baseUrl: `${n8n.url}/api/v1` },
+			name: 'probe n8n api',
+			type: 'n8nApi',
+			data: { apiKey: client.apiKey, baseUrl: `${n8n.url}/api/v1` },
 		});
 		const bad = await client.createCredential({
-			name: 'probe n8n api bad', type: 'n8nApi', data: { apiKey: 'wrong', baseUrl: `${n8n.url}/api/v1` },
+			name: 'probe n8n api bad',
+			type: 'n8nApi',
+			data: { apiKey: 'wrong', baseUrl: `${n8n.url}/api/v1` },
 		});
 		const okRes = await client.testCredential({ id: good.id, name: good.name, type: 'n8nApi' });
 		const badRes = await client.testCredential({ id: bad.id, name: bad.name, type: 'n8nApi' });
@@ -158,8 +214,15 @@ async function main() {
 		assert.strictEqual(badRes.status, 'Error');
 		// unsaved data only (1.x accepts; 2.x needs the id of a stored credential)
 		const unsaved = await client
-			.testCredential({ type: 'n8nApi', name: 'x', data: { apiKey: client.apiKey, baseUrl: `${n8n.url}/api/v1` } })
-			.then((r) => JSON.stringify(r), (e) => `rejected: ${e.message.slice(0, 200)}`);
+			.testCredential({
+				type: 'n8nApi',
+				name: 'x',
+				data: { apiKey: client.apiKey, baseUrl: `${n8n.url}/api/v1` },
+			})
+			.then(
+				(r) => JSON.stringify(r),
+				(e) => `rejected: ${e.message.slice(0, 200)}`,
+			);
 		console.log(`credential test of unsaved data: ${unsaved}`);
 
 		// --- deactivate, restart
@@ -184,19 +247,39 @@ async function main() {
 		assert.strictEqual(again.status, 200, `after restart webhook -> ${again.status}`);
 		const exs = await client.waitForExecutions(wf.id, 2, 20000);
 		assert.strictEqual(exs.length, 2);
-		console.log(`restart in ${timings.restartMs} ms; webhook still active after restart; API key still valid`);
+		console.log(
+			`restart in ${timings.restartMs} ms; webhook still active after restart; API key still valid`,
+		);
 
 		// --- the installed community package's node, in a manual workflow
 		const pwf = await client.createWorkflow({
 			name: 'probe package node',
 			nodes: [
-				{ parameters: {}, id: 'c1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
-				{ parameters: {}, id: 'c2', name: 'E2E Probe', type: 'n8n-nodes-e2e-probe.probeNode', typeVersion: 1, position: [200, 0] },
+				{
+					parameters: {},
+					id: 'c1',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+				},
+				{
+					parameters: {},
+					id: 'c2',
+					name: 'E2E Probe',
+					type: 'n8n-nodes-e2e-probe.probeNode',
+					typeVersion: 1,
+					position: [200, 0],
+				},
 			],
 			connections: { Start: { main: [[{ node: 'E2E Probe', type: 'main', index: 0 }]] } },
 		});
 		const pex = await client.runWorkflowManually(pwf.id);
-		assert.strictEqual(pex.status, 'success', JSON.stringify(pex.data && pex.data.resultData.error));
+		assert.strictEqual(
+			pex.status,
+			'success',
+			JSON.stringify(pex.data && pex.data.resultData.error),
+		);
 		assert.strictEqual(lastNodeJson(pex, 'E2E Probe')[0].probed, true);
 		console.log(`package node n8n-nodes-e2e-probe.probeNode ran (execution ${pex.id})`);
 
@@ -205,10 +288,16 @@ async function main() {
 		t = Date.now();
 		const cli = await executeWorkflowCli({ version, userFolder, workflowId: mwf.id });
 		timings.cliExecuteMs = Date.now() - t;
-		console.log(`n8n execute --id=${mwf.id} --rawOutput: exit ${cli.code}${cli.crashedOnExit ? ' (SIGSEGV on exit after printing the run)' : ''}, ${cli.run ? 'JSON ok' : 'no JSON'} in ${timings.cliExecuteMs} ms`);
-		if (!cli.run) console.log(`  stdout: ${cli.stdout.slice(0, 400)}\n  stderr: ${cli.stderr.slice(-400)}`);
+		console.log(
+			`n8n execute --id=${mwf.id} --rawOutput: exit ${cli.code}${cli.crashedOnExit ? ' (SIGSEGV on exit after printing the run)' : ''}, ${cli.run ? 'JSON ok' : 'no JSON'} in ${timings.cliExecuteMs} ms`,
+		);
+		if (!cli.run)
+			console.log(`  stdout: ${cli.stdout.slice(0, 400)}\n  stderr: ${cli.stderr.slice(-400)}`);
 		assert.ok(cli.ok);
-		assert.strictEqual(cli.run.data.resultData.runData['Edit Fields'][0].data.main[0][0].json.hello, 42);
+		assert.strictEqual(
+			cli.run.data.resultData.runData['Edit Fields'][0].data.main[0][0].json.hello,
+			42,
+		);
 
 		console.log(`OK n8n ${version} ${JSON.stringify(timings)}`);
 	} catch (err) {

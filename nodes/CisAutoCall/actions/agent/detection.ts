@@ -12,6 +12,7 @@ export type AgentMode = 'none' | 'tool' | 'toolInsideAgentRun';
 
 export function agentModeOf(context: IExecuteFunctions | IWebhookFunctions): AgentMode {
 	const toolExecution = (context as { isToolExecution?: () => boolean }).isToolExecution;
-	if (typeof toolExecution === 'function' && toolExecution.call(context) === true) return 'toolInsideAgentRun';
+	if (typeof toolExecution === 'function' && toolExecution.call(context) === true)
+		return 'toolInsideAgentRun';
 	return context.getNode().type.endsWith('Tool') ? 'tool' : 'none';
 }

@@ -6,8 +6,15 @@
  * which shows the agent's options next to its own.
  */
 export { type AgentMode, agentModeOf } from './detection';
-export { agentBuilderNotice, agentFailure,  agentNotDoneHint, agentSuccess, CANDIDATE_ID_UNKNOWN, failureKindOf } from './replies';
-export { agentWaitResult,  limitInWords, prepareAgentWait, refuseAgentWait } from './waiting';
+export {
+	agentBuilderNotice,
+	agentFailure,
+	agentNotDoneHint,
+	agentSuccess,
+	CANDIDATE_ID_UNKNOWN,
+	failureKindOf,
+} from './replies';
+export { agentWaitResult, limitInWords, prepareAgentWait, refuseAgentWait } from './waiting';
 export {
 	agentMayStartTaskOption,
 	agentSeveralNumbersOption,

@@ -16,7 +16,8 @@ export const agentSeveralNumbersOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	noDataExpression: true,
-	description: 'Whether an AI Agent using this node as a tool may give more than one number for one person',
+	description:
+		'Whether an AI Agent using this node as a tool may give more than one number for one person',
 	hint: 'Each number still counts against Max Calls per Run. Off: a tool call with several numbers is refused.',
 };
 
@@ -31,7 +32,8 @@ export const agentMayStartTaskOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	noDataExpression: true,
-	description: 'Whether an AI Agent using this node as a tool may start a call task, which phones everyone already in it',
+	description:
+		'Whether an AI Agent using this node as a tool may start a call task, which phones everyone already in it',
 	hint: 'Max Calls per Run cannot count those calls. Off: such a tool call is refused and nothing is sent.',
 };
 

@@ -13,11 +13,15 @@ import { statedOutcomeOf } from '../../../shared/transport';
 export type AgentFailureKind = 'refused' | 'failed' | 'unknown';
 
 const ADVICE = {
-	guardrail: 'This is a limit set for these calls: do not try to get around it (no other numbers, no repeats); tell the user.',
-	badNumber: 'Ask the user for the right number of this person, then call with it; never guess or change a number yourself.',
-	input: 'Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
+	guardrail:
+		'This is a limit set for these calls: do not try to get around it (no other numbers, no repeats); tell the user.',
+	badNumber:
+		'Ask the user for the right number of this person, then call with it; never guess or change a number yourself.',
+	input:
+		'Correct the value it names, using only what the user gave you (never invent a phone number), and try again.',
 	failed: 'Correct what the message names and try once more, or tell the user.',
-	unknown: 'Do not repeat it: it may have been carried out (a call may have started). Tell the user to check it in the service.',
+	unknown:
+		'Do not repeat it: it may have been carried out (a call may have started). Tell the user to check it in the service.',
 };
 
 const MAX_TEXT = 600;
@@ -39,7 +43,11 @@ export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject 
 	if (kind === 'refused' && refusal) {
 		// The person in the chat hears the reason and what to do; the builder's fix goes to the notice.
 		const reason = plainText(refusal.reason);
-		const advice = refusal.forModel ?? (error instanceof NotSentError && error.why === 'badNumber' ? ADVICE.badNumber : ADVICE.guardrail);
+		const advice =
+			refusal.forModel ??
+			(error instanceof NotSentError && error.why === 'badNumber'
+				? ADVICE.badNumber
+				: ADVICE.guardrail);
 		return { outcome: kind, message: `Refused: ${reason}. ${advice}` };
 	}
 	if (kind === 'refused') {
@@ -52,7 +60,10 @@ export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject 
 		message = `${statedOutcomeOf(error) === 'unknown' ? text : `Outcome unknown: ${text}`}. ${ADVICE.unknown}`;
 	} else {
 		const description = (error as { description?: unknown }).description;
-		const detail = typeof description === 'string' && description.trim() !== '' ? ` ${plainText(description)}.` : '';
+		const detail =
+			typeof description === 'string' && description.trim() !== ''
+				? ` ${plainText(description)}.`
+				: '';
 		message = `Failed: ${text}.${detail} ${ADVICE.failed}`;
 	}
 	return { outcome: kind, message };
@@ -110,9 +121,18 @@ export function agentNotDoneHint(output: INodeExecutionData[]): NodeExecutionHin
 	const notDone = output.filter((item) => NOT_DONE_OUTCOMES.includes(String(item.json.outcome)));
 	if (notDone.length === 0) return undefined;
 	const first = String(notDone[0].json.message ?? notDone[0].json.outcome);
-	const which = output.length === 1 ? 'This tool call' : `${notDone.length} of ${output.length} items of this tool call`;
-	const what = notDone.every((item) => item.json.outcome === 'refused') ? 'sent nothing' : 'did not succeed';
-	return { type: 'warning', location: 'outputPane', message: `${which} ${what}; the model was told: ${first}` };
+	const which =
+		output.length === 1
+			? 'This tool call'
+			: `${notDone.length} of ${output.length} items of this tool call`;
+	const what = notDone.every((item) => item.json.outcome === 'refused')
+		? 'sent nothing'
+		: 'did not succeed';
+	return {
+		type: 'warning',
+		location: 'outputPane',
+		message: `${which} ${what}; the model was told: ${first}`,
+	};
 }
 
 /**
@@ -121,12 +141,22 @@ export function agentNotDoneHint(output: INodeExecutionData[]): NodeExecutionHin
  * make. Undefined when no refusal of the run has such a fix (agentNotDoneHint then says what the
  * model was told). `errors`: the errors of the items that were not done, of `itemCount` items.
  */
-export function agentBuilderNotice(errors: Error[], itemCount: number): NodeExecutionHint | undefined {
+export function agentBuilderNotice(
+	errors: Error[],
+	itemCount: number,
+): NodeExecutionHint | undefined {
 	const first = errors.find((error) => error instanceof NotSentError && error.refusal?.builderFix);
 	const refusal = first instanceof NotSentError ? first.refusal : undefined;
 	if (!refusal?.builderFix) return undefined;
-	const which = itemCount === 1 ? 'This tool call' : `${errors.length} of ${itemCount} items of this tool call`;
-	const what = errors.every((error) => error instanceof NotSentError) ? 'sent nothing' : 'did not succeed';
+	const which =
+		itemCount === 1 ? 'This tool call' : `${errors.length} of ${itemCount} items of this tool call`;
+	const what = errors.every((error) => error instanceof NotSentError)
+		? 'sent nothing'
+		: 'did not succeed';
 	const fix = refusal.builderFix;
-	return { type: 'warning', location: 'outputPane', message: `${which} ${what}: ${plainText(refusal.reason)}. ${fix[0].toUpperCase()}${fix.slice(1)}.` };
+	return {
+		type: 'warning',
+		location: 'outputPane',
+		message: `${which} ${what}: ${plainText(refusal.reason)}. ${fix[0].toUpperCase()}${fix.slice(1)}.`,
+	};
 }

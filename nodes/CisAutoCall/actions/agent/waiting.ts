@@ -38,7 +38,11 @@ function overwrite(item: INodeExecutionData | undefined, json: IDataObject): voi
  * for the other calls of this tool that n8n queued in the same turn (`queuedRuns`: their input
  * items; n8n will not run them), a refusal in words the model acts on.
  */
-export function prepareAgentWait(context: IExecuteFunctions, limit: string, queuedRuns: INodeExecutionData[][]): void {
+export function prepareAgentWait(
+	context: IExecuteFunctions,
+	limit: string,
+	queuedRuns: INodeExecutionData[][],
+): void {
 	for (const item of context.getInputData()) {
 		overwrite(item, {
 			outcome: 'noResult',

@@ -13,7 +13,8 @@ export const call = defineResource({ name: 'Call', value: 'call' }, 'depersonali
 	{
 		name: 'Depersonalize',
 		value: 'depersonalize',
-		description: 'Delete the personal data of a call, keeping or deleting the recording; this cannot be undone',
+		description:
+			'Delete the personal data of a call, keeping or deleting the recording; this cannot be undone',
 		action: 'Depersonalize a call',
 		operation: depersonalize,
 	},

@@ -8,7 +8,11 @@ export const callId: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: 'The call\'s ID: map it from a Call Ended event of the CIS Auto-Call Trigger (or the last call of a Person Done event)',
+	description:
+		"The call's ID: map it from a Call Ended event of the CIS Auto-Call Trigger (or the last call of a Person Done event)",
 };
 
-export const depersonalize = depersonalizeOperation(callId, (id) => `calls/${id}/depersonalization`);
+export const depersonalize = depersonalizeOperation(
+	callId,
+	(id) => `calls/${id}/depersonalization`,
+);

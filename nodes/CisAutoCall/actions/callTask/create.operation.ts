@@ -32,15 +32,13 @@ const webhookTargets: INodeProperties = {
 					default: '',
 					placeholder: 'e.g. https://example.com/hooks/calls',
 				},
-				...EVENTS.map(
-					(event): INodeProperties => ({
-						displayName: event.name,
-						name: event.value,
-						type: 'boolean',
-						default: false,
-						description: `Whether to send "${event.name}": ${event.description.toLowerCase()}`,
-					}),
-				),
+				...EVENTS.map((event): INodeProperties => ({
+					displayName: event.name,
+					name: event.value,
+					type: 'boolean',
+					default: false,
+					description: `Whether to send "${event.name}": ${event.description.toLowerCase()}`,
+				})),
 				{
 					displayName: 'Partial Results',
 					name: 'partialResults',
@@ -72,7 +70,11 @@ function readWebhookTargets(value: unknown): IDataObject[] {
 	return targets.map((target, index) => {
 		const chosen = EVENTS.map((event) => event.value).filter((name) => target[name] === true);
 		if (chosen.length === 0) {
-			throw new InputError(`webhookUrls[${index}]`, target.url, 'has no event turned on; turn on at least one event');
+			throw new InputError(
+				`webhookUrls[${index}]`,
+				target.url,
+				'has no event turned on; turn on at least one event',
+			);
 		}
 		return {
 			url: requireHttpUrl(`webhookUrls[${index}].url`, target.url),

@@ -1,14 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { getTask, getTaskRequest } from '../../../shared/callTasks';
-import { autoCallIdLocator, perTask, taskIdOf, taskNotFoundMeans } from '../../helpers/callTaskLocator';
+import {
+	autoCallIdLocator,
+	perTask,
+	taskIdOf,
+	taskNotFoundMeans,
+} from '../../helpers/callTaskLocator';
 import { simplifyOption, simplifyTask } from '../../helpers/simplifyTask';
 import { defineOperation } from '../defineOperation';
 import type { PreparedRequest } from '../operation';
 
-const fields: INodeProperties[] = [
-	autoCallIdLocator,
-	simplifyOption,
-];
+const fields: INodeProperties[] = [autoCallIdLocator, simplifyOption];
 
 export const get = defineOperation<PreparedRequest & { simplify: boolean }>({
 	kind: 'item',

@@ -98,14 +98,19 @@ export const getMany = defineOperation<ListQuery>({
 	prepare({ context, parameter }) {
 		const timeZone = context.getTimezone();
 		const instant = (field: string, value: unknown) =>
-			value === undefined || value === null || value === '' ? undefined : toInstant(field, value, timeZone);
+			value === undefined || value === null || value === ''
+				? undefined
+				: toInstant(field, value, timeZone);
 		return (itemIndex) => {
 			const returnAll = parameter('returnAll', itemIndex, false) as boolean;
-			const max = returnAll ? Infinity : requireInteger('limit', parameter('limit', itemIndex, 50), { min: 1 });
+			const max = returnAll
+				? Infinity
+				: requireInteger('limit', parameter('limit', itemIndex, 50), { min: 1 });
 			const filters = parameter('filters', itemIndex, {}) as IDataObject;
 			const qs: IDataObject = {};
 			if (filters.keyword) qs.keyword = filters.keyword;
-			if (Array.isArray(filters.status) && filters.status.length > 0) qs.status = filters.status.join(',');
+			if (Array.isArray(filters.status) && filters.status.length > 0)
+				qs.status = filters.status.join(',');
 			const from = instant('filters.from', filters.from);
 			if (from) qs.from = from;
 			const to = instant('filters.to', filters.to);
@@ -118,7 +123,10 @@ export const getMany = defineOperation<ListQuery>({
 		const tasks: IDataObject[] = [];
 		const seen = new Set<string>();
 		const stop = (message: string, description: string) =>
-			new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, { itemIndex, description });
+			new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, {
+				itemIndex,
+				description,
+			});
 		for (let offset = 0, pages = 0; tasks.length < max; pages++) {
 			if (pages === MAX_PAGES) {
 				throw stop(
@@ -152,6 +160,8 @@ export const getMany = defineOperation<ListQuery>({
 			if (page.length < limit) break;
 			offset += page.length;
 		}
-		return tasks.map((task) => (simplify ? simplifyTask(task, taskIdOf(task)) : { autoCallId: taskIdOf(task), ...task }));
+		return tasks.map((task) =>
+			simplify ? simplifyTask(task, taskIdOf(task)) : { autoCallId: taskIdOf(task), ...task },
+		);
 	},
 });

@@ -1,6 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { setTaskStatus, setTaskStatusRequest, type TaskStatusAction } from '../../../shared/callTasks';
+import {
+	setTaskStatus,
+	setTaskStatusRequest,
+	type TaskStatusAction,
+} from '../../../shared/callTasks';
 import { autoCallIdLocator, perTask, taskNotFoundMeans } from '../../helpers/callTaskLocator';
 import { defineOperation } from '../defineOperation';
 import type { ItemOperation, PreparedRequest } from '../operation';
@@ -13,7 +17,8 @@ const stopNotice: INodeProperties = {
 };
 
 const startNotice: INodeProperties = {
-	displayName: 'Starting calls every person in the task who is still waiting, and each call costs money',
+	displayName:
+		'Starting calls every person in the task who is still waiting, and each call costs money',
 	name: 'startNotice',
 	type: 'notice',
 	default: '',
@@ -36,8 +41,15 @@ export function peopleInTask(answer: unknown): number | undefined {
 }
 
 /** Start (`play`), Pause (`pause`) and Stop (`halted`) differ only in the path's last word. */
-function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStatusAction): ItemOperation<PreparedRequest> {
-	const notices: Record<typeof operation, INodeProperties[]> = { start: [startNotice], pause: [], stop: [stopNotice] };
+function statusOperation(
+	operation: 'start' | 'pause' | 'stop',
+	action: TaskStatusAction,
+): ItemOperation<PreparedRequest> {
+	const notices: Record<typeof operation, INodeProperties[]> = {
+		start: [startNotice],
+		pause: [],
+		stop: [stopNotice],
+	};
 	return defineOperation<PreparedRequest>({
 		kind: 'item',
 		notices: notices[operation],
@@ -53,8 +65,13 @@ function statusOperation(operation: 'start' | 'pause' | 'stop', action: TaskStat
 			const response = await setTaskStatus(client, request, itemIndex);
 			if (!response || typeof response !== 'object') return echo;
 			// Nodes saved with version 1 keep 0.1.0's output.
-			const people = operation === 'start' && context.getNode().typeVersion >= 2 ? peopleInTask(response) : undefined;
-			return people === undefined ? { ...echo, response } : { ...echo, peopleInTask: people, response };
+			const people =
+				operation === 'start' && context.getNode().typeVersion >= 2
+					? peopleInTask(response)
+					: undefined;
+			return people === undefined
+				? { ...echo, response }
+				: { ...echo, peopleInTask: people, response };
 		},
 	});
 }

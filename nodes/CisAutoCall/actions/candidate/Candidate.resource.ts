@@ -26,7 +26,8 @@ export const candidate = defineResource({ name: 'Candidate', value: 'candidate' 
 	{
 		name: 'Add to Task and Wait for Result',
 		value: 'addToTaskAndWait',
-		description: 'Add one candidate per input item to an existing task and wait for the result; needs a CIS Auto-Call Trigger',
+		description:
+			'Add one candidate per input item to an existing task and wait for the result; needs a CIS Auto-Call Trigger',
 		action: 'Add a person to a call task and wait for the result',
 		operation: addToTaskAndWait,
 	},
@@ -41,28 +42,31 @@ export const candidate = defineResource({ name: 'Candidate', value: 'candidate' 
 		name: 'Create and Run',
 		value: 'createAndRun',
 		description:
-			'Call one person now: adds the candidate to today\'s task of the bot (created from the default template) and starts it',
+			"Call one person now: adds the candidate to today's task of the bot (created from the default template) and starts it",
 		action: 'Phone a person now with a voice bot',
 		operation: createAndRun,
 	},
 	{
 		name: 'Create and Run and Wait for Result',
 		value: 'createAndRunAndWait',
-		description: 'Call one person now and pause the workflow until the call has a result; needs a CIS Auto-Call Trigger',
+		description:
+			'Call one person now and pause the workflow until the call has a result; needs a CIS Auto-Call Trigger',
 		action: 'Phone a person now and wait for the result',
 		operation: createAndRunAndWait,
 	},
 	{
 		name: 'Create Batch From Template',
 		value: 'createBatch',
-		description: 'Create a call task from a template with all input items as candidates, and start calling',
+		description:
+			'Create a call task from a template with all input items as candidates, and start calling',
 		action: 'Phone a list of people with a voice bot',
 		operation: createBatch,
 	},
 	{
 		name: 'Depersonalize',
 		value: 'depersonalize',
-		description: 'Delete the personal data of a candidate\'s call, keeping or deleting the recording; this cannot be undone',
+		description:
+			"Delete the personal data of a candidate's call, keeping or deleting the recording; this cannot be undone",
 		action: 'Depersonalize the call of a candidate',
 		operation: depersonalize,
 	},

@@ -28,7 +28,10 @@ export const addManyToTask: BatchOperation = defineOperation({
 	request: (entries) => ({
 		method: 'POST',
 		path: 'telephony/autoCallCandidate/batch',
-		body: { batch: entries.map((entry) => withoutKey(entry, 'forceStart')), forceStart: entries[0].forceStart },
+		body: {
+			batch: entries.map((entry) => withoutKey(entry, 'forceStart')),
+			forceStart: entries[0].forceStart,
+		},
 		// The batch endpoint promises no de-duplication, Client External IDs or not: after a
 		// 5xx, a reset or a timeout the batch's outcome is unknown and it is not sent again.
 		repeatability: 'create',
@@ -39,12 +42,17 @@ export const addManyToTask: BatchOperation = defineOperation({
 	chunkSender({ client, context }) {
 		return async (entries, itemIndexes) => {
 			const response = await client.request(addManyToTask.request(entries), itemIndexes[0]);
-			const sent = entries.map((entry) => ({ taskId: String(entry.autoCallId), phones: entry.phone as string[] }));
-			return mapBatchResponse(response, itemIndexes, sent, batchAnswerOptions(context)).map((result: IDataObject, index) => ({
-				...result,
-				autoCallId: result.autoCallId ?? entries[index].autoCallId,
-				phone: entries[index].phone,
+			const sent = entries.map((entry) => ({
+				taskId: String(entry.autoCallId),
+				phones: entry.phone as string[],
 			}));
+			return mapBatchResponse(response, itemIndexes, sent, batchAnswerOptions(context)).map(
+				(result: IDataObject, index) => ({
+					...result,
+					autoCallId: result.autoCallId ?? entries[index].autoCallId,
+					phone: entries[index].phone,
+				}),
+			);
 		};
 	},
 });

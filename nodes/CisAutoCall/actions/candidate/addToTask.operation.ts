@@ -17,7 +17,8 @@ const forceStart: INodeProperties = {
 
 /** Shown while "Start the Task Too" is on. */
 const forceStartNotice: INodeProperties = {
-	displayName: 'Starting the task calls every person in it who is still waiting, not only the ones added here, and each call costs money',
+	displayName:
+		'Starting the task calls every person in it who is still waiting, not only the ones added here, and each call costs money',
 	name: 'forceStartNotice',
 	type: 'notice',
 	default: '',
@@ -25,7 +26,12 @@ const forceStartNotice: INodeProperties = {
 };
 
 /** The own fields of Add to Task, Add Many to Task and Add to Task and Wait for Result. */
-export const addToTaskFields: INodeProperties[] = [autoCallIdLocator, ...candidateFields('addToTask'), forceStart, forceStartNotice];
+export const addToTaskFields: INodeProperties[] = [
+	autoCallIdLocator,
+	...candidateFields('addToTask'),
+	forceStart,
+	forceStartNotice,
+];
 
 /** Add to Task as declared; Add to Task and Wait for Result declares the same and waits. */
 export const addToTaskDeclaration: ItemDeclaration<ApiRequest> = {

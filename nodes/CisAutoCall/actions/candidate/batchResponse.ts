@@ -52,7 +52,9 @@ export function mapBatchResponse(
 			return { autoCallId: answer.taskId, autoCallCandidateId: answer.candidateId };
 		});
 	}
-	const taskIds = new Set(answers.map((answer) => answer?.taskId).filter((id): id is string => id !== undefined));
+	const taskIds = new Set(
+		answers.map((answer) => answer?.taskId).filter((id): id is string => id !== undefined),
+	);
 	const answerTask = taskIds.size === 1 ? [...taskIds][0] : undefined;
 	const why =
 		`${matched}, so which candidate id belongs to which item is unknown. The candidates were sent (do not send them again); ` +
@@ -69,7 +71,9 @@ function readAnswerEntry(entry: unknown): AnswerEntry | undefined {
 	const phone = entry.phone;
 	const list = Array.isArray(phone) ? phone : phone === undefined || phone === null ? [] : [phone];
 	const phones = list
-		.filter((value): value is string | number => typeof value === 'string' || typeof value === 'number')
+		.filter(
+			(value): value is string | number => typeof value === 'string' || typeof value === 'number',
+		)
 		.map((value) => String(value).replace(/[^0-9]/g, ''))
 		.filter((digits) => digits !== '');
 	return {
@@ -82,7 +86,9 @@ function readAnswerEntry(entry: unknown): AnswerEntry | undefined {
 /** For each sent entry, the index of its answer entry; or why no unambiguous match exists. */
 function matchAnswers(answers: AnswerEntry[], sent: SentEntry[]): number[] | string {
 	const sentTasks = new Set(sent.map((entry) => entry.taskId).filter((id) => id !== undefined));
-	const answerTasks = new Set(answers.map((answer) => answer.taskId).filter((id) => id !== undefined));
+	const answerTasks = new Set(
+		answers.map((answer) => answer.taskId).filter((id) => id !== undefined),
+	);
 	const everyAnswerNamesNumber = answers.every((answer) => answer.phones !== undefined);
 	const tasksUnsaid = sent.some((entry) => entry.taskId === undefined);
 	if (tasksUnsaid && answerTasks.size > 1 && !everyAnswerNamesNumber) {
@@ -94,9 +100,12 @@ function matchAnswers(answers: AnswerEntry[], sent: SentEntry[]): number[] | str
 		const answerIndex = answers.findIndex((answer, index) => {
 			if (taken.has(index)) return false;
 			if (entry.taskId !== undefined) {
-				if (answer.taskId === undefined ? sentTasks.size > 1 : answer.taskId !== entry.taskId) return false;
+				if (answer.taskId === undefined ? sentTasks.size > 1 : answer.taskId !== entry.taskId)
+					return false;
 			}
-			return answer.phones === undefined || answer.phones.some((digits) => entry.phones.includes(digits));
+			return (
+				answer.phones === undefined || answer.phones.some((digits) => entry.phones.includes(digits))
+			);
 		});
 		if (answerIndex === -1) {
 			return `No entry of the answer matches candidate ${sentIndex + 1} of this request (its call task and number)`;
@@ -115,6 +124,8 @@ export function singleTaskIdOf(results: IDataObject[]): string | undefined {
 }
 
 /** Nodes saved with version 1 keep 0.1.0's output of an answer that cannot be matched. */
-export function batchAnswerOptions(context: { getNode(): { typeVersion: number } }): { rawInEveryEntry: boolean } {
+export function batchAnswerOptions(context: { getNode(): { typeVersion: number } }): {
+	rawInEveryEntry: boolean;
+} {
 	return { rawInEveryEntry: context.getNode().typeVersion < 2 };
 }

@@ -13,7 +13,8 @@ const botSettingsId: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: 'Bot script that talks to the candidate; all other settings come from the default call-task template',
+	description:
+		'Bot script that talks to the candidate; all other settings come from the default call-task template',
 };
 
 /** Create and Run as declared; Create and Run and Wait for Result declares the same and waits. */

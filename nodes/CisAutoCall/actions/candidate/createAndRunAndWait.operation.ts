@@ -9,5 +9,7 @@ import { createAndRunDeclaration } from './createAndRun.operation';
  */
 export const createAndRunAndWait = defineOperation({
 	...createAndRunDeclaration,
-	waits: waitForResultFields('of these calls: Connect To "Existing Task or Template", its Production URL in your default call-task template'),
+	waits: waitForResultFields(
+		'of these calls: Connect To "Existing Task or Template", its Production URL in your default call-task template',
+	),
 });

@@ -7,7 +7,12 @@ import { optionalIdText } from '../../../shared/validation';
 import { mayHaveCreated, NotSentError } from '../itemErrors';
 import { defineOperation } from '../defineOperation';
 import type { BatchOperation, GroupTask, Run } from '../operation';
-import { batchAnswerOptions, mapBatchResponse, type SentEntry, singleTaskIdOf } from './batchResponse';
+import {
+	batchAnswerOptions,
+	mapBatchResponse,
+	type SentEntry,
+	singleTaskIdOf,
+} from './batchResponse';
 
 const taskSettings: INodeProperties = {
 	displayName: 'Task Settings',
@@ -21,7 +26,7 @@ const taskSettings: INodeProperties = {
 			name: 'botSettingsId',
 			type: 'string',
 			default: '',
-			description: 'Script for the calls; left out, the template\'s script is used',
+			description: "Script for the calls; left out, the template's script is used",
 		},
 		{
 			displayName: 'Check Phones',
@@ -36,7 +41,8 @@ const taskSettings: INodeProperties = {
 			name: 'autoCallTemplateId',
 			type: 'string',
 			default: '',
-			description: 'Call-task template to use; left out, the template marked default in the service is used',
+			description:
+				'Call-task template to use; left out, the template marked default in the service is used',
 		},
 	],
 };
@@ -77,7 +83,13 @@ function readTaskSettings(settings: IDataObject): IDataObject {
 }
 
 /** The fields an entry of `POST telephony/autoCallCandidate/batch` has, besides autoCallId. */
-const JOINING_FIELDS = ['phone', 'variables', 'callbackData', 'clientExternalId', 'timezone'] as const;
+const JOINING_FIELDS = [
+	'phone',
+	'variables',
+	'callbackData',
+	'clientExternalId',
+	'timezone',
+] as const;
 
 /**
  * An entry of a task that already exists: its id and only the fields that endpoint knows. The
@@ -91,7 +103,9 @@ function joiningEntry(autoCallId: string, entry: IDataObject): IDataObject {
 }
 
 function itemsText(itemIndexes: number[]): string {
-	return itemIndexes.length === 1 ? `item ${itemIndexes[0]}` : `${itemIndexes.length} items from item ${itemIndexes[0]}`;
+	return itemIndexes.length === 1
+		? `item ${itemIndexes[0]}`
+		: `${itemIndexes.length} items from item ${itemIndexes[0]}`;
 }
 
 export const createBatch: BatchOperation = defineOperation({
@@ -107,7 +121,9 @@ export const createBatch: BatchOperation = defineOperation({
 	},
 	// One task per template and bot script (4.5 makes one task per template; a task has one script).
 	groupOf: (run, entry) =>
-		isTaskPerBatch(run) ? '' : JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
+		isTaskPerBatch(run)
+			? ''
+			: JSON.stringify([entry.autoCallTemplateId ?? '', entry.botSettingsId ?? '']),
 	dialledPhones: (entry) => entry.phone as string[],
 	// The run's first batch creates the call task; later batches join it with fewer fields each.
 	request: (entries) => ({
@@ -123,7 +139,15 @@ export const createBatch: BatchOperation = defineOperation({
 
 		const create = async (entries: IDataObject[], itemIndexes: number[]) => {
 			const response = await client.request(createBatch.request(entries), itemIndexes[0]);
-			return withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries), batchAnswerOptions(run.context)), entries);
+			return withPhones(
+				mapBatchResponse(
+					response,
+					itemIndexes,
+					sentEntries(entries),
+					batchAnswerOptions(run.context),
+				),
+				entries,
+			);
 		};
 
 		const join = async (autoCallId: string, entries: IDataObject[], itemIndexes: number[]) => {
@@ -139,7 +163,15 @@ export const createBatch: BatchOperation = defineOperation({
 				},
 				itemIndexes[0],
 			);
-			const results = withPhones(mapBatchResponse(response, itemIndexes, sentEntries(entries, autoCallId), batchAnswerOptions(run.context)), entries);
+			const results = withPhones(
+				mapBatchResponse(
+					response,
+					itemIndexes,
+					sentEntries(entries, autoCallId),
+					batchAnswerOptions(run.context),
+				),
+				entries,
+			);
 			for (const result of results) result.autoCallId ??= autoCallId;
 			return results;
 		};
@@ -151,11 +183,15 @@ export const createBatch: BatchOperation = defineOperation({
 				const task = groupTasks.get(group);
 				if (task && 'taskId' in task) return await join(task.taskId, entries, itemIndexes);
 				if (task && 'unusable' in task) {
-					throw new NotSentError(context.getNode(), `Not sent: ${task.unusable} [item ${itemIndexes[0]}]`, {
-						itemIndex: itemIndexes[0],
-						description:
-							'These candidates were not sent, so that nobody is put into a second task. Find the task on the service and add them with Candidate → Add Many to Task, or choose "A New Task per Batch" under Call Tasks.',
-					});
+					throw new NotSentError(
+						context.getNode(),
+						`Not sent: ${task.unusable} [item ${itemIndexes[0]}]`,
+						{
+							itemIndex: itemIndexes[0],
+							description:
+								'These candidates were not sent, so that nobody is put into a second task. Find the task on the service and add them with Candidate → Add Many to Task, or choose "A New Task per Batch" under Call Tasks.',
+						},
+					);
 				}
 				if (task) {
 					await task.creating;
@@ -183,14 +219,21 @@ function isTaskPerBatch({ parameter }: Run): boolean {
 }
 
 /** What the request creating a group's task left for the group's other batches. */
-function taskOfGroup(outcome: { results: IDataObject[] } | { error: Error }, itemIndexes: number[]): GroupTask | undefined {
+function taskOfGroup(
+	outcome: { results: IDataObject[] } | { error: Error },
+	itemIndexes: number[],
+): GroupTask | undefined {
 	if ('results' in outcome) {
 		const taskId = singleTaskIdOf(outcome.results);
 		if (taskId) return { taskId };
-		return { unusable: `the answer to the request that created the call task (${itemsText(itemIndexes)}) names no single task to add them to` };
+		return {
+			unusable: `the answer to the request that created the call task (${itemsText(itemIndexes)}) names no single task to add them to`,
+		};
 	}
 	if (mayHaveCreated(outcome.error)) {
-		return { unusable: `the request that creates the call task (${itemsText(itemIndexes)}) failed after it was sent, so whether the task exists is unknown` };
+		return {
+			unusable: `the request that creates the call task (${itemsText(itemIndexes)}) failed after it was sent, so whether the task exists is unknown`,
+		};
 	}
 	// Refused: nothing was created, so the next batch of the group creates the task.
 	return undefined;

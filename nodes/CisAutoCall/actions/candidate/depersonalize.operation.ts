@@ -8,7 +8,8 @@ const autoCallCandidateId: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: "The person's ID in the task: map it from the output of the operation that added them",
+	description:
+		"The person's ID in the task: map it from the output of the operation that added them",
 	hint: 'Create and Run, Add to Task, Add Many to Task and Create Batch From Template output it.',
 };
 

@@ -60,7 +60,12 @@ function runKeyOf(context: IExecuteFunctions): string | undefined {
 	const executionId = context.getExecutionId();
 	if (!executionId) return undefined;
 	const runIndex = context.getWorkflowDataProxy(0).$runIndex as number;
-	return JSON.stringify([context.getWorkflow().id ?? '', executionId, context.getNode().name, runIndex]);
+	return JSON.stringify([
+		context.getWorkflow().id ?? '',
+		executionId,
+		context.getNode().name,
+		runIndex,
+	]);
 }
 
 /**
@@ -119,7 +124,7 @@ export class EarlierTries implements Step {
 								{
 									itemIndex,
 									description:
-										'n8n\'s Retry On Fail ran the node again, and this item now gives a different request (an expression with the time or a random value?). It may already have created a candidate or a task, so it was not sent a second time. Check the service.',
+										"n8n's Retry On Fail ran the node again, and this item now gives a different request (an expression with the time or a random value?). It may already have created a candidate or a task, so it was not sent a second time. Check the service.",
 								},
 							),
 						},
@@ -133,7 +138,8 @@ export class EarlierTries implements Step {
 		if (!this.fingerprints) return;
 		for (const [itemIndex, fingerprint] of this.fingerprints) {
 			const outcome = outcomes.get(itemIndex);
-			if (outcome && (outcome.ok || mayHaveCreated(outcome.error))) this.record.items.set(itemIndex, { fingerprint, outcome });
+			if (outcome && (outcome.ok || mayHaveCreated(outcome.error)))
+				this.record.items.set(itemIndex, { fingerprint, outcome });
 		}
 		// n8n tries again only after a failure (a thrown error, or an error as the first output item).
 		if (outcomes.firstFailed() !== -1) retryMemory.keep(this.key, this.record);

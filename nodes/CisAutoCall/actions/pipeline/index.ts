@@ -17,7 +17,10 @@ export { readRun, type PipelineRun } from './run';
  * places. Returns one output per item (or an error item) with pairedItem; as an AI Agent's tool,
  * every item gives the model's short text instead, and nothing is thrown.
  */
-export async function runPipeline(run: PipelineRun, operation: Operation): Promise<INodeExecutionData[]> {
+export async function runPipeline(
+	run: PipelineRun,
+	operation: Operation,
+): Promise<INodeExecutionData[]> {
 	const { steps } = run;
 	const outcomes = new Outcomes(run.context, run.items.length, run.continueOnFail);
 
@@ -49,10 +52,15 @@ export async function runPipeline(run: PipelineRun, operation: Operation): Promi
 	// 7. The output. Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
 	const failed = outcomes.firstFailed();
 	if (run.asAgentTool) {
-		const errors = outcomes.all.flatMap((outcome) => (outcome && !outcome.ok ? [outcome.error] : []));
+		const errors = outcomes.all.flatMap((outcome) =>
+			outcome && !outcome.ok ? [outcome.error] : [],
+		);
 		run.builderNotice = agentBuilderNotice(errors, run.items.length);
-		return maskUrlSecrets(addSkippedNumbers(agentOutput(operation, outcomes.all), run.skippedNumbers));
+		return maskUrlSecrets(
+			addSkippedNumbers(agentOutput(operation, outcomes.all), run.skippedNumbers),
+		);
 	}
-	if (failed !== -1 && !run.continueOnFail) throw summarizeFailure(run.context, outcomes.all, failed);
+	if (failed !== -1 && !run.continueOnFail)
+		throw summarizeFailure(run.context, outcomes.all, failed);
 	return maskUrlSecrets(addSkippedNumbers(normalOutput(outcomes.all), run.skippedNumbers));
 }

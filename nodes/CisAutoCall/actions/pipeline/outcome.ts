@@ -68,7 +68,10 @@ export function inputError(context: IExecuteFunctions, error: unknown, itemIndex
 		return new NotSentError(
 			context.getNode(),
 			`${error.message} [item ${itemIndex}]`,
-			{ itemIndex, description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.` },
+			{
+				itemIndex,
+				description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.`,
+			},
 			error instanceof Refusal ? (error.cause === 'badNumber' ? 'badNumber' : 'refused') : 'input',
 			error instanceof Refusal ? { reason: error.reason, ...error.words } : undefined,
 		);

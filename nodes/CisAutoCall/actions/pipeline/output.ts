@@ -27,12 +27,17 @@ export function normalOutput(outcomes: ItemOutcomes): INodeExecutionData[] {
  * Each output item of an item whose phone list had entries left out names them (`skippedNumbers`:
  * the entry as written, and why), the error item of a list refused whole too.
  */
-export function addSkippedNumbers(output: INodeExecutionData[], skipped: Map<number, SkippedNumber[]>): INodeExecutionData[] {
+export function addSkippedNumbers(
+	output: INodeExecutionData[],
+	skipped: Map<number, SkippedNumber[]>,
+): INodeExecutionData[] {
 	if (skipped.size === 0) return output;
 	return output.map((item) => {
 		const itemIndex = (item.pairedItem as { item: number }).item;
 		const entries = skipped.get(itemIndex);
-		return entries ? { ...item, json: { ...item.json, skippedNumbers: entries.map((entry) => ({ ...entry })) } } : item;
+		return entries
+			? { ...item, json: { ...item.json, skippedNumbers: entries.map((entry) => ({ ...entry })) } }
+			: item;
 	});
 }
 
@@ -47,7 +52,10 @@ export function agentOutput(operation: Operation, outcomes: ItemOutcomes): INode
 			}
 			return;
 		}
-		output.push({ json: agentFailure(failureKindOf(outcome.error, operation.creates), outcome.error), pairedItem: { item: itemIndex } });
+		output.push({
+			json: agentFailure(failureKindOf(outcome.error, operation.creates), outcome.error),
+			pairedItem: { item: itemIndex },
+		});
 	});
 	return output;
 }
@@ -71,7 +79,9 @@ function idOf(json: IDataObject | IDataObject[]): string | undefined {
 }
 
 function listItems(indexes: number[]): string {
-	return indexes.length > 50 ? `${indexes.slice(0, 50).join(', ')} and ${indexes.length - 50} more` : indexes.join(', ');
+	return indexes.length > 50
+		? `${indexes.slice(0, 50).join(', ')} and ${indexes.length - 50} more`
+		: indexes.join(', ');
 }
 
 /**
@@ -88,8 +98,7 @@ export function failureSummaryLines(outcomes: ItemOutcomes): string[] | undefine
 		else if (outcome.ok) {
 			const id = idOf(outcome.json);
 			done.push(id ? `${itemIndex} (${id})` : String(itemIndex));
-		}
-		else failed.push(itemIndex);
+		} else failed.push(itemIndex);
 	});
 	if (done.length === 0 && notSent.length === 0 && failed.length === 1) return undefined;
 	return [
@@ -104,20 +113,33 @@ export function failureSummaryLines(outcomes: ItemOutcomes): string[] | undefine
  * n8n discards a failed node's output, so the error itself says what was already done (with ids)
  * and what was not, for the user to resume without creating anything twice.
  */
-export function summarizeFailure(context: IExecuteFunctions, outcomes: ItemOutcomes, firstFailed: number): Error {
+export function summarizeFailure(
+	context: IExecuteFunctions,
+	outcomes: ItemOutcomes,
+	firstFailed: number,
+): Error {
 	const first = (outcomes[firstFailed] as { error: Error }).error;
 	const summary = failureSummaryLines(outcomes);
 	if (!summary) return first;
-	const description = [(first as NodeApiError).description ?? '', ...summary].filter(Boolean).join('\n');
+	const description = [(first as NodeApiError).description ?? '', ...summary]
+		.filter(Boolean)
+		.join('\n');
 	const itemMark = `[item ${firstFailed}]`;
 	const message = first.message.endsWith(itemMark) ? first.message : `${first.message} ${itemMark}`;
 	if (first instanceof NodeApiError) {
-		return new NodeApiError(context.getNode(), { httpCode: first.httpCode, message }, {
-			message,
-			description,
-			httpCode: first.httpCode ?? undefined,
-			itemIndex: firstFailed,
-		});
+		return new NodeApiError(
+			context.getNode(),
+			{ httpCode: first.httpCode, message },
+			{
+				message,
+				description,
+				httpCode: first.httpCode ?? undefined,
+				itemIndex: firstFailed,
+			},
+		);
 	}
-	return new NodeOperationError(context.getNode(), message, { itemIndex: firstFailed, description });
+	return new NodeOperationError(context.getNode(), message, {
+		itemIndex: firstFailed,
+		description,
+	});
 }

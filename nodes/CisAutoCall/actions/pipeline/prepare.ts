@@ -6,7 +6,11 @@ import { inputError, type Outcomes } from './outcome';
  * the run before anything happens (unless Continue On Fail turns bad items into error items).
  * Returns what each good item sends.
  */
-export function prepareAll(run: Run, operation: Operation, outcomes: Outcomes): Map<number, unknown> {
+export function prepareAll(
+	run: Run,
+	operation: Operation,
+	outcomes: Outcomes,
+): Map<number, unknown> {
 	const prepared = new Map<number, unknown>();
 	let prepareItem: (itemIndex: number) => unknown;
 	try {

@@ -36,7 +36,11 @@ export interface PipelineRun extends Run {
  * a bad value throws before anything else, naming the option and item 0), the client, the
  * parameters and the memory of earlier tries.
  */
-export async function readRun(context: IExecuteFunctions, operation: Operation, asAgentTool: boolean): Promise<PipelineRun> {
+export async function readRun(
+	context: IExecuteFunctions,
+	operation: Operation,
+	asAgentTool: boolean,
+): Promise<PipelineRun> {
 	let settings;
 	let featureSteps: Step[];
 	let readPhones: ReadItemPhones;
@@ -45,7 +49,10 @@ export async function readRun(context: IExecuteFunctions, operation: Operation, 
 	try {
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 		const saved = (context.getNode().parameters.options ?? {}) as IDataObject;
-		settings = readRunSettings(options, { batch: operation.kind === 'batch', nodeVersion: context.getNode().typeVersion });
+		settings = readRunSettings(options, {
+			batch: operation.kind === 'batch',
+			nodeVersion: context.getNode().typeVersion,
+		});
 		featureSteps = readRunFeatures({ context, operation, asAgentTool, options, saved });
 		parameter = perRunParameters(context);
 		readPhones = phoneReaderOf(traitsOf(operation), parameter, saved, skippedNumbers);

@@ -66,7 +66,11 @@ async function sendBatches(
 	prepared: Map<number, IDataObject>,
 	outcomes: Outcomes,
 ): Promise<void> {
-	const chunks = chunkByGroup(prepared, (entry) => operation.groupOf?.(run, entry) ?? '', run.settings.batchSize);
+	const chunks = chunkByGroup(
+		prepared,
+		(entry) => operation.groupOf?.(run, entry) ?? '',
+		run.settings.batchSize,
+	);
 	const sendChunk = operation.chunkSender(run);
 	let stopped = false;
 	await sendFirstAlone(chunks, run.settings.concurrency, async (chunk) => {
@@ -90,7 +94,11 @@ async function sendBatches(
  * then reuse (concurrent first requests would each log in), and Create Batch's first request
  * creates the call task that the others join.
  */
-async function sendFirstAlone<T>(inputs: T[], concurrency: number, task: (input: T) => Promise<void>): Promise<void> {
+async function sendFirstAlone<T>(
+	inputs: T[],
+	concurrency: number,
+	task: (input: T) => Promise<void>,
+): Promise<void> {
 	if (inputs.length === 0) return;
 	await task(inputs[0]);
 	await mapWithConcurrency(inputs.slice(1), concurrency, task);

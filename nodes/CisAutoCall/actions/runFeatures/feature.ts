@@ -42,7 +42,9 @@ export function traitsOf(operation: Operation): OperationTraits {
 		creates: operation.creates,
 		batch: operation.kind === 'batch',
 		dials: operation.dialledPhones !== undefined,
-		readsPhones: operation.dialledPhones !== undefined || ('namesPeopleByPhone' in operation && operation.namesPeopleByPhone === true),
+		readsPhones:
+			operation.dialledPhones !== undefined ||
+			('namesPeopleByPhone' in operation && operation.namesPeopleByPhone === true),
 		startsTask: operation.startsTask !== undefined,
 	};
 }
@@ -74,7 +76,12 @@ export interface Step {
 	/** Leaves out what was sent before, each with its result. */
 	leaveOut?(prepared: Map<number, unknown>, results: ItemResults): void | Promise<void>;
 	/** The last word before sending: may refuse items, or the whole run. */
-	beforeSending?(run: Run, operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void | Promise<void>;
+	beforeSending?(
+		run: Run,
+		operation: Operation,
+		prepared: Map<number, unknown>,
+		results: ItemResults,
+	): void | Promise<void>;
 	/** After sending, also when sending (or a step's `beforeSending`) threw. */
 	settle?(results: ItemResults): Promise<void>;
 	/** After sending, once every item has its result. */

@@ -1,7 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { dryRun } from './dryRun';
-import { type OperationTraits, type RunFeature, type RunSource, type Step, traitsOf } from './feature';
+import {
+	type OperationTraits,
+	type RunFeature,
+	type RunSource,
+	type Step,
+	traitsOf,
+} from './feature';
 import { guardrails } from './guardrails';
 import { repeatProtection } from './repeatProtection';
 
@@ -10,11 +16,7 @@ import { repeatProtection } from './repeatProtection';
  * read in this order once per run, and their steps act in this order at each place of the
  * pipeline's walk (pipeline/index.ts).
  */
-export const runFeatures: readonly RunFeature[] = [
-	guardrails,
-	dryRun,
-	repeatProtection,
-];
+export const runFeatures: readonly RunFeature[] = [guardrails, dryRun, repeatProtection];
 
 /** The run features' options in the Options collection of an operation with these traits. */
 export function runFeatureOptions(traits: OperationTraits): INodeProperties[] {
@@ -25,7 +27,10 @@ export function runFeatureOptions(traits: OperationTraits): INodeProperties[] {
  * The steps of one run, in the list's order (throws InputError naming a bad option). A feature is
  * read only for an operation that shows its options: an option is shown exactly where its step applies.
  */
-export function readRunFeatures(source: RunSource, features: readonly RunFeature[] = runFeatures): Step[] {
+export function readRunFeatures(
+	source: RunSource,
+	features: readonly RunFeature[] = runFeatures,
+): Step[] {
 	const traits = traitsOf(source.operation);
 	return features
 		.filter((feature) => feature.options(traits).length > 0)

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 /**
  * The reads of n8n-core internals in the action node, all here. Checked against n8n 1.123.81 and
@@ -10,11 +15,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFuncti
  * WebhookContext was created with: `runExecutionData.executionData.contextData['node:<name>']`.
  */
 interface WithExecutionData {
-	runExecutionData?: { executionData?: { contextData?: Record<string, IDataObject | undefined> } } | null;
+	runExecutionData?: {
+		executionData?: { contextData?: Record<string, IDataObject | undefined> };
+	} | null;
 }
 
 export function savedNodeContextOf(context: IWebhookFunctions): IDataObject | undefined {
-	const contextData = (context as unknown as WithExecutionData).runExecutionData?.executionData?.contextData;
+	const contextData = (context as unknown as WithExecutionData).runExecutionData?.executionData
+		?.contextData;
 	return contextData?.[`node:${context.getNode().name}`];
 }
 
@@ -26,11 +34,17 @@ interface StackEntry {
 }
 
 interface ExecutionInternals {
-	runExecutionData?: { executionData?: { nodeExecutionStack?: StackEntry[] }; resultData?: { runData?: Record<string, unknown> } };
+	runExecutionData?: {
+		executionData?: { nodeExecutionStack?: StackEntry[] };
+		resultData?: { runData?: Record<string, unknown> };
+	};
 	workflow?: {
 		settings?: IDataObject;
 		nodes?: Record<string, { type?: string } | undefined>;
-		connectionsBySourceNode?: Record<string, Record<string, Array<Array<{ node?: string } | null> | null> | undefined> | undefined>;
+		connectionsBySourceNode?: Record<
+			string,
+			Record<string, Array<Array<{ node?: string } | null> | null> | undefined> | undefined
+		>;
 	};
 }
 
@@ -40,7 +54,8 @@ function internalsOf(context: IExecuteFunctions): ExecutionInternals {
 
 /** The workflow's settings: getWorkflowSettings() (n8n 1.123 and 2.x), else those of the workflow the context runs. */
 function workflowSettingsOf(context: IExecuteFunctions): IDataObject {
-	const read = (context as unknown as { getWorkflowSettings?: () => IDataObject }).getWorkflowSettings;
+	const read = (context as unknown as { getWorkflowSettings?: () => IDataObject })
+		.getWorkflowSettings;
 	if (typeof read === 'function') return read.call(context) ?? {};
 	return internalsOf(context).workflow?.settings ?? {};
 }
@@ -54,7 +69,9 @@ export function runsInLegacyOrder(context: IExecuteFunctions): boolean {
 export function chatTriggerRan(context: IExecuteFunctions): boolean {
 	const internals = internalsOf(context);
 	const ran = internals.runExecutionData?.resultData?.runData ?? {};
-	return Object.entries(internals.workflow?.nodes ?? {}).some(([name, node]) => node?.type === '@n8n/n8n-nodes-langchain.chatTrigger' && name in ran);
+	return Object.entries(internals.workflow?.nodes ?? {}).some(
+		([name, node]) => node?.type === '@n8n/n8n-nodes-langchain.chatTrigger' && name in ran,
+	);
 }
 
 const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
@@ -66,7 +83,8 @@ const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 export function servedByMcpTrigger(context: IExecuteFunctions): boolean {
 	const workflow = internalsOf(context).workflow;
 	const nodes = workflow?.nodes ?? {};
-	const isMcpTrigger = (name: string | undefined) => name !== undefined && nodes[name]?.type === MCP_SERVER_TRIGGER;
+	const isMcpTrigger = (name: string | undefined) =>
+		name !== undefined && nodes[name]?.type === MCP_SERVER_TRIGGER;
 	const outputs = workflow?.connectionsBySourceNode?.[context.getNode().name]?.ai_tool ?? [];
 	return outputs.some((targets) => (targets ?? []).some((target) => isMcpTrigger(target?.node)));
 }
@@ -79,5 +97,7 @@ export function servedByMcpTrigger(context: IExecuteFunctions): boolean {
 export function queuedRunsOfThisNode(context: IExecuteFunctions): INodeExecutionData[][] {
 	const stack = internalsOf(context).runExecutionData?.executionData?.nodeExecutionStack ?? [];
 	const name = context.getNode().name;
-	return stack.filter((entry) => entry.node?.name === name).map((entry) => entry.data?.main?.[0] ?? []);
+	return stack
+		.filter((entry) => entry.node?.name === name)
+		.map((entry) => entry.data?.main?.[0] ?? []);
 }

@@ -1,7 +1,18 @@
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { isPlainObject } from '../../../shared/validation';
-import { type CandidateResult, RESUME_BODY_FIELD, statusInWords, waitKeyMatches, withoutWaitMarker } from '../../../shared/waitForResult';
+import {
+	type CandidateResult,
+	RESUME_BODY_FIELD,
+	statusInWords,
+	waitKeyMatches,
+	withoutWaitMarker,
+} from '../../../shared/waitForResult';
 import { keptWait, type StoredWait } from './storedWait';
 import { agentModeOf, agentWaitResult } from '../agent';
 
@@ -54,9 +65,16 @@ function outputOf(stored: StoredWait, results: IDataObject): INodeExecutionData[
 		const result =
 			stored.items.includes(item) && isPlainObject(given)
 				? resultItem(given, item)
-				: { json: { status: 'Not called', outcome: 'notCalled' } as IDataObject, pairedItem: { item } };
+				: {
+						json: { status: 'Not called', outcome: 'notCalled' } as IDataObject,
+						pairedItem: { item },
+					};
 		const skippedNumbers = stored.skippedNumbers[String(item)];
-		output.push(skippedNumbers === undefined ? result : { ...result, json: { ...result.json, skippedNumbers } });
+		output.push(
+			skippedNumbers === undefined
+				? result
+				: { ...result, json: { ...result.json, skippedNumbers } },
+		);
 	}
 	return output;
 }
@@ -64,7 +82,8 @@ function outputOf(stored: StoredWait, results: IDataObject): INodeExecutionData[
 /** What a request body leads to, for the wait the execution keeps. */
 function resumeOf(stored: StoredWait | undefined, body: unknown): Resume {
 	const resume = isPlainObject(body) ? body[RESUME_BODY_FIELD] : undefined;
-	if (!stored || !isPlainObject(resume) || !waitKeyMatches(resume.key, stored.hash)) return { kind: 'notThisWait' };
+	if (!stored || !isPlainObject(resume) || !waitKeyMatches(resume.key, stored.hash))
+		return { kind: 'notThisWait' };
 	const results = isPlainObject(resume.results) ? resume.results : {};
 	const missing = stored.items.filter((item) => !isPlainObject(results[String(item)]));
 	if (missing.length > 0) return { kind: 'waitingForOthers', missing: missing.length };
@@ -74,7 +93,10 @@ function resumeOf(stored: StoredWait | undefined, body: unknown): Resume {
 /** The waiting node's webhook(). */
 export async function resumeWithResults(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const refuse = (status: number, answer: IDataObject): IWebhookResponseData => {
-		context.getResponseObject().status(status).json({ resumed: false, ...answer });
+		context
+			.getResponseObject()
+			.status(status)
+			.json({ resumed: false, ...answer });
 		return { noWebhookResponse: true };
 	};
 	const resume = resumeOf(keptWait(context), context.getBodyData());
@@ -86,7 +108,11 @@ export async function resumeWithResults(context: IWebhookFunctions): Promise<IWe
 		case 'complete':
 			// An AI Agent's tool: the model reads one small object per item.
 			return {
-				workflowData: [agentModeOf(context) !== 'none' ? resume.output.map((item) => ({ ...item, json: agentWaitResult(item.json) })) : resume.output],
+				workflowData: [
+					agentModeOf(context) !== 'none'
+						? resume.output.map((item) => ({ ...item, json: agentWaitResult(item.json) }))
+						: resume.output,
+				],
 				webhookResponse: { resumed: true },
 			};
 	}

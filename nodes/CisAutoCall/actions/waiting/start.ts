@@ -10,7 +10,12 @@ import { NotSentError } from '../itemErrors';
 import type { ItemOperation } from '../operation';
 import { keepWait } from './storedWait';
 import { type AgentMode, limitInWords, prepareAgentWait, refuseAgentWait } from '../agent';
-import { chatTriggerRan, queuedRunsOfThisNode, runsInLegacyOrder, servedByMcpTrigger } from './n8nInternals';
+import {
+	chatTriggerRan,
+	queuedRunsOfThisNode,
+	runsInLegacyOrder,
+	servedByMcpTrigger,
+} from './n8nInternals';
 
 /**
  * The start of a wait of the "… and Wait for Result" operations. Before any call: a new key for
@@ -39,7 +44,9 @@ const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, day
 function executionResumeUrl(context: IExecuteFunctions): unknown {
 	const execution = context.getWorkflowDataProxy(0).$execution as IDataObject | undefined;
 	const resumeUrl = execution?.resumeUrl;
-	return typeof resumeUrl === 'string' ? resumeUrl : context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
+	return typeof resumeUrl === 'string'
+		? resumeUrl
+		: context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
 }
 
 /**
@@ -71,7 +78,11 @@ const keysOfRuns = processMemory<{ key: string; until: number }>('waitKeysOfNode
 /** Execution, node and run index: the same for every try of Retry On Fail, another for the node's next run. */
 function nodeRunOf(context: IExecuteFunctions, execution: string): string {
 	const runIndex = context.getWorkflowDataProxy(0).$runIndex;
-	return JSON.stringify([execution, context.getNode().id, typeof runIndex === 'number' ? runIndex : 0]);
+	return JSON.stringify([
+		execution,
+		context.getNode().id,
+		typeof runIndex === 'number' ? runIndex : 0,
+	]);
 }
 
 /** Wait at Most, read once per try: in milliseconds, and in words. */
@@ -118,17 +129,28 @@ function startWait(context: IExecuteFunctions, resumeUrl: unknown): Wait {
 	const node = context.getNode().id;
 	const run = nodeRunOf(context, execution);
 	const waitAtMost = readWaitAtMost(context);
-	const { key, until } = keysOfRuns.get(run) ?? { key: randomBytes(32).toString('hex'), until: Math.floor((Date.now() + waitAtMost.ms) / 1000) };
+	const { key, until } = keysOfRuns.get(run) ?? {
+		key: randomBytes(32).toString('hex'),
+		until: Math.floor((Date.now() + waitAtMost.ms) / 1000),
+	};
 	keysOfRuns.set(run, { key, until });
 	const address = resumeAddressOf(resumeUrl, execution);
-	return { key, until, limitInWords: waitAtMost.words, markerOf: (item) => ({ execution, ...address, node, item, key, until }) };
+	return {
+		key,
+		until,
+		limitInWords: waitAtMost.words,
+		markerOf: (item) => ({ execution, ...address, node, item, key, until }),
+	};
 }
 
 /**
  * The operation of one waiting run: each candidate's Callback Data gets the wait's marker, next to
  * (never instead of) the user's own Callback Data.
  */
-function markedForWait(operation: ItemOperation<ApiRequest>, wait: Wait): ItemOperation<ApiRequest> {
+function markedForWait(
+	operation: ItemOperation<ApiRequest>,
+	wait: Wait,
+): ItemOperation<ApiRequest> {
 	return {
 		...operation,
 		prepare(run) {
@@ -137,7 +159,13 @@ function markedForWait(operation: ItemOperation<ApiRequest>, wait: Wait): ItemOp
 				const request = prepareItem(itemIndex);
 				const body = request.body as IDataObject;
 				const userData = (body.callbackData ?? {}) as IDataObject;
-				return { ...request, body: { ...body, callbackData: { ...userData, [WAIT_MARKER_FIELD]: wait.markerOf(itemIndex) } } };
+				return {
+					...request,
+					body: {
+						...body,
+						callbackData: { ...userData, [WAIT_MARKER_FIELD]: wait.markerOf(itemIndex) },
+					},
+				};
 			};
 		},
 	};
@@ -173,7 +201,8 @@ export async function runWaiting(
 		// An error may quote the request, and with it the wait's key.
 		const failure = error as Error & { description?: string };
 		failure.message = scrub(failure.message, wait.key);
-		if (typeof failure.description === 'string') failure.description = scrub(failure.description, wait.key);
+		if (typeof failure.description === 'string')
+			failure.description = scrub(failure.description, wait.key);
 		throw failure;
 	}
 	return await waitForCandidates(context, wait, output, agentMode);
@@ -185,7 +214,8 @@ function scrub<T>(value: T, key: string): T {
 	if (Array.isArray(value)) return value.map((entry) => scrub(entry, key)) as T;
 	if (isPlainObject(value)) {
 		const clean: IDataObject = {};
-		for (const [name, entry] of Object.entries(value)) if (name !== WAIT_MARKER_FIELD) clean[name] = scrub(entry, key);
+		for (const [name, entry] of Object.entries(value))
+			if (name !== WAIT_MARKER_FIELD) clean[name] = scrub(entry, key);
 		return clean as T;
 	}
 	return value;
@@ -195,9 +225,18 @@ function scrub<T>(value: T, key: string): T {
  * After the calls were placed: waits for the candidates that were created. When none was, the
  * node goes on at once with its output (error items say why).
  */
-async function waitForCandidates(context: IExecuteFunctions, wait: Wait, output: INodeExecutionData[], agentMode: AgentMode): Promise<INodeExecutionData[]> {
+async function waitForCandidates(
+	context: IExecuteFunctions,
+	wait: Wait,
+	output: INodeExecutionData[],
+	agentMode: AgentMode,
+): Promise<INodeExecutionData[]> {
 	const created = output
-		.filter((item) => typeof item.json.autoCallCandidateId === 'string' || typeof item.json.autoCallCandidateId === 'number')
+		.filter(
+			(item) =>
+				typeof item.json.autoCallCandidateId === 'string' ||
+				typeof item.json.autoCallCandidateId === 'number',
+		)
 		.map((item) => (item.pairedItem as { item: number }).item);
 	const items = [...new Set(created)].sort((a, b) => a - b);
 	const clean = output.map((item) => ({ ...item, json: scrub(item.json, wait.key) }));
@@ -206,10 +245,12 @@ async function waitForCandidates(context: IExecuteFunctions, wait: Wait, output:
 	const skippedNumbers: IDataObject = {};
 	for (const item of clean) {
 		const index = (item.pairedItem as { item: number }).item;
-		if (item.json.skippedNumbers !== undefined && items.includes(index)) skippedNumbers[String(index)] = item.json.skippedNumbers;
+		if (item.json.skippedNumbers !== undefined && items.includes(index))
+			skippedNumbers[String(index)] = item.json.skippedNumbers;
 	}
 	keepWait(context, wait.key, items, skippedNumbers);
-	if (agentMode !== 'none') prepareAgentWait(context, wait.limitInWords, queuedRunsOfThisNode(context));
+	if (agentMode !== 'none')
+		prepareAgentWait(context, wait.limitInWords, queuedRunsOfThisNode(context));
 	await context.putExecutionToWait(new Date(wait.until * 1000));
 	return clean.map((item) => ({ ...item, json: { ...item.json, outcome: 'waiting' } }));
 }

@@ -42,7 +42,8 @@ function parseStored(value: unknown): StoredWait | undefined {
 	if (typeof value !== 'string') return undefined;
 	const [hash, totalText, list] = value.split(':');
 	const total = Number(totalText);
-	if (!hash || list === undefined || !Number.isInteger(total) || total < 0 || total > 1_000_000) return undefined;
+	if (!hash || list === undefined || !Number.isInteger(total) || total < 0 || total > 1_000_000)
+		return undefined;
 	const items: number[] = [];
 	for (const part of list.split(',').filter(Boolean)) {
 		const [from, to] = part.split('-').map(Number);
@@ -55,17 +56,25 @@ function parseSkipped(value: unknown): IDataObject {
 	if (typeof value !== 'string') return {};
 	try {
 		const parsed: unknown = JSON.parse(value);
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as IDataObject) : {};
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+			? (parsed as IDataObject)
+			: {};
 	} catch {
 		return {};
 	}
 }
 
 /** The start of a wait keeps it in the execution (`items`: ascending). */
-export function keepWait(context: IExecuteFunctions, key: string, items: number[], skippedNumbers: IDataObject = {}): void {
+export function keepWait(
+	context: IExecuteFunctions,
+	key: string,
+	items: number[],
+	skippedNumbers: IDataObject = {},
+): void {
 	const nodeContext = context.getContext('node');
 	nodeContext[WAIT_CONTEXT_KEY] = storedText(key, context.getInputData().length, items);
-	if (Object.keys(skippedNumbers).length > 0) nodeContext[SKIPPED_CONTEXT_KEY] = JSON.stringify(skippedNumbers);
+	if (Object.keys(skippedNumbers).length > 0)
+		nodeContext[SKIPPED_CONTEXT_KEY] = JSON.stringify(skippedNumbers);
 	else delete nodeContext[SKIPPED_CONTEXT_KEY];
 }
 
@@ -74,7 +83,9 @@ export function keptWait(context: IWebhookFunctions): StoredWait | undefined {
 	try {
 		const nodeContext: IDataObject | undefined = savedNodeContextOf(context);
 		const stored = parseStored(nodeContext?.[WAIT_CONTEXT_KEY]);
-		return stored && { ...stored, skippedNumbers: parseSkipped(nodeContext?.[SKIPPED_CONTEXT_KEY]) };
+		return (
+			stored && { ...stored, skippedNumbers: parseSkipped(nodeContext?.[SKIPPED_CONTEXT_KEY]) }
+		);
 	} catch {
 		return undefined;
 	}

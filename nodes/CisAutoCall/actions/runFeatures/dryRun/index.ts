@@ -7,6 +7,7 @@ import { dryRunStep } from './step';
  * what it would send, send nothing).
  */
 export const dryRun: RunFeature = {
-	options: ({ creates, dials, startsTask }) => (creates || dials || startsTask ? [dryRunOption] : []),
+	options: ({ creates, dials, startsTask }) =>
+		creates || dials || startsTask ? [dryRunOption] : [],
 	read: ({ saved }) => (readDryRun(saved) ? dryRunStep : undefined),
 };

@@ -11,8 +11,12 @@ function requestOf(operation: Operation, prepared: unknown): ShownRequest | unde
 	if (operation.kind === 'batch') return operation.request([prepared as IDataObject]);
 	if (!prepared || typeof prepared !== 'object') return undefined;
 	const value = prepared as IDataObject;
-	const request = (value.request && typeof value.request === 'object' ? value.request : value) as IDataObject;
-	return typeof request.method === 'string' && typeof request.path === 'string' ? (request as unknown as ShownRequest) : undefined;
+	const request = (
+		value.request && typeof value.request === 'object' ? value.request : value
+	) as IDataObject;
+	return typeof request.method === 'string' && typeof request.path === 'string'
+		? (request as unknown as ShownRequest)
+		: undefined;
 }
 
 /** What one prepared item would send: the method, the path and the body (entries of batch operations). */
@@ -35,7 +39,11 @@ export const dryRunStep: Step = {
 	sendsNothing: true,
 	show(operation: Operation, prepared: Map<number, unknown>, results: ItemResults): void {
 		for (const [itemIndex, value] of prepared) {
-			results.succeed(itemIndex, { dryRun: true, wouldSend: previewOf(operation, value), sent: false });
+			results.succeed(itemIndex, {
+				dryRun: true,
+				wouldSend: previewOf(operation, value),
+				sent: false,
+			});
 		}
 	},
 };

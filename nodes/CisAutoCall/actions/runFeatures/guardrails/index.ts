@@ -31,7 +31,8 @@ export const guardrails: RunFeature = {
 			: []),
 		...(startsTask ? [agentMayStartTaskOption] : []),
 	],
-	read: ({ context, asAgentTool, options, saved }) => GuardrailsStep.of(context, readGuardrails(options, asAgentTool, saved)),
+	read: ({ context, asAgentTool, options, saved }) =>
+		GuardrailsStep.of(context, readGuardrails(options, asAgentTool, saved)),
 };
 
 export { CallLedger, capRefusal } from './ledger';

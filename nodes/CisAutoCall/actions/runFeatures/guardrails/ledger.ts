@@ -51,7 +51,11 @@ export function ledgerKeyOf(context: IExecuteFunctions, asAgentTool: boolean): s
 	const executionId = context.getExecutionId();
 	if (!executionId) return undefined;
 	const workflowId = context.getWorkflow().id ?? '';
-	return JSON.stringify(asAgentTool ? [workflowId, executionId, 'agent tools'] : [workflowId, executionId, context.getNode().name]);
+	return JSON.stringify(
+		asAgentTool
+			? [workflowId, executionId, 'agent tools']
+			: [workflowId, executionId, context.getNode().name],
+	);
 }
 
 /** Refuses the calls of a run that would go beyond Max Calls per Run. */
@@ -62,13 +66,17 @@ export function capRefusal(guardrails: Guardrails, used: number, count: number):
 		: '"Max Calls per Run"';
 	const calls = count === 1 ? 'this call' : `these ${count} calls`;
 	const scope = guardrails.asAgentTool ? 'per agent run' : 'per workflow execution';
-	const shared = guardrails.asAgentTool ? ', counting all CIS Auto-Call tools of this workflow execution together' : '';
+	const shared = guardrails.asAgentTool
+		? ', counting all CIS Auto-Call tools of this workflow execution together'
+		: '';
 	return new Refusal(
 		'maxCallsPerRun',
 		max,
 		`${calls} would go beyond ${max} ${max === 1 ? 'call' : 'calls'} ${scope} (${setting})${shared}; ${used} already started, so nothing was sent`,
 		'limit',
 		// a workflow's error names the setting already; an AI Agent's builder reads the fix in the notice
-		guardrails.asAgentTool ? { builderFix: 'raise "Max Calls per Run" in Options to allow more' } : {},
+		guardrails.asAgentTool
+			? { builderFix: 'raise "Max Calls per Run" in Options to allow more' }
+			: {},
 	);
 }

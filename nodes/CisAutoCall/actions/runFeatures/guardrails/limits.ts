@@ -2,7 +2,14 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { asTheServiceDials } from '../../../../shared/phones';
 import { processMemory } from '../../../../shared/processMemory';
-import { type NodeRecord, partOfKey, recordOf, type RecordChanges, scopeOf, Window } from '../../../../shared/record';
+import {
+	type NodeRecord,
+	partOfKey,
+	recordOf,
+	type RecordChanges,
+	scopeOf,
+	Window,
+} from '../../../../shared/record';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults } from '../feature';
 import { Refusal } from '../../../../shared/validation';
@@ -62,13 +69,17 @@ function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
 		'limit',
 		{
 			builderFix: 'raise "Max Calls per Day" in Options to allow more',
-			forModel: 'Tell the user that the daily limit of calls is reached and when calls can be placed again; place no more calls.',
+			forModel:
+				'Tell the user that the daily limit of calls is reached and when calls can be placed again; place no more calls.',
 		},
 	);
 }
 
 function callAgainRefusal(digits: string, hours: number, freeAt: number | undefined): Refusal {
-	const when = freeAt === undefined ? 'this run already calls it' : `it may be called again after ${utcTime(freeAt)}`;
+	const when =
+		freeAt === undefined
+			? 'this run already calls it'
+			: `it may be called again after ${utcTime(freeAt)}`;
 	return new Refusal(
 		'callAgainAfterHours',
 		digits,
@@ -76,7 +87,8 @@ function callAgainRefusal(digits: string, hours: number, freeAt: number | undefi
 		'limit',
 		{
 			builderFix: 'lower "Call a Number Again After (Hours)" in Options to allow it sooner',
-			forModel: 'Tell the user this person was called recently and when they may be called again; do not call them on another number or in another way.',
+			forModel:
+				'Tell the user this person was called recently and when they may be called again; do not call them on another number or in another way.',
 		},
 	);
 }
@@ -104,7 +116,9 @@ class DaySlots {
 		private readonly mine: string[],
 	) {
 		const mySlots = new Set(mine.map(slotOfKey));
-		this.order = Array.from({ length: count }, (_, slot) => slot).filter((slot) => !mySlots.has(slot));
+		this.order = Array.from({ length: count }, (_, slot) => slot).filter(
+			(slot) => !mySlots.has(slot),
+		);
 		for (let index = this.order.length - 1; index > 0; index--) {
 			const other = Math.floor(Math.random() * (index + 1));
 			[this.order[index], this.order[other]] = [this.order[other], this.order[index]];
@@ -135,8 +149,11 @@ class DaySlots {
 	nextFreeAt(): number {
 		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + PARTS + 1);
 		const mine = new Map<number, string[]>();
-		for (const key of this.mine) mine.set(slotOfKey(key), [...(mine.get(slotOfKey(key)) ?? []), key]);
-		const frees = [...this.taken.map(({ found }) => found), ...mine.values()].map((keys) => freeFrom(this.day, keys));
+		for (const key of this.mine)
+			mine.set(slotOfKey(key), [...(mine.get(slotOfKey(key)) ?? []), key]);
+		const frees = [...this.taken.map(({ found }) => found), ...mine.values()].map((keys) =>
+			freeFrom(this.day, keys),
+		);
 		return Math.min(afterThisRun, ...frees);
 	}
 
@@ -161,11 +178,16 @@ export class LimitsAcrossRuns {
 		this.record = recordOf(context, true);
 		this.scope = scopeOf(context);
 		if (guardrails.maxCallsPerDay > 0) this.day = new Window('cis-day-slot', DAY_HOURS, PARTS);
-		if (guardrails.callAgainAfterHours > 0) this.again = new Window('cis-number', guardrails.callAgainAfterHours, PARTS);
+		if (guardrails.callAgainAfterHours > 0)
+			this.again = new Window('cis-number', guardrails.callAgainAfterHours, PARTS);
 	}
 
 	/** Undefined when both limits are off. */
-	static of(context: IExecuteFunctions, guardrails: Guardrails, now: () => number = Date.now): LimitsAcrossRuns | undefined {
+	static of(
+		context: IExecuteFunctions,
+		guardrails: Guardrails,
+		now: () => number = Date.now,
+	): LimitsAcrossRuns | undefined {
 		if (guardrails.maxCallsPerDay <= 0 && guardrails.callAgainAfterHours <= 0) return undefined;
 		return new LimitsAcrossRuns(context, guardrails, now);
 	}
@@ -175,17 +197,25 @@ export class LimitsAcrossRuns {
 	 * takes a slot of the day per number, or is refused when too few are left. A refused item leaves
 	 * `prepared`.
 	 */
-	async claim(prepared: Map<number, unknown>, phonesOf: (value: unknown) => string[], outcomes: ItemResults): Promise<void> {
+	async claim(
+		prepared: Map<number, unknown>,
+		phonesOf: (value: unknown) => string[],
+		outcomes: ItemResults,
+	): Promise<void> {
 		if (prepared.size === 0) return;
 		const now = this.now();
 		const phones = new Map([...prepared].map(([itemIndex, value]) => [itemIndex, phonesOf(value)]));
 		let refusals: Map<number, Refusal>;
 		try {
-			refusals = await this.record.alone(async (record) => await this.claimAlone(record, now, phones));
+			refusals = await this.record.alone(
+				async (record) => await this.claimAlone(record, now, phones),
+			);
 		} catch {
 			// Counting on this process's memory would start the day afresh: nothing is sent instead.
 			this.claims.clear();
-			refusals = new Map([...prepared.keys()].map((itemIndex) => [itemIndex, this.uncheckedRefusal()]));
+			refusals = new Map(
+				[...prepared.keys()].map((itemIndex) => [itemIndex, this.uncheckedRefusal()]),
+			);
 		}
 		for (const [itemIndex, refusal] of refusals) {
 			outcomes.fail(itemIndex, refusal);
@@ -197,22 +227,44 @@ export class LimitsAcrossRuns {
 	private uncheckedRefusal(): Refusal {
 		const [field, value, limit] =
 			this.guardrails.maxCallsPerDay > 0
-				? ['maxCallsPerDay', this.guardrails.maxCallsPerDay, 'the daily limit ("Max Calls per Day")']
-				: ['callAgainAfterHours', this.guardrails.callAgainAfterHours, 'when the number was last called ("Call a Number Again After (Hours)")'];
-		return new Refusal(field, value, `${limit} could not be checked in n8n's database; nothing was sent`);
+				? [
+						'maxCallsPerDay',
+						this.guardrails.maxCallsPerDay,
+						'the daily limit ("Max Calls per Day")',
+					]
+				: [
+						'callAgainAfterHours',
+						this.guardrails.callAgainAfterHours,
+						'when the number was last called ("Call a Number Again After (Hours)")',
+					];
+		return new Refusal(
+			field,
+			value,
+			`${limit} could not be checked in n8n's database; nothing was sent`,
+		);
 	}
 
-	private async claimAlone(record: RecordChanges, now: number, phones: Map<number, string[]>): Promise<Map<number, Refusal>> {
+	private async claimAlone(
+		record: RecordChanges,
+		now: number,
+		phones: Map<number, string[]>,
+	): Promise<Map<number, Refusal>> {
 		const { day, again } = this;
 		this.claims.clear();
 		const numberKeys = new Map<string, string[]>();
-		if (again) for (const digits of new Set([...phones.values()].flat())) numberKeys.set(digits, again.keys(asTheServiceDials(digits), now, PARTS));
+		if (again)
+			for (const digits of new Set([...phones.values()].flat()))
+				numberKeys.set(digits, again.keys(asTheServiceDials(digits), now, PARTS));
 		const mine = day ? this.mySlotKeys(day, now) : [];
 		const slots = day ? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine) : undefined;
 		// One ask for the numbers, this process's slots and the first slots (as many as the run's numbers), then more slots while too few are free.
 		const allNumbers = [...phones.values()].reduce((sum, numbers) => sum + numbers.length, 0);
 		const firstSlots = slots?.next(allNumbers) ?? [];
-		const found = await record.checkAndRecord([...[...numberKeys.values()].flat(), ...mine, ...firstSlots.flat()]);
+		const found = await record.checkAndRecord([
+			...[...numberKeys.values()].flat(),
+			...mine,
+			...firstSlots.flat(),
+		]);
 		const newOf = (keys: string[]) => keys.filter((key) => !found.has(key));
 		slots?.learn(firstSlots, found);
 
@@ -220,7 +272,9 @@ export class LimitsAcrossRuns {
 		const calledNow = new Set<string>();
 		const wanting: Array<[number, string[]]> = [];
 		for (const [itemIndex, numbers] of phones) {
-			const refusal = again ? this.calledBefore(again, numbers, numberKeys, found, calledNow) : undefined;
+			const refusal = again
+				? this.calledBefore(again, numbers, numberKeys, found, calledNow)
+				: undefined;
 			if (refusal) refusals.set(itemIndex, refusal);
 			else {
 				for (const digits of numbers) calledNow.add(asTheServiceDials(digits));
@@ -235,16 +289,28 @@ export class LimitsAcrossRuns {
 		for (const [itemIndex, numbers] of wanting) {
 			if (slots && slots.free.length < numbers.length) {
 				// This process's own slots count as taken; the earliest frees as the first found taken does.
-				refusals.set(itemIndex, dailyLimitRefusal(this.guardrails.maxCallsPerDay, slots.nextFreeAt()));
+				refusals.set(
+					itemIndex,
+					dailyLimitRefusal(this.guardrails.maxCallsPerDay, slots.nextFreeAt()),
+				);
 				continue;
 			}
 			const taken = slots ? slots.free.splice(0, numbers.length) : [];
-			if (taken.length > 0) slotsClaimed.set(this.scope, [...this.mySlotKeys(day as Window, now), ...taken.flat()]);
-			this.claims.set(itemIndex, { keys: [...numbers.flatMap((digits) => newOf(numberKeys.get(digits) ?? [])), ...taken.flat()] });
+			if (taken.length > 0)
+				slotsClaimed.set(this.scope, [...this.mySlotKeys(day as Window, now), ...taken.flat()]);
+			this.claims.set(itemIndex, {
+				keys: [
+					...numbers.flatMap((digits) => newOf(numberKeys.get(digits) ?? [])),
+					...taken.flat(),
+				],
+			});
 		}
 		// What was recorded but not taken: free slots left over, the new keys of slots found taken, numbers not called.
 		const kept = new Set([...this.claims.values()].flatMap((claim) => claim.keys));
-		const notTaken = [...newOf([...numberKeys.values()].flat()), ...(slots?.notTaken() ?? [])].filter((key) => !kept.has(key));
+		const notTaken = [
+			...newOf([...numberKeys.values()].flat()),
+			...(slots?.notTaken() ?? []),
+		].filter((key) => !kept.has(key));
 		if (notTaken.length > 0) await record.remove(notTaken);
 		return refusals;
 	}
@@ -256,11 +322,19 @@ export class LimitsAcrossRuns {
 	}
 
 	/** A number called within Call a Number Again After, or earlier in this run. */
-	private calledBefore(again: Window, numbers: string[], numberKeys: Map<string, string[]>, found: Set<string>, calledNow: Set<string>): Refusal | undefined {
+	private calledBefore(
+		again: Window,
+		numbers: string[],
+		numberKeys: Map<string, string[]>,
+		found: Set<string>,
+		calledNow: Set<string>,
+	): Refusal | undefined {
 		for (const digits of numbers) {
 			const earlier = (numberKeys.get(digits) ?? []).filter((key) => found.has(key));
-			if (earlier.length > 0) return callAgainRefusal(digits, again.hours, freeFrom(again, earlier));
-			if (calledNow.has(asTheServiceDials(digits))) return callAgainRefusal(digits, again.hours, undefined);
+			if (earlier.length > 0)
+				return callAgainRefusal(digits, again.hours, freeFrom(again, earlier));
+			if (calledNow.has(asTheServiceDials(digits)))
+				return callAgainRefusal(digits, again.hours, undefined);
 		}
 		return undefined;
 	}
@@ -270,13 +344,18 @@ export class LimitsAcrossRuns {
 		const unstarted: string[] = [];
 		for (const [itemIndex, claim] of this.claims) {
 			const outcome = outcomes.get(itemIndex);
-			if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted.push(...claim.keys);
+			if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error)))
+				unstarted.push(...claim.keys);
 		}
 		this.claims.clear();
 		if (unstarted.length === 0) return;
 		const given = new Set(unstarted);
 		const mine = slotsClaimed.get(this.scope);
-		if (mine) slotsClaimed.set(this.scope, mine.filter((key) => !given.has(key)));
+		if (mine)
+			slotsClaimed.set(
+				this.scope,
+				mine.filter((key) => !given.has(key)),
+			);
 		try {
 			await this.record.remove(unstarted);
 		} catch {

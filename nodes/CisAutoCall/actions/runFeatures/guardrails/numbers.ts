@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ASK_FOR_WHOLE_NUMBER, describeValue, InputError, Refusal, requireInteger } from '../../../../shared/validation';
+import {
+	ASK_FOR_WHOLE_NUMBER,
+	describeValue,
+	InputError,
+	Refusal,
+	requireInteger,
+} from '../../../../shared/validation';
 import { MIN_PERSON_PHONE_DIGITS } from '../../../../shared/phones';
 import { DEFAULT_AGENT_MAX_CALLS } from '../../agent';
 import { MAX_CALL_AGAIN_HOURS, MAX_CALLS_PER_DAY } from './options';
@@ -42,7 +48,11 @@ export interface Guardrails {
  * Agent's tool count only when saved as `true`, so that no expression (and no `$fromAI()`) can
  * turn them on.
  */
-export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved: IDataObject = {}): Guardrails {
+export function readGuardrails(
+	options: IDataObject,
+	asAgentTool: boolean,
+	saved: IDataObject = {},
+): Guardrails {
 	for (const name of ['allowedNumbers', 'maxCallsPerRun']) refuseModelValue(name, saved[name]);
 	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
 	const agentRules = {
@@ -55,10 +65,20 @@ export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved
 	const setting = options.maxCallsPerRun;
 	if (setting === undefined || setting === null || setting === '') {
 		return asAgentTool
-			? { allowedNumbers, maxCalls: DEFAULT_AGENT_MAX_CALLS, maxCallsIsDefault: true, ...agentRules }
+			? {
+					allowedNumbers,
+					maxCalls: DEFAULT_AGENT_MAX_CALLS,
+					maxCallsIsDefault: true,
+					...agentRules,
+				}
 			: { allowedNumbers, maxCallsIsDefault: false, ...agentRules };
 	}
-	return { allowedNumbers, maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }), maxCallsIsDefault: false, ...agentRules };
+	return {
+		allowedNumbers,
+		maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }),
+		maxCallsIsDefault: false,
+		...agentRules,
+	};
 }
 
 /**
@@ -67,7 +87,11 @@ export function readGuardrails(options: IDataObject, asAgentTool: boolean, saved
  */
 function refuseModelValue(name: string, saved: unknown): void {
 	if (typeof saved === 'string' && /\$fromAI\s*\(/i.test(saved)) {
-		throw new InputError(name, saved, 'asks the model ($fromAI()): this option must be set in the workflow, not by the model');
+		throw new InputError(
+			name,
+			saved,
+			'asks the model ($fromAI()): this option must be set in the workflow, not by the model',
+		);
 	}
 }
 
@@ -75,10 +99,14 @@ function refuseModelValue(name: string, saved: unknown): void {
  * The limits across runs, as saved in the workflow: an expression (or a model's `$fromAI()`) is
  * never evaluated for them, and is refused naming the option.
  */
-function readLimitsAsSaved(saved: IDataObject): Pick<Guardrails, 'maxCallsPerDay' | 'callAgainAfterHours'> {
+function readLimitsAsSaved(
+	saved: IDataObject,
+): Pick<Guardrails, 'maxCallsPerDay' | 'callAgainAfterHours'> {
 	const read = (name: string, max: number) => {
 		const value = saved[name];
-		return value === undefined || value === null || value === '' ? 0 : requireInteger(name, value, { min: 0, max });
+		return value === undefined || value === null || value === ''
+			? 0
+			: requireInteger(name, value, { min: 0, max });
 	};
 	return {
 		maxCallsPerDay: read('maxCallsPerDay', MAX_CALLS_PER_DAY),
@@ -89,7 +117,11 @@ function readLimitsAsSaved(saved: IDataObject): Pick<Guardrails, 'maxCallsPerDay
 export function parseAllowedNumbers(value: unknown): NumberRule[] {
 	if (value === undefined || value === null) return [];
 	if (typeof value !== 'string') {
-		throw new InputError('allowedNumbers', value, 'is not a text; enter number prefixes separated by commas, e.g. 7900, +7 (495)');
+		throw new InputError(
+			'allowedNumbers',
+			value,
+			'is not a text; enter number prefixes separated by commas, e.g. 7900, +7 (495)',
+		);
 	}
 	return value
 		.split(/[,;\n]+/)
@@ -105,7 +137,11 @@ export function parseAllowedNumbers(value: unknown): NumberRule[] {
 			}
 			const pattern = text.replace(/[^0-9Xx]/g, '').toUpperCase();
 			if (!/^[0-9]/.test(pattern)) {
-				throw new InputError('allowedNumbers', text, 'does not begin with a digit, so it would allow any number');
+				throw new InputError(
+					'allowedNumbers',
+					text,
+					'does not begin with a digit, so it would allow any number',
+				);
 			}
 			return { text, pattern, wholeNumber: pattern.endsWith('X') };
 		});
@@ -137,7 +173,8 @@ export function checkOneNumber(phones: string[], guardrails: Guardrails): void {
 		'limit',
 		{
 			builderFix: 'turn on "AI Agent May Give Several Numbers per Call" in Options to allow more',
-			forModel: 'Call again with the one number the user meant; if it is unclear which, ask the user.',
+			forModel:
+				'Call again with the one number the user meant; if it is unclear which, ask the user.',
 		},
 	);
 }
@@ -159,7 +196,11 @@ export function checkAllowedNumbers(phones: string[], rules: NumberRule[]): void
 	const number = firstDisallowed(phones, rules);
 	if (number === undefined) return;
 	const allowed = rules.map((rule) => describeValue(rule.text)).join(', ');
-	throw new Refusal('phone', number, `the number ${number} is not in Allowed Numbers (${allowed}), so it was not called`);
+	throw new Refusal(
+		'phone',
+		number,
+		`the number ${number} is not in Allowed Numbers (${allowed}), so it was not called`,
+	);
 }
 
 /**
@@ -168,8 +209,35 @@ export function checkAllowedNumbers(phones: string[], rules: NumberRule[]): void
  * phone is never caught.
  */
 const EMERGENCY_NUMBERS: readonly string[] = Object.freeze([
-	'112', '911', '999', '000', '110', '100', '101', '102', '103', '104', '108', '113', '115', '117', '118', '119',
-	'120', '122', '123', '190', '192', '193', '997', '998', '061', '062', '15', '17', '18',
+	'112',
+	'911',
+	'999',
+	'000',
+	'110',
+	'100',
+	'101',
+	'102',
+	'103',
+	'104',
+	'108',
+	'113',
+	'115',
+	'117',
+	'118',
+	'119',
+	'120',
+	'122',
+	'123',
+	'190',
+	'192',
+	'193',
+	'997',
+	'998',
+	'061',
+	'062',
+	'15',
+	'17',
+	'18',
 ]);
 
 /**

@@ -5,7 +5,13 @@ import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
 import { callLedger, capRefusal, ledgerKeyOf } from './ledger';
 import { LimitsAcrossRuns } from './limits';
-import { checkAllowedNumbers, checkDiallable, checkOneNumber, checkTaskStart, type Guardrails } from './numbers';
+import {
+	checkAllowedNumbers,
+	checkDiallable,
+	checkOneNumber,
+	checkTaskStart,
+	type Guardrails,
+} from './numbers';
 
 /** The calls of a run booked against Max Calls per Run (numbers per item), to release those that did not start. */
 export interface Booking {
@@ -46,11 +52,13 @@ export function applyGuardrails(
 	outcomes: ItemResults,
 ): Booking | undefined {
 	const numbersByItem = checkItems(operation, guardrails, prepared, outcomes);
-	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones) return undefined;
+	if (guardrails.maxCalls === undefined || prepared.size === 0 || !operation.dialledPhones)
+		return undefined;
 	const key = ledgerKeyOf(run.context, guardrails.asAgentTool);
 	const count = [...numbersByItem.values()].reduce((sum, numbers) => sum + numbers, 0);
 	const saved = savedCallCount(run.context, guardrails.asAgentTool);
-	if (key !== undefined && saved > callLedger.used(key)) callLedger.book(key, saved - callLedger.used(key), undefined);
+	if (key !== undefined && saved > callLedger.used(key))
+		callLedger.book(key, saved - callLedger.used(key), undefined);
 	if (callLedger.book(key, count, guardrails.maxCalls)) {
 		saveCallCount(run.context, guardrails.asAgentTool, callLedger.used(key));
 		return { key, numbersByItem, context: run.context, asAgentTool: guardrails.asAgentTool };
@@ -70,7 +78,12 @@ function phonesOf(operation: Operation): (prepared: unknown) => string[] {
 	return (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
 }
 
-function checkItems(operation: Operation, guardrails: Guardrails, prepared: Map<number, unknown>, outcomes: ItemResults): Map<number, number> {
+function checkItems(
+	operation: Operation,
+	guardrails: Guardrails,
+	prepared: Map<number, unknown>,
+	outcomes: ItemResults,
+): Map<number, number> {
 	const phonesOfItem = phonesOf(operation);
 	const startsTask = (operation.startsTask ?? (() => false)) as (prepared: unknown) => boolean;
 	const numbersByItem = new Map<number, number>();
@@ -98,7 +111,8 @@ function releaseUnstarted(booking: Booking, outcomes: ItemResults): void {
 		if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted += numbers;
 	}
 	callLedger.release(booking.key, unstarted);
-	if (unstarted > 0) saveCallCount(booking.context, booking.asAgentTool, callLedger.used(booking.key));
+	if (unstarted > 0)
+		saveCallCount(booking.context, booking.asAgentTool, callLedger.used(booking.key));
 }
 
 /**
@@ -122,9 +136,15 @@ export class GuardrailsStep implements Step {
 		checkItems(operation, this.guardrails, prepared, results);
 	}
 
-	async beforeSending(run: Run, operation: Operation, prepared: Map<number, unknown>, results: ItemResults): Promise<void> {
+	async beforeSending(
+		run: Run,
+		operation: Operation,
+		prepared: Map<number, unknown>,
+		results: ItemResults,
+	): Promise<void> {
 		this.booking = applyGuardrails(run, operation, this.guardrails, prepared, results);
-		if (this.limits && operation.dialledPhones) await this.limits.claim(prepared, phonesOf(operation), results);
+		if (this.limits && operation.dialledPhones)
+			await this.limits.claim(prepared, phonesOf(operation), results);
 	}
 
 	async settle(results: ItemResults): Promise<void> {

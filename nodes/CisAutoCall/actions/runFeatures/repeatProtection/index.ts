@@ -8,5 +8,6 @@ import { RepeatProtection } from './step';
  */
 export const repeatProtection: RunFeature = {
 	options: ({ creates }) => (creates ? [repeatProtectionOption] : []),
-	read: ({ context, operation, options }) => RepeatProtection.of(context, operation, readRepeatProtectionHours(options)),
+	read: ({ context, operation, options }) =>
+		RepeatProtection.of(context, operation, readRepeatProtectionHours(options)),
 };

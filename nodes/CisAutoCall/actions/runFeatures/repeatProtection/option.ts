@@ -17,7 +17,8 @@ export const repeatProtectionOption: INodeProperties = {
 	noDataExpression: true,
 	typeOptions: { minValue: 0, maxValue: MAX_REPEAT_PROTECTION_HOURS },
 	default: DEFAULT_REPEAT_PROTECTION_HOURS,
-	description: 'When you retry a failed execution, requests sent within this many hours are not sent again; 0 = off',
+	description:
+		'When you retry a failed execution, requests sent within this many hours are not sent again; 0 = off',
 	hint: 'So nobody is called twice; each item left out says so. Every other execution sends everything it is given.',
 };
 
@@ -25,5 +26,8 @@ export const repeatProtectionOption: INodeProperties = {
 export function readRepeatProtectionHours(options: IDataObject): number {
 	const value = options.repeatProtectionHours;
 	if (value === undefined || value === null || value === '') return DEFAULT_REPEAT_PROTECTION_HOURS;
-	return requireInteger('Repeat Protection (Hours)', value, { min: 0, max: MAX_REPEAT_PROTECTION_HOURS });
+	return requireInteger('Repeat Protection (Hours)', value, {
+		min: 0,
+		max: MAX_REPEAT_PROTECTION_HOURS,
+	});
 }

@@ -2,7 +2,13 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fingerprintOf } from '../../../../shared/fingerprint';
 import { processMemory } from '../../../../shared/processMemory';
-import { MAX_RECORD_ENTRIES, type NodeRecord, recordOf, scopeOf, Window } from '../../../../shared/record';
+import {
+	MAX_RECORD_ENTRIES,
+	type NodeRecord,
+	recordOf,
+	scopeOf,
+	Window,
+} from '../../../../shared/record';
 import type { Operation } from '../../operation';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
@@ -46,10 +52,21 @@ export class RepeatProtection implements Step {
 	) {}
 
 	/** Undefined for operations that create nothing, and when the option is 0 (off). */
-	static of(context: IExecuteFunctions, operation: Operation, hours: number, now: () => number = Date.now): RepeatProtection | undefined {
+	static of(
+		context: IExecuteFunctions,
+		operation: Operation,
+		hours: number,
+		now: () => number = Date.now,
+	): RepeatProtection | undefined {
 		if (!operation.creates || hours <= 0) return undefined;
 		const window = new Window('cis-request', hours, PARTS);
-		return new RepeatProtection(context, window, recordOf(context), now, isRetryOfFailedExecution(context));
+		return new RepeatProtection(
+			context,
+			window,
+			recordOf(context),
+			now,
+			isRetryOfFailedExecution(context),
+		);
 	}
 
 	/** A request's keys: the part of the window it is sent in, then the three before. */
@@ -68,8 +85,11 @@ export class RepeatProtection implements Step {
 	async leaveOut(prepared: Map<number, unknown>, outcomes: ItemResults): Promise<void> {
 		if (prepared.size === 0) return;
 		const keysByItem = new Map<number, string[]>();
-		for (const [itemIndex, value] of prepared) keysByItem.set(itemIndex, this.keysOf(fingerprintOf(value)));
-		const earlierParts = this.isRetry ? [...keysByItem.values()].flatMap((keys) => keys.slice(1)) : [];
+		for (const [itemIndex, value] of prepared)
+			keysByItem.set(itemIndex, this.keysOf(fingerprintOf(value)));
+		const earlierParts = this.isRetry
+			? [...keysByItem.values()].flatMap((keys) => keys.slice(1))
+			: [];
 		const currentPart = [...keysByItem.values()].map((keys) => keys[0]);
 		const allKeys = [...new Set([...earlierParts, ...currentPart])];
 		const recorded = await this.record.checkAndRecord(allKeys);
@@ -110,7 +130,10 @@ export class RepeatProtection implements Step {
 			const outcome = outcomes.get(itemIndex);
 			if (outcome?.ok) {
 				for (const key of keys) keep.add(key);
-				rememberResult(this.resultKey(keys[0]), Array.isArray(outcome.json) ? outcome.json[0] : outcome.json);
+				rememberResult(
+					this.resultKey(keys[0]),
+					Array.isArray(outcome.json) ? outcome.json[0] : outcome.json,
+				);
 			} else if (outcome && mayHaveCreated(outcome.error)) for (const key of keys) keep.add(key);
 			else for (const key of keys) drop.add(key);
 		}
