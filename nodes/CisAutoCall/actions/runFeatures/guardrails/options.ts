@@ -12,7 +12,8 @@ export const allowedNumbersOption: INodeProperties = {
 	default: '',
 	noDataExpression: true,
 	placeholder: 'e.g. 7900, +7 (495)',
-	description: 'Only numbers that begin with one of these, separated by commas, may be called; empty = any number',
+	description:
+		'Only numbers that begin with one of these, separated by commas, may be called; empty = any number',
 	hint: 'Spaces, brackets, dashes and + are ignored, X stands for any one digit, and a rule ending in X also fixes the length (+7 (495) XXX-XX-XX). A candidate with a number outside them is refused before anything is sent.',
 };
 
@@ -23,7 +24,8 @@ export const maxCallsPerRunOption: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_AGENT_MAX_CALLS,
 	noDataExpression: true,
-	description: 'The most phone numbers this node may call in one execution of the workflow, over all its runs (loop passes)',
+	description:
+		'The most phone numbers this node may call in one execution of the workflow, over all its runs (loop passes)',
 	hint: `Each number of a candidate counts. A run that would go beyond it is refused and nothing of it is sent. Not set: no limit, except for an AI Agent tool: then ${DEFAULT_AGENT_MAX_CALLS}. As an AI Agent tool the count covers the whole agent run: every tool call, and all CIS Auto-Call tools of the agent together (a tool inside a sub-workflow starts a count of its own).`,
 };
 
@@ -53,8 +55,9 @@ export const maxCallsPerDayOption: INodeProperties = {
 	typeOptions: { minValue: 0, maxValue: MAX_CALLS_PER_DAY },
 	default: 0,
 	noDataExpression: true,
-	description: 'The most numbers this node may call in any 24 hours, over all its executions, chat messages and MCP calls.',
-	hint: '0: no limit. Counted in n8n\'s database, so every execution and queue-mode worker shares the count; a call over it is refused and not sent.',
+	description:
+		'The most numbers this node may call in any 24 hours, over all its executions, chat messages and MCP calls',
+	hint: "0: no limit. Counted in n8n's database, so every execution and queue-mode worker shares the count; a call over it is refused and not sent.",
 };
 
 export const callAgainAfterHoursOption: INodeProperties = {
@@ -64,6 +67,7 @@ export const callAgainAfterHoursOption: INodeProperties = {
 	typeOptions: { minValue: 0, maxValue: MAX_CALL_AGAIN_HOURS },
 	default: 0,
 	noDataExpression: true,
-	description: 'A number this node called within this many hours is refused, naming when it may be called again.',
-	hint: '0: no limit. Counted in n8n\'s database over all executions of this node, so a number is not called again by another run or worker.',
+	description:
+		'A number this node called within this many hours is refused, naming when it may be called again',
+	hint: "0: no limit. Counted in n8n's database over all executions of this node, so a number is not called again by another run or worker.",
 };
