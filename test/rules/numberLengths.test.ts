@@ -183,7 +183,7 @@ describe.each(['engineRequest', 'supplyData'] as const)('as an AI Agent tool (%s
 		answers.slice(0, 3).forEach((answer, index) => {
 			expect(answer.outcome).toBe('refused');
 			expect(answer.message).toContain(
-				WRONG_LENGTH[index][1].replace(/^Refused: /, '').split('; write')[0],
+				WRONG_LENGTH[index][1].replace(/^Refused: /, '').split(/; (?:write|set) /)[0],
 			);
 			expect(answer.message).not.toMatch(/Default Country|Options/);
 		});
