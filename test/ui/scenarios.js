@@ -54,7 +54,16 @@ const { TRIGGER_TYPE, webhookTarget, startCrmStub } = require('../../scripts/lib
 // tools' type-check, tsconfig.tools.json, runs without a build).
 /** @type {{ LOCAL_URL_MESSAGE: string }} */
 const { LOCAL_URL_MESSAGE } = require(
-	path.join(__dirname, '..', '..', 'dist', 'nodes', 'CisAutoCallTrigger', 'publicUrl'),
+	path.join(
+		__dirname,
+		'..',
+		'..',
+		'dist',
+		'nodes',
+		'CisAutoCallTrigger',
+		'registration',
+		'publicUrl',
+	),
 );
 const { secs, servedNodeTypes } = require('../lib/suite');
 
