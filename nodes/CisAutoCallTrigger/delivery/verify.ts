@@ -1,14 +1,15 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { isAddressAllowed, parseAddressList } from '../../shared/ipAddresses';
-import { type ReadParameter, readSavedParameter } from '../../shared/parameterReaders';
+import type { ReadParameter } from '../../shared/parameterReaders';
 import { processMemory } from '../../shared/processMemory';
 import { isPlainObject, parseJson } from '../../shared/validation';
 import type { WaitMarker } from '../../shared/waitForResult';
 import { CAME_BACK, waitingCallOf } from '../handOver';
-import { parseEventBody } from './body';
+import { isEmptyBody, parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { deliveryHasSecret } from '../secret';
+import { savedParametersOf } from '../triggerParameters';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),
@@ -104,19 +105,10 @@ export type Verdict =
 			settings: DeliverySettings;
 	  } & Delivery);
 
-/** What n8n leaves in the body when it did not parse one. */
-function isEmptyBody(body: unknown): boolean {
-	return (
-		body === undefined ||
-		body === null ||
-		(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
-	);
-}
-
 /** Runs the checks of a delivery; static data is only read here, never written (see `deliveries`). */
 export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdict> {
 	const request = context.getRequestObject();
-	const read: ReadParameter = (name, fallback) => readSavedParameter(context, name, fallback);
+	const read = savedParametersOf(context);
 	const settings: DeliverySettings = { events: readEvents(read), options: readOptions(read) };
 	const refused = (status: number, error: string): Verdict => ({ kind: 'refused', status, error });
 

@@ -58,6 +58,9 @@ export type HandOver =
 	 */
 	| { kind: 'notHandedOver'; words: string; log: string };
 
+/** Answered 200 with nothing handed over: the wait needs nothing more of this event. */
+const NOTHING_MORE: HandOver = { kind: 'done', resumed: false };
+
 /** Whether the wait's time limit (Wait at Most) has passed: n8n then went on without the results still missing. */
 function pastTimeLimit(marker: WaitMarker): boolean {
 	return marker.until !== undefined && Date.now() >= marker.until * 1000;
@@ -87,25 +90,20 @@ function goneWords(how: Gone['how'], execution: string): string {
  */
 export async function handOver(context: IWebhookFunctions, call: EventOfAWait): Promise<HandOver> {
 	const { event, payload, callbackData, marker, passedOn } = call;
-	if (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')
-		return { kind: 'done', resumed: false };
+	if (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED') return NOTHING_MORE;
 	const state = waitStateOf(marker);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
 	return await takeTurn(state.turns, async () => {
 		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
+		if (handed.kind !== 'later') return handed;
+		const item = String(marker.item);
 		// An unanswered Call Ended this process sent back a few times already: taken now, what it says kept (waitState.ts).
-		if (handed.kind === 'later' && sentBackOftenEnough(state, String(marker.item), event, payload))
-			return { kind: 'done', resumed: false } as const;
-		if (handed.kind === 'later') countSendBack(state, String(marker.item), event, payload);
+		if (sentBackOftenEnough(state, item, event, payload)) return NOTHING_MORE;
+		countSendBack(state, item, event, payload);
 		// A Person Done whose last call another process got: passed on once, so that it reaches that process now.
-		if (
-			handed.kind === 'later' &&
-			handed.lastCallMissing &&
-			!passedOn &&
-			(await passOn(context, payload))
-		)
-			return { kind: 'done', resumed: false } as const;
+		if (handed.lastCallMissing && !passedOn && (await passOn(context, payload)))
+			return NOTHING_MORE;
 		return handed;
 	});
 }
@@ -119,10 +117,10 @@ async function handOverInTurn(
 	state: WaitState,
 ): Promise<HandOver> {
 	const item = String(marker.item);
-	if (state.resumed || state.notHandedOver[item]) return { kind: 'done', resumed: false };
+	if (state.resumed || state.notHandedOver[item]) return NOTHING_MORE;
 	const holdsResult = learn(state, item, event, payload, callbackData);
 	const url = resumeUrlOf(context, marker);
-	if (!url) return { kind: 'done', resumed: false };
+	if (!url) return NOTHING_MORE;
 
 	let answer: ResumeAnswer;
 	try {
@@ -161,12 +159,12 @@ async function handOverInTurn(
 				const words = goneWords('finished', marker.execution);
 				return { kind: 'notHandedOver', words, log: words };
 			}
-			return { kind: 'done', resumed: false };
+			return NOTHING_MORE;
 		case 'gone': {
 			// "Finished" before the time limit: another event or process handed this wait over.
 			const lost =
 				answer.how === 'doesNotExist' || answer.how === 'failed' || pastTimeLimit(marker);
-			if (!lost) return { kind: 'done', resumed: false };
+			if (!lost) return NOTHING_MORE;
 			if (holdsResult) {
 				state.notHandedOver[item] = true;
 				const words = goneWords(answer.how, marker.execution);
@@ -179,7 +177,7 @@ async function handOverInTurn(
 					reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})`,
 					lastCallMissing: true,
 				};
-			return { kind: 'done', resumed: false };
+			return NOTHING_MORE;
 		}
 		case 'waiting':
 			return {
