@@ -19,7 +19,7 @@ export class NotSentError extends NodeOperationError {
 		message: string,
 		options: ConstructorParameters<typeof NodeOperationError>[2] = {},
 		readonly why: NotSentReason = 'notSent',
-		/** A refusal's words apart (runFeatures/guardrails RefusalWords): the reason, the builder's fix, what an AI Agent should do. */
+		/** A refusal's words apart (shared/validation.ts, Refusal): the reason, the builder's fix, what an AI Agent should do. */
 		readonly refusal?: { reason: string; builderFix?: string; forModel?: string },
 	) {
 		super(node, message, options);
