@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Operation, Run } from '../../operation';
-import { mayHaveCreated } from '../../itemErrors';
+import { mayHaveStarted } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
 import { callLedger, capRefusal, ledgerKeyOf } from './ledger';
 import { LimitsAcrossRuns } from './limits';
@@ -114,10 +114,8 @@ function checkItems(
 /** Booked calls that were not sent, or that the service refused (4xx), did not start: they do not count. */
 function releaseUnstarted(booking: Booking, outcomes: ItemResults): void {
 	let unstarted = 0;
-	for (const [itemIndex, numbers] of booking.numbersByItem) {
-		const outcome = outcomes.get(itemIndex);
-		if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted += numbers;
-	}
+	for (const [itemIndex, numbers] of booking.numbersByItem)
+		if (!mayHaveStarted(outcomes.get(itemIndex))) unstarted += numbers;
 	callLedger.release(booking.key, unstarted);
 	if (unstarted > 0)
 		saveCallCount(booking.context, booking.asAgentTool, callLedger.used(booking.key));
