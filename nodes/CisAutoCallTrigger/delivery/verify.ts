@@ -143,7 +143,8 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 		event: parsed.event,
 		callback: normalizeCallbackData(parsed.payload.callbackData),
 	};
-	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
+	// What the delivery is about, per workflow, trigger node and mode, for repeat detection.
+	const subject = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}:${subjectOf(parsed.event, parsed.payload)}`;
 
 	// 3b. An event of a call that a waiting execution gets (handOver/): handed over whatever the
 	// event filter, and never twice (repeats are always ignored).
@@ -151,7 +152,6 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	if (waitingCall !== undefined) {
 		if (waitingCall.cameBack)
 			return { kind: 'ignored', deliveryId, reason: CAME_BACK, cameBack: true };
-		const subject = `${scope}:${subjectOf(parsed.event, parsed.payload)}`;
 		if (deliveries.isRepeat(subject, deliveryId))
 			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		return {
@@ -171,7 +171,7 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	// 5. Repeated deliveries: the latest body seen for the same event and task / candidate / call,
 	// again within 24 hours, in this process (deliveries.ts).
 	if (settings.options.ignoreRepeats !== false) {
-		if (deliveries.isRepeat(`${scope}:${subjectOf(parsed.event, parsed.payload)}`, deliveryId)) {
+		if (deliveries.isRepeat(subject, deliveryId)) {
 			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		}
 	}
