@@ -66,15 +66,22 @@ function pastTimeLimit(marker: WaitMarker): boolean {
 	return marker.until !== undefined && Date.now() >= marker.until * 1000;
 }
 
-/** Why a result starts the trigger's workflow instead, in words. */
-function goneWords(how: Gone['how'], execution: string): string {
+/** The result of `item` can no longer reach its waiting execution: it starts this workflow instead, once. */
+function notHandedOver(
+	state: WaitState,
+	item: string,
+	how: Gone['how'],
+	execution: string,
+): HandOver {
+	state.notHandedOver[item] = true;
 	const why =
 		how === 'doesNotExist'
 			? 'no longer exists in n8n'
 			: how === 'failed'
 				? 'ended with an error (for example, n8n restarted while it waited)'
 				: 'went on without it when its Wait at Most passed';
-	return `The waiting execution ${execution} ${why}, so this call's result starts this workflow instead.`;
+	const words = `The waiting execution ${execution} ${why}, so this call's result starts this workflow instead.`;
+	return { kind: 'notHandedOver', words, log: words };
 }
 
 /**
@@ -154,22 +161,15 @@ async function handOverInTurn(
 		case 'notThisWait':
 			// Another wait of the same node waits now (an AI Agent's next call of the tool): this one was
 			// handed over by another event or process, or went on at its time limit without this result.
-			if (holdsResult && pastTimeLimit(marker)) {
-				state.notHandedOver[item] = true;
-				const words = goneWords('finished', marker.execution);
-				return { kind: 'notHandedOver', words, log: words };
-			}
+			if (holdsResult && pastTimeLimit(marker))
+				return notHandedOver(state, item, 'finished', marker.execution);
 			return NOTHING_MORE;
 		case 'gone': {
 			// "Finished" before the time limit: another event or process handed this wait over.
 			const lost =
 				answer.how === 'doesNotExist' || answer.how === 'failed' || pastTimeLimit(marker);
 			if (!lost) return NOTHING_MORE;
-			if (holdsResult) {
-				state.notHandedOver[item] = true;
-				const words = goneWords(answer.how, marker.execution);
-				return { kind: 'notHandedOver', words, log: words };
-			}
+			if (holdsResult) return notHandedOver(state, item, answer.how, marker.execution);
 			// A Person Done whose last call is not known here: its result is decided once it is (or after the grace).
 			if (state.personsDone[item])
 				return {
