@@ -8,7 +8,7 @@ import { countriesOf, countriesWithNational, isNumberOf, isValidNumber } from '.
 // (89990005555) and a mobile number without its code (9990005555) are completed by the service.
 // The lengths of each country code come from libphonenumber's metadata (countryCodes.json says which version).
 
-/** The country whose numbers the service completes itself (its RU normalisation: platform facts). */
+/** The country whose numbers the service completes itself (its RU normalisation: docs/service.md). */
 const SERVICE_COUNTRY = 'RU';
 const SERVICE_COUNTRY_IN_WORDS = 'Russian';
 
