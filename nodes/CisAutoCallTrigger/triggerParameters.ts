@@ -10,10 +10,12 @@ import { readerFor } from './newTaskPanel';
  * workflow each time, so a changed setting counts from the next publish.
  */
 export function parametersOf(context: IHookFunctions | IWebhookFunctions): ReadParameter {
-	return readerFor(
-		(name, fallback) => readSavedParameter(context, name, fallback),
-		context.getNode().typeVersion,
-	);
+	return readerFor(savedParametersOf(context), context.getNode().typeVersion);
+}
+
+/** The parameter reader by the names the parameters are saved under (those at the top level in every version). */
+export function savedParametersOf(context: IHookFunctions | IWebhookFunctions): ReadParameter {
+	return (name, fallback) => readSavedParameter(context, name, fallback);
 }
 
 /** The words that name this trigger node in n8n's log. */

@@ -210,7 +210,8 @@ function parseDateTime(field: string, value: unknown, example: string): DateTime
 	return parts;
 }
 
-function asUtcMs(parts: DateTimeParts): number {
+/** The instant at which a UTC clock shows `parts`. */
+function asUtcMs(parts: ClockFields & { millisecond?: number }): number {
 	return Date.UTC(
 		parts.year,
 		parts.month - 1,
@@ -218,7 +219,7 @@ function asUtcMs(parts: DateTimeParts): number {
 		parts.hour,
 		parts.minute,
 		parts.second,
-		parts.millisecond,
+		parts.millisecond ?? 0,
 	);
 }
 
@@ -279,16 +280,7 @@ function wallClock(instant: number, timeZone: string): ClockFields {
 }
 
 function zoneOffsetMs(instant: number, timeZone: string): number {
-	const parts = wallClock(instant, timeZone);
-	const wallAsUtc = Date.UTC(
-		parts.year,
-		parts.month - 1,
-		parts.day,
-		parts.hour,
-		parts.minute,
-		parts.second,
-	);
-	return wallAsUtc - Math.floor(instant / 1000) * 1000;
+	return asUtcMs(wallClock(instant, timeZone)) - Math.floor(instant / 1000) * 1000;
 }
 
 /** A shallow copy of `value` without `key` (instead of a rest pattern whose left-out name would be unused). */

@@ -66,6 +66,11 @@ function noValue(value: unknown): boolean {
 	return value === undefined || value === null;
 }
 
+/** Nothing, or text of spaces only. */
+export function isBlank(value: unknown): boolean {
+	return noValue(value) || (typeof value === 'string' && value.trim() === '');
+}
+
 export function describeValue(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
@@ -201,7 +206,7 @@ export function requireInteger(
 	value: unknown,
 	{ min, max = MAX_INT }: { min?: number; max?: number } = {},
 ): number {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+	if (isBlank(value)) {
 		throw new InputError(field, value, 'is empty; enter a whole number');
 	}
 	// Decimal notation only: Number() would also read "0x10", "1e3" and "0b11".

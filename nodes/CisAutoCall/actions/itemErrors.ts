@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { errorMayHaveCarriedOut } from '../../shared/transport';
 
-// The two facts about an item's error that operations and the pipeline both ask.
+// The facts about an item's error that operations, the pipeline and the run features ask.
 
 /**
  * Why the node did not send an item: `input` (a bad value), `refused` (a limit the builder set said
@@ -19,7 +19,7 @@ export class NotSentError extends NodeOperationError {
 		message: string,
 		options: ConstructorParameters<typeof NodeOperationError>[2] = {},
 		readonly why: NotSentReason = 'notSent',
-		/** A refusal's words apart (runFeatures/guardrails RefusalWords): the reason, the builder's fix, what an AI Agent should do. */
+		/** A refusal's words apart (shared/validation.ts, Refusal): the reason, the builder's fix, what an AI Agent should do. */
 		readonly refusal?: { reason: string; builderFix?: string; forModel?: string },
 	) {
 		super(node, message, options);
@@ -32,4 +32,14 @@ export class NotSentError extends NodeOperationError {
  */
 export function mayHaveCreated(error: Error): boolean {
 	return !(error instanceof NotSentError) && errorMayHaveCarriedOut(error);
+}
+
+/**
+ * Whether an item's request may have been carried out (a call may have started): it succeeded, or
+ * it failed in a way that may still have created something. No outcome: the item was not sent.
+ */
+export function mayHaveStarted(
+	outcome: { ok: true } | { ok: false; error: Error } | undefined,
+): boolean {
+	return outcome !== undefined && (outcome.ok || mayHaveCreated(outcome.error));
 }

@@ -11,6 +11,13 @@ function isBytes(value: unknown): value is Uint8Array {
 	return value instanceof Uint8Array;
 }
 
+/** What n8n leaves in the body when it did not parse one. */
+export function isEmptyBody(body: unknown): boolean {
+	return (
+		body === undefined || body === null || (isPlainObject(body) && Object.keys(body).length === 0)
+	);
+}
+
 /**
  * The deepest nesting a body may have. The service's events are a few levels deep; a body far
  * deeper would overflow the stack of every recursive step after this one (canonical JSON,
@@ -27,13 +34,7 @@ export function parseEventBody(body: unknown, rawBody?: unknown, parsedAsJson = 
 	let value: unknown = body;
 	if (typeof value === 'string' && !parsedAsJson) value = parseJson(value);
 	else if (isBytes(value)) value = parseJson(Buffer.from(value).toString('utf8'));
-	else if (
-		(value === undefined ||
-			value === null ||
-			(isPlainObject(value) && Object.keys(value).length === 0)) &&
-		isBytes(rawBody) &&
-		rawBody.length > 0
-	) {
+	else if (isEmptyBody(value) && isBytes(rawBody) && rawBody.length > 0) {
 		value = parseJson(Buffer.from(rawBody).toString('utf8'));
 	}
 	if (value === INVALID_JSON) return { ok: false, reason: 'the body is not JSON' };

@@ -1,14 +1,15 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { isAddressAllowed, parseAddressList } from '../../shared/ipAddresses';
-import { type ReadParameter, readSavedParameter } from '../../shared/parameterReaders';
+import type { ReadParameter } from '../../shared/parameterReaders';
 import { processMemory } from '../../shared/processMemory';
 import { isPlainObject, parseJson } from '../../shared/validation';
 import type { WaitMarker } from '../../shared/waitForResult';
 import { CAME_BACK, waitingCallOf } from '../handOver';
-import { parseEventBody } from './body';
+import { isEmptyBody, parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { deliveryHasSecret } from '../secret';
+import { savedParametersOf } from '../triggerParameters';
 
 /**
  * The checks of one delivery, in order (source address, secret, body, event filter, repeats),
@@ -104,19 +105,10 @@ export type Verdict =
 			settings: DeliverySettings;
 	  } & Delivery);
 
-/** What n8n leaves in the body when it did not parse one. */
-function isEmptyBody(body: unknown): boolean {
-	return (
-		body === undefined ||
-		body === null ||
-		(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
-	);
-}
-
 /** Runs the checks of a delivery; static data is only read here, never written (see `deliveries`). */
 export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdict> {
 	const request = context.getRequestObject();
-	const read: ReadParameter = (name, fallback) => readSavedParameter(context, name, fallback);
+	const read = savedParametersOf(context);
 	const settings: DeliverySettings = { events: readEvents(read), options: readOptions(read) };
 	const refused = (status: number, error: string): Verdict => ({ kind: 'refused', status, error });
 
@@ -151,7 +143,8 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 		event: parsed.event,
 		callback: normalizeCallbackData(parsed.payload.callbackData),
 	};
-	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}`;
+	// What the delivery is about, per workflow, trigger node and mode, for repeat detection.
+	const subject = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${context.getMode()}:${subjectOf(parsed.event, parsed.payload)}`;
 
 	// 3b. An event of a call that a waiting execution gets (handOver/): handed over whatever the
 	// event filter, and never twice (repeats are always ignored).
@@ -159,7 +152,6 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	if (waitingCall !== undefined) {
 		if (waitingCall.cameBack)
 			return { kind: 'ignored', deliveryId, reason: CAME_BACK, cameBack: true };
-		const subject = `${scope}:${subjectOf(parsed.event, parsed.payload)}`;
 		if (deliveries.isRepeat(subject, deliveryId))
 			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		return {
@@ -179,7 +171,7 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	// 5. Repeated deliveries: the latest body seen for the same event and task / candidate / call,
 	// again within 24 hours, in this process (deliveries.ts).
 	if (settings.options.ignoreRepeats !== false) {
-		if (deliveries.isRepeat(`${scope}:${subjectOf(parsed.event, parsed.payload)}`, deliveryId)) {
+		if (deliveries.isRepeat(subject, deliveryId)) {
 			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		}
 	}

@@ -58,20 +58,30 @@ export type HandOver =
 	 */
 	| { kind: 'notHandedOver'; words: string; log: string };
 
+/** Answered 200 with nothing handed over: the wait needs nothing more of this event. */
+const NOTHING_MORE: HandOver = { kind: 'done', resumed: false };
+
 /** Whether the wait's time limit (Wait at Most) has passed: n8n then went on without the results still missing. */
 function pastTimeLimit(marker: WaitMarker): boolean {
 	return marker.until !== undefined && Date.now() >= marker.until * 1000;
 }
 
-/** Why a result starts the trigger's workflow instead, in words. */
-function goneWords(how: Gone['how'], execution: string): string {
+/** The result of `item` can no longer reach its waiting execution: it starts this workflow instead, once. */
+function notHandedOver(
+	state: WaitState,
+	item: string,
+	how: Gone['how'],
+	execution: string,
+): HandOver {
+	state.notHandedOver[item] = true;
 	const why =
 		how === 'doesNotExist'
 			? 'no longer exists in n8n'
 			: how === 'failed'
 				? 'ended with an error (for example, n8n restarted while it waited)'
 				: 'went on without it when its Wait at Most passed';
-	return `The waiting execution ${execution} ${why}, so this call's result starts this workflow instead.`;
+	const words = `The waiting execution ${execution} ${why}, so this call's result starts this workflow instead.`;
+	return { kind: 'notHandedOver', words, log: words };
 }
 
 /**
@@ -87,25 +97,20 @@ function goneWords(how: Gone['how'], execution: string): string {
  */
 export async function handOver(context: IWebhookFunctions, call: EventOfAWait): Promise<HandOver> {
 	const { event, payload, callbackData, marker, passedOn } = call;
-	if (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED')
-		return { kind: 'done', resumed: false };
+	if (event !== 'CALL_ENDED' && event !== 'CANDIDATE_CHANGED') return NOTHING_MORE;
 	const state = waitStateOf(marker);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
 	return await takeTurn(state.turns, async () => {
 		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
+		if (handed.kind !== 'later') return handed;
+		const item = String(marker.item);
 		// An unanswered Call Ended this process sent back a few times already: taken now, what it says kept (waitState.ts).
-		if (handed.kind === 'later' && sentBackOftenEnough(state, String(marker.item), event, payload))
-			return { kind: 'done', resumed: false } as const;
-		if (handed.kind === 'later') countSendBack(state, String(marker.item), event, payload);
+		if (sentBackOftenEnough(state, item, event, payload)) return NOTHING_MORE;
+		countSendBack(state, item, event, payload);
 		// A Person Done whose last call another process got: passed on once, so that it reaches that process now.
-		if (
-			handed.kind === 'later' &&
-			handed.lastCallMissing &&
-			!passedOn &&
-			(await passOn(context, payload))
-		)
-			return { kind: 'done', resumed: false } as const;
+		if (handed.lastCallMissing && !passedOn && (await passOn(context, payload)))
+			return NOTHING_MORE;
 		return handed;
 	});
 }
@@ -119,10 +124,10 @@ async function handOverInTurn(
 	state: WaitState,
 ): Promise<HandOver> {
 	const item = String(marker.item);
-	if (state.resumed || state.notHandedOver[item]) return { kind: 'done', resumed: false };
+	if (state.resumed || state.notHandedOver[item]) return NOTHING_MORE;
 	const holdsResult = learn(state, item, event, payload, callbackData);
 	const url = resumeUrlOf(context, marker);
-	if (!url) return { kind: 'done', resumed: false };
+	if (!url) return NOTHING_MORE;
 
 	let answer: ResumeAnswer;
 	try {
@@ -156,22 +161,15 @@ async function handOverInTurn(
 		case 'notThisWait':
 			// Another wait of the same node waits now (an AI Agent's next call of the tool): this one was
 			// handed over by another event or process, or went on at its time limit without this result.
-			if (holdsResult && pastTimeLimit(marker)) {
-				state.notHandedOver[item] = true;
-				const words = goneWords('finished', marker.execution);
-				return { kind: 'notHandedOver', words, log: words };
-			}
-			return { kind: 'done', resumed: false };
+			if (holdsResult && pastTimeLimit(marker))
+				return notHandedOver(state, item, 'finished', marker.execution);
+			return NOTHING_MORE;
 		case 'gone': {
 			// "Finished" before the time limit: another event or process handed this wait over.
 			const lost =
 				answer.how === 'doesNotExist' || answer.how === 'failed' || pastTimeLimit(marker);
-			if (!lost) return { kind: 'done', resumed: false };
-			if (holdsResult) {
-				state.notHandedOver[item] = true;
-				const words = goneWords(answer.how, marker.execution);
-				return { kind: 'notHandedOver', words, log: words };
-			}
+			if (!lost) return NOTHING_MORE;
+			if (holdsResult) return notHandedOver(state, item, answer.how, marker.execution);
 			// A Person Done whose last call is not known here: its result is decided once it is (or after the grace).
 			if (state.personsDone[item])
 				return {
@@ -179,7 +177,7 @@ async function handOverInTurn(
 					reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})`,
 					lastCallMissing: true,
 				};
-			return { kind: 'done', resumed: false };
+			return NOTHING_MORE;
 		}
 		case 'waiting':
 			return {

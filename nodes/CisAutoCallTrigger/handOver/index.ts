@@ -10,8 +10,9 @@ import { cameBackHere, passedOnBy } from './passOn';
  * call that a waiting execution waits for is handed to that execution at this n8n's own waiting
  * address (handOver.ts), with what this process knows of the wait (waitState.ts); n8n's answer
  * (resumeAnswer.ts) decides what the service is answered and whether the event also starts the
- * trigger's workflow (`handOverDecision()`, with the settings the delivery's checks read). In queue mode a Person Done may be passed on to the process
- * that got its last call (passOn.ts). The action node's half is nodes/CisAutoCall/actions/waiting/.
+ * trigger's workflow (`handOverDecision()`, with the settings the delivery's checks read). In queue
+ * mode a Person Done may be passed on to the process that got its last call (passOn.ts). The action
+ * node's half is nodes/CisAutoCall/actions/waiting/.
  */
 
 export { warnIfHandOverBlocked } from './ownAddress';
@@ -78,7 +79,6 @@ function handOverDecision(
 ): HandOverDecision {
 	const { event, deliveryId, forget, settings } = delivery;
 	const where = whereInLog(context);
-	let notHandedOver: string | undefined;
 	if (handed.kind === 'later') {
 		forget();
 		context.logger.info(
@@ -91,17 +91,13 @@ function handOverDecision(
 		return { kind: 'answer', response: { noWebhookResponse: true } };
 	}
 	if (handed.kind === 'notHandedOver') {
-		notHandedOver = handed.words;
 		context.logger.error(`${where}: ${handed.log}`);
+		return { kind: 'startWorkflow', notHandedOver: handed.words };
 	}
-	if (
-		notHandedOver === undefined &&
-		(settings.options.outputWaitingCalls !== true || !settings.events.includes(event))
-	) {
-		return {
-			kind: 'answer',
-			response: { webhookResponse: { received: true, deliveryId, handedOver: true } },
-		};
-	}
-	return { kind: 'startWorkflow', notHandedOver };
+	if (settings.options.outputWaitingCalls === true && settings.events.includes(event))
+		return { kind: 'startWorkflow' };
+	return {
+		kind: 'answer',
+		response: { webhookResponse: { received: true, deliveryId, handedOver: true } },
+	};
 }

@@ -148,32 +148,60 @@ export async function register(context: IHookFunctions): Promise<void> {
 	}
 
 	refuseExpressionsTypedAsText(context);
+	await retireEarlierTasks(context, client, data, current, parked);
 
-	// A new task replaces the ones registered before: "Old Task" says what becomes of them,
-	// before anything new is created (if that fails, nothing is created).
+	const secret = randomBytes(24).toString('hex');
+	const autoCallId = await createOwnTask(context, client, body, {
+		url: withSecret(url, secret),
+		...target,
+	});
+	const registration: Registration = {
+		autoCallId,
+		webhookUrl: url,
+		fingerprint,
+		secretHash: hashSecret(secret),
+		createdAt: new Date().toISOString(),
+	};
+	keepRegistration(data, 'registration', registration);
+	delete data.parkedRegistration;
+}
+
+/**
+ * A new task replaces the ones registered before: "Old Task" says what becomes of them, before
+ * anything new is created (if that fails, nothing is created).
+ */
+async function retireEarlierTasks(
+	context: IHookFunctions,
+	client: () => Promise<ApiClient>,
+	data: IDataObject,
+	current: Registration | undefined,
+	parked: Registration | undefined,
+): Promise<void> {
 	if (parked && parked.autoCallId !== current?.autoCallId) {
 		const outcome = await retire(context, client, parked, 'replaced');
 		if (outcome.result === 'stopped') delete data.parkedRegistration;
 	}
-	if (current) {
-		const outcome = await retire(context, client, current, 'replaced');
-		// Once paused or stopped it is no longer the registration; a paused one is parked, so
-		// that if the new task cannot be created, going back to the old settings resumes it.
-		if (outcome.result !== 'left running') {
-			delete data.registration;
-			if (outcome.result === 'stopped') delete data.parkedRegistration;
-			else keepRegistration(data, 'parkedRegistration', parkedAfter(current, outcome));
-		}
-	}
+	if (!current) return;
+	const outcome = await retire(context, client, current, 'replaced');
+	// Once paused or stopped it is no longer the registration; a paused one is parked, so
+	// that if the new task cannot be created, going back to the old settings resumes it.
+	if (outcome.result === 'left running') return;
+	delete data.registration;
+	if (outcome.result === 'stopped') delete data.parkedRegistration;
+	else keepRegistration(data, 'parkedRegistration', parkedAfter(current, outcome));
+}
 
-	const secret = randomBytes(24).toString('hex');
-	const ownTarget = { url: withSecret(url, secret), ...target };
+/** Creates the task that reports to `ownTarget` (this trigger), and gives its id. */
+async function createOwnTask(
+	context: IHookFunctions,
+	client: () => Promise<ApiClient>,
+	body: IDataObject,
+	ownTarget: IDataObject,
+): Promise<string> {
 	// Extra targets given in "Extra Body Fields" stay; this trigger is added to them.
 	addWebhookTargets(body, [ownTarget]);
-
-	let autoCallId: string;
 	try {
-		({ autoCallId } = await createTask(await client(), createTaskRequest(body)));
+		return (await createTask(await client(), createTaskRequest(body))).autoCallId;
 	} catch (error) {
 		// n8n 2.x tries a failed publishing again (up to 5 times): after a request that may have
 		// created the task, that would create another paid campaign each time. Final instead.
@@ -184,15 +212,6 @@ export async function register(context: IHookFunctions): Promise<void> {
 					message: 'The call task could not be created',
 				});
 	}
-	const registration: Registration = {
-		autoCallId,
-		webhookUrl: url,
-		fingerprint,
-		secretHash: hashSecret(secret),
-		createdAt: new Date().toISOString(),
-	};
-	keepRegistration(data, 'registration', registration);
-	delete data.parkedRegistration;
 }
 
 /** A task creation that may have created the task: final, so that nobody creates another. */

@@ -86,19 +86,22 @@ function connectsToExisting(context: TriggerContext): boolean {
 	return readSavedParameter(context, 'connectTo', 'newTask') === 'existing';
 }
 
-/** The secret typed into the node by earlier versions, if it still holds one. */
-function legacySecretOf(context: TriggerContext): string | undefined {
-	const value = readSavedParameter(context, 'secret', '');
+/** A secret as trimmed text; undefined when the value holds none. */
+function secretIn(value: unknown): string | undefined {
 	const text = typeof value === 'string' ? value.trim() : '';
 	return text === '' ? undefined : text;
+}
+
+/** The secret typed into the node by earlier versions, if it still holds one. */
+function legacySecretOf(context: TriggerContext): string | undefined {
+	return secretIn(readSavedParameter(context, 'secret', ''));
 }
 
 /** The secret of the webhook secret credential selected in the node, if any. */
 async function credentialSecret(context: TriggerContext): Promise<string | undefined> {
 	if (!context.getNode().credentials?.[WEBHOOK_SECRET_CREDENTIAL]) return undefined;
 	const credential = await context.getCredentials(WEBHOOK_SECRET_CREDENTIAL);
-	const secret = typeof credential?.secret === 'string' ? credential.secret.trim() : '';
-	return secret === '' ? undefined : secret;
+	return secretIn(credential?.secret);
 }
 
 /** Whether a secret is the one Existing Task mode expects (the credential's through RecentSecrets). */
@@ -156,7 +159,7 @@ export async function testWebhookSecret(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	const secret = typeof credential.data?.secret === 'string' ? credential.data.secret.trim() : '';
+	const secret = secretIn(credential.data?.secret) ?? '';
 	if (secret.length < MIN_SECRET_LENGTH) {
 		return {
 			status: 'Error',

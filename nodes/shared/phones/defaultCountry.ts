@@ -1,4 +1,4 @@
-import { InputError } from '../validation';
+import { InputError, isBlank } from '../validation';
 import { COUNTRIES, COUNTRY_CODES } from './countries';
 
 /**
@@ -12,8 +12,7 @@ export type CompletePhone = (digits: string, international: boolean) => string;
 
 /** The Default Country option as a country of the metadata (upper case), or undefined when not set. */
 export function readDefaultCountry(value: unknown): string | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
-		return undefined;
+	if (isBlank(value)) return undefined;
 	const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
 	if (!/^[A-Z]{2}$/.test(code) || COUNTRIES[code] === undefined) {
 		throw new InputError(

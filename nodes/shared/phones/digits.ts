@@ -28,9 +28,3 @@ export function phoneDigits(phone: unknown): string | undefined {
 export function writtenWithPlus(phone: unknown): boolean {
 	return typeof phone === 'string' && phone.trim().startsWith('+');
 }
-
-export function isEmptyPhone(phone: unknown): boolean {
-	return (
-		phone === undefined || phone === null || (typeof phone === 'string' && phone.trim() === '')
-	);
-}

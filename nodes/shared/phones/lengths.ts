@@ -8,7 +8,7 @@ import { countriesOf, countriesWithNational, isNumberOf, isValidNumber } from '.
 // (89990005555) and a mobile number without its code (9990005555) are completed by the service.
 // The lengths of each country code come from libphonenumber's metadata (countryCodes.json says which version).
 
-/** The country whose numbers the service completes itself (its RU normalisation: platform facts). */
+/** The country whose numbers the service completes itself (its RU normalisation: docs/service.md). */
 const SERVICE_COUNTRY = 'RU';
 const SERVICE_COUNTRY_IN_WORDS = 'Russian';
 
@@ -47,7 +47,6 @@ const SERVICE_NATIONAL_FORM: NumberReading = {
 	lengths: serviceLengths,
 };
 
-/** The country code a number begins with (country codes are prefix-free: at most one fits). */
 /**
  * The number the service dials for these digits: its own country's national forms (89990005555,
  * 9990005555) completed with its code, as it completes them; any other number as it is.
@@ -59,6 +58,10 @@ export function asTheServiceDials(digits: string): string {
 	return digits;
 }
 
+/**
+ * How a number reads: one of the service country's national forms, or the country code it begins
+ * with (country codes are prefix-free: at most one fits).
+ */
 function readNumber(digits: string): NumberReading | undefined {
 	if (
 		SERVICE_TRUNK_FORM.lengths.includes(digits.length) &&
@@ -76,12 +79,17 @@ function readNumber(digits: string): NumberReading | undefined {
 		if (plan) {
 			return {
 				code,
-				described: `country code ${code} (${plan.regions.slice(0, 3).join(', ')}${plan.regions.length > 3 ? ' …' : ''})`,
+				described: `country code ${code} (${firstThree(plan.regions)})`,
 				lengths: plan.nationalLengths.map((length) => length + size),
 			};
 		}
 	}
 	return digits.startsWith(SERVICE_TRUNK_FORM.code) ? SERVICE_TRUNK_FORM : undefined;
+}
+
+/** The regions of a country code, for messages: "RU, KZ", "US, AG, AI …". */
+function firstThree(regions: readonly string[]): string {
+	return `${regions.slice(0, 3).join(', ')}${regions.length > 3 ? ' …' : ''}`;
 }
 
 /** "11", "11 or 12", "9 to 12". */
@@ -109,6 +117,11 @@ export interface LengthProblem {
 	builderFix?: string;
 }
 
+/** A problem in words: `inShort`, and the reason `<subject> <inShort>, so nothing was called`. */
+function problemOf(subject: string, inShort: string, builderFix?: string): LengthProblem {
+	return { inShort, reason: `${subject} ${inShort}, so nothing was called`, builderFix };
+}
+
 /**
  * Why a number of a person's length cannot be dialled as it is, or undefined when it can. The words
  * name no country the number does not belong to: a number without its country code ((212) 555-0147)
@@ -122,26 +135,23 @@ export function lengthProblem(digits: string, defaultCountry?: string): LengthPr
 		reading === undefined
 			? 'begins with no country code'
 			: `has ${digits.length} digits, which fits no country code (${reading === SERVICE_TRUNK_FORM ? reading.described : `a number beginning with ${reading.code}`} has ${describeLengths(reading.lengths)})`;
-	if (defaultCountry !== undefined) {
-		const inShort = `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}`;
-		return { inShort, reason: `${digits} ${inShort}, so nothing was called` };
-	}
+	if (defaultCountry !== undefined)
+		return problemOf(digits, `${fitsNoCode}, nor is it ${nationalInWords(defaultCountry)}`);
 	// The user's own number as the example; a trunk 0 is not written after the country code.
 	const national = digits.replace(/^0+/, '');
 	const writeIt = `write it with + and its country code (+<country code> ${national}${national !== digits ? ', without the leading 0' : ''})`;
 	if (reading !== SERVICE_TRUNK_FORM && countriesWithNational(digits).length > 0) {
-		const inShort = `has no country code (a national number of ${digits.length} digits)`;
-		return {
-			inShort,
-			reason: `${digits} ${inShort}, so nothing was called`,
-			builderFix: `set Default Country in Options to the country of the number, or ${writeIt}`,
-		};
+		return problemOf(
+			digits,
+			`has no country code (a national number of ${digits.length} digits)`,
+			`set Default Country in Options to the country of the number, or ${writeIt}`,
+		);
 	}
-	return {
-		inShort: fitsNoCode,
-		reason: `${digits} ${fitsNoCode}, so nothing was called`,
-		builderFix: `${writeIt}, or set Default Country in Options to complete numbers written without it`,
-	};
+	return problemOf(
+		digits,
+		fitsNoCode,
+		`${writeIt}, or set Default Country in Options to complete numbers written without it`,
+	);
 }
 
 /**
@@ -159,29 +169,25 @@ export function validityProblem(
 	if (reading === SERVICE_TRUNK_FORM || reading === SERVICE_NATIONAL_FORM) {
 		const national = reading === SERVICE_TRUNK_FORM ? digits.slice(reading.code.length) : digits;
 		if (isNumberOf(SERVICE_COUNTRY, national)) return undefined;
-		const inShort = `not a valid number of ${SERVICE_COUNTRY} (${reading.described})`;
-		return {
-			inShort,
-			reason: `${digits} is ${inShort}, so nothing was called`,
-			builderFix: `correct the number`,
-		};
+		return problemOf(
+			`${digits} is`,
+			`not a valid number of ${SERVICE_COUNTRY} (${reading.described})`,
+			'correct the number',
+		);
 	}
 	if (isValidNumber(reading.code, digits.slice(reading.code.length))) return undefined;
 	if (defaultCountry !== undefined && completedFrom !== undefined) {
-		const inShort = `not a valid number of ${defaultCountry} (Default Country)`;
-		return {
-			inShort,
-			reason: `${completedFrom} is ${inShort}, so nothing was called`,
-			builderFix: `correct the number, or set Default Country to the country of the number`,
-		};
+		return problemOf(
+			`${completedFrom} is`,
+			`not a valid number of ${defaultCountry} (Default Country)`,
+			`correct the number, or set Default Country to the country of the number`,
+		);
 	}
-	const countries = countriesOf(reading.code);
-	const inShort = `not a valid number of country code ${reading.code} (${countries.slice(0, 3).join(', ')}${countries.length > 3 ? ' …' : ''})`;
-	return {
-		inShort,
-		reason: `${digits} is ${inShort}, so nothing was called`,
-		builderFix: `correct the number`,
-	};
+	return problemOf(
+		`${digits} is`,
+		`not a valid number of country code ${reading.code} (${firstThree(countriesOf(reading.code))})`,
+		'correct the number',
+	);
 }
 
 /** The words of lengthProblem(), or undefined when the number can be dialled. */
@@ -198,6 +204,8 @@ export function cutOff(written: string, digits: string): LengthProblem | undefin
 	if (reading === undefined || reading === SERVICE_TRUNK_FORM || reading === SERVICE_NATIONAL_FORM)
 		return undefined;
 	if (digits.length >= Math.min(...reading.lengths)) return undefined;
-	const inShort = `cut off: it has ${digits.length} digits, and a number with country code ${reading.code} has ${describeLengths(reading.lengths)}`;
-	return { inShort, reason: `${written} is ${inShort}, so nothing was called` };
+	return problemOf(
+		`${written} is`,
+		`cut off: it has ${digits.length} digits, and a number with country code ${reading.code} has ${describeLengths(reading.lengths)}`,
+	);
 }

@@ -4,12 +4,12 @@ import {
 	ASK_FOR_WHOLE_NUMBER,
 	describeValue,
 	InputError,
+	isBlank,
 	isPlainObject,
 	Refusal,
 } from '../validation';
 import { type CompletePhone, completerFor } from './defaultCountry';
 import {
-	isEmptyPhone,
 	MIN_PERSON_PHONE_DIGITS,
 	PHONE_MAX_DIGITS,
 	phoneDigits,
@@ -87,7 +87,7 @@ function crmList(list: unknown[]): unknown[] {
 		const { phones, primary: isPrimary } = shape.phonesOf(entry as IDataObject);
 		(isPrimary ? primary : rest).push(...phones);
 	}
-	return [...primary, ...rest].filter((phone) => !isEmptyPhone(phone));
+	return [...primary, ...rest].filter((phone) => !isBlank(phone));
 }
 
 /** One entry, read and checked: its digits as dialled, or what is wrong with it. */
@@ -99,11 +99,7 @@ function readEntry(entry: unknown, rules: PhoneRules, complete?: CompletePhone):
 	const dialled = complete ? complete(digits, international) : digits;
 	const cut =
 		rules.checkLengths && international ? cutOff(String(entry).trim(), dialled) : undefined;
-	if (cut)
-		return {
-			kind: 'refused',
-			refusal: refusalOf(dialled, cut),
-		};
+	if (cut) return { kind: 'refused', refusal: refusalOf(dialled, cut) };
 	const refusal = rules.screen?.(dialled);
 	if (refusal) return { kind: 'refused', refusal };
 	if (rules.checkLengths && dialled.length >= MIN_PERSON_PHONE_DIGITS) {
@@ -112,21 +108,18 @@ function readEntry(entry: unknown, rules: PhoneRules, complete?: CompletePhone):
 		const problem =
 			lengthProblem(dialled, rules.country) ??
 			validityProblem(dialled, rules.country, completedFrom);
-		if (problem)
-			return {
-				kind: 'refused',
-				refusal: refusalOf(dialled, problem),
-			};
+		if (problem) return { kind: 'refused', refusal: refusalOf(dialled, problem) };
 	}
 	return { digits: dialled };
 }
 
+const TOO_LONG = `longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`;
+const NOT_A_NUMBER = 'not a phone number';
+
 /** Why an entry was left out of a list, in a few words. */
 function inShort(problem: EntryProblem): string {
 	if (problem.kind === 'refused') return problem.refusal.inShort;
-	return problem.kind === 'tooLong'
-		? `longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`
-		: 'not a phone number';
+	return problem.kind === 'tooLong' ? TOO_LONG : NOT_A_NUMBER;
 }
 
 /** An entry as the CRM wrote it, as text. */
@@ -148,15 +141,9 @@ function errorOf(
 ): InputError {
 	if (problem.kind === 'refused') return problem.refusal;
 	const which = single ? 'is' : `has ${describeValue(entry)}, which is`;
-	if (problem.kind === 'tooLong') {
-		return new InputError(
-			field,
-			value,
-			`${which} longer than ${PHONE_MAX_DIGITS} digits, the most a phone number has`,
-		);
-	}
+	if (problem.kind === 'tooLong') return new InputError(field, value, `${which} ${TOO_LONG}`);
 	const hint = isPlainObject(entry) || Array.isArray(entry) ? `; ${PICK_THE_PHONE}` : '';
-	return new InputError(field, value, `${which} not a phone number${hint}`);
+	return new InputError(field, value, `${which} ${NOT_A_NUMBER}${hint}`);
 }
 
 /**
@@ -171,7 +158,7 @@ function errorOf(
  * is refused only when nothing callable remains. A text the user typed or mapped is refused whole.
  */
 export function readPhones(field: string, value: unknown, rules: PhoneRules = {}): PhoneList {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+	if (isBlank(value)) {
 		throw new InputError(field, value, 'is empty; enter at least one phone number');
 	}
 	const entries = entriesOf(value);

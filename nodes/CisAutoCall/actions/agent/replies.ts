@@ -39,19 +39,14 @@ function plainText(text: string): string {
 export function agentFailure(kind: AgentFailureKind, error: Error): IDataObject {
 	const text = plainText(error.message);
 	let message: string;
+	const why = error instanceof NotSentError ? error.why : 'input';
 	const refusal = error instanceof NotSentError ? error.refusal : undefined;
 	if (kind === 'refused' && refusal) {
 		// The person in the chat hears the reason and what to do; the builder's fix goes to the notice.
-		const reason = plainText(refusal.reason);
-		const advice =
-			refusal.forModel ??
-			(error instanceof NotSentError && error.why === 'badNumber'
-				? ADVICE.badNumber
-				: ADVICE.guardrail);
-		return { outcome: kind, message: `Refused: ${reason}. ${advice}` };
+		const advice = refusal.forModel ?? (why === 'badNumber' ? ADVICE.badNumber : ADVICE.guardrail);
+		return { outcome: kind, message: `Refused: ${plainText(refusal.reason)}. ${advice}` };
 	}
 	if (kind === 'refused') {
-		const why = error instanceof NotSentError ? error.why : 'input';
 		if (why === 'refused') message = `${text}. ${ADVICE.guardrail}`;
 		else if (why === 'badNumber') message = `${text}. ${ADVICE.badNumber}`;
 		else if (why === 'notSent') message = `${text}. Tell the user.`;
@@ -121,18 +116,21 @@ export function agentNotDoneHint(output: INodeExecutionData[]): NodeExecutionHin
 	const notDone = output.filter((item) => NOT_DONE_OUTCOMES.includes(String(item.json.outcome)));
 	if (notDone.length === 0) return undefined;
 	const first = String(notDone[0].json.message ?? notDone[0].json.outcome);
-	const which =
-		output.length === 1
-			? 'This tool call'
-			: `${notDone.length} of ${output.length} items of this tool call`;
-	const what = notDone.every((item) => item.json.outcome === 'refused')
-		? 'sent nothing'
-		: 'did not succeed';
-	return {
-		type: 'warning',
-		location: 'outputPane',
-		message: `${which} ${what}; the model was told: ${first}`,
-	};
+	const notSent = notDone.every((item) => item.json.outcome === 'refused');
+	return toolCallWarning(
+		`${whatCameOf(notDone.length, output.length, notSent)}; the model was told: ${first}`,
+	);
+}
+
+/** "This tool call sent nothing", "2 of 3 items of this tool call did not succeed". */
+function whatCameOf(notDone: number, items: number, notSent: boolean): string {
+	const which = items === 1 ? 'This tool call' : `${notDone} of ${items} items of this tool call`;
+	return `${which} ${notSent ? 'sent nothing' : 'did not succeed'}`;
+}
+
+/** A notice above the tool's output. */
+function toolCallWarning(message: string): NodeExecutionHint {
+	return { type: 'warning', location: 'outputPane', message };
 }
 
 /**
@@ -148,15 +146,9 @@ export function agentBuilderNotice(
 	const first = errors.find((error) => error instanceof NotSentError && error.refusal?.builderFix);
 	const refusal = first instanceof NotSentError ? first.refusal : undefined;
 	if (!refusal?.builderFix) return undefined;
-	const which =
-		itemCount === 1 ? 'This tool call' : `${errors.length} of ${itemCount} items of this tool call`;
-	const what = errors.every((error) => error instanceof NotSentError)
-		? 'sent nothing'
-		: 'did not succeed';
+	const notSent = errors.every((error) => error instanceof NotSentError);
 	const fix = refusal.builderFix;
-	return {
-		type: 'warning',
-		location: 'outputPane',
-		message: `${which} ${what}: ${plainText(refusal.reason)}. ${fix[0].toUpperCase()}${fix.slice(1)}.`,
-	};
+	return toolCallWarning(
+		`${whatCameOf(errors.length, itemCount, notSent)}: ${plainText(refusal.reason)}. ${fix[0].toUpperCase()}${fix.slice(1)}.`,
+	);
 }

@@ -5,7 +5,7 @@ import type { ExpiringMap } from '../../../shared/expiringMap';
 import { fingerprintOf } from '../../../shared/fingerprint';
 import { processMemory } from '../../../shared/processMemory';
 import type { GroupTask, GroupTasks, Operation } from '../operation';
-import { mayHaveCreated } from '../itemErrors';
+import { mayHaveStarted } from '../itemErrors';
 import type { ItemResults, Outcome, Step } from '../runFeatures/feature';
 
 /** What the tries of one node run have sent so far. */
@@ -138,7 +138,7 @@ export class EarlierTries implements Step {
 		if (!this.fingerprints) return;
 		for (const [itemIndex, fingerprint] of this.fingerprints) {
 			const outcome = outcomes.get(itemIndex);
-			if (outcome && (outcome.ok || mayHaveCreated(outcome.error)))
+			if (outcome && mayHaveStarted(outcome))
 				this.record.items.set(itemIndex, { fingerprint, outcome });
 		}
 		// n8n tries again only after a failure (a thrown error, or an error as the first output item).

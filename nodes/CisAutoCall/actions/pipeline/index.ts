@@ -23,6 +23,10 @@ export async function runPipeline(
 ): Promise<INodeExecutionData[]> {
 	const { steps } = run;
 	const outcomes = new Outcomes(run.context, run.items.length, run.continueOnFail);
+	// Every output names the entries left out of an item's phone list; tasks echo their webhook
+	// URLs, whose `secret=` is masked in whatever the node outputs.
+	const finished = (output: INodeExecutionData[]) =>
+		maskUrlSecrets(addSkippedNumbers(output, run.skippedNumbers));
 
 	// 1. Every item is read and checked before any request (no request is sent while any input is
 	// bad, unless Continue On Fail turns bad items into error items).
@@ -33,7 +37,7 @@ export async function runPipeline(
 	if (!run.sends) {
 		for (const step of steps) step.check?.(operation, prepared, outcomes);
 		for (const step of steps) step.show?.(operation, prepared, outcomes);
-		return maskUrlSecrets(addSkippedNumbers(normalOutput(outcomes.all), run.skippedNumbers));
+		return finished(normalOutput(outcomes.all));
 	}
 
 	// 3. What an earlier try of this node run, or an earlier execution, already sent is left out.
@@ -49,18 +53,16 @@ export async function runPipeline(
 	}
 	for (const step of steps) step.afterSending?.(outcomes);
 
-	// 7. The output. Tasks echo their webhook URLs, whose `secret=` is masked in whatever the node outputs.
-	const failed = outcomes.firstFailed();
+	// 7. The output.
 	if (run.asAgentTool) {
 		const errors = outcomes.all.flatMap((outcome) =>
 			outcome && !outcome.ok ? [outcome.error] : [],
 		);
 		run.builderNotice = agentBuilderNotice(errors, run.items.length);
-		return maskUrlSecrets(
-			addSkippedNumbers(agentOutput(operation, outcomes.all), run.skippedNumbers),
-		);
+		return finished(agentOutput(operation, outcomes.all));
 	}
+	const failed = outcomes.firstFailed();
 	if (failed !== -1 && !run.continueOnFail)
 		throw summarizeFailure(run.context, outcomes.all, failed);
-	return maskUrlSecrets(addSkippedNumbers(normalOutput(outcomes.all), run.skippedNumbers));
+	return finished(normalOutput(outcomes.all));
 }

@@ -65,6 +65,7 @@ export class Outcomes implements ItemResults {
 /** Bad input and refusals: the item is not sent. */
 export function inputError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof InputError) {
+		const refusal = error instanceof Refusal ? error : undefined;
 		return new NotSentError(
 			context.getNode(),
 			`${error.message} [item ${itemIndex}]`,
@@ -72,8 +73,8 @@ export function inputError(context: IExecuteFunctions, error: unknown, itemIndex
 				itemIndex,
 				description: `Field "${error.field}" of item ${itemIndex}. Nothing was sent to the service.`,
 			},
-			error instanceof Refusal ? (error.cause === 'badNumber' ? 'badNumber' : 'refused') : 'input',
-			error instanceof Refusal ? { reason: error.reason, ...error.words } : undefined,
+			refusal ? (refusal.cause === 'badNumber' ? 'badNumber' : 'refused') : 'input',
+			refusal && { reason: refusal.reason, ...refusal.words },
 		);
 	}
 	return asNodeError(context, error, itemIndex);

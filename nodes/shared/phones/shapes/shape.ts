@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
  * its entry, and the phones an entry holds.
  */
 export interface PhoneShape {
-	/** For the hint that names the shapes: "entries with value, such as Pipedrive's". */
+	/** For the hint that names the shapes, e.g. "Pipedrive's entries with value". */
 	described: string;
 	/** Whether an entry of a list (or a lone object) is this CRM's. */
 	isEntry(entry: IDataObject): boolean;

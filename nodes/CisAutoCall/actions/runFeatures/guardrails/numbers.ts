@@ -55,29 +55,25 @@ export function readGuardrails(
 ): Guardrails {
 	for (const name of ['allowedNumbers', 'maxCallsPerRun']) refuseModelValue(name, saved[name]);
 	const allowedNumbers = parseAllowedNumbers(options.allowedNumbers);
-	const agentRules = {
+	const limits = readLimitsAsSaved(saved);
+	const setting = options.maxCallsPerRun;
+	const unset = setting === undefined || setting === null || setting === '';
+	// An AI Agent's tool unset gets the agent's default cap; a workflow's node unset has none.
+	const maxCallsIsDefault = unset && asAgentTool;
+	const maxCalls = !unset
+		? requireInteger('maxCallsPerRun', setting, { min: 1 })
+		: maxCallsIsDefault
+			? DEFAULT_AGENT_MAX_CALLS
+			: undefined;
+	return {
+		allowedNumbers,
+		maxCalls,
+		maxCallsIsDefault,
 		asAgentTool,
 		oneNumberPerCall: asAgentTool && saved.agentSeveralNumbers !== true,
 		mayStartTask: !asAgentTool || saved.agentMayStartTask === true,
 		allowShortNumbers: saved.allowShortNumbers === true,
-		...readLimitsAsSaved(saved),
-	};
-	const setting = options.maxCallsPerRun;
-	if (setting === undefined || setting === null || setting === '') {
-		return asAgentTool
-			? {
-					allowedNumbers,
-					maxCalls: DEFAULT_AGENT_MAX_CALLS,
-					maxCallsIsDefault: true,
-					...agentRules,
-				}
-			: { allowedNumbers, maxCallsIsDefault: false, ...agentRules };
-	}
-	return {
-		allowedNumbers,
-		maxCalls: requireInteger('maxCallsPerRun', setting, { min: 1 }),
-		maxCallsIsDefault: false,
-		...agentRules,
+		...limits,
 	};
 }
 

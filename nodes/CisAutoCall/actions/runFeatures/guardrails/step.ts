@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Operation, Run } from '../../operation';
-import { mayHaveCreated } from '../../itemErrors';
+import { mayHaveStarted } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
 import { callLedger, capRefusal, ledgerKeyOf } from './ledger';
 import { LimitsAcrossRuns } from './limits';
@@ -22,24 +22,31 @@ export interface Booking {
 }
 
 /**
- * The count also travels with the execution (its context, which n8n saves with a waiting execution), so that a run
- * resumed in another process (after a restart, on another worker in queue mode) still counts the calls started before.
+ * The count also travels with the execution (its context, which n8n saves with a waiting
+ * execution), so that a run resumed in another process (after a restart, on another worker in
+ * queue mode) still counts the calls started before.
  */
 const SAVED_COUNT_KEY = 'cisAutoCallCallsStarted';
 
+/** Where the count is saved: the agent run's (all tools of the agent share it) or the node's. */
+function countContext(context: IExecuteFunctions, asAgentTool: boolean) {
+	return context.getContext(asAgentTool ? 'flow' : 'node');
+}
+
 function savedCallCount(context: IExecuteFunctions, asAgentTool: boolean): number {
-	const saved = Number(context.getContext(asAgentTool ? 'flow' : 'node')[SAVED_COUNT_KEY]);
+	const saved = Number(countContext(context, asAgentTool)[SAVED_COUNT_KEY]);
 	return Number.isInteger(saved) && saved > 0 ? saved : 0;
 }
 
 function saveCallCount(context: IExecuteFunctions, asAgentTool: boolean, count: number): void {
-	context.getContext(asAgentTool ? 'flow' : 'node')[SAVED_COUNT_KEY] = count;
+	countContext(context, asAgentTool)[SAVED_COUNT_KEY] = count;
 }
 
 /**
  * Each item first: an emergency number or one too short for a person (the phones' reading refuses
- * those of another length than their country code has), a task start an AI Agent may not make, several numbers where an AI Agent may
- * give one, a number outside Allowed Numbers: the item is refused. Then the numbers of the run
+ * those of another length than their country code has), a task start an AI Agent may not make,
+ * several numbers where an AI Agent may give one, a number outside Allowed Numbers: the item is
+ * refused. Then the numbers of the run
  * (every number of every candidate: each can be dialled) are booked against Max Calls per Run, all
  * or none: a run that would go beyond it is refused whole. Nothing is sent for a refused item.
  * Returns the booking when a cap applies.
@@ -69,15 +76,16 @@ export function applyGuardrails(
 	return undefined;
 }
 
-/**
- * The checks of each item, without booking (a run that sends nothing makes them too): a task start an AI Agent may
- * not make, several numbers where an AI Agent may give one, a number outside Allowed Numbers. A
- * refused item leaves `prepared`. Returns how many numbers each remaining item dials.
- */
+/** The numbers an operation's prepared item dials (none for an operation that dials nobody). */
 function phonesOf(operation: Operation): (prepared: unknown) => string[] {
 	return (operation.dialledPhones ?? (() => [])) as (prepared: unknown) => string[];
 }
 
+/**
+ * The checks of each item, without booking (a run that sends nothing makes them too): a task start
+ * an AI Agent may not make, several numbers where an AI Agent may give one, a number outside Allowed
+ * Numbers. A refused item leaves `prepared`. Returns how many numbers each remaining item dials.
+ */
 function checkItems(
 	operation: Operation,
 	guardrails: Guardrails,
@@ -106,10 +114,8 @@ function checkItems(
 /** Booked calls that were not sent, or that the service refused (4xx), did not start: they do not count. */
 function releaseUnstarted(booking: Booking, outcomes: ItemResults): void {
 	let unstarted = 0;
-	for (const [itemIndex, numbers] of booking.numbersByItem) {
-		const outcome = outcomes.get(itemIndex);
-		if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error))) unstarted += numbers;
-	}
+	for (const [itemIndex, numbers] of booking.numbersByItem)
+		if (!mayHaveStarted(outcomes.get(itemIndex))) unstarted += numbers;
 	callLedger.release(booking.key, unstarted);
 	if (unstarted > 0)
 		saveCallCount(booking.context, booking.asAgentTool, callLedger.used(booking.key));
