@@ -2,6 +2,7 @@
 // Repeat Protection and by the daily limits.
 export {
 	type NodeRecord,
+	type ChangesAlone,
 	type RecordChanges,
 	MAX_RECORD_ENTRIES,
 	recordOf,
