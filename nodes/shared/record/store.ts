@@ -5,7 +5,7 @@ import { SerialQueue, type Turns } from '../serialQueue';
 import { partOfKey } from './keys';
 
 /** What a node's record can do: record keys (answering which were there already), and take keys off. */
-export interface RecordChanges {
+interface RecordChanges {
 	/** Records the keys; returns those that were already recorded. */
 	checkAndRecord(keys: string[]): Promise<Set<string>>;
 	remove(keys: string[]): Promise<void>;
