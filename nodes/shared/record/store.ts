@@ -5,10 +5,16 @@ import { SerialQueue, type Turns } from '../serialQueue';
 import { partOfKey } from './keys';
 
 /** What a node's record can do: record keys (answering which were there already), and take keys off. */
-export interface RecordChanges {
+interface RecordChanges {
 	/** Records the keys; returns those that were already recorded. */
 	checkAndRecord(keys: string[]): Promise<Set<string>>;
 	remove(keys: string[]): Promise<void>;
+}
+
+/** The changes of a record made alone (NodeRecord.alone): also one helper call, asked once and not again. */
+export interface ChangesAlone extends RecordChanges {
+	/** Records the keys in one call of n8n's helper; returns those that were already recorded. */
+	recordOnce(keys: string[]): Promise<Set<string>>;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface NodeRecord extends RecordChanges {
 	 * Runs `change` alone among this process's changes of this record: what it reads stays true
 	 * until it ends, except for another process's change (queue mode).
 	 */
-	alone<T>(change: (record: RecordChanges) => Promise<T>): Promise<T>;
+	alone<T>(change: (record: ChangesAlone) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -83,8 +89,10 @@ const fallbackWarnings = processMemory<true>('recordFallbackWarnings');
  * writes can drop a key; across processes n8n's helper offers no way to close it.
  */
 function databaseRecord(helpers: Required<DedupHelpers>, scope: string): NodeRecord {
-	const direct: RecordChanges = {
+	const direct: ChangesAlone = {
 		checkAndRecord: async (keys) => (await recordBatch(helpers, [keys]))[0],
+		recordOnce: async (keys) =>
+			new Set((await firstRecord(helpers, byPart(keys))).processed.map(String)),
 		remove: async (keys) => await helpers.removeProcessed(keys, 'node', OPTIONS),
 	};
 	return {
@@ -120,7 +128,7 @@ async function recordBatch(
 	helpers: Required<DedupHelpers>,
 	callers: string[][],
 ): Promise<Array<Set<string>>> {
-	const asked = [...new Set(callers.flat())].sort((a, b) => partOfKey(a) - partOfKey(b));
+	const asked = byPart([...new Set(callers.flat())]);
 	const { processed } = await firstRecord(helpers, asked);
 	const recordedBefore = new Set(processed.map(String));
 	let unconfirmed = asked.filter((key) => !recordedBefore.has(key));
@@ -142,6 +150,11 @@ async function recordBatch(
 		for (const key of keys) askedEarlier.add(key);
 		return recorded;
 	});
+}
+
+/** Earlier parts of the window first, so that n8n's `maxEntries` drops them before any current key. */
+function byPart(keys: string[]): string[] {
+	return [...keys].sort((a, b) => partOfKey(a) - partOfKey(b));
 }
 
 /**
@@ -171,7 +184,8 @@ async function firstRecord(helpers: Required<DedupHelpers>, keys: string[]) {
  * process, not after a restart, nor on another queue-mode worker.
  */
 function processRecord(scope: string): NodeRecord {
-	const changes: RecordChanges = {
+	const changes: ChangesAlone = {
+		recordOnce: async (keys) => await changes.checkAndRecord(keys),
 		async checkAndRecord(keys) {
 			const processed = new Set<string>();
 			for (const key of keys) {

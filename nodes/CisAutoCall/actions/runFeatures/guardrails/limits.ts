@@ -3,10 +3,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { asTheServiceDials } from '../../../../shared/phones';
 import { processMemory } from '../../../../shared/processMemory';
 import {
+	type ChangesAlone,
 	type NodeRecord,
 	partOfKey,
 	recordOf,
-	type RecordChanges,
 	scopeOf,
 	Window,
 } from '../../../../shared/record';
@@ -28,7 +28,8 @@ import type { Guardrails } from './numbers';
  * numbers and for as many slots as it needs (DaySlots), then takes off what it recorded but does not
  * keep. This process's claims of a node take turns (the record's serial queue), so that in one
  * process the count is exact; across queue-mode workers, two writes at the same moment can drop one
- * another's keys (docs/limits.md gives the overshoot measured).
+ * another's keys: a claim keeps a slot or a number only if its seat shows (see take), which narrows
+ * that moment without closing it (docs/limits.md gives the overshoot measured).
  */
 
 /** Each window is counted in this many parts; a key is looked for in its part and the PARTS after it. */
@@ -41,6 +42,85 @@ const DAY_HOURS = 24;
  * again, so that a dropped slot is back before another run takes it.
  */
 const slotsClaimed = processMemory<string[]>('dailySlotsClaimed');
+
+/** How many times at most a claim checks what it wrote, while neither its seat nor another's write shows. */
+const CHECKS = 6;
+/**
+ * The first slots a claim asks are asked as they are wanted, not more: a slot won and not needed is
+ * given back, and a write of another worker at the same moment can undo that (the slot then stays
+ * taken by nobody). Beyond these, asks double, so that a full day costs a few asks, not one per slot.
+ */
+const SLOTS_ASKED_SINGLY = 8;
+
+/**
+ * A name a claim asks for on the record (a slot of the day, a number) by its keys, one per part, and
+ * its seat: a key only this claim writes (the current part's key and the claim's random id).
+ */
+class Asked {
+	readonly seat: string;
+	/** found: on the record before the claim; won: this claim's; lost: another claim's write of the same moment kept it. */
+	outcome?: 'found' | 'won' | 'lost';
+	found: string[] = [];
+
+	constructor(
+		readonly keys: string[],
+		claimId: string,
+	) {
+		this.seat = `${keys[0]}:${claimId}`;
+	}
+
+	/** What this claim recorded for the name, taken off when it does not keep it: never another claim's keys. */
+	recorded(): string[] {
+		if (this.outcome === 'won') return [...this.keys, this.seat];
+		if (this.outcome === 'found')
+			return [...this.keys.filter((key) => !this.found.includes(key)), this.seat];
+		return [this.seat];
+	}
+}
+
+/**
+ * Records the names' keys and seats (and `others`: this process's slots, asked again) in one call of
+ * n8n's helper, then checks in the next what the record shows. n8n's row is read then written whole:
+ * two claims that both read a name free before either wrote both think it theirs, and the later write
+ * drops the earlier's keys. A name's keys are the same for every claim; its seat is this claim's
+ * alone. So a name read free is kept only when the check shows the seat (won); when it shows the
+ * name's keys without the seat, another claim's write stayed, and this one gives the name up (lost:
+ * fewer calls, never more); when it shows neither, some other write dropped this one, the check has
+ * written them again (asking records), and the next check decides; after the last, the name is lost.
+ * Why asking cannot take a name wrongly or starve everyone: a check records only this claim's seat
+ * and the name's keys, which are this claim's own or already the holder's; and of two workers' claims
+ * of one name, the write that dropped one's seat is the other's, whose seat the record then shows, so
+ * they cannot both give it up. A name lost leaves its keys (they are the holder's). What it cannot
+ * stop: one worker's write and check both landing between the other's read and its write; both then
+ * keep the name. The check is the call n8n's record always made second (store.ts asks again), so a
+ * claim still costs two calls, and a third to take off what it does not keep.
+ */
+async function take(record: ChangesAlone, names: Asked[], others: string[]): Promise<void> {
+	const found = await record.recordOnce([
+		...others,
+		...names.flatMap((name) => [...name.keys, name.seat]),
+	]);
+	let pending: Asked[] = [];
+	for (const name of names) {
+		name.found = name.keys.filter((key) => found.has(key));
+		if (name.found.length > 0) name.outcome = 'found';
+		else pending.push(name);
+	}
+	let unconfirmed = others.filter((key) => !found.has(key));
+	for (let check = 0; check < CHECKS && pending.length + unconfirmed.length > 0; check++) {
+		const shown = await record.recordOnce([
+			...unconfirmed,
+			...pending.flatMap((name) => [name.seat, ...name.keys]),
+		]);
+		unconfirmed = unconfirmed.filter((key) => !shown.has(key));
+		pending = pending.filter((name) => {
+			if (shown.has(name.seat)) name.outcome = 'won';
+			else if (name.keys.some((key) => shown.has(key))) name.outcome = 'lost';
+			return name.outcome === undefined;
+		});
+	}
+	for (const name of pending) name.outcome = 'lost';
+}
 
 /** The slot a key of the day names (the last field of recordKey). */
 function slotOfKey(key: string): number {
@@ -94,16 +174,17 @@ function callAgainRefusal(digits: string, hours: number, freeAt: number | undefi
 }
 
 /**
- * The day's slots of one claim, asked in a random order, a few at a time (as many as wanted, then
- * twice as many …): a slot asked and found free is taken by this claim (n8n's helper recorded it),
- * so asking no more than needed leaves no free slot to give back, which another worker may have
- * taken at the same moment; and two workers asking at the same moment seldom ask the same slots.
+ * The day's slots of one claim, asked in a random order, a few at a time (as many as wanted, and
+ * past the first SLOTS_ASKED_SINGLY twice as many as the ask before): a slot asked and found free is
+ * taken by this claim (n8n's helper recorded it), so asking no more than needed leaves no free slot to
+ * give back, which another worker may have taken at the same moment; and two workers asking at the
+ * same moment seldom ask the same slots.
  */
 class DaySlots {
-	/** Slots asked and found free (their keys), in the order asked. */
-	readonly free: string[][] = [];
-	/** Per slot found taken: the keys found (when it frees) and the keys this claim added (to take off). */
-	private readonly taken: Array<{ found: string[]; added: string[] }> = [];
+	/** Slots asked and won, in the order asked. */
+	readonly free: Asked[] = [];
+	/** Slots found taken: the keys found tell when they free. */
+	private readonly taken: Asked[] = [];
 	private readonly order: number[];
 	private asked = 0;
 	private batch = 0;
@@ -114,6 +195,7 @@ class DaySlots {
 		private readonly now: number,
 		/** The keys of the slots this process took already: taken, asked with the first slots but not as free ones. */
 		private readonly mine: string[],
+		private readonly claimId: string,
 	) {
 		const mySlots = new Set(mine.map(slotOfKey));
 		this.order = Array.from({ length: count }, (_, slot) => slot).filter(
@@ -129,23 +211,24 @@ class DaySlots {
 		return this.order.length - this.asked;
 	}
 
-	/** The keys of the next slots to ask: at least `wanted`, twice as many as the ask before. */
-	next(wanted: number): string[][] {
-		this.batch = Math.max(wanted, this.batch * 2);
+	/** The next slots to ask: as many as wanted; past the first SLOTS_ASKED_SINGLY, at least twice as many as the ask before. */
+	next(wanted: number): Asked[] {
+		this.batch = this.asked < SLOTS_ASKED_SINGLY ? wanted : Math.max(wanted, this.batch * 2);
 		const slots = this.order.slice(this.asked, this.asked + this.batch);
 		this.asked += slots.length;
-		return slots.map((slot) => this.day.keys(String(slot), this.now, PARTS));
+		return slots.map(
+			(slot) => new Asked(this.day.keys(String(slot), this.now, PARTS), this.claimId),
+		);
 	}
 
-	learn(slots: string[][], found: Set<string>): void {
-		for (const keys of slots) {
-			const foundKeys = keys.filter((key) => found.has(key));
-			if (foundKeys.length === 0) this.free.push(keys);
-			else this.taken.push({ found: foundKeys, added: keys.filter((key) => !found.has(key)) });
+	learn(slots: Asked[]): void {
+		for (const slot of slots) {
+			if (slot.outcome === 'won') this.free.push(slot);
+			else if (slot.outcome === 'found') this.taken.push(slot);
 		}
 	}
 
-	/** When the first slot found taken frees; a slot this run takes holds until the part after the window. */
+	/** When the first slot found taken frees; a slot this run takes (or another took at the same moment) holds until the part after the window. */
 	nextFreeAt(): number {
 		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + PARTS + 1);
 		const mine = new Map<number, string[]>();
@@ -155,11 +238,6 @@ class DaySlots {
 			freeFrom(this.day, keys),
 		);
 		return Math.min(afterThisRun, ...frees);
-	}
-
-	/** What this claim recorded and does not keep: the slots left free, the keys it added to slots found taken. */
-	notTaken(): string[] {
-		return [...this.free.flat(), ...this.taken.flatMap(({ added }) => added)];
 	}
 }
 
@@ -245,49 +323,48 @@ export class LimitsAcrossRuns {
 	}
 
 	private async claimAlone(
-		record: RecordChanges,
+		record: ChangesAlone,
 		now: number,
 		phones: Map<number, string[]>,
 	): Promise<Map<number, Refusal>> {
 		const { day, again } = this;
 		this.claims.clear();
-		const numberKeys = new Map<string, string[]>();
+		const claimId = Math.random().toString(36).slice(2, 10);
+		const numbers = new Map<string, Asked>();
 		if (again)
 			for (const digits of new Set([...phones.values()].flat()))
-				numberKeys.set(digits, again.keys(asTheServiceDials(digits), now, PARTS));
+				numbers.set(digits, new Asked(again.keys(asTheServiceDials(digits), now, PARTS), claimId));
 		const mine = day ? this.mySlotKeys(day, now) : [];
-		const slots = day ? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine) : undefined;
+		const slots = day
+			? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine, claimId)
+			: undefined;
 		// One ask for the numbers, this process's slots and the first slots (as many as the run's numbers), then more slots while too few are free.
-		const allNumbers = [...phones.values()].reduce((sum, numbers) => sum + numbers.length, 0);
+		const allNumbers = [...phones.values()].reduce((sum, list) => sum + list.length, 0);
 		const firstSlots = slots?.next(allNumbers) ?? [];
-		const found = await record.checkAndRecord([
-			...[...numberKeys.values()].flat(),
-			...mine,
-			...firstSlots.flat(),
-		]);
-		const newOf = (keys: string[]) => keys.filter((key) => !found.has(key));
-		slots?.learn(firstSlots, found);
+		const asked = [...numbers.values(), ...firstSlots];
+		await take(record, asked, mine);
+		slots?.learn(firstSlots);
 
 		const refusals = new Map<number, Refusal>();
 		const calledNow = new Set<string>();
 		const wanting: Array<[number, string[]]> = [];
-		for (const [itemIndex, numbers] of phones) {
-			const refusal = again
-				? this.calledBefore(again, numbers, numberKeys, found, calledNow)
-				: undefined;
+		for (const [itemIndex, list] of phones) {
+			const refusal = again ? this.calledBefore(again, list, numbers, calledNow) : undefined;
 			if (refusal) refusals.set(itemIndex, refusal);
 			else {
-				for (const digits of numbers) calledNow.add(asTheServiceDials(digits));
-				wanting.push([itemIndex, numbers]);
+				for (const digits of list) calledNow.add(asTheServiceDials(digits));
+				wanting.push([itemIndex, list]);
 			}
 		}
-		const slotsWanted = wanting.reduce((sum, [, numbers]) => sum + numbers.length, 0);
+		const slotsWanted = wanting.reduce((sum, [, list]) => sum + list.length, 0);
 		while (slots && slots.free.length < slotsWanted && slots.left() > 0) {
 			const more = slots.next(slotsWanted - slots.free.length);
-			slots.learn(more, await record.checkAndRecord(more.flat()));
+			asked.push(...more);
+			await take(record, more, []);
+			slots.learn(more);
 		}
-		for (const [itemIndex, numbers] of wanting) {
-			if (slots && slots.free.length < numbers.length) {
+		for (const [itemIndex, list] of wanting) {
+			if (slots && slots.free.length < list.length) {
 				// This process's own slots count as taken; the earliest frees as the first found taken does.
 				refusals.set(
 					itemIndex,
@@ -295,22 +372,22 @@ export class LimitsAcrossRuns {
 				);
 				continue;
 			}
-			const taken = slots ? slots.free.splice(0, numbers.length) : [];
+			const taken = slots ? slots.free.splice(0, list.length) : [];
 			if (taken.length > 0)
-				slotsClaimed.set(this.scope, [...this.mySlotKeys(day as Window, now), ...taken.flat()]);
+				slotsClaimed.set(this.scope, [
+					...this.mySlotKeys(day as Window, now),
+					...taken.flatMap((slot) => slot.keys),
+				]);
 			this.claims.set(itemIndex, {
 				keys: [
-					...numbers.flatMap((digits) => newOf(numberKeys.get(digits) ?? [])),
-					...taken.flat(),
+					...list.flatMap((digits) => numbers.get(digits)?.recorded() ?? []),
+					...taken.flatMap((slot) => slot.recorded()),
 				],
 			});
 		}
-		// What was recorded but not taken: free slots left over, the new keys of slots found taken, numbers not called.
+		// What was recorded but not kept: free slots left over, seats lost, keys added to names found taken, numbers not called.
 		const kept = new Set([...this.claims.values()].flatMap((claim) => claim.keys));
-		const notTaken = [
-			...newOf([...numberKeys.values()].flat()),
-			...(slots?.notTaken() ?? []),
-		].filter((key) => !kept.has(key));
+		const notTaken = asked.flatMap((name) => name.recorded()).filter((key) => !kept.has(key));
 		if (notTaken.length > 0) await record.remove(notTaken);
 		return refusals;
 	}
@@ -321,18 +398,19 @@ export class LimitsAcrossRuns {
 		return (slotsClaimed.get(this.scope) ?? []).filter((key) => partOfKey(key) >= oldest);
 	}
 
-	/** A number called within Call a Number Again After, or earlier in this run. */
+	/** A number called within Call a Number Again After, at the same moment by another claim, or earlier in this run. */
 	private calledBefore(
 		again: Window,
-		numbers: string[],
-		numberKeys: Map<string, string[]>,
-		found: Set<string>,
+		list: string[],
+		numbers: Map<string, Asked>,
 		calledNow: Set<string>,
 	): Refusal | undefined {
-		for (const digits of numbers) {
-			const earlier = (numberKeys.get(digits) ?? []).filter((key) => found.has(key));
-			if (earlier.length > 0)
-				return callAgainRefusal(digits, again.hours, freeFrom(again, earlier));
+		for (const digits of list) {
+			const number = numbers.get(digits);
+			if (number?.outcome === 'found')
+				return callAgainRefusal(digits, again.hours, freeFrom(again, number.found));
+			if (number?.outcome === 'lost')
+				return callAgainRefusal(digits, again.hours, freeFrom(again, [number.keys[0]]));
 			if (calledNow.has(asTheServiceDials(digits)))
 				return callAgainRefusal(digits, again.hours, undefined);
 		}
