@@ -4,11 +4,13 @@ import { asTheServiceDials } from '../../../../shared/phones';
 import { processMemory } from '../../../../shared/processMemory';
 import {
 	type ChangesAlone,
+	idOfKey,
 	type NodeRecord,
 	partOfKey,
 	recordOf,
 	scopeOf,
 	Window,
+	WINDOW_PARTS,
 } from '../../../../shared/record';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults } from '../feature';
@@ -32,8 +34,6 @@ import type { Guardrails } from './numbers';
  * that moment without closing it (docs/limits.md gives the overshoot measured).
  */
 
-/** Each window is counted in this many parts; a key is looked for in its part and the PARTS after it. */
-const PARTS = 4;
 const DAY_HOURS = 24;
 
 /**
@@ -122,9 +122,9 @@ async function take(record: ChangesAlone, names: Asked[], others: string[]): Pro
 	for (const name of pending) name.outcome = 'lost';
 }
 
-/** The slot a key of the day names (the last field of recordKey). */
+/** The slot a key of the day names. */
 function slotOfKey(key: string): number {
-	return Number(key.split(':')[3]);
+	return Number(idOfKey(key));
 }
 
 /** The keys a run recorded for an item that may still be called: taken off if its call did not start. */
@@ -138,7 +138,7 @@ function utcTime(ms: number): string {
 
 /** When a key found (its latest part) no longer holds: the start of the part after the window. */
 function freeFrom(window: Window, foundKeys: string[]): number {
-	return window.startOf(Math.max(...foundKeys.map(partOfKey)) + PARTS + 1);
+	return window.startOf(Math.max(...foundKeys.map(partOfKey)) + WINDOW_PARTS + 1);
 }
 
 function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
@@ -217,7 +217,7 @@ class DaySlots {
 		const slots = this.order.slice(this.asked, this.asked + this.batch);
 		this.asked += slots.length;
 		return slots.map(
-			(slot) => new Asked(this.day.keys(String(slot), this.now, PARTS), this.claimId),
+			(slot) => new Asked(this.day.keys(String(slot), this.now, WINDOW_PARTS), this.claimId),
 		);
 	}
 
@@ -230,7 +230,7 @@ class DaySlots {
 
 	/** When the first slot found taken frees; a slot this run takes (or another took at the same moment) holds until the part after the window. */
 	nextFreeAt(): number {
-		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + PARTS + 1);
+		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + WINDOW_PARTS + 1);
 		const mine = new Map<number, string[]>();
 		for (const key of this.mine)
 			mine.set(slotOfKey(key), [...(mine.get(slotOfKey(key)) ?? []), key]);
@@ -255,9 +255,10 @@ export class LimitsAcrossRuns {
 	) {
 		this.record = recordOf(context, true);
 		this.scope = scopeOf(context);
-		if (guardrails.maxCallsPerDay > 0) this.day = new Window('cis-day-slot', DAY_HOURS, PARTS);
+		if (guardrails.maxCallsPerDay > 0)
+			this.day = new Window('cis-day-slot', DAY_HOURS, WINDOW_PARTS);
 		if (guardrails.callAgainAfterHours > 0)
-			this.again = new Window('cis-number', guardrails.callAgainAfterHours, PARTS);
+			this.again = new Window('cis-number', guardrails.callAgainAfterHours, WINDOW_PARTS);
 	}
 
 	/** Undefined when both limits are off. */
@@ -333,7 +334,10 @@ export class LimitsAcrossRuns {
 		const numbers = new Map<string, Asked>();
 		if (again)
 			for (const digits of new Set([...phones.values()].flat()))
-				numbers.set(digits, new Asked(again.keys(asTheServiceDials(digits), now, PARTS), claimId));
+				numbers.set(
+					digits,
+					new Asked(again.keys(asTheServiceDials(digits), now, WINDOW_PARTS), claimId),
+				);
 		const mine = day ? this.mySlotKeys(day, now) : [];
 		const slots = day
 			? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine, claimId)
@@ -394,7 +398,7 @@ export class LimitsAcrossRuns {
 
 	/** The keys of the slots this process took that still hold at `now`. */
 	private mySlotKeys(day: Window, now: number): string[] {
-		const oldest = day.partAt(now) - PARTS;
+		const oldest = day.partAt(now) - WINDOW_PARTS;
 		return (slotsClaimed.get(this.scope) ?? []).filter((key) => partOfKey(key) >= oldest);
 	}
 
