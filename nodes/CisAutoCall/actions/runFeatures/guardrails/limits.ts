@@ -12,7 +12,7 @@ import {
 	Window,
 	WINDOW_PARTS,
 } from '../../../../shared/record';
-import { mayHaveCreated } from '../../itemErrors';
+import { mayHaveStarted } from '../../itemErrors';
 import type { ItemResults } from '../feature';
 import { Refusal } from '../../../../shared/validation';
 import type { Guardrails } from './numbers';
@@ -425,9 +425,7 @@ export class LimitsAcrossRuns {
 	async release(outcomes: ItemResults): Promise<void> {
 		const unstarted: string[] = [];
 		for (const [itemIndex, claim] of this.claims) {
-			const outcome = outcomes.get(itemIndex);
-			if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error)))
-				unstarted.push(...claim.keys);
+			if (!mayHaveStarted(outcomes.get(itemIndex))) unstarted.push(...claim.keys);
 		}
 		this.claims.clear();
 		if (unstarted.length === 0) return;
