@@ -12,9 +12,9 @@ import {
 	Window,
 	WINDOW_PARTS,
 } from '../../../../shared/record';
+import { Refusal } from '../../../../shared/validation';
 import { mayHaveStarted } from '../../itemErrors';
 import type { ItemResults } from '../feature';
-import { Refusal } from '../../../../shared/validation';
 import type { Guardrails } from './numbers';
 
 /**
@@ -140,6 +140,9 @@ function utcTime(ms: number): string {
 function freeFrom(window: Window, foundKeys: string[]): number {
 	return window.startOf(Math.max(...foundKeys.map(partOfKey)) + WINDOW_PARTS + 1);
 }
+
+/** The end of a refusal's reason when n8n's database could not be asked. */
+const UNCHECKED = "could not be checked in n8n's database; nothing was sent";
 
 function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
 	return new Refusal(
@@ -304,22 +307,17 @@ export class LimitsAcrossRuns {
 
 	/** n8n's database could not be asked: the limits set cannot be checked. */
 	private uncheckedRefusal(): Refusal {
-		const [field, value, limit] =
-			this.guardrails.maxCallsPerDay > 0
-				? [
-						'maxCallsPerDay',
-						this.guardrails.maxCallsPerDay,
-						'the daily limit ("Max Calls per Day")',
-					]
-				: [
-						'callAgainAfterHours',
-						this.guardrails.callAgainAfterHours,
-						'when the number was last called ("Call a Number Again After (Hours)")',
-					];
+		const { maxCallsPerDay, callAgainAfterHours } = this.guardrails;
+		if (maxCallsPerDay > 0)
+			return new Refusal(
+				'maxCallsPerDay',
+				maxCallsPerDay,
+				`the daily limit ("Max Calls per Day") ${UNCHECKED}`,
+			);
 		return new Refusal(
-			field,
-			value,
-			`${limit} could not be checked in n8n's database; nothing was sent`,
+			'callAgainAfterHours',
+			callAgainAfterHours,
+			`when the number was last called ("Call a Number Again After (Hours)") ${UNCHECKED}`,
 		);
 	}
 
