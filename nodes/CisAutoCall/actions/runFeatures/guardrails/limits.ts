@@ -132,6 +132,13 @@ interface Claim {
 	keys: string[];
 }
 
+/** How many numbers the lists hold together. */
+function countOf(lists: Iterable<string[]>): number {
+	let count = 0;
+	for (const list of lists) count += list.length;
+	return count;
+}
+
 function utcTime(ms: number): string {
 	return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
@@ -222,6 +229,18 @@ class DaySlots {
 		return slots.map(
 			(slot) => new Asked(this.day.keys(String(slot), this.now, WINDOW_PARTS), this.claimId),
 		);
+	}
+
+	/** Asks more slots while fewer than `wanted` are free and some are left; returns the slots asked. */
+	async askMore(record: ChangesAlone, wanted: number): Promise<Asked[]> {
+		const asked: Asked[] = [];
+		while (this.free.length < wanted && this.left() > 0) {
+			const more = this.next(wanted - this.free.length);
+			asked.push(...more);
+			await take(record, more, []);
+			this.learn(more);
+		}
+		return asked;
 	}
 
 	learn(slots: Asked[]): void {
@@ -321,50 +340,31 @@ export class LimitsAcrossRuns {
 		);
 	}
 
+	/**
+	 * One ask for the numbers, this process's slots and the first slots (as many as the run's
+	 * numbers); then the items called before are refused, more slots are asked while too few are
+	 * free, each other item claims its slots or is refused, and what is not kept is taken off.
+	 */
 	private async claimAlone(
 		record: ChangesAlone,
 		now: number,
 		phones: Map<number, string[]>,
 	): Promise<Map<number, Refusal>> {
-		const { day, again } = this;
+		const { day } = this;
 		this.claims.clear();
 		const claimId = Math.random().toString(36).slice(2, 10);
-		const numbers = new Map<string, Asked>();
-		if (again)
-			for (const digits of new Set([...phones.values()].flat()))
-				numbers.set(
-					digits,
-					new Asked(again.keys(asTheServiceDials(digits), now, WINDOW_PARTS), claimId),
-				);
+		const numbers = this.numbersAsked(phones, now, claimId);
 		const mine = day ? this.mySlotKeys(day, now) : [];
 		const slots = day
 			? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine, claimId)
 			: undefined;
-		// One ask for the numbers, this process's slots and the first slots (as many as the run's numbers), then more slots while too few are free.
-		const allNumbers = [...phones.values()].reduce((sum, list) => sum + list.length, 0);
-		const firstSlots = slots?.next(allNumbers) ?? [];
+		const firstSlots = slots?.next(countOf(phones.values())) ?? [];
 		const asked = [...numbers.values(), ...firstSlots];
 		await take(record, asked, mine);
 		slots?.learn(firstSlots);
 
-		const refusals = new Map<number, Refusal>();
-		const calledNow = new Set<string>();
-		const wanting: Array<[number, string[]]> = [];
-		for (const [itemIndex, list] of phones) {
-			const refusal = again ? this.calledBefore(again, list, numbers, calledNow) : undefined;
-			if (refusal) refusals.set(itemIndex, refusal);
-			else {
-				for (const digits of list) calledNow.add(asTheServiceDials(digits));
-				wanting.push([itemIndex, list]);
-			}
-		}
-		const slotsWanted = wanting.reduce((sum, [, list]) => sum + list.length, 0);
-		while (slots && slots.free.length < slotsWanted && slots.left() > 0) {
-			const more = slots.next(slotsWanted - slots.free.length);
-			asked.push(...more);
-			await take(record, more, []);
-			slots.learn(more);
-		}
+		const { refusals, wanting } = this.refuseCalledBefore(phones, numbers);
+		if (slots) asked.push(...(await slots.askMore(record, countOf(wanting.values()))));
 		for (const [itemIndex, list] of wanting) {
 			if (slots && slots.free.length < list.length) {
 				// This process's own slots count as taken; the earliest frees as the first found taken does.
@@ -387,11 +387,51 @@ export class LimitsAcrossRuns {
 				],
 			});
 		}
-		// What was recorded but not kept: free slots left over, seats lost, keys added to names found taken, numbers not called.
+		await this.takeOffNotKept(record, asked);
+		return refusals;
+	}
+
+	/** Per number of the run (as given), the name Call a Number Again After asks for; none when it is off. */
+	private numbersAsked(
+		phones: Map<number, string[]>,
+		now: number,
+		claimId: string,
+	): Map<string, Asked> {
+		const numbers = new Map<string, Asked>();
+		if (this.again)
+			for (const digits of new Set([...phones.values()].flat()))
+				numbers.set(
+					digits,
+					new Asked(this.again.keys(asTheServiceDials(digits), now, WINDOW_PARTS), claimId),
+				);
+		return numbers;
+	}
+
+	/** The items in order: refused when a number was called before (calledBefore), else wanting a slot per number. */
+	private refuseCalledBefore(
+		phones: Map<number, string[]>,
+		numbers: Map<string, Asked>,
+	): { refusals: Map<number, Refusal>; wanting: Map<number, string[]> } {
+		const { again } = this;
+		const refusals = new Map<number, Refusal>();
+		const calledNow = new Set<string>();
+		const wanting = new Map<number, string[]>();
+		for (const [itemIndex, list] of phones) {
+			const refusal = again ? this.calledBefore(again, list, numbers, calledNow) : undefined;
+			if (refusal) refusals.set(itemIndex, refusal);
+			else {
+				for (const digits of list) calledNow.add(asTheServiceDials(digits));
+				wanting.set(itemIndex, list);
+			}
+		}
+		return { refusals, wanting };
+	}
+
+	/** Takes off what was recorded but not kept: free slots left over, seats lost, keys added to names found taken, numbers not called. */
+	private async takeOffNotKept(record: ChangesAlone, asked: Asked[]): Promise<void> {
 		const kept = new Set([...this.claims.values()].flatMap((claim) => claim.keys));
 		const notTaken = asked.flatMap((name) => name.recorded()).filter((key) => !kept.has(key));
 		if (notTaken.length > 0) await record.remove(notTaken);
-		return refusals;
 	}
 
 	/** The keys of the slots this process took that still hold at `now`. */
