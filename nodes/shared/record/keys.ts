@@ -3,6 +3,9 @@
 
 const HOUR_MS = 60 * 60 * 1000;
 
+/** Each window (Repeat Protection's, the daily limits') is counted in this many parts. */
+export const WINDOW_PARTS = 4;
+
 /**
  * A key: its kind, the window's hours, the part of the window it was recorded in, and what it names
  * (a request's fingerprint, a number, a slot). Repeat Protection's keys have kept this form since
@@ -16,6 +19,11 @@ function recordKey(kind: string, hours: number, part: number, id: string): strin
 export function partOfKey(key: string): number {
 	const part = Number(key.split(':')[2]);
 	return Number.isFinite(part) ? part : 0;
+}
+
+/** What a key made by recordKey names (its id: a fingerprint, a number, a slot). */
+export function idOfKey(key: string): string {
+	return key.split(':')[3];
 }
 
 /** A window of `hours`, counted in `parts` parts: the part `now` falls in, and where a part begins. */

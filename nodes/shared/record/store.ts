@@ -41,12 +41,15 @@ export const MAX_RECORD_ENTRIES = 400_000;
 type DedupOptions = { mode: 'entries'; maxEntries: number };
 const OPTIONS: DedupOptions = { mode: 'entries', maxEntries: MAX_RECORD_ENTRIES };
 
+/** n8n's answer to checkProcessedAndRecord: the keys it had not recorded, and those it had. */
+type DedupAnswer = { new: Array<string | number>; processed: Array<string | number> };
+
 type DedupHelpers = {
 	checkProcessedAndRecord?: (
 		items: string[],
 		scope: 'node',
 		options: DedupOptions,
-	) => Promise<{ new: Array<string | number>; processed: Array<string | number> }>;
+	) => Promise<DedupAnswer>;
 	removeProcessed?: (items: string[], scope: 'node', options: DedupOptions) => Promise<void>;
 };
 
@@ -163,7 +166,7 @@ function byPart(keys: string[]): string[] {
  * having written nothing. That one is asked again, and then finds the row; any other error is the
  * caller's (the record then falls back to process memory).
  */
-async function firstRecord(helpers: Required<DedupHelpers>, keys: string[]) {
+async function firstRecord(helpers: Required<DedupHelpers>, keys: string[]): Promise<DedupAnswer> {
 	const answer = await helpers
 		.checkProcessedAndRecord(keys, 'node', OPTIONS)
 		.catch((error: unknown) => {
@@ -202,6 +205,7 @@ function processRecord(scope: string): NodeRecord {
 	return { durable: false, ...changes, alone: async (change) => await change(changes) };
 }
 
+/** Whose record it is: the workflow and the node (its id, else its name), as one string. */
 export function scopeOf(context: IExecuteFunctions): string {
 	const node = context.getNode();
 	return JSON.stringify([context.getWorkflow().id ?? '', node.id ?? node.name]);

@@ -4,15 +4,17 @@ import { asTheServiceDials } from '../../../../shared/phones';
 import { processMemory } from '../../../../shared/processMemory';
 import {
 	type ChangesAlone,
+	idOfKey,
 	type NodeRecord,
 	partOfKey,
 	recordOf,
 	scopeOf,
 	Window,
+	WINDOW_PARTS,
 } from '../../../../shared/record';
-import { mayHaveCreated } from '../../itemErrors';
-import type { ItemResults } from '../feature';
 import { Refusal } from '../../../../shared/validation';
+import { mayHaveStarted } from '../../itemErrors';
+import type { ItemResults } from '../feature';
 import type { Guardrails } from './numbers';
 
 /**
@@ -32,8 +34,6 @@ import type { Guardrails } from './numbers';
  * that moment without closing it (docs/limits.md gives the overshoot measured).
  */
 
-/** Each window is counted in this many parts; a key is looked for in its part and the PARTS after it. */
-const PARTS = 4;
 const DAY_HOURS = 24;
 
 /**
@@ -122,14 +122,21 @@ async function take(record: ChangesAlone, names: Asked[], others: string[]): Pro
 	for (const name of pending) name.outcome = 'lost';
 }
 
-/** The slot a key of the day names (the last field of recordKey). */
+/** The slot a key of the day names. */
 function slotOfKey(key: string): number {
-	return Number(key.split(':')[3]);
+	return Number(idOfKey(key));
 }
 
 /** The keys a run recorded for an item that may still be called: taken off if its call did not start. */
 interface Claim {
 	keys: string[];
+}
+
+/** How many numbers the lists hold together. */
+function countOf(lists: Iterable<string[]>): number {
+	let count = 0;
+	for (const list of lists) count += list.length;
+	return count;
 }
 
 function utcTime(ms: number): string {
@@ -138,8 +145,11 @@ function utcTime(ms: number): string {
 
 /** When a key found (its latest part) no longer holds: the start of the part after the window. */
 function freeFrom(window: Window, foundKeys: string[]): number {
-	return window.startOf(Math.max(...foundKeys.map(partOfKey)) + PARTS + 1);
+	return window.startOf(Math.max(...foundKeys.map(partOfKey)) + WINDOW_PARTS + 1);
 }
+
+/** The end of a refusal's reason when n8n's database could not be asked. */
+const UNCHECKED = "could not be checked in n8n's database; nothing was sent";
 
 function dailyLimitRefusal(max: number, nextFreeAt: number): Refusal {
 	return new Refusal(
@@ -217,8 +227,20 @@ class DaySlots {
 		const slots = this.order.slice(this.asked, this.asked + this.batch);
 		this.asked += slots.length;
 		return slots.map(
-			(slot) => new Asked(this.day.keys(String(slot), this.now, PARTS), this.claimId),
+			(slot) => new Asked(this.day.keys(String(slot), this.now, WINDOW_PARTS), this.claimId),
 		);
+	}
+
+	/** Asks more slots while fewer than `wanted` are free and some are left; returns the slots asked. */
+	async askMore(record: ChangesAlone, wanted: number): Promise<Asked[]> {
+		const asked: Asked[] = [];
+		while (this.free.length < wanted && this.left() > 0) {
+			const more = this.next(wanted - this.free.length);
+			asked.push(...more);
+			await take(record, more, []);
+			this.learn(more);
+		}
+		return asked;
 	}
 
 	learn(slots: Asked[]): void {
@@ -230,7 +252,7 @@ class DaySlots {
 
 	/** When the first slot found taken frees; a slot this run takes (or another took at the same moment) holds until the part after the window. */
 	nextFreeAt(): number {
-		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + PARTS + 1);
+		const afterThisRun = this.day.startOf(this.day.partAt(this.now) + WINDOW_PARTS + 1);
 		const mine = new Map<number, string[]>();
 		for (const key of this.mine)
 			mine.set(slotOfKey(key), [...(mine.get(slotOfKey(key)) ?? []), key]);
@@ -255,9 +277,10 @@ export class LimitsAcrossRuns {
 	) {
 		this.record = recordOf(context, true);
 		this.scope = scopeOf(context);
-		if (guardrails.maxCallsPerDay > 0) this.day = new Window('cis-day-slot', DAY_HOURS, PARTS);
+		if (guardrails.maxCallsPerDay > 0)
+			this.day = new Window('cis-day-slot', DAY_HOURS, WINDOW_PARTS);
 		if (guardrails.callAgainAfterHours > 0)
-			this.again = new Window('cis-number', guardrails.callAgainAfterHours, PARTS);
+			this.again = new Window('cis-number', guardrails.callAgainAfterHours, WINDOW_PARTS);
 	}
 
 	/** Undefined when both limits are off. */
@@ -303,66 +326,45 @@ export class LimitsAcrossRuns {
 
 	/** n8n's database could not be asked: the limits set cannot be checked. */
 	private uncheckedRefusal(): Refusal {
-		const [field, value, limit] =
-			this.guardrails.maxCallsPerDay > 0
-				? [
-						'maxCallsPerDay',
-						this.guardrails.maxCallsPerDay,
-						'the daily limit ("Max Calls per Day")',
-					]
-				: [
-						'callAgainAfterHours',
-						this.guardrails.callAgainAfterHours,
-						'when the number was last called ("Call a Number Again After (Hours)")',
-					];
+		const { maxCallsPerDay, callAgainAfterHours } = this.guardrails;
+		if (maxCallsPerDay > 0)
+			return new Refusal(
+				'maxCallsPerDay',
+				maxCallsPerDay,
+				`the daily limit ("Max Calls per Day") ${UNCHECKED}`,
+			);
 		return new Refusal(
-			field,
-			value,
-			`${limit} could not be checked in n8n's database; nothing was sent`,
+			'callAgainAfterHours',
+			callAgainAfterHours,
+			`when the number was last called ("Call a Number Again After (Hours)") ${UNCHECKED}`,
 		);
 	}
 
+	/**
+	 * One ask for the numbers, this process's slots and the first slots (as many as the run's
+	 * numbers); then the items called before are refused, more slots are asked while too few are
+	 * free, each other item claims its slots or is refused, and what is not kept is taken off.
+	 */
 	private async claimAlone(
 		record: ChangesAlone,
 		now: number,
 		phones: Map<number, string[]>,
 	): Promise<Map<number, Refusal>> {
-		const { day, again } = this;
+		const { day } = this;
 		this.claims.clear();
 		const claimId = Math.random().toString(36).slice(2, 10);
-		const numbers = new Map<string, Asked>();
-		if (again)
-			for (const digits of new Set([...phones.values()].flat()))
-				numbers.set(digits, new Asked(again.keys(asTheServiceDials(digits), now, PARTS), claimId));
+		const numbers = this.numbersAsked(phones, now, claimId);
 		const mine = day ? this.mySlotKeys(day, now) : [];
 		const slots = day
 			? new DaySlots(day, this.guardrails.maxCallsPerDay, now, mine, claimId)
 			: undefined;
-		// One ask for the numbers, this process's slots and the first slots (as many as the run's numbers), then more slots while too few are free.
-		const allNumbers = [...phones.values()].reduce((sum, list) => sum + list.length, 0);
-		const firstSlots = slots?.next(allNumbers) ?? [];
+		const firstSlots = slots?.next(countOf(phones.values())) ?? [];
 		const asked = [...numbers.values(), ...firstSlots];
 		await take(record, asked, mine);
 		slots?.learn(firstSlots);
 
-		const refusals = new Map<number, Refusal>();
-		const calledNow = new Set<string>();
-		const wanting: Array<[number, string[]]> = [];
-		for (const [itemIndex, list] of phones) {
-			const refusal = again ? this.calledBefore(again, list, numbers, calledNow) : undefined;
-			if (refusal) refusals.set(itemIndex, refusal);
-			else {
-				for (const digits of list) calledNow.add(asTheServiceDials(digits));
-				wanting.push([itemIndex, list]);
-			}
-		}
-		const slotsWanted = wanting.reduce((sum, [, list]) => sum + list.length, 0);
-		while (slots && slots.free.length < slotsWanted && slots.left() > 0) {
-			const more = slots.next(slotsWanted - slots.free.length);
-			asked.push(...more);
-			await take(record, more, []);
-			slots.learn(more);
-		}
+		const { refusals, wanting } = this.refuseCalledBefore(phones, numbers);
+		if (slots) asked.push(...(await slots.askMore(record, countOf(wanting.values()))));
 		for (const [itemIndex, list] of wanting) {
 			if (slots && slots.free.length < list.length) {
 				// This process's own slots count as taken; the earliest frees as the first found taken does.
@@ -385,16 +387,56 @@ export class LimitsAcrossRuns {
 				],
 			});
 		}
-		// What was recorded but not kept: free slots left over, seats lost, keys added to names found taken, numbers not called.
+		await this.takeOffNotKept(record, asked);
+		return refusals;
+	}
+
+	/** Per number of the run (as given), the name Call a Number Again After asks for; none when it is off. */
+	private numbersAsked(
+		phones: Map<number, string[]>,
+		now: number,
+		claimId: string,
+	): Map<string, Asked> {
+		const numbers = new Map<string, Asked>();
+		if (this.again)
+			for (const digits of new Set([...phones.values()].flat()))
+				numbers.set(
+					digits,
+					new Asked(this.again.keys(asTheServiceDials(digits), now, WINDOW_PARTS), claimId),
+				);
+		return numbers;
+	}
+
+	/** The items in order: refused when a number was called before (calledBefore), else wanting a slot per number. */
+	private refuseCalledBefore(
+		phones: Map<number, string[]>,
+		numbers: Map<string, Asked>,
+	): { refusals: Map<number, Refusal>; wanting: Map<number, string[]> } {
+		const { again } = this;
+		const refusals = new Map<number, Refusal>();
+		const calledNow = new Set<string>();
+		const wanting = new Map<number, string[]>();
+		for (const [itemIndex, list] of phones) {
+			const refusal = again ? this.calledBefore(again, list, numbers, calledNow) : undefined;
+			if (refusal) refusals.set(itemIndex, refusal);
+			else {
+				for (const digits of list) calledNow.add(asTheServiceDials(digits));
+				wanting.set(itemIndex, list);
+			}
+		}
+		return { refusals, wanting };
+	}
+
+	/** Takes off what was recorded but not kept: free slots left over, seats lost, keys added to names found taken, numbers not called. */
+	private async takeOffNotKept(record: ChangesAlone, asked: Asked[]): Promise<void> {
 		const kept = new Set([...this.claims.values()].flatMap((claim) => claim.keys));
 		const notTaken = asked.flatMap((name) => name.recorded()).filter((key) => !kept.has(key));
 		if (notTaken.length > 0) await record.remove(notTaken);
-		return refusals;
 	}
 
 	/** The keys of the slots this process took that still hold at `now`. */
 	private mySlotKeys(day: Window, now: number): string[] {
-		const oldest = day.partAt(now) - PARTS;
+		const oldest = day.partAt(now) - WINDOW_PARTS;
 		return (slotsClaimed.get(this.scope) ?? []).filter((key) => partOfKey(key) >= oldest);
 	}
 
@@ -421,9 +463,7 @@ export class LimitsAcrossRuns {
 	async release(outcomes: ItemResults): Promise<void> {
 		const unstarted: string[] = [];
 		for (const [itemIndex, claim] of this.claims) {
-			const outcome = outcomes.get(itemIndex);
-			if (!outcome || (!outcome.ok && !mayHaveCreated(outcome.error)))
-				unstarted.push(...claim.keys);
+			if (!mayHaveStarted(outcomes.get(itemIndex))) unstarted.push(...claim.keys);
 		}
 		this.claims.clear();
 		if (unstarted.length === 0) return;

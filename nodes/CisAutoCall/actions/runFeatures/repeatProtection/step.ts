@@ -8,16 +8,15 @@ import {
 	recordOf,
 	scopeOf,
 	Window,
+	WINDOW_PARTS,
 } from '../../../../shared/record';
 import type { Operation } from '../../operation';
 import { mayHaveCreated } from '../../itemErrors';
 import type { ItemResults, Step } from '../feature';
 import { alreadyDoneNote, leftOutHint } from './texts';
 
-/** The window is counted in this many parts: a request is found again for 3/4 to 4/4 of the window. */
-const PARTS = 4;
 /** The requests kept per workflow and node: each records a key per part (see leaveOut). */
-export const MAX_KEPT_REQUESTS = MAX_RECORD_ENTRIES / PARTS;
+export const MAX_KEPT_REQUESTS = MAX_RECORD_ENTRIES / WINDOW_PARTS;
 
 /** What this process knows of the requests' results (their ids), by workflow, node and request key. */
 const knownResults = processMemory<IDataObject>('knownRequestResults');
@@ -59,7 +58,7 @@ export class RepeatProtection implements Step {
 		now: () => number = Date.now,
 	): RepeatProtection | undefined {
 		if (!operation.creates || hours <= 0) return undefined;
-		const window = new Window('cis-request', hours, PARTS);
+		const window = new Window('cis-request', hours, WINDOW_PARTS);
 		return new RepeatProtection(
 			context,
 			window,
@@ -69,9 +68,9 @@ export class RepeatProtection implements Step {
 		);
 	}
 
-	/** A request's keys: the part of the window it is sent in, then the three before. */
+	/** A request's keys: the part of the window it is sent in, then the three before (found again for 3/4 to 4/4 of it). */
 	private keysOf(fingerprint: string): string[] {
-		return this.window.keys(fingerprint, this.now(), PARTS - 1);
+		return this.window.keys(fingerprint, this.now(), WINDOW_PARTS - 1);
 	}
 
 	/**
