@@ -250,7 +250,7 @@ async function waitPollFigures(cluster) {
 	try {
 		const plan = await cluster.postgres.query(
 			`EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, "waitTill" FROM execution_entity
-			 WHERE "waitTill" <= now() + interval '70 seconds' AND status <> 'crashed' ORDER BY "waitTill" ASC`,
+			 WHERE "waitTill" <= now() + interval '70 seconds' AND status = 'waiting' ORDER BY "waitTill" ASC`,
 		);
 		const top = plan[0]['QUERY PLAN'][0];
 		const scans = JSON.stringify(top.Plan).match(/"Node Type":"[^"]+"/g) || [];
@@ -445,6 +445,8 @@ async function runRoute(env, route, n, opts) {
 	const say = (m) =>
 		process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 	const leads = Array.from({ length: n }, (_, i) => leadOf(route.id, i));
+	// an earlier route's events the service still re-sends would load this route's webhook processes
+	sim.reset();
 	for (const l of leads)
 		sim.setOutcome(l.phone, {
 			attempts: [{ status: 'ANSWERED', durationSec: 3 }],
