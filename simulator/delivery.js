@@ -12,6 +12,9 @@
  * that candidate's earlier events to the same URL were taken (200) or given up, the way a service
  * that sends a person's Person Done only after their Call Ended was taken behaves. Other
  * candidates' events are not held back.
+ *
+ * `concurrency` first attempts to one URL may be in flight at once (default 1: one after another);
+ * `hold()` keeps first attempts back until `release()` (a benchmark's phases apart).
  */
 
 const http = require('http');
@@ -21,7 +24,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 class WebhookDelivery {
 	/**
-	 * @param {{ scheduler: import('./scheduler').Scheduler, maxAttempts?: number, firstRetrySeconds?: number, timeoutMs?: number, order?: 'independent' | 'perCandidate' }} options
+	 * @param {{ scheduler: import('./scheduler').Scheduler, maxAttempts?: number, firstRetrySeconds?: number, timeoutMs?: number, order?: 'independent' | 'perCandidate', concurrency?: number }} options
 	 */
 	constructor({
 		scheduler,
@@ -29,12 +32,15 @@ class WebhookDelivery {
 		firstRetrySeconds = 1,
 		timeoutMs = 5000,
 		order = 'independent',
+		concurrency = 1,
 	}) {
 		if (order !== 'independent' && order !== 'perCandidate')
 			throw new Error(
 				`webhook order must be "independent" or "perCandidate", got ${JSON.stringify(order)}`,
 			);
 		this.order = order;
+		this.concurrency = Math.max(1, Math.floor(Number(concurrency) || 1));
+		this.held = false;
 		/** perCandidate: the last event's settling per URL and candidate. @type {Map<string, Promise<void>>} */
 		this.lastOfCandidate = new Map();
 		this.scheduler = scheduler;
@@ -82,7 +88,7 @@ class WebhookDelivery {
 		}
 		let queue = this.queues.get(url);
 		if (!queue) {
-			queue = { items: [], running: false };
+			queue = { items: [], running: false, inFlight: 0, wake: () => {} };
 			this.queues.set(url, queue);
 		}
 		queue.items.push(item);
@@ -94,14 +100,23 @@ class WebhookDelivery {
 		if (queue.running) return;
 		queue.running = true;
 		try {
-			while (queue.items.length > 0 && !this.stopped) {
+			while (queue.items.length > 0 && !this.stopped && !this.held) {
 				const item = queue.items.shift();
 				const wait = item.dueAt - Date.now();
 				if (wait > 0) await this.scheduler.sleep(wait);
 				if (this.stopped || this.queues.get(item.url) !== queue) break;
 				// perCandidate: the candidate's earlier event is not taken yet; this one goes out once it is, the URL's other events go on.
 				if (item.after) void item.after.then(() => this.attempt(item));
-				else await this.attempt(item);
+				else if (this.concurrency === 1) await this.attempt(item);
+				else {
+					queue.inFlight += 1;
+					void this.attempt(item).finally(() => {
+						queue.inFlight -= 1;
+						queue.wake();
+					});
+					while (queue.inFlight >= this.concurrency && !this.stopped)
+						await new Promise((resolve) => (queue.wake = resolve));
+				}
 			}
 		} finally {
 			queue.running = false;
@@ -183,6 +198,17 @@ class WebhookDelivery {
 			request.on('error', (err) => finish({ status: 'error', error: err.message }));
 			request.end(data);
 		});
+	}
+
+	/** Keeps first attempts back until release(). */
+	hold() {
+		this.held = true;
+	}
+
+	/** Sends the first attempts kept back by hold(). */
+	release() {
+		this.held = false;
+		for (const queue of this.queues.values()) void this.drain(queue);
 	}
 
 	/** Forgets queued deliveries (their work tokens were written off by the scheduler). */

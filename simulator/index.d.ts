@@ -30,6 +30,8 @@ export interface SimulatorOptions {
 	webhookTimeoutMs?: number;
 	/** `independent` (default): each event re-sent on its own schedule; `perCandidate`: a candidate's event waits until its earlier ones to the same URL were taken or given up. */
 	webhookOrder?: 'independent' | 'perCandidate';
+	/** first attempts to one URL in flight at once (default 1: one after another) */
+	webhookConcurrency?: number;
 	/** 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false) */
 	strictHeaders?: boolean;
 	/** answer of the batch endpoints: one inner array per candidate `[[A], [B]]` (default) or per task `[[A, B]]` */
@@ -288,6 +290,9 @@ export interface Simulator {
 	expireTokens(options?: { refreshTokens?: boolean }): void;
 	/** null removes the phone's script */
 	setOutcome(phone: string, script: OutcomeScript | null): void;
+	/** keeps the first attempts of webhook deliveries back until releaseDeliveries() */
+	holdDeliveries(): void;
+	releaseDeliveries(): void;
 	/** merges into the default template (creates one if none); null removes it */
 	setDefaultTemplate(template: Partial<Template> | null): Template | null;
 	addTemplate(id: string, template: Partial<Template>): Template;

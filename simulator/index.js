@@ -36,6 +36,7 @@ const HOST = '127.0.0.1';
  * @property {number} [maxBatchSize] largest batch accepted by the batch endpoints (default unlimited)
  * @property {number} [webhookMaxAttempts] delivery attempts per event (default 8)
  * @property {number} [webhookTimeoutMs] how long a webhook receiver may take to answer (default 5000)
+ * @property {number} [webhookConcurrency] first attempts to one URL in flight at once (default 1: one after another)
  * @property {'independent' | 'perCandidate'} [webhookOrder] `independent` (default): each event re-sent on its own schedule; `perCandidate`: a candidate's event is sent only after its earlier events to the same URL were taken (200) or given up (delivery.js)
  * @property {boolean} [strictHeaders] 4.4 and 4.5 require `accept: application/json` (406 otherwise), as spec section 5 says they send it (default false)
  * @property {'perCandidate' | 'perTask'} [batchAnswerShape] answer of the batch endpoints: `[[A], [B]]` (default) or one inner array per task `[[A, B]]`
@@ -81,6 +82,7 @@ async function createSimulator(options = {}) {
 		maxAttempts: options.webhookMaxAttempts ?? 8,
 		timeoutMs: options.webhookTimeoutMs ?? 5000,
 		order: options.webhookOrder ?? 'independent',
+		concurrency: options.webhookConcurrency ?? 1,
 	});
 	const player = new Player({ state, scheduler, delivery });
 	const operations = new Operations({
@@ -181,6 +183,13 @@ async function createSimulator(options = {}) {
 		},
 		setOutcome(phone, script) {
 			player.setOutcome(phone, script);
+		},
+		/** Keeps the first attempts of webhook deliveries back until releaseDeliveries(). */
+		holdDeliveries() {
+			delivery.hold();
+		},
+		releaseDeliveries() {
+			delivery.release();
 		},
 		setDefaultTemplate(template) {
 			return state.setDefaultTemplate(template);

@@ -112,6 +112,7 @@ export const PROCESS_MEMORIES = {
 		holds:
 			"per trigger node, event and task / candidate / call: the latest delivery's fingerprint, to ignore the service's re-sends",
 		// Each entry is about 300 bytes: at most about 30 MB. A re-send of an entry pushed out starts the workflow again.
+		// Two deliveries per waiting lead (Call Ended, Person Done): 10,000 waiting leads take 20,000.
 		capacity: 100_000,
 		// The service re-sends an event for 24 hours.
 		expiresMs: DAY_MS,
@@ -122,6 +123,8 @@ export const PROCESS_MEMORIES = {
 	waitsHandedOver: {
 		holds:
 			'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, Person Done events held back, and whether the execution was resumed',
+		// About 1.4 kB per wait of one person with its result: at most about 70 MB. A process can get an
+		// event of every waiting lead (round robin): 10,000 waiting leads fit (docs/queue-mode.md).
 		capacity: 50_000,
 		// Longer than any wait: n8n ends a waiting execution at its time limit anyway.
 		expiresMs: 31 * DAY_MS,

@@ -62,9 +62,16 @@ async function startOnFreePort(start, tries = PORT_TRIES) {
 /**
  * Starts Postgres, Redis, the balancer, then main, then the workers and webhook processes.
  * Returns { postgres, redis, balancer, main, workers, webhooks, all(), restartAll(), stop(), timing }.
- * `workDir` must exist; everything is created inside it.
+ * `workDir` must exist; everything is created inside it. `env`: more environment of every n8n process.
  */
-async function startCluster({ version, tarball, workDir, n8nInstall, echo = false }) {
+async function startCluster({
+	version,
+	tarball,
+	workDir,
+	n8nInstall,
+	echo = false,
+	env: extraEnv,
+}) {
 	const timing = {};
 	let t = Date.now();
 	// redis-server found (or its message thrown) before any process is started
@@ -97,6 +104,7 @@ async function startCluster({ version, tarball, workDir, n8nInstall, echo = fals
 		balancer,
 		encryptionKey: crypto.randomBytes(24).toString('hex'),
 	});
+	Object.assign(env, extraEnv);
 	const cluster = {
 		postgres,
 		redis,

@@ -235,6 +235,8 @@ async function startPostgres(workDir, n8nInstall) {
 		database: 'n8n',
 		version,
 		logFile,
+		/** its process group (the server and its backends) */
+		pgid: child.pid,
 		/** A query on the n8n database (one connection kept open). */
 		async query(sql, params) {
 			if (!db) db = await connect('n8n');
@@ -322,6 +324,7 @@ async function startRedis(workDir) {
 	return {
 		port,
 		version,
+		pgid: child.pid,
 		async stop() {
 			await stopSupervised(child, { signal: 'SIGTERM', graceMs: 5000 });
 			fs.closeSync(out);
@@ -440,6 +443,7 @@ module.exports = {
 	ensureRedis,
 	startRedis,
 	startBalancer,
+	redisCommand,
 	forward,
 	listenOnLoopback,
 	POSTGRES_PACKAGE,
