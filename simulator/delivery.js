@@ -49,7 +49,7 @@ class WebhookDelivery {
 		this.timeoutMs = timeoutMs;
 		/** @type {Array<{url: string, event: string, body: any, status: number | 'error' | 'blocked', attempt: number, at: number, error?: string}>} */
 		this.log = [];
-		/** @type {Map<string, {items: any[], running: boolean}>} */
+		/** @type {Map<string, {items: any[], running: boolean, inFlight: number, wake: () => void}>} */
 		this.queues = new Map();
 		/** @type {Set<http.ClientRequest>} */
 		this.openRequests = new Set();

@@ -70,7 +70,7 @@ async function startCluster({
 	workDir,
 	n8nInstall,
 	echo = false,
-	env: extraEnv,
+	env: extraEnv = {},
 }) {
 	const timing = {};
 	let t = Date.now();
