@@ -53,9 +53,8 @@ const {
 	sleep,
 } = require('../e2e/harness');
 const { sendAll } = require('../bench/lib/trigger');
-const { httpRequestNode } = require('../bench/lib/workflows');
-const { diyRouterWorkflow } = require('../bench/lib/wait');
-const { groupProcesses } = require('../bench/lib/memory');
+const { diyCallAndWaitNodes, diyRouterWorkflow } = require('../bench/lib/wait');
+const { groupProcesses, readProcCpu } = require('../bench/lib/memory');
 const { startCluster } = require('./cluster');
 const { redisCommand } = require('./services');
 
@@ -122,16 +121,6 @@ function procPss(pid) {
 	}
 }
 
-/** CPU time of a process and its reaped children, in clock ticks. */
-function procCpu(pid) {
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-	} catch (_) {
-		return 0;
-	}
-}
 const TICKS_PER_SECOND = 100;
 
 /**
@@ -147,7 +136,7 @@ function sampleGroup(name, pgid) {
 		const rss = name === 'postgres' ? procPss(p.pid) : procStatus(p.pid);
 		largest = Math.max(largest, rss);
 		total += rss;
-		cpu += procCpu(p.pid);
+		cpu += readProcCpu(p.pid);
 	}
 	return { rss: name === 'postgres' ? total : largest, group: total, cpu };
 }
@@ -334,44 +323,14 @@ function packageWorkflow(leadPath, credential, crmUrl) {
 }
 
 function diyWorkflow(leadPath, simUrl, credential, crmUrl) {
-	const request = {
-		id: crypto.randomUUID(),
-		name: 'Create and run',
-		position: [0, 0],
-		...httpRequestNode({
-			simUrl,
-			credential,
-			bodyParameters: [
-				{ name: 'phone', value: '={{ [$json.body.phone] }}' },
-				{ name: 'botSettingsId', value: BOT },
-				{
-					name: 'callbackData',
-					value: '={{ { crmId: $json.body.crmId, resumeUrl: $execution.resumeUrl } }}',
-				},
-			],
-		}),
-	};
-	const wait = {
-		id: crypto.randomUUID(),
-		name: 'Call and wait',
-		type: 'n8n-nodes-base.wait',
-		typeVersion: 1.1,
-		position: [0, 0],
-		webhookId: crypto.randomUUID(),
-		parameters: {
-			resume: 'webhook',
-			httpMethod: 'POST',
-			limitWaitTime: true,
-			limitType: 'afterTimeInterval',
-			resumeAmount: 60,
-			resumeUnit: 'minutes',
-			options: {},
-		},
+	const ids = {
+		request: crypto.randomUUID(),
+		wait: crypto.randomUUID(),
+		webhook: crypto.randomUUID(),
 	};
 	return chain('scale: DIY', [
 		leadWebhook(leadPath),
-		request,
-		wait,
+		...diyCallAndWaitNodes(simUrl, credential, ids, BOT),
 		crmNode(crmUrl, 'diy', '$json.body.result'),
 	]);
 }

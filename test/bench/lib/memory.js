@@ -168,3 +168,4 @@ function cpuWatch({ pids = [], groups = [] } = {}) {
 }
 
 module.exports.cpuWatch = cpuWatch;
+module.exports.readProcCpu = readProcCpu;

@@ -49,10 +49,18 @@ function packageLeadWorkflow(path, credential) {
 	return chain('bench wait: package', [leadWebhook(path), wait, noOp(CRM)]);
 }
 
-/** The DIY route: n8n's HTTP Request node sends 4.4 with the execution's resume URL in Callback Data, n8n's Wait node waits. */
-function diyLeadWorkflow(path, simUrl, credential) {
+/**
+ * The DIY route's two nodes: n8n's HTTP Request node sends 4.4 with the execution's resume URL in
+ * Callback Data, n8n's Wait node waits (also the queue-mode scale benchmark's, test/queue/scale.js).
+ */
+function diyCallAndWaitNodes(
+	simUrl,
+	credential,
+	ids = { request: 'n-diy-request', wait: 'n-diy-wait', webhook: 'bench-diy-wait' },
+	bot = BOT,
+) {
 	const request = {
-		id: 'n-diy-request',
+		id: ids.request,
 		name: 'Create and run',
 		position: [0, 0],
 		...httpRequestNode({
@@ -60,7 +68,7 @@ function diyLeadWorkflow(path, simUrl, credential) {
 			credential,
 			bodyParameters: [
 				{ name: 'phone', value: '={{ [$json.body.phone] }}' },
-				{ name: 'botSettingsId', value: BOT },
+				{ name: 'botSettingsId', value: bot },
 				{
 					name: 'callbackData',
 					value: '={{ { crmId: $json.body.crmId, resumeUrl: $execution.resumeUrl } }}',
@@ -69,12 +77,12 @@ function diyLeadWorkflow(path, simUrl, credential) {
 		}),
 	};
 	const wait = {
-		id: 'n-diy-wait',
+		id: ids.wait,
 		name: WAIT,
 		type: 'n8n-nodes-base.wait',
 		typeVersion: 1.1,
 		position: [0, 0],
-		webhookId: 'bench-diy-wait',
+		webhookId: ids.webhook,
 		parameters: {
 			resume: 'webhook',
 			httpMethod: 'POST',
@@ -85,7 +93,16 @@ function diyLeadWorkflow(path, simUrl, credential) {
 			options: {},
 		},
 	};
-	return chain('bench wait: DIY', [leadWebhook(path), request, wait, noOp(CRM)]);
+	return [request, wait];
+}
+
+/** The DIY route: a lead's webhook, the call and its wait, the CRM. */
+function diyLeadWorkflow(path, simUrl, credential) {
+	return chain('bench wait: DIY', [
+		leadWebhook(path),
+		...diyCallAndWaitNodes(simUrl, credential),
+		noOp(CRM),
+	]);
 }
 
 /** The DIY router: each event POSTed on to the resume URL its Callback Data carries. */
@@ -313,6 +330,7 @@ module.exports = {
 	runWaitRound,
 	packageLeadWorkflow,
 	diyLeadWorkflow,
+	diyCallAndWaitNodes,
 	diyRouterWorkflow,
 	answeredCallEnded,
 };
