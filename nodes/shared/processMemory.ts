@@ -132,6 +132,16 @@ export const PROCESS_MEMORIES = {
 		notSeenElsewhere:
 			"No result is lost: an event that holds one is answered 200 only once n8n says the wait needs it no more, so the service's re-sends bring it to a process that lives. An unanswered Call Ended is taken after at most 3 re-sends: a death after that loses its status words (the result says Not reached without them, after a 2-minute grace).",
 	},
+	handOverSlots: {
+		holds:
+			"the hand-overs of this process to n8n's own waiting address running now and those waiting for a free slot, in the order they came (one entry)",
+		// One entry: the slots and their waiting line, each bounded by handOver.ts.
+		capacity: 1,
+		expiresMs: Number.POSITIVE_INFINITY,
+		keptBy: 'webhook process',
+		notSeenElsewhere:
+			'Nothing to lose: each process limits its own hand-overs; one turned away or cut off is answered 503 and the service sends it again.',
+	},
 	webhookSecretReads: {
 		holds:
 			"per workflow, trigger node and credential: the hash of the webhook secret credential's secret as last read",

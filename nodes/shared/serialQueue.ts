@@ -37,3 +37,44 @@ export class SerialQueue<Line extends Turns = Turns> {
 		return await takeTurn(this.lineOf(key), work);
 	}
 }
+
+/** The state of a Slots: the pieces of work running, and those waiting for a slot in the order they came. */
+export interface SlotsState {
+	running: number;
+	waiting: Array<() => void>;
+}
+
+/**
+ * At most `size` pieces of work at once, the others waiting in the order they came; at most
+ * `maxWaiting` wait, beyond that `run()` says so at once instead of waiting. The state is kept in a
+ * memory of processMemory.ts (one entry).
+ */
+export class Slots {
+	constructor(
+		private readonly memory: ExpiringMap<SlotsState>,
+		private readonly size: number,
+		private readonly maxWaiting: number,
+	) {}
+
+	private get state(): SlotsState {
+		const state = this.memory.get('slots') ?? { running: 0, waiting: [] };
+		this.memory.set('slots', state);
+		return state;
+	}
+
+	/** Runs `work` in a slot; `{ full: true }` without running it when `maxWaiting` wait already. */
+	async run<T>(work: () => Promise<T>): Promise<{ full: false; result: T } | { full: true }> {
+		const state = this.state;
+		if (state.running < this.size) state.running++;
+		else if (state.waiting.length >= this.maxWaiting) return { full: true };
+		// The slot is handed on by the piece that frees it, so `running` stays counted for this one.
+		else await new Promise<void>((resolve) => state.waiting.push(resolve));
+		try {
+			return { full: false, result: await work() };
+		} finally {
+			const next = state.waiting.shift();
+			if (next) next();
+			else state.running--;
+		}
+	}
+}

@@ -149,6 +149,21 @@ export class WaitingExecutions {
 	 */
 	notReadyAnswers: Array<{ status: number; text: string }> = [];
 
+	/** Requests to the waiting address now, and the most at once (counted before the gate). */
+	requestsInFlight = { now: 0, most: 0 };
+
+	private gate: Promise<void> | undefined;
+
+	/** Holds every request to the waiting address (before it reaches the execution) until the returned function is called. */
+	holdRequests(): () => void {
+		let open!: () => void;
+		this.gate = new Promise((resolve) => (open = resolve));
+		return () => {
+			this.gate = undefined;
+			open();
+		};
+	}
+
 	get(id: string): Execution | undefined {
 		return this.saved.get(id)?.execution;
 	}
@@ -285,6 +300,18 @@ export class WaitingExecutions {
 
 	/** The route `POST /webhook-waiting/<id>/<suffix>` (give it to startWebhookServer's `otherRoutes`). */
 	handle = async (req: HarnessRequest, res: HarnessResponse): Promise<void> => {
+		const inFlight = this.requestsInFlight;
+		inFlight.now++;
+		inFlight.most = Math.max(inFlight.most, inFlight.now);
+		try {
+			if (this.gate) await this.gate;
+			await this.answer(req, res);
+		} finally {
+			inFlight.now--;
+		}
+	};
+
+	private answer = async (req: HarnessRequest, res: HarnessResponse): Promise<void> => {
 		// The path of waitingBaseUrl (n8n's N8N_ENDPOINT_WEBHOOK_WAIT, "webhook-waiting" by default).
 		const waitingPath = new URL(this.waitingBaseUrl).pathname.replace(/\/$/, '');
 		const match = req.path.startsWith(`${waitingPath}/`)

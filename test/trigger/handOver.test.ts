@@ -159,7 +159,8 @@ test('the answered CALL_ENDED and the CANDIDATE_CHANGED delivered at the same mo
 		post(eventUrl, candidateChanged),
 		post(eventUrl, callEnded),
 	]);
-	expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+	// The re-sent Call Ended arrives while the first is being handed over: 503, its outcome not known yet.
+	expect(answers.map((a) => a.status)).toEqual([200, 200, 503]);
 	await finishedWithin(execution);
 	// Re-sent later, as the service does until it has a 200.
 	expect((await post(eventUrl, callEnded)).status).toBe(200);

@@ -58,8 +58,8 @@ function tableRows(): Map<string, string[]> {
 }
 
 describe('what a process remembers', () => {
-	it('is declared in one module: eleven named memories, each with a cap, an expiry and what another process does not see', () => {
-		expect(names.length).toBe(11);
+	it('is declared in one module: twelve named memories, each with a cap, an expiry and what another process does not see', () => {
+		expect(names.length).toBe(12);
 		for (const name of names) {
 			const memory = PROCESS_MEMORIES[name];
 			expect(memory.capacity).toBeGreaterThan(0);
@@ -111,7 +111,7 @@ describe('what a process remembers', () => {
 					findings.push(`${where} keeps a ${line.trim()}`);
 				const instance = /^(export )?(const|let) \w+(: [^=]+)? = new (\w+)\b/.exec(line);
 				if (!instance || ['Map', 'Set', 'WeakMap', 'RegExp'].includes(instance[4])) return;
-				if (!/= new \w+\(processMemory(<[^>]*>)?\('\w+'\)\)/.test(line))
+				if (!/= new \w+\(processMemory(<[^>]*>)?\('\w+'\)(, [^()]+)?\)/.test(line))
 					findings.push(`${where} keeps a ${instance[4]} not given processMemory('…')`);
 				else if (/=\s*new (Map|Set)\b/.test(classText(instance[4])))
 					findings.push(
@@ -132,9 +132,11 @@ describe('what a process remembers', () => {
 		expect(memoriesNotFromTheirDeclaration(files)).toEqual([]);
 		// The keepers of memories are found (a broken reader would make the rule above pass).
 		const keepers = files.flatMap(({ text }) =>
-			[...text.matchAll(/^(?:export )?const \w+ = new (\w+)\(processMemory\('(\w+)'\)\)/gm)].map(
-				(m) => `${m[1]}: ${m[2]}`,
-			),
+			[
+				...text.matchAll(
+					/^(?:export )?const \w+ = new (\w+)\(processMemory\('(\w+)'\)(?:, [^()]+)?\)/gm,
+				),
+			].map((m) => `${m[1]}: ${m[2]}`),
 		);
 		expect(keepers.sort()).toEqual(
 			[
@@ -142,6 +144,7 @@ describe('what a process remembers', () => {
 				'DeliveryMemory: deliveriesSeen',
 				'RecentSecrets: webhookSecretReads',
 				'RetryMemory: earlierTries',
+				'Slots: handOverSlots',
 			].sort(),
 		);
 	});

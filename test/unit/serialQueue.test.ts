@@ -1,5 +1,12 @@
 import { ExpiringMap } from '../../nodes/shared/expiringMap';
-import { newTurns, SerialQueue, takeTurn, type Turns } from '../../nodes/shared/serialQueue';
+import {
+	newTurns,
+	SerialQueue,
+	Slots,
+	type SlotsState,
+	takeTurn,
+	type Turns,
+} from '../../nodes/shared/serialQueue';
 
 /** A piece of work that runs until released, counting how many pieces run at once. */
 function gate(running: { now: number; most: number }, order: string[], name: string) {
@@ -66,5 +73,56 @@ describe('the serial queue', () => {
 		queue.lineOf('key').waiting = 'x';
 		expect(queue.lineOf('key').waiting).toBe('x');
 		expect(queue.lineOf('other').waiting).toBeUndefined();
+	});
+});
+
+describe('slots', () => {
+	const slotsOf = (size: number, maxWaiting: number) =>
+		new Slots(new ExpiringMap<SlotsState>(Number.POSITIVE_INFINITY, 1), size, maxWaiting);
+
+	test('at most `size` pieces run at once; the others start in the order they came, as slots free', async () => {
+		const slots = slotsOf(2, 10);
+		const running = { now: 0, most: 0 };
+		const order: string[] = [];
+		const pieces = ['a', 'b', 'c', 'd'].map((name) => gate(running, order, name));
+		const results = pieces.map((piece) => slots.run(piece.work));
+		await settle();
+		expect(order).toEqual(['start a', 'start b']);
+		pieces[1].release();
+		await settle();
+		expect(order).toEqual(['start a', 'start b', 'end b', 'start c']);
+		pieces[0].release();
+		pieces[2].release();
+		pieces[3].release();
+		expect(await Promise.all(results)).toEqual(
+			['a', 'b', 'c', 'd'].map((result) => ({ full: false, result })),
+		);
+		expect(running.most).toBe(2);
+	});
+
+	test('beyond `maxWaiting` waiting, run() says full at once and runs nothing; a failed piece frees its slot', async () => {
+		const slots = slotsOf(1, 1);
+		const running = { now: 0, most: 0 };
+		const order: string[] = [];
+		const first = gate(running, order, 'first');
+		const second = gate(running, order, 'second');
+		const firstDone = slots.run(first.work);
+		const secondDone = slots.run(second.work);
+		let thirdRan = false;
+		expect(
+			await slots.run(async () => {
+				thirdRan = true;
+				return 'third';
+			}),
+		).toEqual({ full: true });
+		expect(thirdRan).toBe(false);
+		first.release();
+		second.release();
+		await Promise.all([firstDone, secondDone]);
+		await expect(slots.run(async () => Promise.reject(new Error('broken')))).rejects.toThrow(
+			'broken',
+		);
+		expect(await slots.run(async () => 'after')).toEqual({ full: false, result: 'after' });
+		expect(running.most).toBe(1);
 	});
 });

@@ -30,6 +30,14 @@ export async function answerDelivery(context: IWebhookFunctions): Promise<IWebho
 		return { noWebhookResponse: true };
 	}
 	const { deliveryId } = verdict;
+	if (verdict.kind === 'sendAgain') {
+		context.getResponseObject().status(503).json({
+			received: false,
+			deliveryId,
+			error: 'This event is being handed to its waiting workflow now; send it again',
+		});
+		return { noWebhookResponse: true };
+	}
 	if (verdict.kind === 'ignored') {
 		return {
 			webhookResponse: {

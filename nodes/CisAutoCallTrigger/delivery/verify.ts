@@ -5,7 +5,7 @@ import type { ReadParameter } from '../../shared/parameterReaders';
 import { processMemory } from '../../shared/processMemory';
 import { isPlainObject, parseJson } from '../../shared/validation';
 import type { WaitMarker } from '../../shared/waitForResult';
-import { CAME_BACK, waitingCallOf } from '../handOver';
+import { CAME_BACK, isBeingHandedOver, markHandingOver, waitingCallOf } from '../handOver';
 import { isEmptyBody, parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
 import { deliveryHasSecret } from '../secret';
@@ -95,12 +95,15 @@ export type Verdict =
 	| { kind: 'refused'; status: number; error: string }
 	/** `cameBack`: an event this process passed on, brought back to it (handOver/passOn.ts reads it in the answer). */
 	| { kind: 'ignored'; deliveryId: string; reason: string; cameBack?: true }
+	/** A re-send of an event this process is handing over right now: answered 503, so that the service sends it again. */
+	| { kind: 'sendAgain'; deliveryId: string }
 	| ({ kind: 'accepted' } & Delivery)
 	/** An event of a call a waiting execution gets: its Callback Data carries the wait's marker, parsed once, here. */
 	| ({
 			kind: 'waitingCall';
 			marker: WaitMarker;
 			forget: () => void;
+			handedOver: () => void;
 			passedOn: boolean;
 			settings: DeliverySettings;
 	  } & Delivery);
@@ -121,7 +124,10 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	}
 
 	// 2. Secret.
-	if (!(await deliveryHasSecret(context))) return refused(401, 'Missing or wrong secret');
+	const secret = await deliveryHasSecret(context);
+	if (secret === 'unreadable')
+		return refused(503, 'n8n could not read the webhook secret now; send the event again');
+	if (secret === 'wrong') return refused(401, 'Missing or wrong secret');
 
 	// 3. Body.
 	const contentType = String(request.headers?.['content-type'] ?? '').toLowerCase();
@@ -153,12 +159,17 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 		if (waitingCall.cameBack)
 			return { kind: 'ignored', deliveryId, reason: CAME_BACK, cameBack: true };
 		if (deliveries.isRepeat(subject, deliveryId))
-			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
+			// Until its hand-over ends, what comes of the event is not known: a 200 now could lose it.
+			return isBeingHandedOver(waitingCall.marker, deliveryId)
+				? { kind: 'sendAgain', deliveryId }
+				: { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		return {
 			kind: 'waitingCall',
 			...delivery,
 			marker: waitingCall.marker,
 			forget: () => deliveries.forget(subject, deliveryId),
+			// Marked in the same step as the repeat check, so that no re-send finds it seen but not marked.
+			handedOver: markHandingOver(waitingCall.marker, deliveryId),
 			passedOn: waitingCall.passedOn,
 			settings,
 		};

@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { takeTurn } from '../../shared/serialQueue';
+import { processMemory } from '../../shared/processMemory';
+import { Slots, takeTurn } from '../../shared/serialQueue';
 import { ssrfBlockOf } from '../../shared/ssrfBlock';
 import { RESUME_BODY_FIELD, type WaitMarker } from '../../shared/waitForResult';
 import { blockedHandOverWords, postToThisN8n, resumeUrlOf } from './ownAddress';
@@ -57,6 +58,17 @@ export type HandOver =
 	 * event starts the trigger's workflow, marked with these words, so that the result is not lost.
 	 */
 	| { kind: 'notHandedOver'; words: string; log: string };
+
+/**
+ * How many hand-overs this process sends to n8n's own waiting address at once, and how many may wait
+ * for a free slot. Each hand-over makes n8n read the waiting execution from its database: without a
+ * bound, a burst of deliveries takes every database connection of the process, n8n answers "Database is
+ * not ready" to everything, the service's answers time out and its re-sends pile up (docs/performance.md).
+ */
+const AT_ONCE = 4;
+const MAX_WAITING = 1000;
+
+const handOverSlots = new Slots(processMemory('handOverSlots'), AT_ONCE, MAX_WAITING);
 
 /** Answered 200 with nothing handed over: the wait needs nothing more of this event. */
 const NOTHING_MORE: HandOver = { kind: 'done', resumed: false };
@@ -131,10 +143,18 @@ async function handOverInTurn(
 
 	let answer: ResumeAnswer;
 	try {
-		const response = await postToThisN8n(context, url, {
-			[RESUME_BODY_FIELD]: { key: marker.key, results: { ...state.results } },
-		});
-		answer = resumeAnswerOf(response.statusCode, response.body, marker.execution);
+		const sent = await handOverSlots.run(
+			async () =>
+				await postToThisN8n(context, url, {
+					[RESUME_BODY_FIELD]: { key: marker.key, results: { ...state.results } },
+				}),
+		);
+		if (sent.full)
+			return {
+				kind: 'later',
+				reason: `${MAX_WAITING} hand-overs already wait for n8n in this process (execution ${marker.execution})`,
+			};
+		answer = resumeAnswerOf(sent.result.statusCode, sent.result.body, marker.execution);
 	} catch (error) {
 		const block = ssrfBlockOf(error, url);
 		if (block) {

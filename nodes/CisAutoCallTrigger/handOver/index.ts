@@ -17,6 +17,7 @@ import { cameBackHere, passedOnBy } from './passOn';
 
 export { warnIfHandOverBlocked } from './ownAddress';
 export { CAME_BACK, CAME_BACK_FIELD, PASSED_ON_HEADER } from './passOn';
+export { isBeingHandedOver, markHandingOver } from './waitState';
 
 /** What the checks of a delivery learn of a wait from its Callback Data: the marker, parsed here once, and how the event came. */
 export interface WaitingCall {
@@ -47,6 +48,8 @@ export interface DeliveryOfAWait extends EventOfAWait {
 	deliveryId: string;
 	/** Forgets the delivery, so that the service's re-send is not taken for a repeat. */
 	forget: () => void;
+	/** Ends its mark "being handed over" (set by the checks when they let it through: `markHandingOver()`). */
+	handedOver: () => void;
 	settings: { events: readonly string[]; options: { outputWaitingCalls?: boolean } };
 }
 
@@ -55,8 +58,12 @@ export async function handOverDelivery(
 	context: IWebhookFunctions,
 	delivery: DeliveryOfAWait,
 ): Promise<HandOverDecision> {
-	const handed = await handOver(context, delivery);
-	return handOverDecision(context, handed, delivery);
+	try {
+		const handed = await handOver(context, delivery);
+		return handOverDecision(context, handed, delivery);
+	} finally {
+		delivery.handedOver();
+	}
 }
 
 /** After a hand-over: answer the service now, or start the workflow with the event (`notHandedOver` says why, when it was not). */

@@ -32,6 +32,8 @@ export interface WaitState {
 	/** Input items whose result started the trigger's workflow instead (the execution no longer waited). */
 	notHandedOver: Record<string, true>;
 	resumed: boolean;
+	/** The deliveries of this wait being handed over now (their ids): a re-send of one meanwhile is told to come again. */
+	handingOver: Record<string, true>;
 	/** The hand-overs of this wait, one after the other: at most one resume request at a time. */
 	turns: Turns;
 }
@@ -55,9 +57,25 @@ const LAST_CALL_GRACE_MS = 2 * 60 * 1000;
  */
 const UNANSWERED_CALL_SEND_BACKS = 3;
 
+function waitIdOf(marker: WaitMarker): string {
+	return `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
+}
+
+/** Whether this process is handing the delivery over now (a re-send of it must not be answered 200 before that ends). */
+export function isBeingHandedOver(marker: WaitMarker, deliveryId: string): boolean {
+	return waits.get(waitIdOf(marker))?.handingOver[deliveryId] === true;
+}
+
+/** Marks the delivery as being handed over now, until the returned function is called. */
+export function markHandingOver(marker: WaitMarker, deliveryId: string): () => void {
+	const { handingOver } = waitStateOf(marker);
+	handingOver[deliveryId] = true;
+	return () => delete handingOver[deliveryId];
+}
+
 /** This process's state of the wait `marker` names (a new one when it has none yet). */
 export function waitStateOf(marker: WaitMarker): WaitState {
-	const waitId = `${marker.execution}/${marker.node}/${hashWaitKey(marker.key).slice(0, 32)}`;
+	const waitId = waitIdOf(marker);
 	const state = waits.get(waitId) ?? {
 		results: {},
 		lastCalls: {},
@@ -65,6 +83,7 @@ export function waitStateOf(marker: WaitMarker): WaitState {
 		sentBackCalls: {},
 		notHandedOver: {},
 		resumed: false,
+		handingOver: {},
 		turns: newTurns(),
 	};
 	waits.set(waitId, state);

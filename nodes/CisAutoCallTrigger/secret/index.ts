@@ -104,35 +104,44 @@ async function credentialSecret(context: TriggerContext): Promise<string | undef
 	return secretIn(credential?.secret);
 }
 
+/** What a delivery's secret is: the one expected, not it, or not known now (n8n could not read the credential). */
+export type SecretCheck = 'matches' | 'wrong' | 'unreadable';
+
+const checkOf = (matches: boolean): SecretCheck => (matches ? 'matches' : 'wrong');
+
 /** Whether a secret is the one Existing Task mode expects (the credential's through RecentSecrets). */
-async function existingTaskAccepts(context: IWebhookFunctions, given: unknown): Promise<boolean> {
+async function existingTaskAccepts(
+	context: IWebhookFunctions,
+	given: unknown,
+): Promise<SecretCheck> {
 	const legacy = legacySecretOf(context);
-	if (legacy !== undefined) return secretMatches(given, legacy);
+	if (legacy !== undefined) return checkOf(secretMatches(given, legacy));
 	const reference = context.getNode().credentials?.[WEBHOOK_SECRET_CREDENTIAL];
-	if (!reference) return false;
+	if (!reference) return 'wrong';
 	const key = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:${reference.id ?? ''}:${reference.name}`;
 	try {
 		const expectedHash = await recentSecrets.hashOf(
 			key,
 			async () => await credentialSecret(context),
 		);
-		return expectedHash !== undefined && secretMatchesHash(given, expectedHash);
+		return checkOf(expectedHash !== undefined && secretMatchesHash(given, expectedHash));
 	} catch {
-		return false;
+		// n8n could not read the credential (its database busy or down): nothing is accepted, and the sender is not blamed.
+		return 'unreadable';
 	}
 }
 
 /** Whether a secret is the one generated when the trigger registered its task. */
-function registrationAccepts(context: IWebhookFunctions, given: unknown): boolean {
+function registrationAccepts(context: IWebhookFunctions, given: unknown): SecretCheck {
 	const registration = storedRegistration(context.getWorkflowStaticData('node'));
-	if (!registration) return false;
+	if (!registration) return 'wrong';
 	if (typeof registration.secretHash === 'string')
-		return secretMatchesHash(given, registration.secretHash);
-	return secretMatches(given, registration.secret);
+		return checkOf(secretMatchesHash(given, registration.secretHash));
+	return checkOf(secretMatches(given, registration.secret));
 }
 
 /** Whether the delivery carries the secret this trigger expects (`?secret=` of its URL). */
-export async function deliveryHasSecret(context: IWebhookFunctions): Promise<boolean> {
+export async function deliveryHasSecret(context: IWebhookFunctions): Promise<SecretCheck> {
 	const given = ((context.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
 	return connectsToExisting(context)
 		? await existingTaskAccepts(context, given)
