@@ -246,6 +246,29 @@ describe("behind a balancer that alternates strictly: the Person Done whose last
 		});
 	}
 
+	test('the answered Call Ended resumed the execution at one process; the Person Done at the other finds it running: passed on, it is answered 200 at once, not re-sent until the execution ends', async () => {
+		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
+			behindBalancer: true,
+		});
+		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+		const execution = await runWaiting(waiting, [{ phone: '79991110208', crmId: 'Q-8' }]);
+		const { callEnded, personDone } = eventsOf('79991110208', 'Q-8', 'call-q8');
+		expect((await post(first, callEnded)).status).toBe(200);
+		await finishedWithin(execution);
+		// The resumed execution still runs (on a worker) when the Person Done reaches the second process.
+		waiting.stillRunningFor = 1;
+		const routedBefore = balancer!.routed.length;
+		expect((await post(second, personDone)).status).toBe(200);
+		expect(routes(balancer!, routedBefore)).toEqual(
+			expect.arrayContaining(['1 POST /webhook-waiting', '0 POST /webhook']),
+		);
+		expect(waiting.stillRunningFor).toBe(0);
+		expect(execution.resumes).toBe(1);
+		expect(execution.items!.map((i) => [i.json.status, i.json.callId])).toEqual([
+			['Answered', 'call-q8'],
+		]);
+	});
+
 	test("an event that was passed on is not passed on again: it waits for the service's re-send (503)", async () => {
 		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
 			behindBalancer: true,

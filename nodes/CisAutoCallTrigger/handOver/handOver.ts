@@ -138,6 +138,9 @@ async function handOverInTurn(
 	const item = String(marker.item);
 	if (state.resumed || state.notHandedOver[item]) return NOTHING_MORE;
 	const holdsResult = learn(state, item, event, payload, callbackData);
+	// A Person Done held here in its grace: its last call's Call Ended went to another process, or is still on its way.
+	const lastCallMissing =
+		!holdsResult && event === 'CANDIDATE_CHANGED' && state.personsDone[item] !== undefined;
 	const url = resumeUrlOf(context, marker);
 	if (!url) return NOTHING_MORE;
 
@@ -203,11 +206,14 @@ async function handOverInTurn(
 			return {
 				kind: 'later',
 				reason: `${holdsResult ? 'the execution waits for the results of other people, not known here yet' : "the execution still waits for this person's result"} (execution ${marker.execution})`,
-				...(!holdsResult && event === 'CANDIDATE_CHANGED' && state.personsDone[item]
-					? { lastCallMissing: true as const }
-					: {}),
+				...(lastCallMissing ? { lastCallMissing } : {}),
 			};
 		default:
-			return { kind: 'later', reason: `${answer.reason} (execution ${marker.execution})` };
+			return {
+				kind: 'later',
+				reason: `${answer.reason} (execution ${marker.execution})`,
+				// Most often the process that got the answered call resumed the execution: passed on, it answers at once.
+				...(answer.running && lastCallMissing ? { lastCallMissing } : {}),
+			};
 	}
 }

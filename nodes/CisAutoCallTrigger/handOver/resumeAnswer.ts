@@ -22,7 +22,8 @@ export type ResumeAnswer =
 	/** Not a resume of this wait: the waiting node refused the key, or n8n the token. */
 	| { kind: 'notThisWait' }
 	| Gone
-	| { kind: 'later'; reason: string };
+	/** `running`: n8n says the execution runs (resumed, or not saved as waiting yet). */
+	| { kind: 'later'; reason: string; running?: true };
 
 /** n8n's words about an execution, as n8n 2.41.1 and 1.123.81 write them (`The execution "28 has finished already.`). */
 function says(message: string, execution: string, what: string): boolean {
@@ -51,6 +52,7 @@ export function resumeAnswerOf(status: number, body: unknown, execution: string)
 	) {
 		return { kind: 'gone', how: 'notWaitingHere' };
 	}
+	const running = status === 409 && says(message, execution, 'is running already');
 	const said =
 		message ||
 		(typeof body === 'string' ? body.replace(/<[^>]*>/g, ' ') : '')
@@ -60,5 +62,6 @@ export function resumeAnswerOf(status: number, body: unknown, execution: string)
 	return {
 		kind: 'later',
 		reason: `n8n's own waiting address answered ${status}${said ? ` (${said})` : ''}`,
+		...(running ? { running: true as const } : {}),
 	};
 }
