@@ -122,7 +122,7 @@ export const PROCESS_MEMORIES = {
 	},
 	waitsHandedOver: {
 		holds:
-			'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, Person Done events held back, and whether the execution was resumed',
+			'per wait (execution, node, key hash): the results handed over so far, the last unanswered calls, Person Done events held back, the deliveries being handed over now, and whether the execution was resumed',
 		// About 1.4 kB per wait of one person with its result: at most about 70 MB. A process can get an
 		// event of every waiting lead (round robin): 10,000 waiting leads fit (docs/queue-mode.md).
 		capacity: 50_000,
@@ -140,7 +140,7 @@ export const PROCESS_MEMORIES = {
 		expiresMs: Number.POSITIVE_INFINITY,
 		keptBy: 'webhook process',
 		notSeenElsewhere:
-			'Nothing to lose: each process limits its own hand-overs; one turned away or cut off is answered 503 and the service sends it again.',
+			'Nothing to lose: each process limits its own hand-overs; one turned away is answered 503 and the service sends it again.',
 	},
 	webhookSecretReads: {
 		holds:

@@ -140,7 +140,7 @@ export class WaitingExecutions {
 		},
 	) {}
 
-	/** The next `n` requests find the execution still running (saved as waiting a moment later). */
+	/** The next `n` requests find the execution running (not saved as waiting yet, or resumed and not finished). */
 	stillRunningFor = 0;
 
 	/**

@@ -159,8 +159,9 @@ test('the answered CALL_ENDED and the CANDIDATE_CHANGED delivered at the same mo
 		post(eventUrl, candidateChanged),
 		post(eventUrl, callEnded),
 	]);
-	// The re-sent Call Ended arrives while the first is being handed over: 503, its outcome not known yet.
-	expect(answers.map((a) => a.status)).toEqual([200, 200, 503]);
+	// One Call Ended arrives while the other is being handed over: 503, its outcome not known yet.
+	expect([answers[0].status, answers[2].status].sort()).toEqual([200, 503]);
+	expect(answers[1].status).toBe(200);
 	await finishedWithin(execution);
 	// Re-sent later, as the service does until it has a 200.
 	expect((await post(eventUrl, callEnded)).status).toBe(200);

@@ -269,6 +269,22 @@ describe("behind a balancer that alternates strictly: the Person Done whose last
 		]);
 	});
 
+	test('n8n not ready (503) for the Person Done: not passed on, the service sends it again', async () => {
+		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
+			behindBalancer: true,
+		});
+		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
+		const execution = await runWaiting(waiting, [{ phone: '79991110209', crmId: 'Q-9' }]);
+		const { callEnded, personDone } = eventsOf('79991110209', 'Q-9', 'call-q9');
+		expect((await post(first, callEnded)).status).toBe(200);
+		await finishedWithin(execution);
+		waiting.notReadyAnswers = [{ status: 503, text: 'Database is not ready!' }];
+		const routedBefore = balancer!.routed.length;
+		expect((await post(second, personDone)).status).toBe(503);
+		expect(routes(balancer!, routedBefore)).toEqual(['1 POST /webhook-waiting']);
+		expect(execution.resumes).toBe(1);
+	});
+
 	test("an event that was passed on is not passed on again: it waits for the service's re-send (503)", async () => {
 		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
 			behindBalancer: true,

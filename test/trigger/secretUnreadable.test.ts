@@ -4,6 +4,8 @@
  * cannot read the credential (its database busy: "timeout exceeded when trying to connect"), the
  * delivery is answered 503 so that the service sends it again, never 401 "wrong secret".
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import { Agent, request } from 'undici';
 
 import { CisAutoCallWebhookSecretApi } from '../../credentials/CisAutoCallWebhookSecretApi.credentials';
@@ -45,6 +47,7 @@ test('n8n cannot read the credential now: 503 and nothing started; once it can, 
 		store.getDecrypted = async () => {
 			throw new Error('timeout exceeded when trying to connect');
 		};
+		const warn = jest.spyOn(Container.get(Logger), 'warn').mockImplementation(() => {});
 		const busy = await post(server.url, SECRET);
 		expect(busy).toEqual({
 			status: 503,
@@ -54,6 +57,13 @@ test('n8n cannot read the credential now: 503 and nothing started; once it can, 
 			},
 		});
 		expect(server.started).toHaveLength(0);
+		// Why, for the admin: in n8n's log only.
+		expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+			expect.stringContaining(
+				'refused an event with 503: n8n could not read the webhook secret now; send the event again (timeout exceeded when trying to connect)',
+			),
+		]);
+		warn.mockRestore();
 
 		// A failed read is not kept: the next delivery reads again.
 		store.getDecrypted = read;

@@ -100,6 +100,25 @@ describe('slots', () => {
 		expect(running.most).toBe(2);
 	});
 
+	test('a slot handed on to a waiting piece stays counted: a piece that comes next waits too', async () => {
+		const slots = slotsOf(1, 10);
+		const running = { now: 0, most: 0 };
+		const order: string[] = [];
+		const [a, b, c] = ['a', 'b', 'c'].map((name) => gate(running, order, name));
+		const done = [slots.run(a.work), slots.run(b.work)];
+		await settle();
+		a.release();
+		await settle();
+		expect(order).toEqual(['start a', 'end a', 'start b']);
+		done.push(slots.run(c.work));
+		await settle();
+		expect(order).toEqual(['start a', 'end a', 'start b']);
+		b.release();
+		c.release();
+		await Promise.all(done);
+		expect(running.most).toBe(1);
+	});
+
 	test('beyond `maxWaiting` waiting, run() says full at once and runs nothing; a failed piece frees its slot', async () => {
 		const slots = slotsOf(1, 1);
 		const running = { now: 0, most: 0 };

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { WAIT_MARKER_FIELD, withoutWaitMarker } from '../../shared/waitForResult';
-import { CAME_BACK_FIELD, handOverDelivery } from '../handOver';
+import { answerSendAgain, CAME_BACK_FIELD, handOverDelivery } from '../handOver';
 import { whereInLog } from '../triggerParameters';
 import { type Delivery, verifyDelivery } from './verify';
 
@@ -21,7 +21,7 @@ export async function answerDelivery(context: IWebhookFunctions): Promise<IWebho
 	const verdict = await verifyDelivery(context);
 	if (verdict.kind === 'refused') {
 		context.logger.warn(
-			`${whereInLog(context)} refused an event with ${verdict.status}: ${verdict.error}`,
+			`${whereInLog(context)} refused an event with ${verdict.status}: ${verdict.error}${verdict.why ? ` (${verdict.why})` : ''}`,
 		);
 		context
 			.getResponseObject()
@@ -31,12 +31,14 @@ export async function answerDelivery(context: IWebhookFunctions): Promise<IWebho
 	}
 	const { deliveryId } = verdict;
 	if (verdict.kind === 'sendAgain') {
-		context.getResponseObject().status(503).json({
-			received: false,
+		context.logger.debug(
+			`${whereInLog(context)} answered 503 (the service sends the event again): its first delivery is being handed over now`,
+		);
+		return answerSendAgain(
+			context,
 			deliveryId,
-			error: 'This event is being handed to its waiting workflow now; send it again',
-		});
-		return { noWebhookResponse: true };
+			'This event is being handed to its waiting workflow now; send it again',
+		);
 	}
 	if (verdict.kind === 'ignored') {
 		return {

@@ -8,7 +8,7 @@ import type { WaitMarker } from '../../shared/waitForResult';
 import { CAME_BACK, isBeingHandedOver, markHandingOver, waitingCallOf } from '../handOver';
 import { isEmptyBody, parseEventBody } from './body';
 import { DeliveryMemory, deliveryIdOf, subjectOf } from './deliveries';
-import { deliveryHasSecret } from '../secret';
+import { checkDeliverySecret } from '../secret';
 import { savedParametersOf } from '../triggerParameters';
 
 /**
@@ -92,7 +92,8 @@ const deliveries = new DeliveryMemory(processMemory('deliveriesSeen'));
 
 /** What webhook() does with a delivery. */
 export type Verdict =
-	| { kind: 'refused'; status: number; error: string }
+	/** `why`: for n8n's log only (never the sender's answer). */
+	| { kind: 'refused'; status: number; error: string; why?: string }
 	/** `cameBack`: an event this process passed on, brought back to it (handOver/passOn.ts reads it in the answer). */
 	| { kind: 'ignored'; deliveryId: string; reason: string; cameBack?: true }
 	/** A re-send of an event this process is handing over right now: answered 503, so that the service sends it again. */
@@ -103,7 +104,7 @@ export type Verdict =
 			kind: 'waitingCall';
 			marker: WaitMarker;
 			forget: () => void;
-			handedOver: () => void;
+			endHandingOver: () => void;
 			passedOn: boolean;
 			settings: DeliverySettings;
 	  } & Delivery);
@@ -113,7 +114,12 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	const request = context.getRequestObject();
 	const read = savedParametersOf(context);
 	const settings: DeliverySettings = { events: readEvents(read), options: readOptions(read) };
-	const refused = (status: number, error: string): Verdict => ({ kind: 'refused', status, error });
+	const refused = (status: number, error: string, why?: string): Verdict => ({
+		kind: 'refused',
+		status,
+		error,
+		...(why === undefined ? {} : { why }),
+	});
 
 	// 1. Source address.
 	const allowList = parseAddressList(settings.options.allowedAddresses);
@@ -124,9 +130,13 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	}
 
 	// 2. Secret.
-	const secret = await deliveryHasSecret(context);
-	if (secret === 'unreadable')
-		return refused(503, 'n8n could not read the webhook secret now; send the event again');
+	const secret = await checkDeliverySecret(context);
+	if (typeof secret === 'object')
+		return refused(
+			503,
+			'n8n could not read the webhook secret now; send the event again',
+			secret.unreadable,
+		);
 	if (secret === 'wrong') return refused(401, 'Missing or wrong secret');
 
 	// 3. Body.
@@ -158,18 +168,17 @@ export async function verifyDelivery(context: IWebhookFunctions): Promise<Verdic
 	if (waitingCall !== undefined) {
 		if (waitingCall.cameBack)
 			return { kind: 'ignored', deliveryId, reason: CAME_BACK, cameBack: true };
+		// Until its hand-over ends, what comes of the event is not known: a 200 now could lose it.
+		if (isBeingHandedOver(waitingCall.marker, deliveryId)) return { kind: 'sendAgain', deliveryId };
 		if (deliveries.isRepeat(subject, deliveryId))
-			// Until its hand-over ends, what comes of the event is not known: a 200 now could lose it.
-			return isBeingHandedOver(waitingCall.marker, deliveryId)
-				? { kind: 'sendAgain', deliveryId }
-				: { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
+			return { kind: 'ignored', deliveryId, reason: 'repeated delivery' };
 		return {
 			kind: 'waitingCall',
 			...delivery,
 			marker: waitingCall.marker,
 			forget: () => deliveries.forget(subject, deliveryId),
 			// Marked in the same step as the repeat check, so that no re-send finds it seen but not marked.
-			handedOver: markHandingOver(waitingCall.marker, deliveryId),
+			endHandingOver: markHandingOver(waitingCall.marker, deliveryId),
 			passedOn: waitingCall.passedOn,
 			settings,
 		};

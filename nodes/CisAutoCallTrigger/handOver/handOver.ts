@@ -61,9 +61,9 @@ export type HandOver =
 
 /**
  * How many hand-overs this process sends to n8n's own waiting address at once, and how many may wait
- * for a free slot. Each hand-over makes n8n read the waiting execution from its database: without a
- * bound, a burst of deliveries takes every database connection of the process, n8n answers "Database is
- * not ready" to everything, the service's answers time out and its re-sends pile up (docs/performance.md).
+ * for a free slot. Each hand-over makes a webhook process read the waiting execution from n8n's
+ * database: without a bound, a burst of deliveries took every database connection, n8n answered
+ * "Database is not ready" to everything and the service's re-sends piled up (docs/queue-mode.md).
  */
 const AT_ONCE = 4;
 const MAX_WAITING = 1000;
@@ -113,18 +113,25 @@ export async function handOver(context: IWebhookFunctions, call: EventOfAWait): 
 	const state = waitStateOf(marker);
 	// Events of one wait that arrive together (an answered Call Ended and its Person Done, re-sends)
 	// take turns: the first resumes, the others then find it resumed.
-	return await takeTurn(state.turns, async () => {
-		const handed = await handOverInTurn(context, event, payload, callbackData, marker, state);
-		if (handed.kind !== 'later') return handed;
+	const handed = await takeTurn(state.turns, async () => {
+		const inTurn = await handOverInTurn(context, event, payload, callbackData, marker, state);
+		if (inTurn.kind !== 'later') return inTurn;
 		const item = String(marker.item);
 		// An unanswered Call Ended this process sent back a few times already: taken now, what it says kept (waitState.ts).
 		if (sentBackOftenEnough(state, item, event, payload)) return NOTHING_MORE;
 		countSendBack(state, item, event, payload);
-		// A Person Done whose last call another process got: passed on once, so that it reaches that process now.
-		if (handed.lastCallMissing && !passedOn && (await passOn(context, payload)))
-			return NOTHING_MORE;
-		return handed;
+		return inTurn;
 	});
+	// A Person Done whose last call another process got: passed on once, so that it reaches that
+	// process now. Outside this wait's turn: that process may be passing one of its own on to this one.
+	if (
+		handed.kind === 'later' &&
+		handed.lastCallMissing &&
+		!passedOn &&
+		(await passOn(context, payload))
+	)
+		return NOTHING_MORE;
+	return handed;
 }
 
 async function handOverInTurn(
@@ -194,7 +201,7 @@ async function handOverInTurn(
 			if (!lost) return NOTHING_MORE;
 			if (holdsResult) return notHandedOver(state, item, answer.how, marker.execution);
 			// A Person Done whose last call is not known here: its result is decided once it is (or after the grace).
-			if (state.personsDone[item])
+			if (lastCallMissing)
 				return {
 					kind: 'later',
 					reason: `the person is done, but the Call Ended of their last call has not arrived here yet (execution ${marker.execution})`,
@@ -212,7 +219,8 @@ async function handOverInTurn(
 			return {
 				kind: 'later',
 				reason: `${answer.reason} (execution ${marker.execution})`,
-				// Most often the process that got the answered call resumed the execution: passed on, it answers at once.
+				// Most often the process that got the answered call resumed the execution: passed on, it answers at
+				// once. Not saved as waiting yet: that process answers 503 too, and the service sends it again.
 				...(answer.running && lastCallMissing ? { lastCallMissing } : {}),
 			};
 	}

@@ -1,4 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { type WaitMarker, waitMarkerOf } from '../../shared/waitForResult';
 import { whereInLog } from '../triggerParameters';
@@ -49,7 +50,7 @@ export interface DeliveryOfAWait extends EventOfAWait {
 	/** Forgets the delivery, so that the service's re-send is not taken for a repeat. */
 	forget: () => void;
 	/** Ends its mark "being handed over" (set by the checks when they let it through: `markHandingOver()`). */
-	handedOver: () => void;
+	endHandingOver: () => void;
 	settings: { events: readonly string[]; options: { outputWaitingCalls?: boolean } };
 }
 
@@ -61,9 +62,23 @@ export async function handOverDelivery(
 	try {
 		const handed = await handOver(context, delivery);
 		return handOverDecision(context, handed, delivery);
+	} catch (error) {
+		// n8n answers 500: the re-send must be handed over again, not taken for a repeat.
+		delivery.forget();
+		throw new NodeOperationError(context.getNode(), error as Error);
 	} finally {
-		delivery.handedOver();
+		delivery.endHandingOver();
 	}
+}
+
+/** Answers the service 503, so that it sends the event again: what comes of it is not known yet. */
+export function answerSendAgain(
+	context: IWebhookFunctions,
+	deliveryId: string,
+	error: string,
+): IWebhookResponseData {
+	context.getResponseObject().status(503).json({ received: false, deliveryId, error });
+	return { noWebhookResponse: true };
 }
 
 /** After a hand-over: answer the service now, or start the workflow with the event (`notHandedOver` says why, when it was not). */
@@ -91,11 +106,14 @@ function handOverDecision(
 		context.logger.info(
 			`${where} answered 503 (the service sends the event again): ${handed.reason}`,
 		);
-		context.getResponseObject().status(503).json({
-			received: false,
-			error: 'The waiting workflow could not take the event yet; send it again',
-		});
-		return { kind: 'answer', response: { noWebhookResponse: true } };
+		return {
+			kind: 'answer',
+			response: answerSendAgain(
+				context,
+				deliveryId,
+				'The waiting workflow could not take the event yet; send it again',
+			),
+		};
 	}
 	if (handed.kind === 'notHandedOver') {
 		context.logger.error(`${where}: ${handed.log}`);

@@ -105,11 +105,11 @@ async function credentialSecret(context: TriggerContext): Promise<string | undef
 }
 
 /** What a delivery's secret is: the one expected, not it, or not known now (n8n could not read the credential). */
-export type SecretCheck = 'matches' | 'wrong' | 'unreadable';
+export type SecretCheck = 'matches' | 'wrong' | { unreadable: string };
 
 const checkOf = (matches: boolean): SecretCheck => (matches ? 'matches' : 'wrong');
 
-/** Whether a secret is the one Existing Task mode expects (the credential's through RecentSecrets). */
+/** Checks a secret against the one Existing Task mode expects (the credential's through RecentSecrets). */
 async function existingTaskAccepts(
 	context: IWebhookFunctions,
 	given: unknown,
@@ -125,13 +125,13 @@ async function existingTaskAccepts(
 			async () => await credentialSecret(context),
 		);
 		return checkOf(expectedHash !== undefined && secretMatchesHash(given, expectedHash));
-	} catch {
-		// n8n could not read the credential (its database busy or down): nothing is accepted, and the sender is not blamed.
-		return 'unreadable';
+	} catch (error) {
+		// Its database busy or down, or the credential gone: nothing is accepted, and the sender is not blamed.
+		return { unreadable: error instanceof Error ? error.message : String(error) };
 	}
 }
 
-/** Whether a secret is the one generated when the trigger registered its task. */
+/** Checks a secret against the one generated when the trigger registered its task. */
 function registrationAccepts(context: IWebhookFunctions, given: unknown): SecretCheck {
 	const registration = storedRegistration(context.getWorkflowStaticData('node'));
 	if (!registration) return 'wrong';
@@ -140,8 +140,8 @@ function registrationAccepts(context: IWebhookFunctions, given: unknown): Secret
 	return checkOf(secretMatches(given, registration.secret));
 }
 
-/** Whether the delivery carries the secret this trigger expects (`?secret=` of its URL). */
-export async function deliveryHasSecret(context: IWebhookFunctions): Promise<SecretCheck> {
+/** Checks the secret the delivery carries (`?secret=` of its URL) against the one this trigger expects. */
+export async function checkDeliverySecret(context: IWebhookFunctions): Promise<SecretCheck> {
 	const given = ((context.getQueryData() ?? {}) as IDataObject)[SECRET_PARAMETER];
 	return connectsToExisting(context)
 		? await existingTaskAccepts(context, given)
