@@ -246,20 +246,30 @@ describe("behind a balancer that alternates strictly: the Person Done whose last
 		});
 	}
 
-	test('the answered Call Ended resumed the execution at one process; the Person Done at the other finds it running: passed on, it is answered 200 at once, not re-sent until the execution ends', async () => {
+	/** One lead whose answered Call Ended resumed its execution at the first process; its Person Done is still to come. */
+	async function answeredAtFirstProcess(phone: string, crmId: string, callId: string) {
 		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
 			behindBalancer: true,
 		});
 		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
-		const execution = await runWaiting(waiting, [{ phone: '79991110208', crmId: 'Q-8' }]);
-		const { callEnded, personDone } = eventsOf('79991110208', 'Q-8', 'call-q8');
+		const execution = await runWaiting(waiting, [{ phone, crmId }]);
+		const { callEnded, personDone } = eventsOf(phone, crmId, callId);
 		expect((await post(first, callEnded)).status).toBe(200);
 		await finishedWithin(execution);
+		return { waiting, balancer: balancer!, second, execution, personDone };
+	}
+
+	test('the answered Call Ended resumed the execution at one process; the Person Done at the other finds it running: passed on, it is answered 200 at once, not re-sent until the execution ends', async () => {
+		const { waiting, balancer, second, execution, personDone } = await answeredAtFirstProcess(
+			'79991110208',
+			'Q-8',
+			'call-q8',
+		);
 		// The resumed execution still runs (on a worker) when the Person Done reaches the second process.
 		waiting.stillRunningFor = 1;
-		const routedBefore = balancer!.routed.length;
+		const routedBefore = balancer.routed.length;
 		expect((await post(second, personDone)).status).toBe(200);
-		expect(routes(balancer!, routedBefore)).toEqual(
+		expect(routes(balancer, routedBefore)).toEqual(
 			expect.arrayContaining(['1 POST /webhook-waiting', '0 POST /webhook']),
 		);
 		expect(waiting.stillRunningFor).toBe(0);
@@ -270,18 +280,15 @@ describe("behind a balancer that alternates strictly: the Person Done whose last
 	});
 
 	test('n8n not ready (503) for the Person Done: not passed on, the service sends it again', async () => {
-		const { waiting, balancer, first, second } = await startTwoWebhookProcesses({
-			behindBalancer: true,
-		});
-		sim.setDefaultTemplate({ webhookUrls: [], redialStrategyOptions: noRedials });
-		const execution = await runWaiting(waiting, [{ phone: '79991110209', crmId: 'Q-9' }]);
-		const { callEnded, personDone } = eventsOf('79991110209', 'Q-9', 'call-q9');
-		expect((await post(first, callEnded)).status).toBe(200);
-		await finishedWithin(execution);
+		const { waiting, balancer, second, execution, personDone } = await answeredAtFirstProcess(
+			'79991110209',
+			'Q-9',
+			'call-q9',
+		);
 		waiting.notReadyAnswers = [{ status: 503, text: 'Database is not ready!' }];
-		const routedBefore = balancer!.routed.length;
+		const routedBefore = balancer.routed.length;
 		expect((await post(second, personDone)).status).toBe(503);
-		expect(routes(balancer!, routedBefore)).toEqual(['1 POST /webhook-waiting']);
+		expect(routes(balancer, routedBefore)).toEqual(['1 POST /webhook-waiting']);
 		expect(execution.resumes).toBe(1);
 	});
 
