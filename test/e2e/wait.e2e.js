@@ -973,7 +973,15 @@ module.exports = async function waitChecks(ctx) {
 				1500,
 				'a resume by the late re-sends, if one got through, runs the CRM node again',
 			);
-			for (const a of [...atOnce, ...later]) assert.strictEqual(a.status, 200, a.text);
+			// One of those at once hands the result over; a copy that arrives meanwhile is told to come
+			// again (503: what comes of it is not known yet), one after it is a repeat (200).
+			assert.strictEqual(
+				atOnce.filter((a) => a.status === 200 && a.body && a.body.handedOver).length,
+				1,
+				atOnce.map((a) => a.text).join(' | '),
+			);
+			for (const a of atOnce) assert.ok([200, 503].includes(a.status), a.text);
+			for (const a of later) assert.strictEqual(a.status, 200, a.text);
 			const final = await client.getExecution(ex.id);
 			assert.strictEqual(runsOf(final, CRM), 1, 'CRM update runs');
 			assert.strictEqual(
